@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm test`: every suite, one after another, then one totals line ("N passed, N failed") as the
+// last line of output, which CI reads. Exit code is non-zero when anything failed or did not run.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+
+const root = new URL('..', import.meta.url).pathname
+const reports = join(root, '.tmp', 'test-reports')
+rmSync(reports, { recursive: true, force: true })
+mkdirSync(reports, { recursive: true })
+
+const suites = [
+  {
+    name: 'vitest (unit + api)',
+    command: 'npx',
+    args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, 'vitest.json')}`],
+    totals: () => {
+      const report = JSON.parse(readFileSync(join(reports, 'vitest.json'), 'utf8'))
+      return { passed: report.numPassedTests, failed: report.numFailedTests + (report.numRuntimeErrorTests ?? 0), skipped: report.numPendingTests + report.numTodoTests }
+    }
+  }
+]
+
+let passed = 0
+let failed = 0
+let skipped = 0
+let broken = false
+for (const suite of suites) {
+  process.stdout.write(`\n=== ${suite.name}\n`)
+  const run = spawnSync(suite.command, suite.args, { cwd: root, stdio: 'inherit', env: process.env })
+  let totals = null
+  try {
+    totals = suite.totals()
+  } catch {
+    totals = null
+  }
+  if (!totals) {
+    process.stdout.write(`${suite.name}: no report (exit ${run.status}); counted as one failure\n`)
+    failed += 1
+    broken = true
+    continue
+  }
+  passed += totals.passed
+  failed += totals.failed
+  skipped += totals.skipped
+  if (run.status !== 0 && totals.failed === 0) {
+    process.stdout.write(`${suite.name}: exited ${run.status} with no failed test; counted as one failure\n`)
+    failed += 1
+    broken = true
+  }
+}
+
+process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`)
+process.exitCode = failed > 0 || broken || passed === 0 ? 1 : 0

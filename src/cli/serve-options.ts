@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util'
+import { join, resolve } from 'node:path'
+import { DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from '../server/server-options'
+import { defaultDataDir } from './data-dir'
+
+export interface ServeOptions {
+  host: string
+  port: number
+  databasePath: string
+  adminToken: string | null
+  headerPrefix: string
+  runtimeKey: boolean
+  strict: boolean
+  logLevel: string
+}
+
+export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
+
+  --host HOST             interface to listen on (default 127.0.0.1)
+  --port PORT             port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --db PATH|:memory:      SQLite database (default ${join(defaultDataDir(), 'emulator.db')})
+  --admin-token TOKEN     control-plane token (default: a new random one each start)
+  --header-prefix PREFIX  the svc in x-svc-app-id (default ${DEFAULT_HEADER_PREFIX})
+  --no-runtime-key        no key file: new credentials are unrecoverable
+  --strict                hide debugging details, as a production service would
+  --log-level LEVEL       fatal, error, warn (default), info, debug
+  -h, --help              this text`
+
+export class UsageError extends Error {}
+
+/** Parses `serve`'s flags (decisions.md section 7). Throws UsageError with a message for a person. */
+export function parseServeOptions(args: readonly string[]): ServeOptions | 'help' {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: String(DEFAULT_PORT) },
+        db: { type: 'string' },
+        'admin-token': { type: 'string' },
+        'header-prefix': { type: 'string', default: DEFAULT_HEADER_PREFIX },
+        'no-runtime-key': { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
+        'log-level': { type: 'string', default: 'warn' },
+        help: { type: 'boolean', short: 'h', default: false }
+      }
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const { values } = parsed
+  if (values.help) return 'help'
+  const port = Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, not "${values.port}".`)
+  const prefix = values['header-prefix']
+  if (!/^[a-z0-9][a-z0-9-]{0,31}$/i.test(prefix)) throw new UsageError('--header-prefix takes letters, digits and dashes.')
+  const adminToken = values['admin-token'] ?? null
+  if (adminToken !== null && adminToken.length < 8) throw new UsageError('--admin-token must be at least 8 characters.')
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace'].includes(values['log-level'])) {
+    throw new UsageError(`--log-level must be one of fatal, error, warn, info, debug.`)
+  }
+  return {
+    host: values.host,
+    port,
+    databasePath: values.db === ':memory:' ? ':memory:' : resolve(values.db ?? join(defaultDataDir(), 'emulator.db')),
+    adminToken,
+    headerPrefix: prefix.toLowerCase(),
+    runtimeKey: !values['no-runtime-key'],
+    strict: values.strict,
+    logLevel: values['log-level']
+  }
+}

@@ -1,0 +1,80 @@
+import type { Clock } from '../clock/clock'
+import type { ProductService } from '../products/products'
+import type { CredentialService } from '../credentials/credential-service'
+import type { CredentialAudit } from '../credentials/credential-audit'
+import { DomainError } from '../errors/domain-error'
+import { digestsEqual, sha256Hex } from '../crypto/digest'
+import type { ConnectionFailureReason, ConnectionStatusRecords } from './connection-status'
+
+export interface ConnectionAttempt {
+  productId: string
+  appId: string
+  pluginKey: string
+  pluginSecret: string
+}
+
+export interface VerifiedConnection {
+  productId: string
+  appId: string
+  status: 'verified'
+  verifiedAt: string
+}
+
+const FAILURE_MESSAGES: Record<ConnectionFailureReason, string> = {
+  UNKNOWN_PRODUCT: 'No product has this product ID. Check the product ID (it is not the App ID).',
+  APP_ID_MISMATCH: 'The App ID does not belong to this product.',
+  KEY_MISMATCH: 'The plugin key does not belong to this product.',
+  SECRET_MISMATCH: 'The plugin secret does not match the plugin key.',
+  CREDENTIAL_REVOKED: 'This credential has been revoked or rotated; regenerate the package with the active credential.'
+}
+
+export interface ConnectionVerifier {
+  verify(attempt: ConnectionAttempt): VerifiedConnection
+}
+
+/** Confirms that product ID, App ID, plugin key and plugin secret belong together, and records the outcome. */
+export function createConnectionVerifier(deps: {
+  clock: Clock
+  products: ProductService
+  credentials: CredentialService
+  audit: CredentialAudit
+  statuses: ConnectionStatusRecords
+}): ConnectionVerifier {
+  const { clock, products, credentials, audit, statuses } = deps
+  return {
+    verify(attempt) {
+      const product = products.find(attempt.productId)
+      if (!product) throw failure('UNKNOWN_PRODUCT')
+
+      const found = credentials.findByPluginKey(attempt.pluginKey)
+      const credential = found && found.product.id === product.id ? found.row : null
+      let reason: ConnectionFailureReason | null = null
+      if (attempt.appId !== product.appId) reason = 'APP_ID_MISMATCH'
+      else if (!credential) reason = 'KEY_MISMATCH'
+      else if (credential.status !== 'active') reason = 'CREDENTIAL_REVOKED'
+      else if (!digestsEqual(sha256Hex(attempt.pluginSecret), credential.secret_hash)) reason = 'SECRET_MISMATCH'
+
+      const at = clock.nowIso()
+      statuses.record({ productId: product.id, at, credentialId: credential?.id ?? null, failure: reason })
+      audit.record({
+        productId: product.id,
+        credentialId: credential?.id ?? null,
+        action: 'verify',
+        outcome: reason ? 'failure' : 'success',
+        actor: { kind: 'plugin' },
+        reason
+      })
+      if (reason) throw failure(reason)
+      credentials.markUsed((credential as NonNullable<typeof credential>).id)
+      return { productId: product.id, appId: product.appId, status: 'verified', verifiedAt: at }
+    }
+  }
+}
+
+function failure(reason: ConnectionFailureReason): DomainError {
+  return new DomainError('PLUGIN_CONNECTION_FAILED', FAILURE_MESSAGES[reason], {
+    details: { verified: false },
+    debugDetails: { reason },
+    strictMessage: 'The plugin connection could not be verified.'
+  })
+}

@@ -1,0 +1,61 @@
+import type { CredentialRow, CredentialStatus, RevocationCause } from './credential-rows'
+
+/**
+ * The credential as every management response shows it: previews and metadata only.
+ * Names follow the interface document; rotation, revocation and reveal metadata are ours
+ * (documented in the README and the OpenAPI document).
+ */
+export interface CredentialRecord {
+  id: string
+  productId: string
+  appId: string
+  pluginKeyPreview: string
+  pluginSecretPreview: string
+  apiBaseUrl: string
+  status: CredentialStatus
+  isActive: boolean
+  createdAt: string
+  createdBy: string | null
+  lastUsedAt: string | null
+  hasRecoverableSecret: boolean
+  /** The credential this one replaced by rotation. */
+  rotatedFromId: string | null
+  /** The credential that replaced this one by rotation. */
+  replacedById: string | null
+  revokedAt: string | null
+  revokedReason: string | null
+  /** Why it stopped being active: an explicit revoke, or a rotation of the key or the secret. */
+  revocationCause: RevocationCause | null
+  /** One-time reveal metadata: the full secret was shown once, when this credential was issued. */
+  secretShownOnce: boolean
+  secretShownOnceAt: string | null
+  /** Later reveals through reveal-secret. */
+  revealCount: number
+  lastRevealedAt: string | null
+}
+
+export function toCredentialRecord(row: CredentialRow, context: { apiBaseUrl: string; canOpenSealed: boolean }): CredentialRecord {
+  return {
+    id: row.id,
+    productId: row.product_id,
+    appId: row.app_id,
+    pluginKeyPreview: row.key_preview,
+    pluginSecretPreview: row.secret_preview,
+    apiBaseUrl: context.apiBaseUrl,
+    status: row.status,
+    isActive: row.status === 'active',
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    lastUsedAt: row.last_used_at,
+    hasRecoverableSecret: row.sealed_material !== null && context.canOpenSealed,
+    rotatedFromId: row.rotated_from_id,
+    replacedById: row.replaced_by_id,
+    revokedAt: row.revoked_at,
+    revokedReason: row.revoked_reason,
+    revocationCause: row.revocation_cause,
+    secretShownOnce: row.secret_shown_once_at !== null,
+    secretShownOnceAt: row.secret_shown_once_at,
+    revealCount: row.reveal_count,
+    lastRevealedAt: row.last_revealed_at
+  }
+}

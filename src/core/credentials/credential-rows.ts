@@ -1,0 +1,107 @@
+import type { Store } from '../store/store'
+
+export type CredentialStatus = 'active' | 'revoked'
+export type RevocationCause = 'revoke' | 'rotate-key' | 'rotate-secret'
+
+/** A product_credentials row as SQLite returns it. */
+export interface CredentialRow {
+  id: string
+  seq: number
+  product_id: string
+  app_id: string
+  key_hash: string
+  secret_hash: string
+  key_preview: string
+  secret_preview: string
+  sealed_material: string | null
+  status: CredentialStatus
+  created_at: string
+  created_by: string | null
+  last_used_at: string | null
+  rotated_from_id: string | null
+  replaced_by_id: string | null
+  revoked_at: string | null
+  revoked_by: string | null
+  revoked_reason: string | null
+  revocation_cause: RevocationCause | null
+  secret_shown_once_at: string | null
+  reveal_count: number
+  last_revealed_at: string | null
+  last_revealed_by: string | null
+}
+
+export interface NewCredentialRow {
+  id: string
+  productId: string
+  appId: string
+  keyHash: string
+  secretHash: string
+  keyPreview: string
+  secretPreview: string
+  sealedMaterial: string | null
+  createdAt: string
+  createdBy: string | null
+  rotatedFromId: string | null
+}
+
+/** The SQL of product credentials, prepared once. No rules here: those live in the service. */
+export interface CredentialRows {
+  active(productId: string): CredentialRow | undefined
+  latest(productId: string): CredentialRow | undefined
+  byId(id: string): CredentialRow | undefined
+  byKeyHash(keyHash: string): CredentialRow | undefined
+  listForProducts(productIds: readonly string[] | 'all'): CredentialRow[]
+  insert(row: NewCredentialRow): void
+  markRevoked(input: { id: string; at: string; by: string | null; reason: string | null; cause: RevocationCause }): void
+  linkReplacement(id: string, replacedById: string): void
+  recordReveal(input: { id: string; at: string; by: string | null }): void
+  touchLastUsed(id: string, at: string): void
+}
+
+export function createCredentialRows(store: Store): CredentialRows {
+  const { db } = store
+  const active = db.prepare("SELECT * FROM product_credentials WHERE product_id = ? AND status = 'active'")
+  const latest = db.prepare('SELECT * FROM product_credentials WHERE product_id = ? ORDER BY seq DESC LIMIT 1')
+  const byId = db.prepare('SELECT * FROM product_credentials WHERE id = ?')
+  const byKeyHash = db.prepare('SELECT * FROM product_credentials WHERE key_hash = ?')
+  const all = db.prepare('SELECT * FROM product_credentials ORDER BY seq DESC')
+  const forProduct = db.prepare('SELECT * FROM product_credentials WHERE product_id = ? ORDER BY seq DESC')
+  const insert = db.prepare(
+    `INSERT INTO product_credentials
+       (id, seq, product_id, app_id, key_hash, secret_hash, key_preview, secret_preview, sealed_material,
+        status, created_at, created_by, rotated_from_id, secret_shown_once_at)
+     VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM product_credentials), @productId, @appId, @keyHash,
+        @secretHash, @keyPreview, @secretPreview, @sealedMaterial, 'active', @createdAt, @createdBy,
+        @rotatedFromId, @createdAt)`
+  )
+  const markRevoked = db.prepare(
+    `UPDATE product_credentials
+        SET status = 'revoked', revoked_at = @at, revoked_by = @by, revoked_reason = @reason, revocation_cause = @cause
+      WHERE id = @id AND status = 'active'`
+  )
+  const linkReplacement = db.prepare('UPDATE product_credentials SET replaced_by_id = ? WHERE id = ?')
+  const recordReveal = db.prepare(
+    `UPDATE product_credentials
+        SET reveal_count = reveal_count + 1, last_revealed_at = @at, last_revealed_by = @by
+      WHERE id = @id`
+  )
+  const touchLastUsed = db.prepare('UPDATE product_credentials SET last_used_at = ? WHERE id = ?')
+
+  return {
+    active: (productId) => active.get(productId) as CredentialRow | undefined,
+    latest: (productId) => latest.get(productId) as CredentialRow | undefined,
+    byId: (id) => byId.get(id) as CredentialRow | undefined,
+    byKeyHash: (keyHash) => byKeyHash.get(keyHash) as CredentialRow | undefined,
+    listForProducts(productIds) {
+      if (productIds === 'all') return all.all() as CredentialRow[]
+      return productIds
+        .flatMap((productId) => forProduct.all(productId) as CredentialRow[])
+        .sort((a, b) => b.seq - a.seq)
+    },
+    insert: (row) => void insert.run(row),
+    markRevoked: (input) => void markRevoked.run(input),
+    linkReplacement: (id, replacedById) => void linkReplacement.run(replacedById, id),
+    recordReveal: (input) => void recordReveal.run(input),
+    touchLastUsed: (id, at) => void touchLastUsed.run(at, id)
+  }
+}

@@ -1,0 +1,260 @@
+import type { Store } from '../store/store'
+import type { Clock } from '../clock/clock'
+import type { SecretBox } from '../crypto/secret-box'
+import type { DeveloperActor, AuditActor } from '../accounts/actor'
+import { auditActorId } from '../accounts/actor'
+import type { ProductService, Product } from '../products/products'
+import { DomainError } from '../errors/domain-error'
+import { newId } from '../crypto/random'
+import { sha256Hex } from '../crypto/digest'
+import { previewOf, redactText } from '../redaction/redact'
+import { newPluginKey, newPluginSecret } from './credential-material'
+import type { CredentialMaterial } from './credential-material'
+import { createCredentialRows } from './credential-rows'
+import type { CredentialRow } from './credential-rows'
+import { toCredentialRecord } from './credential-record'
+import type { CredentialRecord } from './credential-record'
+import type { CredentialAudit } from './credential-audit'
+
+/** `reason` and `metadata`: accepted on every management POST, kept in the audit trail. */
+export interface ActionNote {
+  reason?: string | undefined
+  metadata?: unknown
+}
+
+/** The largest metadata object kept with an action, serialized. */
+export const MAX_METADATA_BYTES = 4096
+
+function checkNote(note: ActionNote | undefined): void {
+  if (note?.metadata === undefined) return
+  const size = Buffer.byteLength(JSON.stringify(note.metadata), 'utf8')
+  if (size > MAX_METADATA_BYTES) {
+    throw new DomainError('VALIDATION_ERROR', `metadata is ${size} bytes; at most ${MAX_METADATA_BYTES} are kept.`, {
+      details: { details: [{ location: 'body', path: '/metadata', problem: `must be at most ${MAX_METADATA_BYTES} bytes as JSON` }] }
+    })
+  }
+}
+
+export interface IssuedCredential {
+  credential: CredentialRecord
+  material: CredentialMaterial
+}
+
+export interface CredentialServiceDeps {
+  store: Store
+  clock: Clock
+  products: ProductService
+  audit: CredentialAudit
+  /** Null when the emulator runs without a runtime key: new secrets are then unrecoverable. */
+  secretBox: SecretBox | null
+  apiBaseUrl: () => string
+}
+
+export interface CredentialService {
+  list(actor: DeveloperActor, filter?: { productId?: string | undefined }): CredentialRecord[]
+  /** The active credential, else the most recent revoked one. */
+  current(actor: DeveloperActor, productId: string): CredentialRecord
+  create(actor: DeveloperActor, productId: string, note?: ActionNote): IssuedCredential
+  ensure(actor: DeveloperActor, productId: string, note?: ActionNote): { credential: CredentialRecord; created: boolean; material: CredentialMaterial | null }
+  revealSecret(actor: DeveloperActor, productId: string, note?: ActionNote): IssuedCredential
+  rotate(actor: DeveloperActor, productId: string, what: 'key' | 'secret', note?: ActionNote): IssuedCredential & { previous: CredentialRecord }
+  revoke(actor: DeveloperActor, productId: string, note?: ActionNote): { revoked: boolean; credential: CredentialRecord | null }
+  /** Control plane: an active credential with no recoverable secret, as credentials made before recoverable storage are. */
+  createLegacy(productId: string): IssuedCredential
+  /** Records for any product (control plane and the plugin side; no ownership check). */
+  recordsOf(productId: string): CredentialRecord[]
+  /** Seeded records as plugin-side lookups see them. */
+  findByPluginKey(pluginKey: string): { row: CredentialRow; product: Product } | null
+  markUsed(credentialId: string): void
+  toRecord(row: CredentialRow): CredentialRecord
+}
+
+export function createCredentialService(deps: CredentialServiceDeps): CredentialService {
+  const { store, clock, products, audit, secretBox } = deps
+  const rows = createCredentialRows(store)
+
+  const toRecord = (row: CredentialRow): CredentialRecord =>
+    toCredentialRecord(row, { apiBaseUrl: deps.apiBaseUrl(), canOpenSealed: secretBox !== null })
+
+  const recovery = (productId: string) => ({
+    rotateKey: `/api/developer/plugin-keys/products/${encodeURIComponent(productId)}/rotate-key`,
+    rotateSecret: `/api/developer/plugin-keys/products/${encodeURIComponent(productId)}/rotate-secret`
+  })
+
+  const noteReason = (note: ActionNote | undefined): string | null =>
+    note?.reason === undefined ? null : redactText(note.reason)
+
+  /** Inserts a fresh active credential for `product`. Must run inside a transaction. */
+  function issue(product: Product, actor: AuditActor, options: { recoverable: boolean; rotatedFromId: string | null }): IssuedCredential {
+    const material: CredentialMaterial = { appId: product.appId, pluginKey: newPluginKey(), pluginSecret: newPluginSecret() }
+    const id = newId('cred')
+    const sealedMaterial =
+      options.recoverable && secretBox
+        ? secretBox.seal(JSON.stringify({ pluginKey: material.pluginKey, pluginSecret: material.pluginSecret }))
+        : null
+    try {
+      rows.insert({
+        id,
+        productId: product.id,
+        appId: product.appId,
+        keyHash: sha256Hex(material.pluginKey),
+        secretHash: sha256Hex(material.pluginSecret),
+        keyPreview: previewOf(material.pluginKey),
+        secretPreview: previewOf(material.pluginSecret),
+        sealedMaterial,
+        createdAt: clock.nowIso(),
+        createdBy: auditActorId(actor),
+        rotatedFromId: options.rotatedFromId
+      })
+    } catch (error) {
+      // The partial unique index is the last word on "one active credential per product".
+      if (isUniqueViolation(error)) throw activeExists(product.id)
+      throw error
+    }
+    return { credential: toRecord(rows.byId(id) as CredentialRow), material }
+  }
+
+  function requireActive(productId: string): CredentialRow {
+    const row = rows.active(productId)
+    if (!row) {
+      throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${productId} has no active credential.`)
+    }
+    return row
+  }
+
+  function create(actor: AuditActor, product: Product, action: 'create' | 'create-legacy', note: ActionNote | undefined, recoverable: boolean): IssuedCredential {
+    const issued = store.transaction(() => {
+      if (rows.active(product.id)) throw activeExists(product.id)
+      return issue(product, actor, { recoverable, rotatedFromId: null })
+    })
+    audit.record({ productId: product.id, credentialId: issued.credential.id, action, outcome: 'success', actor, reason: note?.reason, metadata: note?.metadata })
+    return issued
+  }
+
+  return {
+    list(actor, filter = {}) {
+      if (filter.productId !== undefined) {
+        const product = products.find(filter.productId)
+        if (!product || (actor.role !== 'admin' && product.developerId !== actor.developerId)) return []
+        return rows.listForProducts([product.id]).map(toRecord)
+      }
+      const scope = actor.role === 'admin' ? 'all' : products.listVisible(actor).map((p) => p.id)
+      return rows.listForProducts(scope).map(toRecord)
+    },
+
+    current(actor, productId) {
+      products.requireVisible(actor, productId)
+      const row = rows.active(productId) ?? rows.latest(productId)
+      if (!row) throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${productId} has never had a credential.`)
+      return toRecord(row)
+    },
+
+    create(actor, productId, note) {
+      checkNote(note)
+      return create(actor, products.requireVisible(actor, productId), 'create', note, true)
+    },
+
+    ensure(actor, productId, note) {
+      checkNote(note)
+      const product = products.requireVisible(actor, productId)
+      const outcome = store.transaction(() => {
+        const existing = rows.active(product.id)
+        if (existing) return { credential: toRecord(existing), created: false, material: null }
+        const issued = issue(product, actor, { recoverable: true, rotatedFromId: null })
+        return { credential: issued.credential, created: true, material: issued.material }
+      })
+      if (outcome.created) {
+        audit.record({ productId, credentialId: outcome.credential.id, action: 'ensure', outcome: 'success', actor, reason: note?.reason, metadata: note?.metadata })
+      }
+      return outcome
+    },
+
+    revealSecret(actor, productId, note) {
+      checkNote(note)
+      products.requireVisible(actor, productId)
+      const row = requireActive(productId)
+      const opened = row.sealed_material && secretBox ? secretBox.open(row.sealed_material) : null
+      if (!opened) {
+        audit.record({ productId, credentialId: row.id, action: 'reveal-secret', outcome: 'failure', actor, reason: note?.reason, metadata: note?.metadata })
+        throw new DomainError(
+          'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE',
+          'This credential has no recoverable secret. Rotate the key or the secret to issue a new one, then regenerate packages.',
+          { details: { recovery: recovery(productId) } }
+        )
+      }
+      const { pluginKey, pluginSecret } = JSON.parse(opened) as { pluginKey: string; pluginSecret: string }
+      rows.recordReveal({ id: row.id, at: clock.nowIso(), by: auditActorId(actor) })
+      audit.record({ productId, credentialId: row.id, action: 'reveal-secret', outcome: 'success', actor, reason: note?.reason, metadata: note?.metadata })
+      return { credential: toRecord(rows.byId(row.id) as CredentialRow), material: { appId: row.app_id, pluginKey, pluginSecret } }
+    },
+
+    rotate(actor, productId, what, note) {
+      checkNote(note)
+      const product = products.requireVisible(actor, productId)
+      const cause = what === 'key' ? 'rotate-key' : 'rotate-secret'
+      const result = store.transaction(() => {
+        const previous = requireActive(productId)
+        rows.markRevoked({ id: previous.id, at: clock.nowIso(), by: auditActorId(actor), reason: noteReason(note), cause })
+        // Both key and secret are replaced in either operation (service-interface.md section 3).
+        const issued = issue(product, actor, { recoverable: true, rotatedFromId: previous.id })
+        rows.linkReplacement(previous.id, issued.credential.id)
+        return { ...issued, previous: toRecord(rows.byId(previous.id) as CredentialRow) }
+      })
+      audit.record({ productId, credentialId: result.credential.id, action: cause, outcome: 'success', actor, reason: note?.reason, metadata: note?.metadata })
+      return result
+    },
+
+    revoke(actor, productId, note) {
+      checkNote(note)
+      products.requireVisible(actor, productId)
+      const result = store.transaction(() => {
+        const active = rows.active(productId)
+        if (!active) {
+          const latest = rows.latest(productId)
+          return { revoked: false, credential: latest ? toRecord(latest) : null }
+        }
+        rows.markRevoked({ id: active.id, at: clock.nowIso(), by: auditActorId(actor), reason: noteReason(note), cause: 'revoke' })
+        return { revoked: true, credential: toRecord(rows.byId(active.id) as CredentialRow) }
+      })
+      audit.record({
+        productId,
+        credentialId: result.credential?.id ?? null,
+        action: 'revoke',
+        outcome: result.revoked ? 'success' : 'noop',
+        actor,
+        reason: note?.reason,
+        metadata: note?.metadata
+      })
+      return result
+    },
+
+    createLegacy(productId) {
+      const product = products.find(productId)
+      if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${productId}.`)
+      return create({ kind: 'emulator' }, product, 'create-legacy', undefined, false)
+    },
+
+    recordsOf: (productId) => rows.listForProducts([productId]).map(toRecord),
+
+    findByPluginKey(pluginKey) {
+      const row = rows.byKeyHash(sha256Hex(pluginKey))
+      if (!row) return null
+      const product = products.find(row.product_id)
+      return product ? { row, product } : null
+    },
+
+    markUsed: (credentialId) => rows.touchLastUsed(credentialId, clock.nowIso()),
+    toRecord
+  }
+}
+
+function activeExists(productId: string): DomainError {
+  return new DomainError(
+    'ACTIVE_CREDENTIAL_EXISTS',
+    `Product ${productId} already has an active credential. Use ensure to get it, or rotate-key / rotate-secret to replace it.`
+  )
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE'
+}

@@ -1,0 +1,16 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+
+/**
+ * SHA-256 of a high-entropy credential value. Plugin keys and secrets carry 192 random bits,
+ * so a fast hash is enough: there is nothing to brute-force.
+ */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex')
+}
+
+/** Compares two hex digests without leaking where they differ. */
+export function digestsEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex')
+  const right = Buffer.from(b, 'hex')
+  return left.length === right.length && timingSafeEqual(left, right)
+}

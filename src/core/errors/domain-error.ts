@@ -1,0 +1,49 @@
+/**
+ * Every failure the domain can report, by contract code (decisions.md section 1).
+ * The HTTP status for each lives in the server; core knows nothing of HTTP.
+ */
+export type DomainErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'AUTH_REQUIRED'
+  | 'INVALID_TOKEN'
+  | 'TOKEN_EXPIRED'
+  | 'PRODUCT_CREDENTIAL_NOT_ACCEPTED'
+  | 'PRODUCT_NOT_FOUND'
+  | 'PRODUCT_CREDENTIAL_NOT_FOUND'
+  | 'ACTIVE_CREDENTIAL_EXISTS'
+  | 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE'
+  | 'LEGACY_PLUGIN_KEYS_RETIRED'
+  | 'PLUGIN_CONNECTION_FAILED'
+  | 'DEVELOPER_NOT_FOUND'
+  | 'DEVELOPER_EXISTS'
+  | 'HOST_NOT_ALLOWED'
+  | 'ORIGIN_NOT_ALLOWED'
+
+export interface DomainErrorOptions {
+  /** Extra top-level keys of the error body (`recovery`, `replacement`, ...). */
+  details?: Record<string, unknown>
+  /** Keys that help a developer debug but that a production service would hide (`--strict`). */
+  debugDetails?: Record<string, unknown>
+  /** The message a production service would give instead, when debug details are hidden. */
+  strictMessage?: string
+}
+
+export class DomainError extends Error {
+  readonly code: DomainErrorCode
+  readonly details: Record<string, unknown>
+  readonly debugDetails: Record<string, unknown>
+  readonly strictMessage: string
+
+  constructor(code: DomainErrorCode, message: string, options: DomainErrorOptions = {}) {
+    super(message)
+    this.name = 'DomainError'
+    this.code = code
+    this.details = options.details ?? {}
+    this.debugDetails = options.debugDetails ?? {}
+    this.strictMessage = options.strictMessage ?? message
+  }
+}
+
+export function isDomainError(value: unknown): value is DomainError {
+  return value instanceof DomainError
+}

@@ -1,0 +1,27 @@
+import type { Database } from 'better-sqlite3'
+import { migrations, latestSchemaVersion } from './migrations'
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number
+}
+
+/**
+ * Applies every migration above the database's version, up to `target`, each in its own
+ * transaction so a failure leaves the database at the last good version.
+ */
+export function migrate(db: Database, target: number = latestSchemaVersion): number {
+  const current = schemaVersion(db)
+  if (current > latestSchemaVersion) {
+    throw new Error(
+      `Database schema version ${current} is newer than this build supports (${latestSchemaVersion}).`
+    )
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current || migration.version > target) continue
+    db.transaction(() => {
+      db.exec(migration.sql)
+      db.pragma(`user_version = ${migration.version}`)
+    }).immediate()
+  }
+  return schemaVersion(db)
+}

@@ -1,0 +1,53 @@
+import BetterSqlite3 from 'better-sqlite3'
+import type { Database } from 'better-sqlite3'
+import { migrate } from './migrate'
+import { latestSchemaVersion } from './migrations'
+
+export interface StoreOptions {
+  /** A file path, or ':memory:'. */
+  path: string
+  /**
+   * Absolute path of a better_sqlite3.node to load instead of the one in node_modules.
+   * The desktop app passes the Electron-ABI build here; Node (tests, `serve`) uses the default.
+   */
+  nativeBinding?: string
+  /** Stop migrating at this version (tests of migrations only). */
+  migrateTo?: number
+}
+
+/** The single owner of the SQLite connection. Services receive it; nothing else opens the file. */
+export interface Store {
+  readonly db: Database
+  readonly path: string
+  /** Runs `work` in one IMMEDIATE transaction: all of it or none of it. */
+  transaction<T>(work: () => T): T
+  close(): void
+}
+
+export function openStore(options: StoreOptions): Store {
+  const db = new BetterSqlite3(
+    options.path,
+    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+  )
+  try {
+    if (options.path !== ':memory:') db.pragma('journal_mode = WAL')
+    db.pragma('foreign_keys = ON')
+    db.pragma('synchronous = NORMAL')
+    db.pragma('busy_timeout = 5000')
+    migrate(db, options.migrateTo ?? latestSchemaVersion)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  let closed = false
+  return {
+    db,
+    path: options.path,
+    transaction: (work) => db.transaction(work).immediate(),
+    close() {
+      if (closed) return
+      closed = true
+      db.close()
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { openStore } from '../core/store/store'
+import { createClock } from '../core/clock/clock'
+import { createEmulatorCore } from '../core/emulator-core'
+import { redactUrl } from '../core/redaction/redact'
+import { DEFAULT_BODY_LIMIT, DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from './server-options'
+import type { ServerOptions } from './server-options'
+import { emulatorContext } from './plugins/emulator-context'
+import { errorHandling } from './plugins/error-handling'
+import { openApi } from './plugins/openapi'
+import { developerAuth } from './auth/developer-auth'
+import { developerPluginKeysRoutes } from './routes/developer-plugin-keys'
+import { pluginConnectionRoutes } from './routes/plugin-connections'
+import { legacyPluginKeyRoutes } from './routes/legacy-plugin-keys'
+import { wellKnownRoutes } from './routes/well-known'
+import { controlPlaneRoutes } from './routes/control-plane'
+import { homePageRoutes } from './routes/home-page'
+import { emptyTolerantJsonParser } from './plugins/json-body'
+
+import packageJson from '../../package.json'
+
+export const EMULATOR_VERSION: string = packageJson.version
+
+/**
+ * Builds the emulator's Fastify app over its own SQLite store. The caller listens; closing the
+ * app closes the store. The same function backs `serve`, the desktop app and the tests.
+ */
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const store = openStore({ path: options.databasePath, nativeBinding: options.nativeBinding })
+  const clock = options.clock ?? createClock()
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+
+  const app = Fastify({
+    bodyLimit,
+    logger: options.log
+      ? {
+          level: options.log.level ?? 'info',
+          ...(options.log.stream ? { stream: options.log.stream } : {}),
+          // Only method, redacted URL and status: headers and bodies carry credentials.
+          serializers: {
+            req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+            res: (res: { statusCode: number }) => ({ statusCode: res.statusCode })
+          }
+        }
+      : false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 }
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  let listeningBaseUrl = options.publicBaseUrl ?? `http://127.0.0.1:${DEFAULT_PORT}`
+  app.addHook('onListen', async () => {
+    const address = app.server.address()
+    if (!options.publicBaseUrl && address && typeof address === 'object') {
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      listeningBaseUrl = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`
+    }
+  })
+
+  try {
+    const core = await createEmulatorCore({ store, clock, runtimeKey: options.runtimeKey, apiBaseUrl: () => listeningBaseUrl })
+    await app.register(emulatorContext, {
+      core,
+      settings: {
+        headerPrefix: (options.headerPrefix ?? DEFAULT_HEADER_PREFIX).toLowerCase(),
+        strict: options.strict ?? false,
+        adminToken: options.adminToken,
+        trustedOrigins: options.trustedOrigins ?? [],
+        version: options.version ?? EMULATOR_VERSION,
+        startedAt: Date.now()
+      }
+    })
+    app.addHook('onClose', async () => store.close())
+    app.removeContentTypeParser('application/json')
+    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, emptyTolerantJsonParser(app.getDefaultJsonParser('error', 'error')))
+
+    // A POST or PUT with no body is an empty object: optional bodies then validate as written.
+    app.addHook('preValidation', async (request) => {
+      if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT')) request.body = {}
+    })
+    await app.register(errorHandling)
+    await app.register(openApi)
+    await app.register(developerAuth)
+
+    await app.register(developerPluginKeysRoutes, { prefix: '/api/developer/plugin-keys/products' })
+    await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })
+    await app.register(legacyPluginKeyRoutes)
+    await app.register(wellKnownRoutes)
+    await app.register(controlPlaneRoutes, { prefix: '/_emulator' })
+    await app.register(homePageRoutes)
+    await app.ready()
+  } catch (error) {
+    await app.close().catch(() => undefined)
+    store.close()
+    throw error
+  }
+  return app
+}

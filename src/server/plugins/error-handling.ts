@@ -1,0 +1,99 @@
+import fp from 'fastify-plugin'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { isDomainError } from '../../core/errors/domain-error'
+import { redactText } from '../../core/redaction/redact'
+import { HTTP_STATUS_BY_CODE } from '../errors/http-status'
+
+export interface ErrorBody {
+  ok: false
+  error: string
+  message: string
+  [detail: string]: unknown
+}
+
+/** Fastify's own client errors, in the contract's words. Messages never echo the input back. */
+const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; error: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'VALIDATION_ERROR', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'VALIDATION_ERROR', message: 'The request body is empty.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, error: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than this endpoint accepts.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, error: 'VALIDATION_ERROR', message: 'The Content-Length does not match the body.' },
+  FST_ERR_CTP_INVALID_TYPE: { status: 400, error: 'VALIDATION_ERROR', message: 'The Content-Type header is not valid.' },
+  FST_ERR_BAD_URL: { status: 400, error: 'VALIDATION_ERROR', message: 'The request URL is not valid.' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, error: 'VALIDATION_ERROR', message: 'The request could not be routed.' }
+}
+
+/**
+ * The one error handler: every failure leaves as `{ ok:false, error, message, ...details }`
+ * (decisions.md section 1). Anything unexpected is a 500 INTERNAL, logged with its request id.
+ */
+export const errorHandling = fp(
+  async (app) => {
+    const strict = app.settings.strict
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (isDomainError(error)) {
+        const body: ErrorBody = {
+          ok: false,
+          ...error.details,
+          ...(strict ? {} : error.debugDetails),
+          error: error.code,
+          message: strict ? error.strictMessage : error.message
+        }
+        return send(reply, HTTP_STATUS_BY_CODE[error.code], body)
+      }
+      if (error.validation) {
+        return send(reply, 400, {
+          ok: false,
+          error: 'VALIDATION_ERROR',
+          message: describeValidation(error),
+          details: error.validation.map((issue) => ({
+            location: error.validationContext ?? 'body',
+            path: issue.instancePath || '/',
+            problem: issue.message ?? 'is not valid',
+            ...(issue.keyword === 'additionalProperties'
+              ? { field: (issue.params as { additionalProperty?: string }).additionalProperty }
+              : {})
+          }))
+        })
+      }
+      const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined
+      if (known) return send(reply, known.status, { ok: false, error: known.error, message: known.message })
+      if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+        return send(reply, error.statusCode, { ok: false, error: 'BAD_REQUEST', message: 'The request could not be processed.' })
+      }
+      request.log.error({ requestId: request.id, err: { type: error.name, message: redactText(error.message), stack: error.stack } }, 'unhandled error')
+      return send(reply, 500, {
+        ok: false,
+        error: 'INTERNAL',
+        message: `The emulator hit an internal error (request ${request.id}). This is a defect; the log has the details.`,
+        requestId: request.id
+      })
+    })
+
+    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
+      send(reply, 404, { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.` })
+    )
+  },
+  { name: 'error-handling', dependencies: ['emulator-context'] }
+)
+
+function send(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body)
+}
+
+function describeValidation(error: FastifyError): string {
+  const first = error.validation?.[0]
+  if (!first) return 'The request is not valid.'
+  const where = error.validationContext ?? 'body'
+  if (first.keyword === 'additionalProperties') {
+    const field = (first.params as { additionalProperty?: string }).additionalProperty
+    return `Unknown field "${field}" in the ${where}.`
+  }
+  if (first.keyword === 'required') {
+    const field = (first.params as { missingProperty?: string }).missingProperty
+    return `Missing required field "${field}" in the ${where}.`
+  }
+  const path = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : where
+  return `The ${where} field "${path}" ${first.message ?? 'is not valid'}.`
+}

@@ -1,0 +1,16 @@
+import type { FastifyBodyParser } from 'fastify'
+
+/**
+ * JSON bodies through Fastify's own parser (prototype poisoning refused); an empty body counts
+ * as "no body", since every management POST body is optional and clients often send the
+ * Content-Type header with nothing after it.
+ */
+export function emptyTolerantJsonParser(strictJson: FastifyBodyParser<string>): FastifyBodyParser<string> {
+  return (request, body, done) => {
+    if (body.trim() === '') {
+      done(null, undefined)
+      return
+    }
+    strictJson(request, body, done)
+  }
+}

@@ -1,0 +1,33 @@
+import fp from 'fastify-plugin'
+import swagger from '@fastify/swagger'
+import { ErrorResponse } from '../schemas/common'
+
+/** The OpenAPI 3.1 document, generated from the route schemas and served at /openapi.json. */
+export const openApi = fp(
+  async (app) => {
+    app.addSchema(ErrorResponse)
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Plugin License Emulator',
+          version: app.settings.version,
+          description:
+            'The licensing and distribution platform API, emulated on localhost. Contract: service-interface.md and decisions.md. ' +
+            `Licensing calls authenticate with x-${app.settings.headerPrefix}-app-id, x-${app.settings.headerPrefix}-plugin-key and x-${app.settings.headerPrefix}-plugin-secret.`
+        },
+        components: {
+          securitySchemes: {
+            developerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Developer session token (POST /_emulator/developers/:id/session).' },
+            adminToken: { type: 'apiKey', in: 'header', name: 'x-emulator-token', description: 'The emulator admin token (control plane).' }
+          }
+        }
+      },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`)
+      }
+    })
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  },
+  { name: 'openapi', dependencies: ['emulator-context'] }
+)

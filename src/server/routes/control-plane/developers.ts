@@ -1,0 +1,70 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common'
+import { DeveloperSchema, IdParams, SessionResponse } from '../../schemas/control-plane'
+
+const tags = ['Emulator']
+/** Developer session lifetime when the caller does not choose one. */
+const DEFAULT_SESSION_TTL_S = 12 * 60 * 60
+
+export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { developers, sessions } = app.core
+
+  app.post(
+    '/developers',
+    {
+      schema: {
+        tags,
+        summary: 'Create a developer (role developer or admin)',
+        body: Type.Object(
+          {
+            email: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+            name: Type.Optional(Type.String({ maxLength: 200 })),
+            role: Type.Optional(Type.Union([Type.Literal('developer'), Type.Literal('admin')]))
+          },
+          { additionalProperties: false }
+        ),
+        response: { 201: Type.Object({ ok: Type.Literal(true), developer: DeveloperSchema }), ...errorResponses }
+      }
+    },
+    async (request, reply) => reply.code(201).send({ ok: true as const, developer: developers.create(request.body) })
+  )
+
+  app.get(
+    '/developers',
+    {
+      schema: {
+        tags,
+        summary: 'List developers',
+        response: { 200: Type.Object({ ok: Type.Literal(true), developers: Type.Array(DeveloperSchema) }), ...errorResponses }
+      }
+    },
+    async () => ({ ok: true as const, developers: developers.list() })
+  )
+
+  app.post(
+    '/developers/:id/session',
+    {
+      schema: {
+        tags,
+        summary: 'Mint a developer JWT for the management API',
+        params: IdParams,
+        body: Type.Object(
+          { ttlS: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 24 * 60 * 60, description: 'Lifetime in seconds (default 12 h).' })) },
+          { additionalProperties: false }
+        ),
+        response: { 200: SessionResponse, ...errorResponses }
+      }
+    },
+    async (request) => {
+      const developer = developers.require(request.params.id)
+      const issued = await sessions.issue({
+        audience: 'developer',
+        subject: developer.id,
+        ttlS: request.body.ttlS ?? DEFAULT_SESSION_TTL_S,
+        claims: { role: developer.role, email: developer.email }
+      })
+      return { ok: true as const, ...issued }
+    }
+  )
+}

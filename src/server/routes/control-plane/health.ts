@@ -1,0 +1,21 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/health',
+    {
+      config: { withoutAdminToken: true },
+      schema: {
+        tags: ['Emulator'],
+        summary: 'Liveness: version and uptime (no admin token needed)',
+        response: { 200: Type.Object({ ok: Type.Literal(true), version: Type.String(), uptimeS: Type.Number() }) }
+      }
+    },
+    async () => ({
+      ok: true as const,
+      version: app.settings.version,
+      uptimeS: Math.round((Date.now() - app.settings.startedAt) / 100) / 10
+    })
+  )
+}

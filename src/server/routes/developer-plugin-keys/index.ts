@@ -1,0 +1,205 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { actingDeveloper } from '../../auth/developer-auth'
+import { ActionNoteBody, Nullable, ProductIdParams, errorResponses } from '../../schemas/common'
+import { CredentialRecordSchema, OneTimeRevealSchema, RevealedMaterialSchema } from '../../schemas/credentials'
+import { oneTimeReveal, revealedMaterial } from './presenters'
+
+const tags = ['Product credentials']
+const security = [{ developerJwt: [] }]
+
+const IssuedResponse = Type.Object({
+  ok: Type.Literal(true),
+  credential: CredentialRecordSchema,
+  created: Type.Boolean(),
+  one_time_reveal: OneTimeRevealSchema
+})
+
+const RotatedResponse = Type.Object({
+  ok: Type.Literal(true),
+  credential: CredentialRecordSchema,
+  one_time_reveal: OneTimeRevealSchema,
+  previous_credential: CredentialRecordSchema,
+  rotated: Type.Literal(true)
+})
+
+/**
+ * Product credential management, service-interface.md section 4.1. Developer JWT only;
+ * every rule lives in core's credential service.
+ */
+export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticateDeveloper)
+  const credentials = app.core.credentials
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List the credentials of visible products, newest first (revoked included)',
+        querystring: Type.Object(
+          { productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+          { additionalProperties: false }
+        ),
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema), count: Type.Integer() }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request) => {
+      const list = credentials.list(actingDeveloper(request), { productId: request.query.productId })
+      return { ok: true as const, credentials: list, count: list.length }
+    }
+  )
+
+  app.get(
+    '/:productId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The product's active credential, else its most recent revoked one",
+        params: ProductIdParams,
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            credential: CredentialRecordSchema,
+            status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+            isActive: Type.Boolean()
+          }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request) => {
+      const credential = credentials.current(actingDeveloper(request), request.params.productId)
+      return { ok: true as const, credential, status: credential.status, isActive: credential.isActive }
+    }
+  )
+
+  app.post(
+    '/:productId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create the first active credential (409 ACTIVE_CREDENTIAL_EXISTS if one exists)',
+        params: ProductIdParams,
+        body: ActionNoteBody,
+        response: { 201: IssuedResponse, ...errorResponses }
+      }
+    },
+    async (request, reply) => {
+      const issued = credentials.create(actingDeveloper(request), request.params.productId, request.body)
+      return reply.code(201).send({
+        ok: true as const,
+        credential: issued.credential,
+        created: true,
+        one_time_reveal: oneTimeReveal(issued.material)
+      })
+    }
+  )
+
+  app.post(
+    '/:productId/ensure',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Return the active credential, creating it if none exists (one_time_reveal only when created)',
+        params: ProductIdParams,
+        body: ActionNoteBody,
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), credential: CredentialRecordSchema, created: Type.Literal(false) }),
+          201: IssuedResponse,
+          ...errorResponses
+        }
+      }
+    },
+    async (request, reply) => {
+      const outcome = credentials.ensure(actingDeveloper(request), request.params.productId, request.body)
+      if (!outcome.material) return { ok: true as const, credential: outcome.credential, created: false as const }
+      return reply.code(201).send({
+        ok: true as const,
+        credential: outcome.credential,
+        created: true,
+        one_time_reveal: oneTimeReveal(outcome.material)
+      })
+    }
+  )
+
+  app.post(
+    '/:productId/reveal-secret',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Reveal the full key and secret of the active credential, when recoverable',
+        params: ProductIdParams,
+        body: ActionNoteBody,
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), credential: CredentialRecordSchema, one_time_reveal: RevealedMaterialSchema }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request) => {
+      const revealed = credentials.revealSecret(actingDeveloper(request), request.params.productId, request.body)
+      return { ok: true as const, credential: revealed.credential, one_time_reveal: revealedMaterial(revealed.material) }
+    }
+  )
+
+  for (const what of ['key', 'secret'] as const) {
+    app.post(
+      `/:productId/rotate-${what}`,
+      {
+        schema: {
+          tags,
+          security,
+          summary: `Rotate the ${what}: revoke the active credential and issue a new key and secret`,
+          params: ProductIdParams,
+          body: ActionNoteBody,
+          response: { 201: RotatedResponse, ...errorResponses }
+        }
+      },
+      async (request, reply) => {
+        const rotated = credentials.rotate(actingDeveloper(request), request.params.productId, what, request.body)
+        return reply.code(201).send({
+          ok: true as const,
+          credential: rotated.credential,
+          one_time_reveal: oneTimeReveal(rotated.material),
+          previous_credential: rotated.previous,
+          rotated: true as const
+        })
+      }
+    )
+  }
+
+  app.post(
+    '/:productId/revoke',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Revoke the active credential (revoked: false when nothing was active)',
+        params: ProductIdParams,
+        body: ActionNoteBody,
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            revoked: Type.Boolean(),
+            status: Nullable(Type.Union([Type.Literal('active'), Type.Literal('revoked')])),
+            credential: Nullable(CredentialRecordSchema)
+          }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request) => {
+      const outcome = credentials.revoke(actingDeveloper(request), request.params.productId, request.body)
+      return { ok: true as const, revoked: outcome.revoked, status: outcome.credential?.status ?? null, credential: outcome.credential }
+    }
+  )
+}

@@ -1,0 +1,20 @@
+import type { CredentialMaterial } from '../../../core/credentials/credential-material'
+
+/** The `one_time_reveal` object of service-interface.md section 2.2. */
+export function oneTimeReveal(material: CredentialMaterial) {
+  return {
+    appId: material.appId,
+    pluginKey: material.pluginKey,
+    pluginSecret: material.pluginSecret,
+    secret_shown_once: true
+  }
+}
+
+/** reveal-secret's material: the 2.2 fields plus the `productKey` / `ProductSecret` aliases. */
+export function revealedMaterial(material: CredentialMaterial) {
+  return {
+    ...oneTimeReveal(material),
+    productKey: material.pluginKey,
+    ProductSecret: material.pluginSecret
+  }
+}

@@ -1,0 +1,27 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
+/** Public signing keys: verify developer session tokens and signed license tokens offline. */
+export const wellKnownRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/.well-known/jwks.json',
+    {
+      schema: {
+        tags: ['Keys'],
+        summary: 'JSON Web Key Set of the emulator signing keys (Ed25519, alg EdDSA)',
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            keys: Type.Array(
+              Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() })
+            )
+          })
+        }
+      }
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300')
+      return { ok: true as const, ...app.core.keys.jwks() }
+    }
+  )
+}

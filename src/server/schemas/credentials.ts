@@ -1,0 +1,55 @@
+import { Type } from 'typebox'
+import { Nullable, Timestamp } from './common'
+
+export const CredentialRecordSchema = Type.Object(
+  {
+    id: Type.String(),
+    productId: Type.String({ description: 'The product this credential belongs to. Not the App ID.' }),
+    appId: Type.String({ description: 'Client-distributable product identifier (`app_...`). Not secret.' }),
+    pluginKeyPreview: Type.String({ description: 'First 8 and last 4 characters of the plugin key.' }),
+    pluginSecretPreview: Type.String({ description: 'First 8 and last 4 characters of the plugin secret.' }),
+    apiBaseUrl: Type.String({ description: 'The API base address the client should use.' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    isActive: Type.Boolean(),
+    createdAt: Timestamp,
+    createdBy: Nullable(Type.String({ description: 'Developer ID that issued it; null when issued by the emulator control plane.' })),
+    lastUsedAt: Nullable(Timestamp),
+    hasRecoverableSecret: Type.Boolean({ description: 'True when reveal-secret can show the full secret again.' }),
+    rotatedFromId: Nullable(Type.String({ description: 'Rotation metadata: the credential this one replaced.' })),
+    replacedById: Nullable(Type.String({ description: 'Rotation metadata: the credential that replaced this one.' })),
+    revokedAt: Nullable(Timestamp),
+    revokedReason: Nullable(Type.String()),
+    revocationCause: Nullable(
+      Type.Union([Type.Literal('revoke'), Type.Literal('rotate-key'), Type.Literal('rotate-secret')], {
+        description: 'Revocation metadata: an explicit revoke, or the rotation that replaced it.'
+      })
+    ),
+    secretShownOnce: Type.Boolean({ description: 'One-time reveal metadata: the full secret was returned once at issue.' }),
+    secretShownOnceAt: Nullable(Timestamp),
+    revealCount: Type.Integer({ description: 'How many times reveal-secret returned the full secret.' }),
+    lastRevealedAt: Nullable(Timestamp)
+  },
+  { title: 'CredentialRecord' }
+)
+
+export const OneTimeRevealSchema = Type.Object(
+  {
+    appId: Type.String(),
+    pluginKey: Type.String({ description: 'Full plugin key. Shown here and in reveal-secret only.' }),
+    pluginSecret: Type.String({ description: 'Full plugin secret. Shown here and in reveal-secret only.' }),
+    secret_shown_once: Type.Boolean()
+  },
+  { title: 'OneTimeReveal' }
+)
+
+export const RevealedMaterialSchema = Type.Object(
+  {
+    appId: Type.String(),
+    pluginKey: Type.String(),
+    pluginSecret: Type.String(),
+    productKey: Type.String({ description: 'Compatibility alias of pluginKey.' }),
+    ProductSecret: Type.String({ description: 'Compatibility alias of pluginSecret (exact case).' }),
+    secret_shown_once: Type.Boolean()
+  },
+  { title: 'RevealedMaterial' }
+)

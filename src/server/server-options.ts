@@ -1,0 +1,33 @@
+import type { Writable } from 'node:stream'
+import type { Clock } from '../core/clock/clock'
+
+export interface ServerOptions {
+  /** SQLite file path, or ':memory:'. */
+  databasePath: string
+  /** better_sqlite3.node built for the running ABI (the desktop app's Electron build). */
+  nativeBinding?: string | undefined
+  /** 32-byte runtime key, or null: new credentials are then unrecoverable. */
+  runtimeKey: Buffer | null
+  /** Required by every control-plane route but health (`x-emulator-token`). */
+  adminToken: string
+  /** The `svc` in `x-svc-app-id`; decisions.md section 5. */
+  headerPrefix?: string | undefined
+  /** Hide debugging details (such as verification `reason`) like a production service. */
+  strict?: boolean | undefined
+  /** Base URL given to plugins in `apiBaseUrl`; by default the address the server listens on. */
+  publicBaseUrl?: string | undefined
+  /** Origins besides the server's own that may drive the control plane (the renderer dev server). */
+  trustedOrigins?: readonly string[] | undefined
+  /** Largest accepted request body in bytes. */
+  bodyLimit?: number | undefined
+  /** Log destination and level; false (default) is silent. Secrets never reach it. */
+  log?: false | { level?: string; stream?: Writable }
+  /** The emulator clock; a fresh system clock by default. */
+  clock?: Clock | undefined
+  /** Version reported by health and the OpenAPI document. */
+  version?: string | undefined
+}
+
+export const DEFAULT_HEADER_PREFIX = 'svc'
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+export const DEFAULT_PORT = 4747
