@@ -11,6 +11,8 @@ export interface Product {
   /** Client-distributable identifier; stays the same across credential rotations. */
   appId: string
   storefrontSlug: string | null
+  /** Support contact shown in customers' libraries. */
+  supportEmail: string | null
   createdAt: string
 }
 
@@ -20,6 +22,7 @@ interface ProductRow {
   name: string
   app_id: string
   storefront_slug: string | null
+  support_email: string | null
   created_at: string
 }
 
@@ -29,6 +32,7 @@ const toProduct = (row: ProductRow): Product => ({
   name: row.name,
   appId: row.app_id,
   storefrontSlug: row.storefront_slug,
+  supportEmail: row.support_email,
   createdAt: row.created_at
 })
 
@@ -36,7 +40,7 @@ const toProduct = (row: ProductRow): Product => ({
 export const newAppId = (): string => `app_${randomBase62(16)}`
 
 export interface ProductService {
-  create(input: { developerId: string; name: string; storefrontSlug?: string | undefined }): Product
+  create(input: { developerId: string; name: string; storefrontSlug?: string | undefined; supportEmail?: string | undefined }): Product
   find(id: string): Product | null
   /** The product if `actor` may see it (owner or admin); otherwise PRODUCT_NOT_FOUND, never a leak. */
   requireVisible(actor: DeveloperActor, id: string): Product
@@ -50,8 +54,9 @@ export function isVisibleTo(actor: DeveloperActor, product: Product): boolean {
 
 export function createProductService(store: Store, clock: Clock): ProductService {
   const insert = store.db.prepare(
-    'INSERT INTO products (id, developer_id, name, app_id, storefront_slug, created_at) VALUES (?, ?, ?, ?, ?, ?)'
+    'INSERT INTO products (id, developer_id, name, app_id, storefront_slug, support_email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'
   )
+  const insertStorefront = store.db.prepare('INSERT OR IGNORE INTO storefronts (slug, name, created_at) VALUES (?, ?, ?)')
   const byId = store.db.prepare('SELECT * FROM products WHERE id = ?')
   const byDeveloper = store.db.prepare('SELECT * FROM products WHERE developer_id = ? ORDER BY created_at, rowid')
   const all = store.db.prepare('SELECT * FROM products ORDER BY created_at, rowid')
@@ -63,13 +68,15 @@ export function createProductService(store: Store, clock: Clock): ProductService
   }
 
   return {
-    create({ developerId, name, storefrontSlug }) {
+    create({ developerId, name, storefrontSlug, supportEmail }) {
       return store.transaction(() => {
         if (!developerExists.get(developerId)) {
           throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${developerId}.`)
         }
         const id = newId('prod')
-        insert.run(id, developerId, name.trim(), newAppId(), storefrontSlug?.trim() || null, clock.nowIso())
+        const slug = storefrontSlug?.trim() || null
+        if (slug) insertStorefront.run(slug, slug, clock.nowIso())
+        insert.run(id, developerId, name.trim(), newAppId(), slug, supportEmail?.trim() || null, clock.nowIso())
         return find(id) as Product
       })
     },

@@ -1,0 +1,165 @@
+import type { Store } from '../store/store'
+
+export type OrderChannel = 'direct' | 'reseller'
+export type ItemKind = 'perpetual' | 'subscription' | 'trial'
+export type EntitlementSource = 'purchase' | 'subscription' | 'trial' | 'reseller_claim'
+
+export interface Order {
+  id: string
+  customerId: string | null
+  channel: OrderChannel
+  reseller: string | null
+  storefrontSlug: string | null
+  status: 'paid' | 'refunded'
+  currency: string
+  totalCents: number
+  createdAt: string
+}
+
+export interface OrderItem {
+  id: string
+  orderId: string
+  productId: string
+  kind: ItemKind
+  unitPriceCents: number
+  claimable: boolean
+  claimedByCustomerId: string | null
+  claimedAt: string | null
+}
+
+export interface Entitlement {
+  id: string
+  customerId: string
+  productId: string
+  orderItemId: string | null
+  source: EntitlementSource
+  status: 'active' | 'revoked'
+  createdAt: string
+}
+
+interface OrderRow {
+  id: string
+  customer_id: string | null
+  channel: OrderChannel
+  reseller: string | null
+  storefront_slug: string | null
+  status: 'paid' | 'refunded'
+  currency: string
+  total_cents: number
+  created_at: string
+}
+interface ItemRow {
+  id: string
+  order_id: string
+  product_id: string
+  kind: ItemKind
+  unit_price_cents: number
+  claim_token_hash: string | null
+  claimed_by_customer_id: string | null
+  claimed_at: string | null
+}
+interface EntitlementRow {
+  id: string
+  customer_id: string
+  product_id: string
+  order_item_id: string | null
+  source: EntitlementSource
+  status: 'active' | 'revoked'
+  created_at: string
+}
+
+const toOrder = (r: OrderRow): Order => ({
+  id: r.id,
+  customerId: r.customer_id,
+  channel: r.channel,
+  reseller: r.reseller,
+  storefrontSlug: r.storefront_slug,
+  status: r.status,
+  currency: r.currency,
+  totalCents: r.total_cents,
+  createdAt: r.created_at
+})
+const toItem = (r: ItemRow): OrderItem => ({
+  id: r.id,
+  orderId: r.order_id,
+  productId: r.product_id,
+  kind: r.kind,
+  unitPriceCents: r.unit_price_cents,
+  claimable: r.claim_token_hash !== null,
+  claimedByCustomerId: r.claimed_by_customer_id,
+  claimedAt: r.claimed_at
+})
+const toEntitlement = (r: EntitlementRow): Entitlement => ({
+  id: r.id,
+  customerId: r.customer_id,
+  productId: r.product_id,
+  orderItemId: r.order_item_id,
+  source: r.source,
+  status: r.status,
+  createdAt: r.created_at
+})
+
+/** The SQL of orders, order items and entitlements, prepared once. */
+export function createCommerceRows(store: Store) {
+  const { db } = store
+  const insertOrder = db.prepare(
+    `INSERT INTO orders (id, customer_id, channel, reseller, storefront_slug, status, currency, total_cents, created_at)
+     VALUES (@id, @customerId, @channel, @reseller, @storefrontSlug, 'paid', @currency, @totalCents, @createdAt)`
+  )
+  const insertItem = db.prepare(
+    `INSERT INTO order_items (id, order_id, product_id, kind, unit_price_cents, claim_token_hash)
+     VALUES (@id, @orderId, @productId, @kind, @unitPriceCents, @claimTokenHash)`
+  )
+  const insertEntitlement = db.prepare(
+    `INSERT INTO entitlements (id, customer_id, product_id, order_item_id, source, status, created_at)
+     VALUES (@id, @customerId, @productId, @orderItemId, @source, 'active', @createdAt)`
+  )
+  const orderById = db.prepare('SELECT * FROM orders WHERE id = ?')
+  const ordersOfCustomer = db.prepare('SELECT * FROM orders WHERE customer_id = ? ORDER BY created_at DESC, rowid DESC')
+  const itemById = db.prepare('SELECT * FROM order_items WHERE id = ?')
+  const itemByClaimHash = db.prepare('SELECT * FROM order_items WHERE claim_token_hash = ?')
+  const itemsOfOrder = db.prepare('SELECT * FROM order_items WHERE order_id = ? ORDER BY rowid')
+  const markClaimed = db.prepare('UPDATE order_items SET claimed_by_customer_id = ?, claimed_at = ? WHERE id = ? AND claimed_by_customer_id IS NULL')
+  const assignOrder = db.prepare('UPDATE orders SET customer_id = ? WHERE id = ? AND customer_id IS NULL')
+  const entitlementById = db.prepare('SELECT * FROM entitlements WHERE id = ?')
+  const entitlementOfItem = db.prepare('SELECT * FROM entitlements WHERE order_item_id = ?')
+  const entitlementsOfCustomer = db.prepare('SELECT * FROM entitlements WHERE customer_id = ? ORDER BY created_at, rowid')
+  const activeEntitlementFor = db.prepare("SELECT 1 FROM entitlements WHERE customer_id = ? AND product_id = ? AND status = 'active' LIMIT 1")
+  const setEntitlementStatus = db.prepare('UPDATE entitlements SET status = ? WHERE id = ?')
+
+  return {
+    insertOrder: (order: Omit<Order, 'status'>) => void insertOrder.run(order),
+    insertItem: (item: { id: string; orderId: string; productId: string; kind: ItemKind; unitPriceCents: number; claimTokenHash: string | null }) =>
+      void insertItem.run(item),
+    insertEntitlement: (e: Omit<Entitlement, 'status'>) => void insertEntitlement.run(e),
+    order: (id: string) => {
+      const row = orderById.get(id) as OrderRow | undefined
+      return row ? toOrder(row) : null
+    },
+    ordersOfCustomer: (customerId: string) => (ordersOfCustomer.all(customerId) as OrderRow[]).map(toOrder),
+    item: (id: string) => {
+      const row = itemById.get(id) as ItemRow | undefined
+      return row ? toItem(row) : null
+    },
+    itemByClaimHash: (hash: string) => {
+      const row = itemByClaimHash.get(hash) as ItemRow | undefined
+      return row ? toItem(row) : null
+    },
+    itemsOfOrder: (orderId: string) => (itemsOfOrder.all(orderId) as ItemRow[]).map(toItem),
+    markClaimed: (itemId: string, customerId: string, at: string) => markClaimed.run(customerId, at, itemId).changes === 1,
+    assignOrder: (orderId: string, customerId: string) => void assignOrder.run(customerId, orderId),
+    entitlement: (id: string) => {
+      const row = entitlementById.get(id) as EntitlementRow | undefined
+      return row ? toEntitlement(row) : null
+    },
+    entitlementOfItem: (itemId: string) => {
+      const row = entitlementOfItem.get(itemId) as EntitlementRow | undefined
+      return row ? toEntitlement(row) : null
+    },
+    entitlementsOfCustomer: (customerId: string) => (entitlementsOfCustomer.all(customerId) as EntitlementRow[]).map(toEntitlement),
+    hasActiveEntitlement: (customerId: string, productId: string) => activeEntitlementFor.get(customerId, productId) !== undefined,
+    setEntitlementStatus: (id: string, status: 'active' | 'revoked') => void setEntitlementStatus.run(status, id)
+  }
+}
+
+export type CommerceRows = ReturnType<typeof createCommerceRows>

@@ -1,0 +1,62 @@
+import type { CustomerService, Customer } from '../customers/customers'
+import type { LibraryTokens } from './library-tokens'
+import type { LibraryView } from './library-view'
+import { toWebviewPayload } from './webview-view'
+import type { LicenseRows } from '../licensing/license-rows'
+import type { Product } from '../products/products'
+import { DomainError } from '../errors/domain-error'
+
+export interface LibraryRequestContext {
+  baseUrl: string
+  storefront?: string | undefined
+  instanceId?: string | undefined
+}
+
+/** The customer library surface: resolve who is asking (token or plugin context), then read. */
+export function createLibraryService(deps: { customers: CustomerService; tokens: LibraryTokens; view: LibraryView; licenses: LicenseRows }) {
+  const { customers, tokens, view, licenses } = deps
+
+  async function customerFromToken(token: string | null): Promise<Customer> {
+    if (!token) throw new DomainError('LIBRARY_TOKEN_INVALID', 'Send a library token as Bearer, or as ?token=, ?download_token= or ?libraryToken=.')
+    const { customerId } = await tokens.verify(token)
+    const customer = customers.find(customerId)
+    if (!customer) throw new DomainError('LIBRARY_TOKEN_INVALID', 'The customer of this library token no longer exists.')
+    return customer
+  }
+
+  /** Plugin context: an authenticated product plus a license key of that product names the customer. */
+  function customerFromLicense(product: Product, licenseKey: string | null): Customer {
+    if (!licenseKey) throw new DomainError('LIBRARY_TOKEN_INVALID', 'Send a library token, or the product credential headers with a license_key.')
+    const license = licenses.byKey(licenseKey.trim())
+    if (!license) throw new DomainError('NOT_FOUND', 'No license has this key.')
+    if (license.productId !== product.id) throw new DomainError('PRODUCT_SCOPE_MISMATCH', 'The license belongs to another product.')
+    return customers.require(license.customerId)
+  }
+
+  async function library(customer: Customer, context: LibraryRequestContext & { productId?: string | undefined }) {
+    const download = await tokens.issue(customer.id, 'download')
+    return view.build(customer, { ...context, downloadToken: download.token })
+  }
+
+  return {
+    customerFromToken,
+    customerFromLicense,
+    library,
+    async issueToken(customer: Customer, baseUrl: string) {
+      const issued = await tokens.issue(customer.id, 'library')
+      return {
+        library_token: issued.token,
+        token_type: 'Bearer' as const,
+        expires_at: issued.expiresAt,
+        library_url: `${baseUrl}/api/library`,
+        webview_url: `${baseUrl}/api/license/v1/webview-library`
+      }
+    },
+    async webview(customer: Customer, context: LibraryRequestContext & { productId: string | null }) {
+      const payload = await library(customer, { ...context, productId: context.productId ?? undefined })
+      return toWebviewPayload(payload, { productId: context.productId, libraryUrl: `${context.baseUrl}/api/library` })
+    }
+  }
+}
+
+export type LibraryService = ReturnType<typeof createLibraryService>

@@ -1,0 +1,29 @@
+import { DomainError } from '../errors/domain-error'
+import type { License, LicenseRows, LicenseStatus } from './license-rows'
+
+export interface LicenseChanges {
+  status?: LicenseStatus | undefined
+  expiresAt?: string | null | undefined
+  maxActivations?: number | undefined
+}
+
+/** QA's levers on a license: suspend, revoke, reinstate, expire, change the activation limit. */
+export function createLicenseAdmin(rows: LicenseRows) {
+  const require = (id: string): License => {
+    const license = rows.byId(id)
+    if (!license) throw new DomainError('LICENSE_NOT_FOUND', `No license has the id ${id}.`)
+    return license
+  }
+  return {
+    require,
+    update(id: string, changes: LicenseChanges): License {
+      require(id)
+      rows.update(id, changes)
+      return require(id)
+    },
+    activations: (id: string) => rows.allActivations(require(id).id),
+    ofCustomer: (customerId: string) => rows.forCustomer(customerId)
+  }
+}
+
+export type LicenseAdmin = ReturnType<typeof createLicenseAdmin>

@@ -1,0 +1,209 @@
+import type { Store } from '../store/store'
+
+export type LicenseKind = 'perpetual' | 'subscription' | 'trial'
+export type LicenseStatus = 'active' | 'suspended' | 'revoked'
+
+export interface License {
+  id: string
+  key: string
+  customerId: string
+  productId: string
+  entitlementId: string | null
+  subscriptionId: string | null
+  kind: LicenseKind
+  status: LicenseStatus
+  expiresAt: string | null
+  maxActivations: number
+  createdAt: string
+}
+
+export interface Activation {
+  id: string
+  licenseId: string
+  instanceId: string
+  instanceName: string | null
+  platform: string | null
+  appVersion: string | null
+  firstSeenAt: string
+  lastSeenAt: string
+  deactivatedAt: string | null
+}
+
+export interface Subscription {
+  id: string
+  customerId: string
+  productId: string
+  plan: 'monthly' | 'yearly'
+  status: 'active' | 'canceled' | 'past_due'
+  currentPeriodEnd: string
+  cancelAtPeriodEnd: boolean
+  canceledAt: string | null
+  createdAt: string
+}
+
+interface LicenseRow {
+  id: string
+  license_key: string
+  customer_id: string
+  product_id: string
+  entitlement_id: string | null
+  subscription_id: string | null
+  kind: LicenseKind
+  status: LicenseStatus
+  expires_at: string | null
+  max_activations: number
+  created_at: string
+}
+
+interface ActivationRow {
+  id: string
+  license_id: string
+  instance_id: string
+  instance_name: string | null
+  platform: string | null
+  app_version: string | null
+  first_seen_at: string
+  last_seen_at: string
+  deactivated_at: string | null
+}
+
+interface SubscriptionRow {
+  id: string
+  customer_id: string
+  product_id: string
+  plan: 'monthly' | 'yearly'
+  status: 'active' | 'canceled' | 'past_due'
+  current_period_end: string
+  cancel_at_period_end: number
+  canceled_at: string | null
+  created_at: string
+}
+
+export const toLicense = (row: LicenseRow): License => ({
+  id: row.id,
+  key: row.license_key,
+  customerId: row.customer_id,
+  productId: row.product_id,
+  entitlementId: row.entitlement_id,
+  subscriptionId: row.subscription_id,
+  kind: row.kind,
+  status: row.status,
+  expiresAt: row.expires_at,
+  maxActivations: row.max_activations,
+  createdAt: row.created_at
+})
+
+export const toActivation = (row: ActivationRow): Activation => ({
+  id: row.id,
+  licenseId: row.license_id,
+  instanceId: row.instance_id,
+  instanceName: row.instance_name,
+  platform: row.platform,
+  appVersion: row.app_version,
+  firstSeenAt: row.first_seen_at,
+  lastSeenAt: row.last_seen_at,
+  deactivatedAt: row.deactivated_at
+})
+
+export const toSubscription = (row: SubscriptionRow): Subscription => ({
+  id: row.id,
+  customerId: row.customer_id,
+  productId: row.product_id,
+  plan: row.plan,
+  status: row.status,
+  currentPeriodEnd: row.current_period_end,
+  cancelAtPeriodEnd: row.cancel_at_period_end === 1,
+  canceledAt: row.canceled_at,
+  createdAt: row.created_at
+})
+
+export interface NewLicense {
+  id: string
+  key: string
+  customerId: string
+  productId: string
+  entitlementId: string | null
+  subscriptionId: string | null
+  kind: LicenseKind
+  expiresAt: string | null
+  maxActivations: number
+  createdAt: string
+}
+
+/** The SQL of licenses, activations and subscriptions, prepared once. */
+export interface LicenseRows {
+  byKey(key: string): License | null
+  byId(id: string): License | null
+  forCustomer(customerId: string): License[]
+  insert(license: NewLicense): void
+  update(id: string, changes: { status?: LicenseStatus | undefined; expiresAt?: string | null | undefined; maxActivations?: number | undefined }): void
+  liveActivations(licenseId: string): Activation[]
+  allActivations(licenseId: string): Activation[]
+  liveActivation(licenseId: string, instanceId: string): Activation | null
+  insertActivation(activation: Omit<Activation, 'deactivatedAt'>): void
+  touchActivation(id: string, at: string, details: { instanceName?: string | null; platform?: string | null; appVersion?: string | null }): void
+  deactivate(id: string, at: string): void
+  subscription(id: string): Subscription | null
+  subscriptionsForCustomer(customerId: string): Subscription[]
+  insertSubscription(subscription: Subscription): void
+}
+
+export function createLicenseRows(store: Store): LicenseRows {
+  const { db } = store
+  const byKey = db.prepare('SELECT * FROM licenses WHERE license_key = ?')
+  const byId = db.prepare('SELECT * FROM licenses WHERE id = ?')
+  const forCustomer = db.prepare('SELECT * FROM licenses WHERE customer_id = ? ORDER BY created_at, rowid')
+  const insert = db.prepare(
+    `INSERT INTO licenses (id, license_key, customer_id, product_id, entitlement_id, subscription_id, kind, status, expires_at, max_activations, created_at)
+     VALUES (@id, @key, @customerId, @productId, @entitlementId, @subscriptionId, @kind, 'active', @expiresAt, @maxActivations, @createdAt)`
+  )
+  const live = db.prepare('SELECT * FROM activations WHERE license_id = ? AND deactivated_at IS NULL ORDER BY first_seen_at, rowid')
+  const all = db.prepare('SELECT * FROM activations WHERE license_id = ? ORDER BY first_seen_at, rowid')
+  const liveOne = db.prepare('SELECT * FROM activations WHERE license_id = ? AND instance_id = ? AND deactivated_at IS NULL')
+  const insertActivation = db.prepare(
+    `INSERT INTO activations (id, license_id, instance_id, instance_name, platform, app_version, first_seen_at, last_seen_at)
+     VALUES (@id, @licenseId, @instanceId, @instanceName, @platform, @appVersion, @firstSeenAt, @lastSeenAt)`
+  )
+  const touch = db.prepare(
+    `UPDATE activations SET last_seen_at = @at,
+       instance_name = COALESCE(@instanceName, instance_name),
+       platform = COALESCE(@platform, platform),
+       app_version = COALESCE(@appVersion, app_version)
+     WHERE id = @id`
+  )
+  const deactivate = db.prepare('UPDATE activations SET deactivated_at = ? WHERE id = ? AND deactivated_at IS NULL')
+  const subscription = db.prepare('SELECT * FROM subscriptions WHERE id = ?')
+  const subscriptionsForCustomer = db.prepare('SELECT * FROM subscriptions WHERE customer_id = ? ORDER BY created_at, rowid')
+  const insertSubscription = db.prepare(
+    `INSERT INTO subscriptions (id, customer_id, product_id, plan, status, current_period_end, cancel_at_period_end, canceled_at, created_at)
+     VALUES (@id, @customerId, @productId, @plan, @status, @currentPeriodEnd, @cancelAtPeriodEnd, @canceledAt, @createdAt)`
+  )
+
+  const one = <R, T>(row: unknown, map: (r: R) => T): T | null => (row ? map(row as R) : null)
+
+  return {
+    byKey: (key) => one(byKey.get(key), toLicense),
+    byId: (id) => one(byId.get(id), toLicense),
+    forCustomer: (customerId) => (forCustomer.all(customerId) as LicenseRow[]).map(toLicense),
+    insert: (license) => void insert.run(license),
+    update(id, changes) {
+      const sets: string[] = []
+      const values: Record<string, unknown> = { id }
+      if (changes.status !== undefined) (sets.push('status = @status'), (values.status = changes.status))
+      if (changes.expiresAt !== undefined) (sets.push('expires_at = @expiresAt'), (values.expiresAt = changes.expiresAt))
+      if (changes.maxActivations !== undefined) (sets.push('max_activations = @maxActivations'), (values.maxActivations = changes.maxActivations))
+      if (sets.length > 0) db.prepare(`UPDATE licenses SET ${sets.join(', ')} WHERE id = @id`).run(values)
+    },
+    liveActivations: (licenseId) => (live.all(licenseId) as ActivationRow[]).map(toActivation),
+    allActivations: (licenseId) => (all.all(licenseId) as ActivationRow[]).map(toActivation),
+    liveActivation: (licenseId, instanceId) => one(liveOne.get(licenseId, instanceId), toActivation),
+    insertActivation: (activation) => void insertActivation.run(activation),
+    touchActivation: (id, at, details) =>
+      void touch.run({ id, at, instanceName: details.instanceName ?? null, platform: details.platform ?? null, appVersion: details.appVersion ?? null }),
+    deactivate: (id, at) => void deactivate.run(at, id),
+    subscription: (id) => one(subscription.get(id), toSubscription),
+    subscriptionsForCustomer: (customerId) => (subscriptionsForCustomer.all(customerId) as SubscriptionRow[]).map(toSubscription),
+    insertSubscription: (s) =>
+      void insertSubscription.run({ ...s, cancelAtPeriodEnd: s.cancelAtPeriodEnd ? 1 : 0 })
+  }
+}

@@ -1,0 +1,171 @@
+import type { Store } from '../store/store'
+import type { Clock } from '../clock/clock'
+import type { Product } from '../products/products'
+import { DomainError } from '../errors/domain-error'
+import type { LicenseFailureCode } from '../errors/domain-error'
+import { newId } from '../crypto/random'
+import type { Activation, License, LicenseRows } from './license-rows'
+import { LICENSE_MESSAGES, effectiveExpiry, judgeLicense } from './license-judgement'
+import type { LicenseCode } from './license-judgement'
+import type { LicenseTokens } from './license-tokens'
+import { magicActivation, magicCodeOf, magicLicense } from './magic-keys'
+
+export interface LicenseStanding {
+  license: License
+  activation: Activation | null
+  activationCount: number
+  licenseExpiresAt: string | null
+}
+
+export interface ActivateInput {
+  licenseKey: string
+  instanceId: string
+  instanceName?: string | undefined
+  platform?: string | undefined
+  appVersion?: string | undefined
+  nonce?: string | undefined
+}
+
+export interface ValidateInput {
+  licenseKey: string
+  instanceId?: string | undefined
+  nonce?: string | undefined
+}
+
+export interface ValidationResult {
+  code: LicenseCode
+  message: string
+  /** Absent when the key is unknown or belongs to another product. */
+  standing: LicenseStanding | null
+  licenseToken: string | null
+}
+
+export interface LicensingService {
+  activate(product: Product, input: ActivateInput): Promise<{ created: boolean; standing: LicenseStanding; licenseToken: string }>
+  validate(product: Product, input: ValidateInput): Promise<ValidationResult>
+  deactivate(product: Product, input: { licenseKey: string; instanceId: string }): LicenseStanding
+}
+
+/** The plugin lifecycle (activate, validate, deactivate) judged against the emulator clock. */
+export function createLicensingService(deps: { store: Store; clock: Clock; rows: LicenseRows; tokens: LicenseTokens }): LicensingService {
+  const { store, clock, rows, tokens } = deps
+
+  const failure = (code: LicenseFailureCode) => new DomainError(code, LICENSE_MESSAGES[code])
+
+  function standingOf(license: License, instanceId: string | undefined): LicenseStanding {
+    const live = rows.liveActivations(license.id)
+    const subscription = license.subscriptionId ? rows.subscription(license.subscriptionId) : null
+    return {
+      license,
+      activation: instanceId === undefined ? null : (live.find((a) => a.instanceId === instanceId) ?? null),
+      activationCount: live.length,
+      licenseExpiresAt: effectiveExpiry(license, subscription)
+    }
+  }
+
+  function judge(product: Product, licenseKey: string): { code: LicenseCode; license: License | null } {
+    const license = rows.byKey(licenseKey.trim())
+    const subscription = license?.subscriptionId ? rows.subscription(license.subscriptionId) : null
+    return { code: judgeLicense({ license, subscription, productId: product.id, now: clock.now() }), license }
+  }
+
+  const sign = (product: Product, standing: LicenseStanding, nonce: string | undefined) =>
+    tokens.sign({
+      license: standing.license,
+      activation: standing.activation,
+      appId: product.appId,
+      nonce: nonce ?? null,
+      licenseExpiresAt: standing.licenseExpiresAt,
+      activationCount: standing.activationCount
+    })
+
+  return {
+    async activate(product, input) {
+      const magic = magicCodeOf(input.licenseKey)
+      if (magic) {
+        if (magic !== 'VALID') throw failure(magic)
+        const license = magicLicense(magic, product, clock.now())
+        const standing = { license, activation: magicActivation(license, input.instanceId, clock.now()), activationCount: 1, licenseExpiresAt: null }
+        return { created: true, standing, licenseToken: await sign(product, standing, input.nonce) }
+      }
+      const outcome = store.transaction(() => {
+        const { code, license } = judge(product, input.licenseKey)
+        if (code !== 'VALID' || !license) throw failure(code as LicenseFailureCode)
+        const at = clock.nowIso()
+        const details = { instanceName: input.instanceName, platform: input.platform, appVersion: input.appVersion }
+        const existing = rows.liveActivation(license.id, input.instanceId)
+        if (existing) {
+          // Idempotent per instance: no slot used, just seen again.
+          rows.touchActivation(existing.id, at, details)
+          return { created: false, license }
+        }
+        if (rows.liveActivations(license.id).length >= license.maxActivations) throw failure('TOO_MANY_ACTIVATIONS')
+        rows.insertActivation({
+          id: newId('act'),
+          licenseId: license.id,
+          instanceId: input.instanceId,
+          instanceName: input.instanceName ?? null,
+          platform: input.platform ?? null,
+          appVersion: input.appVersion ?? null,
+          firstSeenAt: at,
+          lastSeenAt: at
+        })
+        return { created: true, license }
+      })
+      const standing = standingOf(outcome.license, input.instanceId)
+      return { created: outcome.created, standing, licenseToken: await sign(product, standing, input.nonce) }
+    },
+
+    async validate(product, input) {
+      const magic = magicCodeOf(input.licenseKey)
+      if (magic) {
+        if (magic === 'NOT_FOUND' || magic === 'PRODUCT_SCOPE_MISMATCH') return { code: magic, message: LICENSE_MESSAGES[magic], standing: null, licenseToken: null }
+        const license = magicLicense(magic, product, clock.now())
+        const activated = magic === 'VALID' && input.instanceId !== undefined
+        const standing: LicenseStanding = {
+          license,
+          activation: activated ? magicActivation(license, input.instanceId as string, clock.now()) : null,
+          activationCount: magic === 'TOO_MANY_ACTIVATIONS' ? 2 : activated ? 1 : 0,
+          licenseExpiresAt: license.expiresAt
+        }
+        const licenseToken = magic === 'VALID' ? await sign(product, standing, input.nonce) : null
+        return { code: magic, message: LICENSE_MESSAGES[magic], standing, licenseToken }
+      }
+      const { code: judged, license } = judge(product, input.licenseKey)
+      if (!license || judged === 'NOT_FOUND' || judged === 'PRODUCT_SCOPE_MISMATCH') {
+        return { code: judged, message: LICENSE_MESSAGES[judged], standing: null, licenseToken: null }
+      }
+      const standing = standingOf(license, input.instanceId)
+      let code: LicenseCode = judged
+      // More live machines than the limit allows (the limit was lowered after activation).
+      if (code === 'VALID' && standing.activationCount > license.maxActivations) code = 'TOO_MANY_ACTIVATIONS'
+      else if (code === 'VALID' && input.instanceId !== undefined) {
+        if (!standing.activation) code = 'NOT_ACTIVATED'
+        else rows.touchActivation(standing.activation.id, clock.nowIso(), {})
+      }
+      const licenseToken = code === 'VALID' ? await sign(product, standing, input.nonce) : null
+      return { code, message: LICENSE_MESSAGES[code], standing, licenseToken }
+    },
+
+    deactivate(product, input) {
+      const magic = magicCodeOf(input.licenseKey)
+      if (magic) {
+        if (magic !== 'VALID') throw failure(magic)
+        const license = magicLicense(magic, product, clock.now())
+        const activation = { ...magicActivation(license, input.instanceId, clock.now()), deactivatedAt: clock.nowIso() }
+        return { license, activation, activationCount: 0, licenseExpiresAt: null }
+      }
+      return store.transaction(() => {
+        const license = rows.byKey(input.licenseKey.trim())
+        if (!license) throw failure('NOT_FOUND')
+        if (license.productId !== product.id) throw failure('PRODUCT_SCOPE_MISMATCH')
+        // Freeing a seat is allowed whatever the license's state: a suspended user can still clean up.
+        const activation = rows.liveActivation(license.id, input.instanceId)
+        if (!activation) throw failure('NOT_ACTIVATED')
+        rows.deactivate(activation.id, clock.nowIso())
+        const standing = standingOf(license, undefined)
+        return { ...standing, activation: { ...activation, deactivatedAt: clock.nowIso() } }
+      })
+    }
+  }
+}

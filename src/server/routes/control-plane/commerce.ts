@@ -1,0 +1,110 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Nullable, Timestamp, errorResponses } from '../../schemas/common'
+import { ActivationSchema, EntitlementSchema, LicenseSchema, OrderItemSchema, OrderSchema, SubscriptionSchema } from '../../schemas/commerce'
+import { IdParams } from '../../schemas/control-plane'
+
+const tags = ['Emulator']
+const Id = Type.String({ minLength: 1, maxLength: 200 })
+
+export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { purchases, licenses } = app.core
+
+  app.post(
+    '/purchases',
+    {
+      schema: {
+        tags,
+        summary: 'A direct purchase: order, entitlement, license (and subscription)',
+        body: Type.Object(
+          {
+            customerId: Id,
+            productId: Id,
+            kind: Type.Optional(Type.Union([Type.Literal('perpetual'), Type.Literal('subscription'), Type.Literal('trial')])),
+            maxActivations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+            expiresAt: Type.Optional(Timestamp),
+            plan: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])),
+            priceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 }))
+          },
+          { additionalProperties: false }
+        ),
+        response: {
+          201: Type.Object({
+            ok: Type.Literal(true),
+            order: OrderSchema,
+            item: OrderItemSchema,
+            entitlement: EntitlementSchema,
+            license: LicenseSchema,
+            subscription: Nullable(SubscriptionSchema)
+          }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request, reply) => reply.code(201).send({ ok: true as const, ...purchases.purchase(request.body) })
+  )
+
+  app.post(
+    '/reseller-orders',
+    {
+      schema: {
+        tags,
+        summary: 'A reseller/partner order waiting for its claim; the claim token is shown once',
+        body: Type.Object(
+          {
+            productId: Id,
+            reseller: Type.Optional(Type.String({ maxLength: 200 })),
+            priceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 }))
+          },
+          { additionalProperties: false }
+        ),
+        response: {
+          201: Type.Object({ ok: Type.Literal(true), order: OrderSchema, item: OrderItemSchema, claimToken: Type.String(), claimUrl: Type.String() }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request, reply) => {
+      const result = purchases.createResellerOrder(request.body)
+      return reply.code(201).send({
+        ok: true as const,
+        ...result,
+        claimUrl: `${app.core.apiBaseUrl()}/api/library/claim?claim=${encodeURIComponent(result.claimToken)}`
+      })
+    }
+  )
+
+  app.patch(
+    '/licenses/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Suspend, revoke, reinstate or expire a license, or change its activation limit',
+        params: IdParams,
+        body: Type.Object(
+          {
+            status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('revoked')])),
+            expiresAt: Type.Optional(Nullable(Timestamp)),
+            maxActivations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 }))
+          },
+          { additionalProperties: false }
+        ),
+        response: { 200: Type.Object({ ok: Type.Literal(true), license: LicenseSchema }), ...errorResponses }
+      }
+    },
+    async (request) => ({ ok: true as const, license: licenses.update(request.params.id, request.body) })
+  )
+
+  app.get(
+    '/licenses/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A license with every activation, live and deactivated',
+        params: IdParams,
+        response: { 200: Type.Object({ ok: Type.Literal(true), license: LicenseSchema, activations: Type.Array(ActivationSchema) }), ...errorResponses }
+      }
+    },
+    async (request) => ({ ok: true as const, license: licenses.require(request.params.id), activations: licenses.activations(request.params.id) })
+  )
+}

@@ -1,0 +1,94 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common'
+import { IdParams, SessionResponse } from '../../schemas/control-plane'
+import { CustomerSchema, LicenseSchema } from '../../schemas/commerce'
+
+const tags = ['Emulator']
+const DEFAULT_CUSTOMER_SESSION_TTL_S = 12 * 60 * 60
+
+export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { customers, sessions, library } = app.core
+
+  app.post(
+    '/customers',
+    {
+      schema: {
+        tags,
+        summary: 'Create a customer (with a signed-in user identity)',
+        body: Type.Object(
+          {
+            email: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }),
+            name: Type.Optional(Type.String({ maxLength: 200 })),
+            country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
+            locale: Type.Optional(Type.String({ maxLength: 35 })),
+            newsletter: Type.Optional(Type.Boolean())
+          },
+          { additionalProperties: false }
+        ),
+        response: { 201: Type.Object({ ok: Type.Literal(true), customer: CustomerSchema }), ...errorResponses }
+      }
+    },
+    async (request, reply) => reply.code(201).send({ ok: true as const, customer: customers.create(request.body) })
+  )
+
+  app.get(
+    '/customers',
+    {
+      schema: { tags, summary: 'List customers', response: { 200: Type.Object({ ok: Type.Literal(true), customers: Type.Array(CustomerSchema) }), ...errorResponses } }
+    },
+    async () => ({ ok: true as const, customers: customers.list() })
+  )
+
+  app.post(
+    '/customers/:id/session',
+    {
+      schema: {
+        tags,
+        summary: 'Mint a signed-in customer user JWT (for claims)',
+        params: IdParams,
+        body: Type.Object({ ttlS: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 24 * 60 * 60 })) }, { additionalProperties: false }),
+        response: { 200: SessionResponse, ...errorResponses }
+      }
+    },
+    async (request) => {
+      const customer = customers.require(request.params.id)
+      const issued = await sessions.issue({
+        audience: 'customer',
+        subject: customer.userId,
+        ttlS: request.body.ttlS ?? DEFAULT_CUSTOMER_SESSION_TTL_S,
+        claims: { email: customer.email, customer_id: customer.id }
+      })
+      return { ok: true as const, ...issued }
+    }
+  )
+
+  app.post(
+    '/customers/:id/library-token',
+    {
+      schema: {
+        tags,
+        summary: "A library token for the customer's library",
+        params: IdParams,
+        response: { 200: Type.Object({ ok: Type.Literal(true), libraryToken: Type.String(), expiresAt: Type.String() }), ...errorResponses }
+      }
+    },
+    async (request) => {
+      const issued = await library.issueToken(customers.require(request.params.id), app.core.apiBaseUrl())
+      return { ok: true as const, libraryToken: issued.library_token, expiresAt: issued.expires_at }
+    }
+  )
+
+  app.get(
+    '/customers/:id/licenses',
+    {
+      schema: {
+        tags,
+        summary: "The customer's licenses",
+        params: IdParams,
+        response: { 200: Type.Object({ ok: Type.Literal(true), licenses: Type.Array(LicenseSchema) }), ...errorResponses }
+      }
+    },
+    async (request) => ({ ok: true as const, licenses: app.core.licenses.ofCustomer(customers.require(request.params.id).id) })
+  )
+}

@@ -1,0 +1,53 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { DomainError } from '../../core/errors/domain-error'
+import { generatedByteStream, parseByteRange } from '../../core/downloads/generated-bytes'
+import { errorResponses } from '../schemas/common'
+import { bearerLibraryToken } from '../auth/plugin-auth'
+import { useStrictRequests } from '../schemas/strict-requests'
+
+/** Entitlement-gated delivery: the library's download links land here (decisions.md section 4). */
+export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  useStrictRequests(app)
+  const { files, library, commerce } = app.core
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/:fileId',
+    schema: {
+      tags: ['Downloads'],
+      summary: 'Download a product file (download token; active entitlement required; Range supported)',
+      params: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+      querystring: Type.Object(
+        { download_token: Type.Optional(Type.String({ maxLength: 4096 })), token: Type.Optional(Type.String({ maxLength: 4096 })) },
+        { additionalProperties: false }
+      ),
+      response: errorResponses
+    },
+    handler: async (request, reply) => {
+      const customer = await library.customerFromToken(request.query.download_token ?? request.query.token ?? bearerLibraryToken(request))
+      const file = files.find(request.params.fileId)
+      if (!file) throw new DomainError('FILE_NOT_FOUND', `No file has the id ${request.params.fileId}.`)
+      if (!commerce.hasActiveEntitlement(customer.id, file.productId)) {
+        throw new DomainError('ENTITLEMENT_REQUIRED', 'This account has no active entitlement to the product of this file.')
+      }
+      const range = parseByteRange(request.headers.range, file.sizeBytes)
+      if (range === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${file.sizeBytes}`)
+        throw new DomainError('RANGE_NOT_SATISFIABLE', `The requested range is outside the file's ${file.sizeBytes} bytes.`)
+      }
+      const start = range?.start ?? 0
+      const end = range?.end ?? file.sizeBytes - 1
+      reply
+        .code(range ? 206 : 200)
+        .header('accept-ranges', 'bytes')
+        .header('content-type', 'application/octet-stream')
+        .header('content-disposition', `attachment; filename="${file.filename.replace(/"/g, '')}"`)
+        .header('content-length', String(Math.max(0, end - start + 1)))
+        .header('cache-control', 'private, no-store')
+      if (range) reply.header('content-range', `bytes ${start}-${end}/${file.sizeBytes}`)
+      if (request.method === 'HEAD' || file.sizeBytes === 0) return reply.send()
+      return reply.send(generatedByteStream(file.id, start, end))
+    }
+  })
+}

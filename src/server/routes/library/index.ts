@@ -1,0 +1,95 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { DomainError } from '../../../core/errors/domain-error'
+import { errorResponses } from '../../schemas/common'
+import { bearerLibraryToken } from '../../auth/plugin-auth'
+import { signedInCustomer } from '../../auth/user-auth'
+import { useStrictRequests } from '../../schemas/strict-requests'
+
+const tags = ['Customer library']
+const Token = Type.String({ maxLength: 4096 })
+const Id = Type.String({ maxLength: 200 })
+
+/** The customer library (service-interface.md 4.3, decisions.md section 4). */
+export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Bodies as sent: `{"claim": 123}` is a 400 VALIDATION_ERROR, not a coerced "123" (decisions.md section 1).
+  useStrictRequests(app)
+  const { library, purchases } = app.core
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        summary: "The customer's library: products, subscriptions, licenses, orders, preferences, profile, support, download_token",
+        description:
+          'Library token as Bearer, or query `token`, `download_token` or `libraryToken`. `storefront`/`storefrontSlug` filter to one storefront; `instance_id`/`instanceId`/`machine_id` mark what is activated on that device.',
+        querystring: Type.Object(
+          {
+            token: Type.Optional(Token),
+            download_token: Type.Optional(Token),
+            libraryToken: Type.Optional(Token),
+            storefront: Type.Optional(Id),
+            storefrontSlug: Type.Optional(Id),
+            instance_id: Type.Optional(Id),
+            instanceId: Type.Optional(Id),
+            machine_id: Type.Optional(Id)
+          },
+          { additionalProperties: false }
+        ),
+        response: { 200: Type.Object({ ok: Type.Literal(true) }, { additionalProperties: true }), ...errorResponses }
+      }
+    },
+    async (request) => {
+      const q = request.query
+      const customer = await library.customerFromToken(bearerLibraryToken(request) ?? q.token ?? q.download_token ?? q.libraryToken ?? null)
+      const payload = await library.library(customer, {
+        baseUrl: app.core.apiBaseUrl(),
+        storefront: q.storefront ?? q.storefrontSlug,
+        instanceId: q.instance_id ?? q.instanceId ?? q.machine_id
+      })
+      return { ok: true as const, ...payload }
+    }
+  )
+
+  app.post(
+    '/claim',
+    {
+      schema: {
+        tags,
+        summary: 'Claim a reseller/partner order item for the signed-in user (idempotent for the same account)',
+        description:
+          'Signed-in user JWT (customer or developer). The claim token as `claim` or `claim_token`, in the body or the query. Invalid token: 400 LIBRARY_CLAIM_FAILED reason INVALID_CLAIM_TOKEN; claimed by another account: 409 reason ALREADY_CLAIMED.',
+        querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
+        body: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            claimed: Type.Literal(true),
+            already_claimed: Type.Boolean(),
+            order_item: Type.Object({ id: Type.String(), order_id: Type.String(), product_id: Type.String(), claimed_at: Type.String() }),
+            entitlement: Type.Object({ id: Type.String(), product_id: Type.String(), source: Type.String(), status: Type.String() }),
+            license: Type.Object({ id: Type.String(), license_key: Type.String(), product_id: Type.String(), max_activations: Type.Integer() })
+          }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request) => {
+      const customer = await signedInCustomer(app, request)
+      const claimToken = request.body.claim ?? request.body.claim_token ?? request.query.claim ?? request.query.claim_token
+      if (!claimToken) {
+        throw new DomainError('LIBRARY_CLAIM_FAILED', 'Send the claim token as `claim` or `claim_token`.', { details: { reason: 'INVALID_CLAIM_TOKEN' } })
+      }
+      const result = purchases.claim(customer.id, claimToken)
+      return {
+        ok: true as const,
+        claimed: true as const,
+        already_claimed: result.alreadyClaimed,
+        order_item: { id: result.item.id, order_id: result.item.orderId, product_id: result.item.productId, claimed_at: result.item.claimedAt ?? '' },
+        entitlement: { id: result.entitlement.id, product_id: result.entitlement.productId, source: result.entitlement.source, status: result.entitlement.status },
+        license: { id: result.license.id, license_key: result.license.key, product_id: result.license.productId, max_activations: result.license.maxActivations }
+      }
+    }
+  )
+}

@@ -1,0 +1,263 @@
+import { Type } from 'typebox'
+import { exportSPKI } from 'jose'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common'
+import { TOKEN_ISSUER } from '../../../core/accounts/session-tokens'
+import {
+  ActivateBody,
+  ActivationViewSchema,
+  DeactivateBody,
+  LibraryTokenResponse,
+  LicenseCodeSchema,
+  LicenseViewSchema,
+  ValidateBody
+} from '../../schemas/licensing'
+import { authenticatePlugin, bearerLibraryToken, hasPluginContext } from '../../auth/plugin-auth'
+import { activationView, licenseView } from './presenters'
+import { useStrictRequests } from '../../schemas/strict-requests'
+
+const tags = ['Licensing v1']
+const security = [{ pluginAppId: [], pluginKey: [], pluginSecret: [] }]
+
+const LibraryContextQuery = Type.Object(
+  {
+    token: Type.Optional(Type.String({ maxLength: 4096 })),
+    libraryToken: Type.Optional(Type.String({ maxLength: 4096 })),
+    library_token: Type.Optional(Type.String({ maxLength: 4096 })),
+    license_key: Type.Optional(Type.String({ maxLength: 200 })),
+    instance_id: Type.Optional(Type.String({ maxLength: 200 })),
+    instanceId: Type.Optional(Type.String({ maxLength: 200 })),
+    productId: Type.Optional(Type.String({ maxLength: 200 }))
+  },
+  { additionalProperties: false }
+)
+const LibraryContextBody = Type.Object(
+  {
+    library_token: Type.Optional(Type.String({ maxLength: 4096 })),
+    license_key: Type.Optional(Type.String({ maxLength: 200 })),
+    instance_id: Type.Optional(Type.String({ maxLength: 200 }))
+  },
+  { additionalProperties: false }
+)
+
+/**
+ * Licensing under /api/license/v1 (decisions.md section 5), authenticated by the product
+ * credential headers. library-token and webview-library also take a library token instead.
+ */
+export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
+  // Bodies as sent: `{"license_key": 123}` is a 400, not a coerced "123" (decisions.md section 1).
+  useStrictRequests(app)
+  const { licensing, library } = app.core
+
+  app.post(
+    '/activate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Activate a license on an instance (201 new, 200 already active on it)',
+        body: ActivateBody,
+        response: {
+          '2xx': Type.Object({
+            ok: Type.Literal(true),
+            activated: Type.Literal(true),
+            created: Type.Boolean(),
+            code: Type.Literal('VALID'),
+            message: Type.String(),
+            license: LicenseViewSchema,
+            activation: ActivationViewSchema,
+            license_token: Type.String()
+          }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request, reply) => {
+      const { product } = authenticatePlugin(app, request)
+      const body = request.body
+      const outcome = await licensing.activate(product, {
+        licenseKey: body.license_key,
+        instanceId: body.instance_id,
+        instanceName: body.instance_name,
+        platform: body.platform,
+        appVersion: body.app_version,
+        nonce: body.nonce
+      })
+      return reply.code(outcome.created ? 201 : 200).send({
+        ok: true as const,
+        activated: true as const,
+        created: outcome.created,
+        code: 'VALID' as const,
+        message: outcome.created ? 'Activated on this instance.' : 'Already active on this instance.',
+        license: licenseView(outcome.standing),
+        activation: activationView(outcome.standing.activation as NonNullable<typeof outcome.standing.activation>),
+        license_token: outcome.licenseToken
+      })
+    }
+  )
+
+  app.post(
+    '/validate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Validate a license (always 200 once authenticated; see `valid` and `code`)',
+        body: ValidateBody,
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            valid: Type.Boolean(),
+            code: LicenseCodeSchema,
+            message: Type.String(),
+            license: Type.Optional(LicenseViewSchema),
+            activation: Type.Optional(ActivationViewSchema),
+            license_token: Type.Optional(Type.String())
+          }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request) => {
+      const { product } = authenticatePlugin(app, request)
+      const result = await licensing.validate(product, {
+        licenseKey: request.body.license_key,
+        instanceId: request.body.instance_id,
+        nonce: request.body.nonce
+      })
+      return {
+        ok: true as const,
+        valid: result.code === 'VALID',
+        code: result.code,
+        message: result.message,
+        ...(result.standing ? { license: licenseView(result.standing) } : {}),
+        ...(result.standing?.activation ? { activation: activationView(result.standing.activation) } : {}),
+        ...(result.licenseToken ? { license_token: result.licenseToken } : {})
+      }
+    }
+  )
+
+  app.post(
+    '/deactivate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Deactivate a license on an instance, freeing its slot',
+        body: DeactivateBody,
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), deactivated: Type.Literal(true), license: LicenseViewSchema, activation: ActivationViewSchema }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request) => {
+      const { product } = authenticatePlugin(app, request)
+      const standing = licensing.deactivate(product, { licenseKey: request.body.license_key, instanceId: request.body.instance_id })
+      return {
+        ok: true as const,
+        deactivated: true as const,
+        license: licenseView(standing),
+        activation: activationView(standing.activation as NonNullable<typeof standing.activation>)
+      }
+    }
+  )
+
+  /** Who the library-token and webview-library calls speak for: a library token, else plugin context. */
+  async function resolveCustomer(request: Parameters<typeof bearerLibraryToken>[0], token: string | undefined, licenseKey: string | undefined) {
+    const prefix = app.settings.headerPrefix
+    const plugin = hasPluginContext(request, prefix) ? authenticatePlugin(app, request) : null
+    const libraryToken = token ?? bearerLibraryToken(request)
+    if (libraryToken) return { customer: await library.customerFromToken(libraryToken), productId: plugin?.product.id ?? null }
+    if (plugin) return { customer: library.customerFromLicense(plugin.product, licenseKey ?? null), productId: plugin.product.id }
+    return { customer: await library.customerFromToken(null), productId: null }
+  }
+
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/library-token',
+      schema: {
+        tags,
+        summary: 'A library token for the package and web view library flows',
+        description:
+          'Identify the customer with a library token (Bearer or `token`/`libraryToken`/`library_token`), or with the product credential headers plus `license_key`.',
+        ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
+        response: { 200: LibraryTokenResponse, ...errorResponses }
+      },
+      handler: async (request) => {
+        const query = request.query as Record<string, string | undefined>
+        const body = (request.body ?? {}) as Record<string, string | undefined>
+        const { customer } = await resolveCustomer(
+          request,
+          body.library_token ?? query.token ?? query.libraryToken ?? query.library_token,
+          body.license_key ?? query.license_key
+        )
+        return { ok: true as const, ...(await library.issueToken(customer, app.core.apiBaseUrl())) }
+      }
+    })
+
+    app.route({
+      method,
+      url: '/webview-library',
+      schema: {
+        tags,
+        summary: 'The customer library, compact, for an in-plugin web view (scoped to the calling product)',
+        ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
+        response: { 200: Type.Object({ ok: Type.Literal(true) }, { additionalProperties: true }), ...errorResponses }
+      },
+      handler: async (request) => {
+        const query = request.query as Record<string, string | undefined>
+        const body = (request.body ?? {}) as Record<string, string | undefined>
+        const { customer, productId } = await resolveCustomer(
+          request,
+          body.library_token ?? query.token ?? query.libraryToken ?? query.library_token,
+          body.license_key ?? query.license_key
+        )
+        const payload = await library.webview(customer, {
+          baseUrl: app.core.apiBaseUrl(),
+          instanceId: body.instance_id ?? query.instance_id ?? query.instanceId,
+          productId: productId ?? query.productId ?? null
+        })
+        return { ok: true as const, ...payload }
+      }
+    })
+  }
+
+  app.get(
+    '/public-key',
+    {
+      schema: {
+        tags,
+        summary: 'The license-token verification key: PEM (SPKI), raw Ed25519 hex, and JWK',
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            kid: Type.String(),
+            alg: Type.Literal('EdDSA'),
+            crv: Type.Literal('Ed25519'),
+            typ: Type.Literal('license+jwt'),
+            public_key_pem: Type.String(),
+            public_key_hex: Type.String(),
+            jwk: Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() }),
+            issuer: Type.String({ description: 'The `iss` of every license token; `aud` is the App ID of the product.' })
+          })
+        }
+      }
+    },
+    async () => {
+      const key = app.core.keys.get('license')
+      return {
+        ok: true as const,
+        kid: key.kid,
+        alg: 'EdDSA' as const,
+        crv: 'Ed25519' as const,
+        typ: 'license+jwt' as const,
+        public_key_pem: await exportSPKI(key.publicKey),
+        public_key_hex: Buffer.from(key.publicJwk.x, 'base64url').toString('hex'),
+        jwk: key.publicJwk,
+        issuer: TOKEN_ISSUER
+      }
+    }
+  )
+}

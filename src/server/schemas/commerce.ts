@@ -1,0 +1,94 @@
+import { Type } from 'typebox'
+import { Nullable, Timestamp } from './common'
+
+export const CustomerSchema = Type.Object({
+  id: Type.String(),
+  userId: Type.String(),
+  email: Type.String(),
+  name: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  locale: Nullable(Type.String()),
+  developerId: Nullable(Type.String()),
+  createdAt: Timestamp
+})
+
+export const OrderSchema = Type.Object({
+  id: Type.String(),
+  customerId: Nullable(Type.String()),
+  channel: Type.Union([Type.Literal('direct'), Type.Literal('reseller')]),
+  reseller: Nullable(Type.String()),
+  storefrontSlug: Nullable(Type.String()),
+  status: Type.String(),
+  currency: Type.String(),
+  totalCents: Type.Integer(),
+  createdAt: Timestamp
+})
+
+export const OrderItemSchema = Type.Object({
+  id: Type.String(),
+  orderId: Type.String(),
+  productId: Type.String(),
+  kind: Type.String(),
+  unitPriceCents: Type.Integer(),
+  claimable: Type.Boolean(),
+  claimedByCustomerId: Nullable(Type.String()),
+  claimedAt: Nullable(Timestamp)
+})
+
+export const EntitlementSchema = Type.Object({
+  id: Type.String(),
+  customerId: Type.String(),
+  productId: Type.String(),
+  orderItemId: Nullable(Type.String()),
+  source: Type.String(),
+  status: Type.String(),
+  createdAt: Timestamp
+})
+
+export const LicenseSchema = Type.Object({
+  id: Type.String(),
+  key: Type.String(),
+  customerId: Type.String(),
+  productId: Type.String(),
+  entitlementId: Nullable(Type.String()),
+  subscriptionId: Nullable(Type.String()),
+  kind: Type.Union([Type.Literal('perpetual'), Type.Literal('subscription'), Type.Literal('trial')]),
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('revoked')]),
+  expiresAt: Nullable(Timestamp),
+  maxActivations: Type.Integer(),
+  createdAt: Timestamp
+})
+
+export const SubscriptionSchema = Type.Object({
+  id: Type.String(),
+  customerId: Type.String(),
+  productId: Type.String(),
+  plan: Type.String(),
+  status: Type.String(),
+  currentPeriodEnd: Timestamp,
+  cancelAtPeriodEnd: Type.Boolean(),
+  canceledAt: Nullable(Timestamp),
+  createdAt: Timestamp
+})
+
+export const ActivationSchema = Type.Object({
+  id: Type.String(),
+  licenseId: Type.String(),
+  instanceId: Type.String(),
+  instanceName: Nullable(Type.String()),
+  platform: Nullable(Type.String()),
+  appVersion: Nullable(Type.String()),
+  firstSeenAt: Timestamp,
+  lastSeenAt: Timestamp,
+  deactivatedAt: Nullable(Timestamp)
+})
+
+export const ProductFileSchema = Type.Object({
+  id: Type.String(),
+  productId: Type.String(),
+  version: Type.String(),
+  platform: Type.String(),
+  filename: Type.String(),
+  sizeBytes: Type.Integer(),
+  createdAt: Timestamp
+})

@@ -1,0 +1,64 @@
+import { Type } from 'typebox'
+import { Nullable, Timestamp } from './common'
+
+export const LicenseCodeSchema = Type.Union(
+  ['VALID', 'NOT_FOUND', 'SUSPENDED', 'EXPIRED', 'REVOKED', 'NOT_ACTIVATED', 'PRODUCT_SCOPE_MISMATCH', 'TOO_MANY_ACTIVATIONS', 'TRIAL_EXPIRED'].map((code) =>
+    Type.Literal(code)
+  ),
+  { description: 'Licensing outcome (Keygen names where the meaning matches).' }
+)
+
+export const LicenseViewSchema = Type.Object({
+  id: Type.String(),
+  license_key: Type.String(),
+  product_id: Type.String(),
+  kind: Type.Union([Type.Literal('perpetual'), Type.Literal('subscription'), Type.Literal('trial')]),
+  status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('revoked')]),
+  expires_at: Nullable(Timestamp),
+  max_activations: Type.Integer(),
+  activation_count: Type.Integer(),
+  activations_remaining: Type.Integer()
+})
+
+export const ActivationViewSchema = Type.Object({
+  id: Type.String(),
+  instance_id: Type.String(),
+  instance_name: Nullable(Type.String()),
+  platform: Nullable(Type.String()),
+  app_version: Nullable(Type.String()),
+  first_seen_at: Timestamp,
+  last_seen_at: Timestamp,
+  deactivated_at: Nullable(Timestamp)
+})
+
+const LicenseKey = Type.String({ minLength: 1, maxLength: 200, description: 'The license serial the customer entered.' })
+const InstanceId = Type.String({ minLength: 1, maxLength: 200, description: 'A stable id of this machine/installation.' })
+const Nonce = Type.String({ minLength: 1, maxLength: 200, description: 'Echoed in the signed license token.' })
+
+export const ActivateBody = Type.Object(
+  {
+    license_key: LicenseKey,
+    instance_id: InstanceId,
+    instance_name: Type.Optional(Type.String({ maxLength: 200 })),
+    platform: Type.Optional(Type.String({ maxLength: 50 })),
+    app_version: Type.Optional(Type.String({ maxLength: 50 })),
+    nonce: Type.Optional(Nonce)
+  },
+  { additionalProperties: false }
+)
+
+export const ValidateBody = Type.Object(
+  { license_key: LicenseKey, instance_id: Type.Optional(InstanceId), nonce: Type.Optional(Nonce) },
+  { additionalProperties: false }
+)
+
+export const DeactivateBody = Type.Object({ license_key: LicenseKey, instance_id: InstanceId }, { additionalProperties: false })
+
+export const LibraryTokenResponse = Type.Object({
+  ok: Type.Literal(true),
+  library_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_at: Timestamp,
+  library_url: Type.String(),
+  webview_url: Type.String()
+})

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLocalJWKSet, jwtVerify } from 'jose'
+import { startEmulator } from '../support/emulator'
+import type { TestEmulator } from '../support/emulator'
+import { pluginClient, productWithCredential } from '../support/plugin-client'
+import type { PluginCredential } from '../support/plugin-client'
+import { MAGIC_KEYS } from '../../src/core/licensing/magic-keys'
+
+// Magic keys answer each licensing code with nothing set up but a product credential.
+
+let emu: TestEmulator
+let credential: PluginCredential
+beforeAll(async () => {
+  emu = await startEmulator()
+  credential = await productWithCredential(emu, 'Magic Synth')
+})
+afterAll(async () => emu.close())
+
+const expectedStatus: Record<string, number> = {
+  NOT_FOUND: 404,
+  SUSPENDED: 403,
+  EXPIRED: 403,
+  REVOKED: 403,
+  NOT_ACTIVATED: 404,
+  PRODUCT_SCOPE_MISMATCH: 403,
+  TOO_MANY_ACTIVATIONS: 409,
+  TRIAL_EXPIRED: 403
+}
+
+describe('magic license keys', () => {
+  it.each(Object.entries(MAGIC_KEYS))('%s validates as %s, whatever the instance', async (key, code) => {
+    const plugin = pluginClient(emu, credential)
+    for (const instance of [undefined, 'any-machine']) {
+      const result = await plugin.validate(key.toLowerCase(), instance)
+      expect(result.status).toBe(200)
+      expect(result.body.code).toBe(code)
+      expect(result.body.valid).toBe(code === 'VALID')
+      expect(result.body.license_token === undefined).toBe(code !== 'VALID')
+    }
+  })
+
+  it.each(Object.entries(MAGIC_KEYS).filter(([, code]) => code !== 'VALID'))('%s fails activation with %s', async (key, code) => {
+    const result = await pluginClient(emu, credential).activate(key, 'machine-1')
+    expect(result.status).toBe(expectedStatus[code])
+    expect(result.body).toMatchObject({ ok: false, error: code })
+  })
+
+  it('MAGIC-VALID activates, deactivates and gives a verifiable token for the calling product, storing nothing', async () => {
+    const plugin = pluginClient(emu, credential)
+    const activated = await plugin.activate('MAGIC-VALID', 'machine-1', { nonce: 'n-magic' })
+    expect(activated.status).toBe(201)
+    const jwks = createLocalJWKSet((await emu.request('GET', '/.well-known/jwks.json')).body as never)
+    const { payload } = await jwtVerify(activated.body.license_token, jwks, { audience: credential.appId })
+    expect(payload.nonce).toBe('n-magic')
+    expect(payload.product_id).toBe(credential.productId)
+    expect((await plugin.deactivate('MAGIC-VALID', 'machine-1')).status).toBe(200)
+    const state = (await emu.control('GET', '/state')).body.state
+    expect(state.licenses).toEqual([])
+    expect(state.activations).toEqual([])
+  })
+
+  it('still needs a valid product credential', async () => {
+    const result = await pluginClient(emu, { ...credential, pluginSecret: 'sk_wrong000000000000000000' }).validate('MAGIC-VALID')
+    expect(result.status).toBe(401)
+    expect(result.body.error).toBe('PRODUCT_CREDENTIAL_INVALID')
+  })
+})
+
+describe('validate with more live machines than the limit', () => {
+  it('answers TOO_MANY_ACTIVATIONS after the limit is lowered below the live count', async () => {
+    const customer = (await emu.control('POST', '/customers', { email: 'limit@example.test' })).body.customer
+    const purchase = await emu.control('POST', '/purchases', { customerId: customer.id, productId: credential.productId, maxActivations: 2 })
+    const plugin = pluginClient(emu, credential)
+    await plugin.activate(purchase.body.license.key, 'one')
+    await plugin.activate(purchase.body.license.key, 'two')
+    expect((await plugin.validate(purchase.body.license.key, 'one')).body.code).toBe('VALID')
+    await emu.control('PATCH', `/licenses/${purchase.body.license.id}`, { maxActivations: 1 })
+    expect((await plugin.validate(purchase.body.license.key, 'one')).body.code).toBe('TOO_MANY_ACTIVATIONS')
+    await plugin.deactivate(purchase.body.license.key, 'two')
+    expect((await plugin.validate(purchase.body.license.key, 'one')).body.code).toBe('VALID')
+  })
+})
