@@ -1,16 +1,22 @@
 import { parseServeOptions, SERVE_USAGE, UsageError } from './serve-options'
 import { startServe } from './serve'
 import { EMULATOR_VERSION } from '../server/build-server'
+import { EXPORT_USAGE, runExportState } from './export-state'
+import { scenarioJsonSchema } from '../core/scenarios/scenario-schema'
 
 const USAGE = `Plugin License Emulator ${EMULATOR_VERSION}
 
 Usage: plugin-license-emulator <command> [options]
 
 Commands:
-  serve      run the emulator headless (for CI and QA)
-  version    print the version
+  serve            run the emulator headless (for CI and QA)
+  export-state     write a database's state as a scenario document
+  scenario-schema  print the JSON Schema of scenario documents
+  version          print the version
 
-${SERVE_USAGE}`
+${SERVE_USAGE}
+
+${EXPORT_USAGE}`
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command = 'help', ...rest] = argv
@@ -20,6 +26,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  if (command === 'export-state') return runExportState(rest)
+  if (command === 'scenario-schema') {
+    process.stdout.write(scenarioJsonSchema())
     return 0
   }
   if (command !== 'serve') {
@@ -62,9 +73,11 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2
       return
     }
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EADDRINUSE') process.stderr.write(`The port is already in use. Pick another with --port, or --port 0 for a free one.\n`)
-    else process.stderr.write(`The emulator could not start: ${(error as Error).message}\n`)
+    const failure = error as NodeJS.ErrnoException & { address?: string; port?: number }
+    if (failure.code === 'EADDRINUSE') {
+      const where = failure.port === undefined ? 'The port' : `Port ${failure.port}${failure.address ? ` on ${failure.address}` : ''}`
+      process.stderr.write(`${where} is already in use. Pick another with --port, or --port 0 for a free one.\n`)
+    } else process.stderr.write(`The emulator could not start: ${(error as Error).message}\n`)
     process.exitCode = 1
   }
 )

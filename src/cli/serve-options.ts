@@ -12,6 +12,8 @@ export interface ServeOptions {
   runtimeKey: boolean
   strict: boolean
   logLevel: string
+  /** A scenario document to load at start (replacing the state). */
+  scenarioPath: string | null
 }
 
 export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
@@ -23,6 +25,7 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --header-prefix PREFIX  the svc in x-svc-app-id (default ${DEFAULT_HEADER_PREFIX})
   --no-runtime-key        no key file: new credentials are unrecoverable
   --strict                hide debugging details, as a production service would
+  --scenario FILE         load a scenario document at start (replaces the state)
   --log-level LEVEL       fatal, error, warn (default), info, debug
   -h, --help              this text`
 
@@ -44,6 +47,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
         'header-prefix': { type: 'string', default: DEFAULT_HEADER_PREFIX },
         'no-runtime-key': { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
+        scenario: { type: 'string' },
         'log-level': { type: 'string', default: 'warn' },
         help: { type: 'boolean', short: 'h', default: false }
       }
@@ -53,10 +57,12 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   }
   const { values } = parsed
   if (values.help) return 'help'
-  const port = Number(values.port)
+  // Digits only: Number() would take '' (as 0, a random port), ' 80', '0x50' and '1e3'.
+  const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : Number.NaN
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, not "${values.port}".`)
   const prefix = values['header-prefix']
   if (!/^[a-z0-9][a-z0-9-]{0,31}$/i.test(prefix)) throw new UsageError('--header-prefix takes letters, digits and dashes.')
+  if (values.db !== undefined && values.db.trim() === '') throw new UsageError('--db takes a file path or :memory:.')
   const adminToken = values['admin-token'] ?? null
   if (adminToken !== null && adminToken.length < 8) throw new UsageError('--admin-token must be at least 8 characters.')
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace'].includes(values['log-level'])) {
@@ -70,6 +76,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     headerPrefix: prefix.toLowerCase(),
     runtimeKey: !values['no-runtime-key'],
     strict: values.strict,
-    logLevel: values['log-level']
+    logLevel: values['log-level'],
+    scenarioPath: values.scenario ? resolve(values.scenario) : null
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildServer } from '../server/build-server'
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
@@ -29,9 +29,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
     adminToken,
     headerPrefix: options.headerPrefix,
     strict: options.strict,
+    // The bundle lives in out/main; the built UI beside it in out/renderer.
+    rendererDir: join(import.meta.dirname, '../renderer'),
     log: { level: options.logLevel, stream: process.stderr }
   })
   try {
+    if (options.scenarioPath) app.core.state.import(readScenario(options.scenarioPath))
     await app.listen({ host: options.host, port: options.port })
   } catch (error) {
     await app.close()
@@ -47,5 +50,19 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
     // The token travels in the fragment: browsers never send it to a server or put it in a log.
     adminUrl: `${baseUrl}/#admin-token=${encodeURIComponent(adminToken)}`,
     stop: () => app.close()
+  }
+}
+
+function readScenario(path: string): unknown {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new Error(`cannot read the scenario ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    throw new Error(`the scenario ${path} is not valid JSON`)
   }
 }

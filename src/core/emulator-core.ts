@@ -17,6 +17,38 @@ import { createConnectionStatusRecords } from './connections/connection-status'
 import type { ConnectionStatusRecords } from './connections/connection-status'
 import { createConnectionVerifier } from './connections/connection-verifier'
 import type { ConnectionVerifier } from './connections/connection-verifier'
+import { createCustomerService } from './customers/customers'
+import type { CustomerService } from './customers/customers'
+import { createCommerceRows } from './commerce/commerce-rows'
+import type { CommerceRows } from './commerce/commerce-rows'
+import { createPurchaseService } from './commerce/purchases'
+import type { PurchaseService } from './commerce/purchases'
+import { createLicenseRows } from './licensing/license-rows'
+import { createLicenseTokens } from './licensing/license-tokens'
+import { createLicensingService } from './licensing/licensing-service'
+import type { LicensingService } from './licensing/licensing-service'
+import { createLicenseAdmin } from './licensing/license-admin'
+import type { LicenseAdmin } from './licensing/license-admin'
+import { createProductFileService } from './downloads/product-files'
+import type { ProductFileService } from './downloads/product-files'
+import { createLibraryTokens } from './library/library-tokens'
+import type { LibraryTokens } from './library/library-tokens'
+import { createLibraryView } from './library/library-view'
+import { createLibraryService } from './library/library-service'
+import type { LibraryService } from './library/library-service'
+
+import { createStateService } from './scenarios/state-service'
+import type { StateService } from './scenarios/state-service'
+import { createFaultRules } from './faults/fault-rules'
+import type { FaultRules } from './faults/fault-rules'
+import { createRequestLog } from './inspector/request-log'
+import type { RequestLog } from './inspector/request-log'
+
+/** Requests the inspector keeps before the oldest are dropped. */
+export const DEFAULT_REQUEST_LOG_CAPACITY = 5000
+
+/** Lifetime of a signed license token, apart from the license's own expiry. */
+export const DEFAULT_LICENSE_TOKEN_TTL_S = 24 * 60 * 60
 
 export interface EmulatorCoreOptions {
   store: Store
@@ -25,6 +57,8 @@ export interface EmulatorCoreOptions {
   runtimeKey: Buffer | null
   /** The base URL plugins should call; known only once the server listens. */
   apiBaseUrl: () => string
+  licenseTokenTtlS?: number | undefined
+  requestLogCapacity?: number | undefined
 }
 
 /** Every domain service, wired over one store and one clock. */
@@ -39,7 +73,20 @@ export interface EmulatorCore {
   credentials: CredentialService
   connectionStatuses: ConnectionStatusRecords
   connections: ConnectionVerifier
+  customers: CustomerService
+  commerce: CommerceRows
+  purchases: PurchaseService
+  licensing: LicensingService
+  licenses: LicenseAdmin
+  files: ProductFileService
+  libraryTokens: LibraryTokens
+  library: LibraryService
+  faults: FaultRules
+  requests: RequestLog
+  state: StateService
   hasRuntimeKey: boolean
+  /** The base URL plugins and customers are given in links. */
+  apiBaseUrl: () => string
 }
 
 export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<EmulatorCore> {
@@ -48,15 +95,25 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const developers = createDeveloperService(store, clock)
   const products = createProductService(store, clock)
   const audit = createCredentialAudit(store, clock)
+  const secretBox = options.runtimeKey ? createSecretBox(options.runtimeKey) : null
   const credentials = createCredentialService({
     store,
     clock,
     products,
     audit,
-    secretBox: options.runtimeKey ? createSecretBox(options.runtimeKey) : null,
+    secretBox,
     apiBaseUrl: options.apiBaseUrl
   })
   const connectionStatuses = createConnectionStatusRecords(store)
+  const customers = createCustomerService(store, clock)
+  const commerce = createCommerceRows(store)
+  const licenseRows = createLicenseRows(store)
+  const files = createProductFileService(store, clock)
+  const libraryTokens = createLibraryTokens(keys, clock)
+  const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
+  const faults = createFaultRules()
+  const requests = createRequestLog(store, clock, { capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY })
+  const libraryView = createLibraryView({ clock, products, customers, commerce, licenses: licenseRows, files })
   return {
     store,
     clock,
@@ -68,6 +125,26 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     credentials,
     connectionStatuses,
     connections: createConnectionVerifier({ clock, products, credentials, audit, statuses: connectionStatuses }),
-    hasRuntimeKey: options.runtimeKey !== null
+    customers,
+    commerce,
+    purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),
+    licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens }),
+    licenses: createLicenseAdmin(licenseRows),
+    files,
+    libraryTokens,
+    library: createLibraryService({ customers, tokens: libraryTokens, view: libraryView, licenses: licenseRows }),
+    faults,
+    requests,
+    state: createStateService({
+      store,
+      clock,
+      secretBox,
+      afterReset: () => {
+        faults.clear()
+        clock.setOffsetMs(0)
+      }
+    }),
+    hasRuntimeKey: options.runtimeKey !== null,
+    apiBaseUrl: options.apiBaseUrl
   }
 }

@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import Fastify from 'fastify'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { openStore } from '../core/store/store'
 import { createClock } from '../core/clock/clock'
@@ -17,7 +19,14 @@ import { legacyPluginKeyRoutes } from './routes/legacy-plugin-keys'
 import { wellKnownRoutes } from './routes/well-known'
 import { controlPlaneRoutes } from './routes/control-plane'
 import { homePageRoutes } from './routes/home-page'
+import { rendererRoutes } from './routes/renderer'
+import { libraryRoutes } from './routes/library'
+import { licenseV1Routes } from './routes/license-v1'
+import { downloadRoutes } from './routes/downloads'
+import { faultInjection } from './plugins/fault-injection'
+import { requestRecorder } from './plugins/request-recorder'
 import { emptyTolerantJsonParser } from './plugins/json-body'
+import { useStrictRequests } from './schemas/strict-requests'
 
 import packageJson from '../../package.json'
 
@@ -34,6 +43,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const app = Fastify({
     bodyLimit,
+    // close() must not wait on idle keep-alive sockets (a quitting desktop app, a test teardown).
+    forceCloseConnections: true,
     logger: options.log
       ? {
           level: options.log.level ?? 'info',
@@ -46,7 +57,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         }
       : false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 }
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Errors Fastify raises before routing (a malformed percent-encoding, an over-long path
+    // parameter) still leave in the contract's shape.
+    frameworkErrors: (error, _request, reply) => {
+      // Typed loosely by Fastify before the type provider applies; the reply is a plain one.
+      const plain = reply as unknown as FastifyReply
+      void plain
+        .code(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
+        .type('application/json; charset=utf-8')
+        .send({ ok: false, error: 'VALIDATION_ERROR', message: 'The request URL is not valid.' })
+    }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   let listeningBaseUrl = options.publicBaseUrl ?? `http://127.0.0.1:${DEFAULT_PORT}`
@@ -59,7 +80,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   })
 
   try {
-    const core = await createEmulatorCore({ store, clock, runtimeKey: options.runtimeKey, apiBaseUrl: () => listeningBaseUrl })
+    const core = await createEmulatorCore({
+      store,
+      clock,
+      runtimeKey: options.runtimeKey,
+      apiBaseUrl: () => listeningBaseUrl,
+      licenseTokenTtlS: options.licenseTokenTtlS,
+      requestLogCapacity: options.requestLogCapacity
+    })
     await app.register(emulatorContext, {
       core,
       settings: {
@@ -71,7 +99,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         startedAt: Date.now()
       }
     })
-    app.addHook('onClose', async () => store.close())
+    app.addHook('onClose', async () => {
+      core.requests.close()
+      store.close()
+    })
+    // One validation for every route: bodies checked as sent (no coercion), JSON bodies only.
+    useStrictRequests(app)
     app.removeContentTypeParser('application/json')
     app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, emptyTolerantJsonParser(app.getDefaultJsonParser('error', 'error')))
 
@@ -82,13 +115,22 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(errorHandling)
     await app.register(openApi)
     await app.register(developerAuth)
+    await app.register(requestRecorder)
+    await app.register(faultInjection)
 
     await app.register(developerPluginKeysRoutes, { prefix: '/api/developer/plugin-keys/products' })
     await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })
     await app.register(legacyPluginKeyRoutes)
+    await app.register(libraryRoutes, { prefix: '/api/library' })
+    await app.register(licenseV1Routes, { prefix: '/api/license/v1' })
+    await app.register(downloadRoutes, { prefix: '/api/downloads' })
     await app.register(wellKnownRoutes)
     await app.register(controlPlaneRoutes, { prefix: '/_emulator' })
-    await app.register(homePageRoutes)
+    if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
+      await app.register(rendererRoutes, { root: options.rendererDir })
+    } else {
+      await app.register(homePageRoutes)
+    }
     await app.ready()
   } catch (error) {
     await app.close().catch(() => undefined)

@@ -24,6 +24,12 @@ export interface ServerOptions {
   log?: false | { level?: string; stream?: Writable }
   /** The emulator clock; a fresh system clock by default. */
   clock?: Clock | undefined
+  /** Lifetime of signed license tokens in seconds (default 24 h). */
+  licenseTokenTtlS?: number | undefined
+  /** How many requests the inspector keeps (default 5000). */
+  requestLogCapacity?: number | undefined
+  /** The built renderer (out/renderer): served at / so the same UI runs in a browser and in Electron. */
+  rendererDir?: string | undefined
   /** Version reported by health and the OpenAPI document. */
   version?: string | undefined
 }

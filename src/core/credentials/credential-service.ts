@@ -27,7 +27,16 @@ export const MAX_METADATA_BYTES = 4096
 
 function checkNote(note: ActionNote | undefined): void {
   if (note?.metadata === undefined) return
-  const size = Buffer.byteLength(JSON.stringify(note.metadata), 'utf8')
+  let serialized: string
+  try {
+    serialized = JSON.stringify(note.metadata)
+  } catch {
+    // Nesting deep enough to overflow the stack (a 200 KB body of "[[[[..."): a client error, not a 500.
+    throw new DomainError('VALIDATION_ERROR', 'metadata is nested too deeply to keep.', {
+      details: { details: [{ location: 'body', path: '/metadata', problem: `must be at most ${MAX_METADATA_BYTES} bytes as JSON` }] }
+    })
+  }
+  const size = Buffer.byteLength(serialized, 'utf8')
   if (size > MAX_METADATA_BYTES) {
     throw new DomainError('VALIDATION_ERROR', `metadata is ${size} bytes; at most ${MAX_METADATA_BYTES} are kept.`, {
       details: { details: [{ location: 'body', path: '/metadata', problem: `must be at most ${MAX_METADATA_BYTES} bytes as JSON` }] }

@@ -1,6 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 
 const VERSION = 'v1'
+const IV_BYTES = 12
+/** Always the full 128-bit GCM tag: a shorter one given at open time must not be accepted. */
+const TAG_BYTES = 16
 
 /** AES-256-GCM under the runtime key: how recoverable credential material is kept at rest. */
 export interface SecretBox {
@@ -13,18 +16,24 @@ export function createSecretBox(runtimeKey: Buffer): SecretBox {
   if (runtimeKey.length !== 32) throw new Error('The runtime key must be 32 bytes.')
   return {
     seal(plaintext) {
-      const iv = randomBytes(12)
-      const cipher = createCipheriv('aes-256-gcm', runtimeKey, iv)
+      const iv = randomBytes(IV_BYTES)
+      const cipher = createCipheriv('aes-256-gcm', runtimeKey, iv, { authTagLength: TAG_BYTES })
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
       const tag = cipher.getAuthTag()
       return [VERSION, iv.toString('base64'), tag.toString('base64'), body.toString('base64')].join(':')
     },
     open(sealed) {
-      const [version, iv, tag, body] = sealed.split(':')
-      if (version !== VERSION || !iv || !tag || body === undefined) return null
+      const parts = sealed.split(':')
+      if (parts.length !== 4) return null
+      const [version, ivText, tagText, body] = parts as [string, string, string, string]
+      if (version !== VERSION) return null
+      const iv = Buffer.from(ivText, 'base64')
+      const tag = Buffer.from(tagText, 'base64')
+      // Node accepts truncated GCM tags unless told the length: a 4-byte tag is far easier to forge.
+      if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return null
       try {
-        const decipher = createDecipheriv('aes-256-gcm', runtimeKey, Buffer.from(iv, 'base64'))
-        decipher.setAuthTag(Buffer.from(tag, 'base64'))
+        const decipher = createDecipheriv('aes-256-gcm', runtimeKey, iv, { authTagLength: TAG_BYTES })
+        decipher.setAuthTag(tag)
         return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8')
       } catch {
         return null

@@ -1,3 +1,14 @@
+/** Licensing outcomes that are failures (decisions.md section 5); `VALID` is the only success. */
+export type LicenseFailureCode =
+  | 'NOT_FOUND'
+  | 'SUSPENDED'
+  | 'EXPIRED'
+  | 'REVOKED'
+  | 'NOT_ACTIVATED'
+  | 'PRODUCT_SCOPE_MISMATCH'
+  | 'TOO_MANY_ACTIVATIONS'
+  | 'TRIAL_EXPIRED'
+
 /**
  * Every failure the domain can report, by contract code (decisions.md section 1).
  * The HTTP status for each lives in the server; core knows nothing of HTTP.
@@ -17,7 +28,19 @@ export type DomainErrorCode =
   | 'DEVELOPER_NOT_FOUND'
   | 'DEVELOPER_EXISTS'
   | 'HOST_NOT_ALLOWED'
+  | 'CUSTOMER_NOT_FOUND'
+  | 'CUSTOMER_EXISTS'
+  | 'LICENSE_NOT_FOUND'
+  | 'PRODUCT_CREDENTIAL_INVALID'
+  | 'LIBRARY_TOKEN_INVALID'
+  | 'LIBRARY_CLAIM_FAILED'
+  | 'ENTITLEMENT_REQUIRED'
+  | 'FILE_NOT_FOUND'
+  | 'RANGE_NOT_SATISFIABLE'
+  | 'PRESET_NOT_FOUND'
+  | LicenseFailureCode
   | 'ORIGIN_NOT_ALLOWED'
+  | 'FAULT_RULE_NOT_FOUND'
 
 export interface DomainErrorOptions {
   /** Extra top-level keys of the error body (`recovery`, `replacement`, ...). */

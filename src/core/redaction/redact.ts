@@ -5,14 +5,17 @@
  */
 
 export function previewOf(value: string): string {
-  if (value.length <= 16) return `${value.slice(0, Math.min(4, value.length))}...`
+  // A short value keeps at most a quarter of itself (so 'abc' is not shown whole as 'abc...').
+  if (value.length <= 16) return `${value.slice(0, Math.floor(value.length / 4))}...`
   return `${value.slice(0, 8)}...${value.slice(-4)}`
 }
 
-// Plugin keys, plugin secrets, and any compact JWS/JWT (developer, customer, library, license tokens).
+// Plugin keys, plugin secrets, reseller claim tokens, and any compact JWS/JWT (developer,
+// customer, library, download and license tokens).
 const SECRET_PATTERNS: readonly RegExp[] = [
-  /\b(?:pk|sk)_[A-Za-z0-9]{16,}\b/g,
-  /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}/g
+  // Not \b: a key glued to an underscore (`KEY_pk_...`, `pk_..._old`) must be caught too.
+  /(?<![A-Za-z0-9])(?:pk|sk|clm)_[A-Za-z0-9]{16,}/g,
+  /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}/g
 ]
 
 export function redactText(text: string): string {
@@ -60,13 +63,66 @@ export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
   'password'
 ])
 
-/** A URL with the values of secret-named query parameters previewed. */
+/** What stands in for a value that must not be shown even in part. */
+export const HIDDEN = '[hidden]'
+
+const CONTROL_PLANE_PATH = /^\/_emulator(?:[/?]|$)/
+
+/**
+ * A URL with the values of secret-named query parameters previewed (hidden whole on the
+ * control plane), and secret-looking text in the path and other parameters previewed.
+ */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?')
   if (queryStart < 0) return redactText(url)
+  // On the control plane the only secret a query carries is the admin token (the SSE route
+  // accepts `?token=` because EventSource cannot set headers): even 12 of its characters stay out.
+  const hideWhole = CONTROL_PLANE_PATH.test(url)
   const params = new URLSearchParams(url.slice(queryStart + 1))
   for (const [key, value] of [...params.entries()]) {
-    params.set(key, SECRET_FIELD_NAMES.has(key.toLowerCase()) ? previewOf(value) : redactText(value))
+    const secretNamed = SECRET_FIELD_NAMES.has(key.toLowerCase())
+    params.set(key, secretNamed ? (hideWhole ? HIDDEN : previewOf(value)) : redactText(value))
   }
   return `${redactText(url.slice(0, queryStart))}?${params.toString()}`
+}
+
+/**
+ * Header names whose values are secret whatever they look like, besides SECRET_FIELD_NAMES
+ * and the prefixed product credential headers (whose names depend on the configured prefix).
+ */
+export const SECRET_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
+
+export type HeaderValue = string | number | readonly string[] | undefined
+
+export interface HeaderRedaction {
+  /** Extra lower-case header names to preview whatever their value (such as `x-svc-plugin-secret`). */
+  previewed?: ReadonlySet<string>
+  /** Lower-case header names whose values are replaced whole (such as `x-emulator-token`). */
+  hidden?: ReadonlySet<string>
+}
+
+/**
+ * Headers as plain strings with credentials previewed: secret-named headers whatever their
+ * value, the scheme of an Authorization value kept (`Bearer eyJhbGci...`), and secret-looking
+ * text in any other header. Names come out lower-case; absent values are dropped.
+ */
+export function redactHeaders(headers: Readonly<Record<string, HeaderValue>>, rules: HeaderRedaction = {}): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [rawName, value] of Object.entries(headers)) {
+    if (value === undefined) continue
+    const name = rawName.toLowerCase()
+    const redactOne = (item: string): string => {
+      if (rules.hidden?.has(name)) return HIDDEN
+      if (SECRET_HEADER_NAMES.has(name) || SECRET_FIELD_NAMES.has(name) || rules.previewed?.has(name)) return previewWithScheme(item)
+      return redactText(item)
+    }
+    out[name] = Array.isArray(value) ? value.map((item) => redactOne(String(item))) : redactOne(String(value))
+  }
+  return out
+}
+
+/** `Bearer <preview>` for a credential with an auth scheme, else the preview of the whole value. */
+function previewWithScheme(value: string): string {
+  const match = /^([A-Za-z][A-Za-z0-9_-]*)\s+(\S.*)$/.exec(value.trim())
+  return match ? `${match[1]} ${previewOf(match[2] as string)}` : previewOf(value)
 }

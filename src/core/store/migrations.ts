@@ -107,6 +107,150 @@ export const migrations: readonly Migration[] = [
         failure_count      INTEGER NOT NULL
       );
     `
+  },
+  {
+    version: 3,
+    name: 'customers, commerce, entitlements, licensing and downloads',
+    sql: `
+      ALTER TABLE products ADD COLUMN support_email TEXT;
+
+      CREATE TABLE storefronts (
+        slug       TEXT PRIMARY KEY,
+        name       TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+
+      CREATE TABLE customers (
+        id           TEXT PRIMARY KEY,
+        user_id      TEXT NOT NULL UNIQUE,
+        email        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        name         TEXT,
+        country      TEXT,
+        locale       TEXT,
+        developer_id TEXT UNIQUE REFERENCES developers (id) ON DELETE SET NULL,
+        created_at   TEXT NOT NULL
+      );
+
+      CREATE TABLE marketing_preferences (
+        customer_id     TEXT PRIMARY KEY REFERENCES customers (id) ON DELETE CASCADE,
+        newsletter      INTEGER NOT NULL DEFAULT 0,
+        product_updates INTEGER NOT NULL DEFAULT 1,
+        updated_at      TEXT NOT NULL
+      );
+
+      CREATE TABLE orders (
+        id              TEXT PRIMARY KEY,
+        customer_id     TEXT REFERENCES customers (id) ON DELETE CASCADE,
+        channel         TEXT NOT NULL CHECK (channel IN ('direct', 'reseller')),
+        reseller        TEXT,
+        storefront_slug TEXT,
+        status          TEXT NOT NULL CHECK (status IN ('paid', 'refunded')),
+        currency        TEXT NOT NULL,
+        total_cents     INTEGER NOT NULL,
+        created_at      TEXT NOT NULL
+      );
+      CREATE INDEX orders_by_customer ON orders (customer_id, created_at);
+
+      CREATE TABLE order_items (
+        id                     TEXT PRIMARY KEY,
+        order_id               TEXT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+        product_id             TEXT NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+        kind                   TEXT NOT NULL CHECK (kind IN ('perpetual', 'subscription', 'trial')),
+        unit_price_cents       INTEGER NOT NULL,
+        claim_token_hash       TEXT UNIQUE,
+        claimed_by_customer_id TEXT REFERENCES customers (id) ON DELETE SET NULL,
+        claimed_at             TEXT
+      );
+      CREATE INDEX order_items_by_order ON order_items (order_id);
+
+      CREATE TABLE subscriptions (
+        id                   TEXT PRIMARY KEY,
+        customer_id          TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+        product_id           TEXT NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+        plan                 TEXT NOT NULL CHECK (plan IN ('monthly', 'yearly')),
+        status               TEXT NOT NULL CHECK (status IN ('active', 'canceled', 'past_due')),
+        current_period_end   TEXT NOT NULL,
+        cancel_at_period_end INTEGER NOT NULL DEFAULT 0,
+        canceled_at          TEXT,
+        created_at           TEXT NOT NULL
+      );
+      CREATE INDEX subscriptions_by_customer ON subscriptions (customer_id);
+
+      CREATE TABLE entitlements (
+        id            TEXT PRIMARY KEY,
+        customer_id   TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+        product_id    TEXT NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+        order_item_id TEXT REFERENCES order_items (id) ON DELETE SET NULL,
+        source        TEXT NOT NULL CHECK (source IN ('purchase', 'subscription', 'trial', 'reseller_claim')),
+        status        TEXT NOT NULL CHECK (status IN ('active', 'revoked')),
+        created_at    TEXT NOT NULL
+      );
+      CREATE INDEX entitlements_by_customer ON entitlements (customer_id, product_id);
+
+      CREATE TABLE licenses (
+        id              TEXT PRIMARY KEY,
+        license_key     TEXT NOT NULL UNIQUE,
+        customer_id     TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+        product_id      TEXT NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+        entitlement_id  TEXT REFERENCES entitlements (id) ON DELETE SET NULL,
+        subscription_id TEXT REFERENCES subscriptions (id) ON DELETE SET NULL,
+        kind            TEXT NOT NULL CHECK (kind IN ('perpetual', 'subscription', 'trial')),
+        status          TEXT NOT NULL CHECK (status IN ('active', 'suspended', 'revoked')),
+        expires_at      TEXT,
+        max_activations INTEGER NOT NULL CHECK (max_activations >= 0),
+        created_at      TEXT NOT NULL
+      );
+      CREATE INDEX licenses_by_customer ON licenses (customer_id);
+      CREATE INDEX licenses_by_product ON licenses (product_id);
+
+      CREATE TABLE activations (
+        id             TEXT PRIMARY KEY,
+        license_id     TEXT NOT NULL REFERENCES licenses (id) ON DELETE CASCADE,
+        instance_id    TEXT NOT NULL,
+        instance_name  TEXT,
+        platform       TEXT,
+        app_version    TEXT,
+        first_seen_at  TEXT NOT NULL,
+        last_seen_at   TEXT NOT NULL,
+        deactivated_at TEXT
+      );
+      -- One live activation per machine and license: activation is idempotent per instance.
+      CREATE UNIQUE INDEX activations_one_live_per_instance
+        ON activations (license_id, instance_id) WHERE deactivated_at IS NULL;
+      CREATE INDEX activations_by_license ON activations (license_id);
+
+      CREATE TABLE product_files (
+        id         TEXT PRIMARY KEY,
+        product_id TEXT NOT NULL REFERENCES products (id) ON DELETE CASCADE,
+        version    TEXT NOT NULL,
+        platform   TEXT NOT NULL CHECK (platform IN ('windows', 'macos', 'linux')),
+        filename   TEXT NOT NULL,
+        size_bytes INTEGER NOT NULL CHECK (size_bytes >= 0),
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX product_files_by_product ON product_files (product_id);
+    `
+  },
+  {
+    version: 4,
+    name: 'request inspector ring',
+    sql: `
+      CREATE TABLE request_log (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        at            TEXT NOT NULL,
+        surface       TEXT NOT NULL,
+        method        TEXT NOT NULL,
+        path          TEXT NOT NULL,
+        status        INTEGER NOT NULL,
+        duration_ms   REAL NOT NULL,
+        auth_kind     TEXT NOT NULL,
+        product_id    TEXT,
+        request_json  TEXT NOT NULL,
+        response_json TEXT NOT NULL
+      );
+      CREATE INDEX request_log_by_surface ON request_log (surface, id);
+      CREATE INDEX request_log_by_product ON request_log (product_id, id);
+    `
   }
 ]
 

@@ -28,6 +28,10 @@ export const developerAuth = fp(
       }
       const token = bearerToken(request.headers)
       if (!token) {
+        // "Bearer a b" is a token sent badly, not no token: garbage is INVALID_TOKEN (decisions.md section 1).
+        if (/^Bearer\s+\S/i.test(request.headers.authorization ?? '')) {
+          throw new DomainError('INVALID_TOKEN', 'The Authorization header must be "Bearer <token>" with a single token.')
+        }
         throw new DomainError('AUTH_REQUIRED', 'Send a developer session token as "Authorization: Bearer <token>".')
       }
       const claims = await app.core.sessions.verify(token, 'developer')

@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin'
 import type { EmulatorCore } from '../../core/emulator-core'
 
-/** Settings every surface reads; fixed for the life of the server. */
+/** Settings every surface reads at request time; header prefix and strict mode can change at runtime. */
 export interface ServerSettings {
   headerPrefix: string
   strict: boolean
-  adminToken: string
+  readonly adminToken: string
   trustedOrigins: readonly string[]
   version: string
   startedAt: number

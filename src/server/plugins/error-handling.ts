@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { isDomainError } from '../../core/errors/domain-error'
 import { redactText } from '../../core/redaction/redact'
-import { HTTP_STATUS_BY_CODE } from '../errors/http-status'
+import { httpStatusOf } from '../errors/http-status'
 
 export interface ErrorBody {
   ok: false
@@ -29,10 +29,11 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; error: string; mes
  */
 export const errorHandling = fp(
   async (app) => {
-    const strict = app.settings.strict
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (isDomainError(error)) {
+        // Read per request: strict mode can be switched at runtime (PUT /_emulator/settings).
+        const strict = app.settings.strict
         const body: ErrorBody = {
           ok: false,
           ...error.details,
@@ -40,7 +41,7 @@ export const errorHandling = fp(
           error: error.code,
           message: strict ? error.strictMessage : error.message
         }
-        return send(reply, HTTP_STATUS_BY_CODE[error.code], body)
+        return send(reply, httpStatusOf(error), body)
       }
       if (error.validation) {
         return send(reply, 400, {

@@ -19,7 +19,15 @@ export const openApi = fp(
         components: {
           securitySchemes: {
             developerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Developer session token (POST /_emulator/developers/:id/session).' },
-            adminToken: { type: 'apiKey', in: 'header', name: 'x-emulator-token', description: 'The emulator admin token (control plane).' }
+            adminToken: { type: 'apiKey', in: 'header', name: 'x-emulator-token', description: 'The emulator admin token (control plane).' },
+            pluginAppId: { type: 'apiKey', in: 'header', name: `x-${app.settings.headerPrefix}-app-id`, description: 'The App ID.' },
+            pluginKey: {
+              type: 'apiKey',
+              in: 'header',
+              name: `x-${app.settings.headerPrefix}-plugin-key`,
+              description: `The plugin key. Licensing routes also accept it as x-${app.settings.headerPrefix}-api-key or as a Bearer value (compatibility).`
+            },
+            pluginSecret: { type: 'apiKey', in: 'header', name: `x-${app.settings.headerPrefix}-plugin-secret`, description: 'The plugin secret.' }
           }
         }
       },

@@ -1,0 +1,35 @@
+import { parseArgs } from 'node:util'
+import { resolve } from 'node:path'
+import { openStore } from '../core/store/store'
+import { exportState, serializeScenario } from '../core/scenarios/state-export'
+import { writeFileAtomic } from '../core/scenarios/atomic-file'
+import { UsageError } from './serve-options'
+
+export const EXPORT_USAGE = `Usage: plugin-license-emulator export-state --db PATH [--out FILE]
+
+  Writes the database's state as a scenario document to FILE (atomically: temp file, then
+  rename) or to stdout. Safe while a server runs on the same database.`
+
+/** `export-state`: the state of a database file as a scenario document. */
+export function runExportState(args: readonly string[]): number {
+  let values
+  try {
+    values = parseArgs({ args: [...args], strict: true, options: { db: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  if (values.help) {
+    process.stdout.write(`${EXPORT_USAGE}\n`)
+    return 0
+  }
+  if (!values.db) throw new UsageError('--db PATH is required.')
+  const store = openStore({ path: resolve(values.db) })
+  try {
+    const text = serializeScenario(exportState(store))
+    if (values.out) writeFileAtomic(resolve(values.out), text)
+    else process.stdout.write(text)
+  } finally {
+    store.close()
+  }
+  return 0
+}

@@ -1,0 +1,176 @@
+import { DomainError } from '../errors/domain-error'
+import { newId } from '../crypto/random'
+import { compileRoutePattern, routePatternProblem } from './route-pattern'
+import type { PathMatcher } from './route-pattern'
+
+export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'offline', 'trickle'] as const
+export type FaultKind = (typeof FAULT_KINDS)[number]
+
+/** Bounds of a rule; the HTTP schema (src/server/schemas/faults.ts) states the same ones. */
+export const FAULT_LIMITS = {
+  maxRules: 100,
+  /** Ten minutes: longer than any client timeout worth testing. */
+  maxMs: 600_000,
+  maxRouteLength: 500,
+  maxRetryAfterS: 86_400,
+  idPattern: '^[A-Za-z0-9_-]{1,64}$',
+  methodPattern: '^[A-Za-z]{1,20}$'
+} as const
+
+/** What an absent field means; stored rules show these values resolved. */
+export const FAULT_DEFAULTS = {
+  /** Delay of a latency rule, and the time a trickle rule spreads the body over. */
+  ms: 1000,
+  errorStatus: 503,
+  retryAfterS: 1,
+  probability: 1
+} as const
+
+/**
+ * A stored rule, every key present. `ms` is the delay for `latency`, the spread of the body for
+ * `trickle`, and an optional wait before the fault acts for `error`, `rate_limit` and `offline`
+ * (null: none). `status` is set for `error` only, `retryAfterS` for `rate_limit` only.
+ */
+export interface FaultRule {
+  id: string
+  /** Upper case; null matches every method. */
+  method: string | null
+  route: string
+  kind: FaultKind
+  ms: number | null
+  jitterMs: number | null
+  status: number | null
+  probability: number
+  retryAfterS: number | null
+}
+
+/** A rule as a client writes it. Null means "not set", so a listed rule can be sent back as is. */
+export interface FaultRuleInput {
+  /** Kept when given (a UI's stable key); generated otherwise. */
+  id?: string | null | undefined
+  method?: string | null | undefined
+  route: string
+  kind: FaultKind
+  ms?: number | null | undefined
+  jitterMs?: number | null | undefined
+  status?: number | null | undefined
+  probability?: number | null | undefined
+  retryAfterS?: number | null | undefined
+}
+
+/** A rule that fired for one request, with its wait (ms ± jitter) already drawn. */
+export interface FaultHit {
+  rule: FaultRule
+  delayMs: number
+}
+
+export interface FaultRules {
+  list(): FaultRule[]
+  /** Replaces every rule at once (all or nothing); answers the stored rules. */
+  replace(inputs: readonly FaultRuleInput[]): FaultRule[]
+  /** Removes one rule; FAULT_RULE_NOT_FOUND when no rule has that id. */
+  remove(id: string): FaultRule
+  clear(): void
+  /**
+   * The fault for one request: the first rule whose method and route match decides, and fires
+   * with its probability. When it does not fire the request is served normally; later rules are
+   * not consulted, so the outcome of a request never depends on more than one roll.
+   */
+  pick(method: string, path: string): FaultHit | null
+}
+
+export interface FaultRulesOptions {
+  /** Uniform in [0, 1), like Math.random (the default). Tests inject a fixed sequence. */
+  random?: () => number
+}
+
+interface CompiledRule {
+  rule: FaultRule
+  matches: PathMatcher
+}
+
+export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
+  const random = options.random ?? Math.random
+  let compiled: CompiledRule[] = []
+
+  return {
+    list: () => compiled.map(({ rule }) => ({ ...rule })),
+
+    replace(inputs) {
+      if (inputs.length > FAULT_LIMITS.maxRules) invalid('/rules', `must have at most ${FAULT_LIMITS.maxRules} rules`)
+      const seen = new Set<string>()
+      const next = inputs.map((input, index) => {
+        const rule = storedRule(input, index)
+        if (seen.has(rule.id)) invalid(`/rules/${index}/id`, `repeats the id ${rule.id}`)
+        seen.add(rule.id)
+        return { rule, matches: compileRoutePattern(rule.route) }
+      })
+      compiled = next
+      return compiled.map(({ rule }) => ({ ...rule }))
+    },
+
+    remove(id) {
+      const found = compiled.find((entry) => entry.rule.id === id)
+      if (!found) throw new DomainError('FAULT_RULE_NOT_FOUND', `No fault rule has the id ${id}.`)
+      compiled = compiled.filter((entry) => entry !== found)
+      return { ...found.rule }
+    },
+
+    clear() {
+      compiled = []
+    },
+
+    pick(method, path) {
+      const verb = method.toUpperCase()
+      const first = compiled.find(({ rule, matches }) => (rule.method === null || rule.method === verb) && matches(path))
+      if (!first) return null
+      const { rule } = first
+      // random() is in [0, 1): probability 0 never fires, 1 always does.
+      if (!(random() < rule.probability)) return null
+      return { rule: { ...rule }, delayMs: drawDelay(rule.ms ?? 0, rule.jitterMs ?? 0, random) }
+    }
+  }
+}
+
+/** `ms ± jitterMs`, uniformly, never negative. */
+export function drawDelay(ms: number, jitterMs: number, random: () => number): number {
+  if (jitterMs <= 0) return ms
+  return Math.max(0, Math.round(ms + (random() * 2 - 1) * jitterMs))
+}
+
+/**
+ * One input as stored: defaults resolved, method upper-cased, and the checks a JSON schema
+ * cannot state (fields that belong to another kind, a usable route pattern). Types and ranges
+ * are checked by the caller's schema; they are checked again here only where a bad value
+ * would break matching.
+ */
+function storedRule(input: FaultRuleInput, index: number): FaultRule {
+  const at = (field: string) => `/rules/${index}/${field}`
+  if (!FAULT_KINDS.includes(input.kind)) invalid(at('kind'), `must be one of ${FAULT_KINDS.join(', ')}`)
+  const routeProblem = typeof input.route === 'string' ? routePatternProblem(input.route) : 'must be a string'
+  if (routeProblem) invalid(at('route'), routeProblem)
+  if (input.id != null && !new RegExp(FAULT_LIMITS.idPattern).test(input.id)) invalid(at('id'), 'must be 1 to 64 letters, digits, "-" or "_"')
+  if (input.method != null && !new RegExp(FAULT_LIMITS.methodPattern).test(input.method)) invalid(at('method'), 'must be an HTTP method name')
+  if (input.status != null && input.kind !== 'error') invalid(at('status'), 'applies only to kind "error"')
+  if (input.retryAfterS != null && input.kind !== 'rate_limit') invalid(at('retryAfterS'), 'applies only to kind "rate_limit"')
+  const probability = input.probability ?? FAULT_DEFAULTS.probability
+  if (!(probability >= 0 && probability <= 1)) invalid(at('probability'), 'must be between 0 and 1')
+  const spreads = input.kind === 'latency' || input.kind === 'trickle'
+  return {
+    id: input.id ?? newId('flt'),
+    method: input.method != null ? input.method.toUpperCase() : null,
+    route: input.route,
+    kind: input.kind,
+    ms: input.ms ?? (spreads ? FAULT_DEFAULTS.ms : null),
+    jitterMs: input.jitterMs ?? null,
+    status: input.kind === 'error' ? (input.status ?? FAULT_DEFAULTS.errorStatus) : null,
+    probability,
+    retryAfterS: input.kind === 'rate_limit' ? (input.retryAfterS ?? FAULT_DEFAULTS.retryAfterS) : null
+  }
+}
+
+function invalid(path: string, problem: string): never {
+  throw new DomainError('VALIDATION_ERROR', `The fault rule field "${path}" ${problem}.`, {
+    details: { details: [{ location: 'body', path, problem }] }
+  })
+}

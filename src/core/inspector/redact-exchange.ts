@@ -1,0 +1,194 @@
+import { HIDDEN, redactHeaders, redactJson, redactText, redactUrl } from '../redaction/redact'
+import { authKindOf } from './auth-kind'
+import { surfaceOf } from './surfaces'
+import type { AuthKind, BodyInfo, CapturedPayload, CaptureRedaction, RecordedRequest, RecordedResponse, RequestCapture, Surface } from './types'
+
+/** Bodies are kept up to this many characters (after redaction); the rest is cut. */
+export const MAX_BODY_CHARS = 16 * 1024
+
+/** An exchange redacted and ready to store: nothing in it is a usable credential. */
+export interface PreparedEntry {
+  surface: Surface
+  method: string
+  path: string
+  status: number
+  durationMs: number
+  authKind: AuthKind
+  /** The product named by the route, body or query, if any. */
+  productId: string | null
+  /** The App ID header, to find the product when nothing else names it. */
+  appId: string | null
+  requestJson: string
+  responseJson: string
+}
+
+/**
+ * Redacts one capture. This is the only way a capture becomes storable: headers by name
+ * (Authorization, cookies, the product credential headers, the admin token header), query
+ * parameters and body fields by name (SECRET_FIELD_NAMES), secret-looking text anywhere,
+ * and the admin token as a literal value wherever it turns up.
+ */
+export function prepareEntry(capture: RequestCapture): PreparedEntry {
+  const { redaction } = capture
+  const hide = (text: string) => hideValues(text, redaction.hiddenValues)
+  const path = hide(redactUrl(capture.url))
+  const rawQuery = queryOf(capture.url)
+  const surface = surfaceOf(capture.url)
+  const headerRules = {
+    previewed: new Set(redaction.credentialHeaders),
+    hidden: new Set(['x-emulator-token', ...redaction.hiddenHeaders])
+  }
+
+  const request: RecordedRequest = {
+    headers: redactHeaders(capture.requestHeaders, headerRules),
+    query: queryOf(path),
+    ...requestBodyOf(capture)
+  }
+  const response: RecordedResponse = {
+    headers: redactHeaders(capture.responseHeaders, headerRules),
+    ...responseBodyOf(capture)
+  }
+  const appId = capture.requestHeaders[redaction.appIdHeader]
+  return {
+    surface,
+    method: capture.method.toUpperCase(),
+    path,
+    status: capture.status,
+    durationMs: Math.round(capture.durationMs * 10) / 10,
+    authKind: authKindOf({ headers: capture.requestHeaders, query: rawQuery, body: capture.requestBody.parsed, surface, path, redaction }),
+    productId: productIdOf(capture, rawQuery, redaction),
+    appId: typeof appId === 'string' && appId.trim() !== '' ? appId.trim().slice(0, 200) : null,
+    requestJson: hide(JSON.stringify(request)),
+    responseJson: hide(JSON.stringify(response))
+  }
+}
+
+/** `text` with every literal `values` entry (raw, JSON-escaped or URL-encoded) replaced whole. */
+export function hideValues(text: string, values: readonly string[]): string {
+  let out = text
+  for (const value of values) {
+    // A very short "secret" would wipe ordinary text; the admin token is never that short.
+    if (value.length < 8) continue
+    for (const form of new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)])) {
+      out = out.split(form).join(HIDDEN)
+    }
+  }
+  return out
+}
+
+function queryOf(url: string): Record<string, string | string[]> {
+  const start = url.indexOf('?')
+  const out: Record<string, string | string[]> = {}
+  if (start < 0) return out
+  for (const [key, value] of new URLSearchParams(url.slice(start + 1))) {
+    const existing = out[key]
+    out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]
+  }
+  return out
+}
+
+function productIdOf(capture: RequestCapture, query: Record<string, string | string[]>, redaction: CaptureRedaction): string | null {
+  const body = capture.requestBody.parsed
+  const fromBody = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).productId : undefined
+  const candidates = [capture.routeProductId, fromBody, query.productId]
+  for (const candidate of candidates) {
+    if (typeof candidate === 'string' && candidate.trim() !== '') return hideValues(redactText(candidate.trim().slice(0, 200)), redaction.hiddenValues)
+  }
+  return null
+}
+
+function requestBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: BodyInfo } {
+  const { parsed, receivedBytes } = capture.requestBody
+  const head = Buffer.concat(capture.requestBody.head)
+  if (receivedBytes === 0) {
+    const declared = Number(headerText(capture.requestHeaders['content-length']) ?? 0)
+    if (!(declared > 0)) return { body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: false } }
+    // Refused before it was read (wrong media type, declared too large): only its size is known.
+    return { body: null, bodyInfo: { kind: 'none', bytes: declared, truncated: false, note: `A body of ${declared} bytes was declared but not read.` } }
+  }
+  if (parsed !== undefined && !(parsed instanceof Uint8Array)) {
+    return typeof parsed === 'string' ? textBody(redactText(parsed), receivedBytes) : jsonBody(redactJson(parsed), receivedBytes)
+  }
+  // Not parsed (malformed JSON, wrong media type, too large): show the bytes that arrived.
+  const contentType = headerText(capture.requestHeaders['content-type'])
+  if (!isTextual(contentType) && looksBinary(head)) return binaryBody(receivedBytes)
+  const cut = receivedBytes > head.length
+  let text = redactText(new TextDecoder().decode(head))
+  // The tap cut mid-stream: whatever token-like run ends the text may be half a secret.
+  if (cut) text = text.replace(/[A-Za-z0-9_.~+/=-]+$/, '')
+  const shown = textBody(text, receivedBytes)
+  return cut ? { body: shown.body, bodyInfo: { ...shown.bodyInfo, truncated: true, note: truncationNote(receivedBytes) } } : shown
+}
+
+function responseBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: BodyInfo } {
+  const contentType = headerText(capture.responseHeaders['content-type'])
+  const declaredLength = Number(headerText(capture.responseHeaders['content-length']) ?? Number.NaN)
+  const shown = payloadBody(capture.response, contentType, Number.isFinite(declaredLength) ? declaredLength : null)
+  if (!capture.aborted) return shown
+  // What the server meant to send, marked as not (wholly) delivered.
+  const note = 'The connection closed before the response was complete (client gone, or an offline fault).'
+  return { body: shown.body, bodyInfo: { ...shown.bodyInfo, note: shown.bodyInfo.note ? `${note} ${shown.bodyInfo.note}` : note } }
+}
+
+function payloadBody(payload: CapturedPayload, contentType: string | null, declaredLength: number | null): { body: unknown; bodyInfo: BodyInfo } {
+  switch (payload.kind) {
+    case 'none':
+      return { body: null, bodyInfo: { kind: 'none', bytes: declaredLength ?? 0, truncated: false } }
+    case 'stream':
+      return {
+        body: null,
+        bodyInfo: { kind: 'stream', bytes: declaredLength, truncated: false, note: `A streamed body${declaredLength !== null ? ` of ${declaredLength} bytes` : ''}; not recorded.` }
+      }
+    case 'bytes':
+      if (!isTextual(contentType)) return binaryBody(payload.bytes.byteLength)
+      return textOrJson(new TextDecoder().decode(payload.bytes), contentType, payload.bytes.byteLength)
+    case 'text':
+      return textOrJson(payload.text, contentType, Buffer.byteLength(payload.text))
+  }
+}
+
+function textOrJson(text: string, contentType: string | null, bytes: number): { body: unknown; bodyInfo: BodyInfo } {
+  if (contentType === null || /json/i.test(contentType)) {
+    try {
+      return jsonBody(redactJson(JSON.parse(text)), bytes)
+    } catch {
+      // Not JSON after all: shown as text.
+    }
+  }
+  return textBody(redactText(text), bytes)
+}
+
+function jsonBody(value: unknown, bytes: number): { body: unknown; bodyInfo: BodyInfo } {
+  const serialized = JSON.stringify(value) ?? 'null'
+  if (serialized.length <= MAX_BODY_CHARS) return { body: value, bodyInfo: { kind: 'json', bytes, truncated: false } }
+  // Cut after redaction, so the cut can only shorten a preview, never expose what it hid.
+  return { body: serialized.slice(0, MAX_BODY_CHARS), bodyInfo: { kind: 'json', bytes, truncated: true, note: truncationNote(bytes) } }
+}
+
+function textBody(text: string, bytes: number): { body: unknown; bodyInfo: BodyInfo } {
+  if (text.length <= MAX_BODY_CHARS) return { body: text, bodyInfo: { kind: 'text', bytes, truncated: false } }
+  return { body: text.slice(0, MAX_BODY_CHARS), bodyInfo: { kind: 'text', bytes, truncated: true, note: truncationNote(bytes) } }
+}
+
+function binaryBody(bytes: number): { body: unknown; bodyInfo: BodyInfo } {
+  return { body: null, bodyInfo: { kind: 'binary', bytes, truncated: false, note: `A binary body of ${bytes} bytes; not recorded.` } }
+}
+
+function truncationNote(bytes: number): string {
+  return `Cut to the first ${MAX_BODY_CHARS / 1024} KiB (the body had ${bytes} bytes).`
+}
+
+function headerText(value: string | number | string[] | undefined): string | null {
+  if (value === undefined) return null
+  return Array.isArray(value) ? (value[0] ?? null) : String(value)
+}
+
+function isTextual(contentType: string | null): boolean {
+  return contentType !== null && /json|text\/|xml|x-www-form-urlencoded|javascript/i.test(contentType)
+}
+
+function looksBinary(bytes: Uint8Array): boolean {
+  const sample = bytes.subarray(0, 512)
+  for (const byte of sample) if (byte === 0) return true
+  return false
+}

@@ -1,0 +1,66 @@
+import type { RequestFilter, RequestSummary } from './types'
+
+/** `404` (exact) or `4xx` (class); null for anything else. */
+export function parseStatusFilter(value: string): { min: number; max: number } | null {
+  const exact = /^(\d{1,3})$/.exec(value)
+  if (exact) {
+    const status = Number(exact[1])
+    return { min: status, max: status }
+  }
+  const range = /^([1-5])xx$/i.exec(value)
+  if (range) {
+    const hundreds = Number(range[1]) * 100
+    return { min: hundreds, max: hundreds + 99 }
+  }
+  return null
+}
+
+/**
+ * The filter as a SQL condition over request_log. The same meaning as `matchesFilter`, which
+ * the live stream uses; the unit tests hold the two together.
+ */
+export function filterSql(filter: RequestFilter): { where: string[]; params: (string | number)[] } {
+  const where: string[] = []
+  const params: (string | number)[] = []
+  if (filter.surface) {
+    where.push('surface = ?')
+    params.push(filter.surface)
+  }
+  if (filter.status) {
+    // An unparseable status matches nothing rather than everything.
+    const range = parseStatusFilter(filter.status) ?? { min: 1, max: 0 }
+    where.push('status BETWEEN ? AND ?')
+    params.push(range.min, range.max)
+  }
+  if (filter.method) {
+    where.push('method = ?')
+    params.push(filter.method.toUpperCase())
+  }
+  if (filter.productId) {
+    where.push('product_id = ?')
+    params.push(filter.productId)
+  }
+  if (filter.authKind) {
+    where.push('auth_kind = ?')
+    params.push(filter.authKind)
+  }
+  if (filter.path) {
+    // instr over lower(): a plain substring, so `%` and `_` in the filter mean themselves.
+    where.push('instr(lower(path), ?) > 0')
+    params.push(filter.path.toLowerCase())
+  }
+  return { where, params }
+}
+
+export function matchesFilter(entry: RequestSummary, filter: RequestFilter): boolean {
+  if (filter.surface && entry.surface !== filter.surface) return false
+  if (filter.status) {
+    const range = parseStatusFilter(filter.status)
+    if (!range || entry.status < range.min || entry.status > range.max) return false
+  }
+  if (filter.method && entry.method !== filter.method.toUpperCase()) return false
+  if (filter.productId && entry.productId !== filter.productId) return false
+  if (filter.authKind && entry.authKind !== filter.authKind) return false
+  if (filter.path && !entry.path.toLowerCase().includes(filter.path.toLowerCase())) return false
+  return true
+}

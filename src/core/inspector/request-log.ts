@@ -1,0 +1,279 @@
+import type { Statement } from 'better-sqlite3'
+import type { Store } from '../store/store'
+import type { Clock } from '../clock/clock'
+import { prepareEntry } from './redact-exchange'
+import type { PreparedEntry } from './redact-exchange'
+import { filterSql } from './request-filter'
+import type { AuthKind, RequestCapture, RequestEntry, RequestFilter, RequestPage, RequestSummary, Surface } from './types'
+
+/** How long a finished request waits in memory before its batch is written. */
+export const FLUSH_DELAY_MS = 75
+/** A batch this large is written at once instead of waiting for the timer. */
+export const MAX_BATCH = 500
+export const DEFAULT_PAGE_SIZE = 50
+export const MAX_PAGE_SIZE = 500
+
+export interface RequestLogOptions {
+  /** Rows kept; the oldest beyond it are deleted after each batch. */
+  capacity: number
+  flushDelayMs?: number | undefined
+}
+
+export interface RequestListQuery extends RequestFilter {
+  limit?: number | undefined
+  /** Only entries with a smaller id (the `nextBefore` of the previous page). */
+  before?: number | undefined
+}
+
+/**
+ * The request inspector's store: a bounded ring of redacted exchanges in `request_log`.
+ *
+ * `record` runs on the request path, so it only queues the raw capture. Redaction, product
+ * lookup and the SQL happen later, in batches (one transaction each) from a short unref'd timer
+ * or `flush()`. Reads flush first, so a QA script sees every request that has finished.
+ */
+export interface RequestLog {
+  /** Queues a finished exchange. Cheap: no redaction, no SQL. */
+  record(capture: RequestCapture): void
+  /** Newest first, filtered, a page at a time. */
+  list(query?: RequestListQuery): RequestPage
+  /** One entry with its redacted request and response; null when unknown or dropped from the ring. */
+  get(id: number): RequestEntry | null
+  /** Entries newer than `id`, oldest first (a live stream catching up after a reconnect). */
+  after(id: number, limit: number): RequestSummary[]
+  /** Empties the log, queued entries included; answers how many rows went. */
+  clear(): number
+  /** Called with each entry once it is written. Returns the unsubscribe function. */
+  subscribe(listener: (entry: RequestSummary) => void): () => void
+  /** Live subscriptions (open event streams). */
+  subscribers(): number
+  /** Where a failed batch is reported (the batch is dropped; requests are never failed by it). */
+  onWriteError(listener: (error: unknown) => void): () => void
+  /** Captures waiting for the next batch. */
+  pending(): number
+  /** Writes what is queued; called on close. */
+  flush(): void
+  close(): void
+}
+
+interface Queued {
+  capture: RequestCapture
+  /** Arrival time on the emulator clock, in ms. */
+  atMs: number
+}
+
+interface SummaryRow {
+  id: number
+  at: string
+  surface: string
+  method: string
+  path: string
+  status: number
+  duration_ms: number
+  auth_kind: string
+  product_id: string | null
+}
+
+const SUMMARY_COLUMNS = 'id, at, surface, method, path, status, duration_ms, auth_kind, product_id'
+
+export function createRequestLog(store: Store, clock: Clock, options: RequestLogOptions): RequestLog {
+  const capacity = Math.max(1, Math.floor(options.capacity))
+  const flushDelayMs = options.flushDelayMs ?? FLUSH_DELAY_MS
+  const db = store.db
+  const insert = db.prepare(
+    `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, request_json, response_json)
+     VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @requestJson, @responseJson)`
+  )
+  // Deletes everything older than the `capacity` newest rows (nothing while there are fewer).
+  const trim = db.prepare('DELETE FROM request_log WHERE id <= (SELECT id FROM request_log ORDER BY id DESC LIMIT 1 OFFSET ?)')
+  const productByAppId = db.prepare('SELECT id FROM products WHERE app_id = ?').pluck()
+  const byId = db.prepare(`SELECT ${SUMMARY_COLUMNS}, request_json, response_json FROM request_log WHERE id = ?`)
+  const newerThan = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE id > ? ORDER BY id ASC LIMIT ?`)
+  const deleteAll = db.prepare('DELETE FROM request_log')
+  // List queries differ only in which filters are set: one prepared statement per shape.
+  const listStatements = new Map<string, Statement>()
+
+  let queue: Queued[] = []
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let closed = false
+  const listeners = new Set<(entry: RequestSummary) => void>()
+  const errorListeners = new Set<(error: unknown) => void>()
+
+  const reportError = (error: unknown) => {
+    for (const listener of errorListeners) {
+      try {
+        listener(error)
+      } catch {
+        // A broken reporter must not take the batch writer down with it.
+      }
+    }
+  }
+
+  const schedule = (delayMs: number) => {
+    if (timer) {
+      if (delayMs > 0) return
+      clearTimeout(timer)
+    }
+    timer = setTimeout(() => {
+      timer = null
+      flush()
+    }, delayMs)
+    // An idle emulator (or a test run) must be able to exit with entries still queued.
+    timer.unref?.()
+  }
+
+  function flush(): void {
+    if (timer) {
+      clearTimeout(timer)
+      timer = null
+    }
+    if (queue.length === 0 || closed) return
+    // Entries the ring would drop at once are not worth redacting or writing.
+    const batch = queue.length > capacity ? queue.slice(-capacity) : queue
+    queue = []
+    const prepared: { entry: PreparedEntry; atMs: number }[] = []
+    for (const item of batch) {
+      try {
+        prepared.push({ entry: prepareEntry(item.capture), atMs: item.atMs })
+      } catch (error) {
+        reportError(error)
+      }
+    }
+    const written: RequestSummary[] = []
+    try {
+      store.transaction(() => {
+        const products = new Map<string, string | null>()
+        for (const { entry, atMs } of prepared) {
+          const summary: Omit<RequestSummary, 'id'> = {
+            at: new Date(atMs).toISOString(),
+            surface: entry.surface,
+            method: entry.method,
+            path: entry.path,
+            status: entry.status,
+            durationMs: entry.durationMs,
+            authKind: entry.authKind,
+            productId: entry.productId ?? productOfAppId(products, entry.appId)
+          }
+          const result = insert.run({ ...summary, requestJson: entry.requestJson, responseJson: entry.responseJson })
+          written.push({ id: Number(result.lastInsertRowid), ...summary })
+        }
+        trim.run(capacity)
+      })
+    } catch (error) {
+      reportError(error)
+      return
+    }
+    for (const entry of written) {
+      for (const listener of listeners) {
+        try {
+          listener(entry)
+        } catch (error) {
+          reportError(error)
+        }
+      }
+    }
+  }
+
+  function productOfAppId(cache: Map<string, string | null>, appId: string | null): string | null {
+    if (appId === null) return null
+    if (!cache.has(appId)) cache.set(appId, (productByAppId.get(appId) as string | undefined) ?? null)
+    return cache.get(appId) ?? null
+  }
+
+  function listStatement(where: string[]): Statement {
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM request_log${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`
+    let statement = listStatements.get(sql)
+    if (!statement) {
+      statement = db.prepare(sql)
+      listStatements.set(sql, statement)
+    }
+    return statement
+  }
+
+  return {
+    record(capture) {
+      if (closed) return
+      queue.push({ capture, atMs: clock.now().getTime() - capture.durationMs })
+      // The ring keeps `capacity` rows: older queued captures could never be shown.
+      if (queue.length > capacity * 2) queue = queue.slice(-capacity)
+      schedule(queue.length >= MAX_BATCH ? 0 : flushDelayMs)
+    },
+
+    list(query = {}) {
+      flush()
+      const limit = clampLimit(query.limit)
+      const { where, params } = filterSql(query)
+      if (query.before !== undefined) {
+        where.push('id < ?')
+        params.push(query.before)
+      }
+      const rows = listStatement(where).all(...params, limit + 1) as SummaryRow[]
+      const entries = rows.slice(0, limit).map(summaryOf)
+      return { entries, nextBefore: rows.length > limit ? (entries[entries.length - 1]?.id ?? null) : null }
+    },
+
+    get(id) {
+      flush()
+      const row = byId.get(id) as (SummaryRow & { request_json: string; response_json: string }) | undefined
+      if (!row) return null
+      return { ...summaryOf(row), request: JSON.parse(row.request_json), response: JSON.parse(row.response_json) }
+    },
+
+    after(id, limit) {
+      flush()
+      return (newerThan.all(id, clampLimit(limit)) as SummaryRow[]).map(summaryOf)
+    },
+
+    clear() {
+      queue = []
+      return deleteAll.run().changes
+    },
+
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+
+    subscribers: () => listeners.size,
+
+    onWriteError(listener) {
+      errorListeners.add(listener)
+      return () => {
+        errorListeners.delete(listener)
+      }
+    },
+
+    pending: () => queue.length,
+
+    flush,
+
+    close() {
+      if (closed) return
+      flush()
+      closed = true
+      listeners.clear()
+      errorListeners.clear()
+    }
+  }
+}
+
+function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE
+  return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)))
+}
+
+function summaryOf(row: SummaryRow): RequestSummary {
+  return {
+    id: row.id,
+    at: row.at,
+    surface: row.surface as Surface,
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    durationMs: row.duration_ms,
+    authKind: row.auth_kind as AuthKind,
+    productId: row.product_id
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The request inspector's vocabulary: what the server hands over for each service request
+ * (a raw capture, secrets and all) and what the inspector keeps and shows (redacted entries).
+ */
+
+/** Which part of the service API a request went to, by path prefix. */
+export const SURFACES = [
+  'developer-plugin-keys',
+  'plugin-connections',
+  'library',
+  'license-v1',
+  'downloads',
+  'legacy',
+  'well-known',
+  'other'
+] as const
+export type Surface = (typeof SURFACES)[number]
+
+/** How a request presented itself, read from its headers and query (never verified here). */
+export const AUTH_KINDS = ['developer-jwt', 'product-credential', 'product-credential-bearer', 'library-token', 'user-jwt', 'none'] as const
+export type AuthKind = (typeof AUTH_KINDS)[number]
+
+/** A response body as the server held it when sending: text, bytes, a stream, or nothing. */
+export type CapturedPayload = { kind: 'text'; text: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'stream' } | { kind: 'none' }
+
+/** The request body: what the route parsed (if it got that far) and the bytes that arrived. */
+export interface CapturedRequestBody {
+  /** The parsed body, when parsing succeeded; undefined when it failed or never ran. */
+  parsed: unknown
+  /** The first bytes received (up to the tap's limit), in the chunks they came in. */
+  head: readonly Uint8Array[]
+  /** Bytes received in all. */
+  receivedBytes: number
+}
+
+/** How to redact captures of one server: its credential header names and values to hide whole. */
+export interface CaptureRedaction {
+  /** The `x-<prefix>-app-id` header: not secret, names the product. */
+  appIdHeader: string
+  /** Product credential headers previewed whatever their value (`-plugin-key`, `-plugin-secret`, `-api-key`). */
+  credentialHeaders: readonly string[]
+  /** Header names replaced whole (`x-emulator-token`). */
+  hiddenHeaders: readonly string[]
+  /** Literal values replaced wherever they appear (the admin token). */
+  hiddenValues: readonly string[]
+}
+
+/**
+ * One finished exchange, exactly as the server saw it. Held in memory only until the next
+ * batch, where it is redacted before anything is written or shown.
+ */
+export interface RequestCapture {
+  method: string
+  /** Path and query as received. */
+  url: string
+  status: number
+  durationMs: number
+  requestHeaders: Readonly<Record<string, string | string[] | undefined>>
+  requestBody: CapturedRequestBody
+  /** The `productId` route parameter, when the matched route has one. */
+  routeProductId: string | null
+  responseHeaders: Readonly<Record<string, string | number | string[] | undefined>>
+  response: CapturedPayload
+  /**
+   * The connection closed before the response was complete (client gone, or an offline fault).
+   * `status` is then 0 if not even the status line went out.
+   */
+  aborted: boolean
+  redaction: CaptureRedaction
+}
+
+/** What a body was, how big, and whether the stored copy is cut. */
+export interface BodyInfo {
+  kind: 'none' | 'json' | 'text' | 'binary' | 'stream'
+  /** Bytes on the wire, when known. */
+  bytes: number | null
+  truncated: boolean
+  /** A sentence for a person when the body is not shown as it was (binary, stream, cut). */
+  note?: string
+}
+
+export interface RecordedRequest {
+  headers: Record<string, string | string[]>
+  query: Record<string, string | string[]>
+  /** JSON value, text, or null (see bodyInfo). Redacted. */
+  body: unknown
+  bodyInfo: BodyInfo
+}
+
+export interface RecordedResponse {
+  headers: Record<string, string | string[]>
+  body: unknown
+  bodyInfo: BodyInfo
+}
+
+/** One row of the inspector list. */
+export interface RequestSummary {
+  id: number
+  /** When the request arrived, on the emulator clock. */
+  at: string
+  surface: Surface
+  method: string
+  /** Path and query, redacted. */
+  path: string
+  /** HTTP status; 0 when the connection closed before a response was sent. */
+  status: number
+  durationMs: number
+  authKind: AuthKind
+  productId: string | null
+}
+
+export interface RequestEntry extends RequestSummary {
+  request: RecordedRequest
+  response: RecordedResponse
+}
+
+/** List filters; every one optional. */
+export interface RequestFilter {
+  surface?: Surface | undefined
+  /** An exact status (`404`) or a class (`4xx`). */
+  status?: string | undefined
+  method?: string | undefined
+  productId?: string | undefined
+  authKind?: AuthKind | undefined
+  /** Substring of the redacted path and query (case-insensitive). */
+  path?: string | undefined
+}
+
+export interface RequestPage {
+  /** Newest first. */
+  entries: RequestSummary[]
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: number | null
+}

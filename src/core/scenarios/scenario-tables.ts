@@ -1,0 +1,265 @@
+/**
+ * How each section of a scenario document maps onto a table: one description serves the
+ * export, the import, the reference checks and the JSON Schema, so they cannot drift apart.
+ * Sections are listed parents first, the order rows are written in.
+ */
+
+export type ColumnType = 'string' | 'integer' | 'boolean'
+
+export interface ColumnSpec {
+  field: string
+  column: string
+  type: ColumnType
+  /** May be null; may be left out on import (then null). */
+  nullable?: boolean
+  /** On import, the value used when the field is left out. */
+  default?: string | number | boolean
+  enum?: readonly string[]
+  /** The section whose `id` this field must name. */
+  ref?: SectionName
+}
+
+export type SectionName =
+  | 'developers'
+  | 'products'
+  | 'credentials'
+  | 'customers'
+  | 'marketingPreferences'
+  | 'orders'
+  | 'orderItems'
+  | 'subscriptions'
+  | 'entitlements'
+  | 'licenses'
+  | 'activations'
+  | 'files'
+
+export interface SectionSpec {
+  section: SectionName
+  table: string
+  /** Export order: stable, so export -> import -> export is byte-identical. */
+  orderBy: string
+  /** The field other sections reference; absent for marketingPreferences (keyed by customer). */
+  idField?: string
+  columns: readonly ColumnSpec[]
+}
+
+const id: ColumnSpec = { field: 'id', column: 'id', type: 'string' }
+const createdAt: ColumnSpec = { field: 'createdAt', column: 'created_at', type: 'string' }
+const str = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'string', ...extra })
+const opt = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'string', nullable: true, ...extra })
+const int = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'integer', ...extra })
+const bool = (field: string, column: string, fallback: boolean): ColumnSpec => ({ field, column, type: 'boolean', default: fallback })
+
+export const SECTIONS: readonly SectionSpec[] = [
+  {
+    section: 'developers',
+    table: 'developers',
+    orderBy: 'created_at, id',
+    idField: 'id',
+    columns: [id, str('email', 'email'), opt('name', 'name'), str('role', 'role', { enum: ['developer', 'admin'], default: 'developer' }), createdAt]
+  },
+  {
+    section: 'products',
+    table: 'products',
+    orderBy: 'created_at, id',
+    idField: 'id',
+    columns: [
+      id,
+      str('developerId', 'developer_id', { ref: 'developers' }),
+      str('name', 'name'),
+      str('appId', 'app_id'),
+      opt('storefrontSlug', 'storefront_slug'),
+      opt('supportEmail', 'support_email'),
+      createdAt
+    ]
+  },
+  {
+    section: 'credentials',
+    table: 'product_credentials',
+    orderBy: 'seq',
+    idField: 'id',
+    columns: [
+      id,
+      int('seq', 'seq'),
+      str('productId', 'product_id', { ref: 'products' }),
+      str('appId', 'app_id'),
+      str('keyHash', 'key_hash'),
+      str('secretHash', 'secret_hash'),
+      str('keyPreview', 'key_preview'),
+      str('secretPreview', 'secret_preview'),
+      opt('sealedMaterial', 'sealed_material'),
+      str('status', 'status', { enum: ['active', 'revoked'] }),
+      createdAt,
+      opt('createdBy', 'created_by'),
+      opt('lastUsedAt', 'last_used_at'),
+      opt('rotatedFromId', 'rotated_from_id', { ref: 'credentials' }),
+      opt('replacedById', 'replaced_by_id', { ref: 'credentials' }),
+      opt('revokedAt', 'revoked_at'),
+      opt('revokedBy', 'revoked_by'),
+      opt('revokedReason', 'revoked_reason'),
+      opt('revocationCause', 'revocation_cause', { enum: ['revoke', 'rotate-key', 'rotate-secret'] }),
+      opt('secretShownOnceAt', 'secret_shown_once_at'),
+      int('revealCount', 'reveal_count', { default: 0 }),
+      opt('lastRevealedAt', 'last_revealed_at'),
+      opt('lastRevealedBy', 'last_revealed_by')
+    ]
+  },
+  {
+    section: 'customers',
+    table: 'customers',
+    orderBy: 'created_at, id',
+    idField: 'id',
+    columns: [
+      id,
+      str('userId', 'user_id'),
+      str('email', 'email'),
+      opt('name', 'name'),
+      opt('country', 'country'),
+      opt('locale', 'locale'),
+      opt('developerId', 'developer_id', { ref: 'developers' }),
+      createdAt
+    ]
+  },
+  {
+    section: 'marketingPreferences',
+    table: 'marketing_preferences',
+    orderBy: 'customer_id',
+    columns: [str('customerId', 'customer_id', { ref: 'customers' }), bool('newsletter', 'newsletter', false), bool('productUpdates', 'product_updates', true), str('updatedAt', 'updated_at')]
+  },
+  {
+    section: 'orders',
+    table: 'orders',
+    orderBy: 'created_at, id',
+    idField: 'id',
+    columns: [
+      id,
+      opt('customerId', 'customer_id', { ref: 'customers' }),
+      str('channel', 'channel', { enum: ['direct', 'reseller'] }),
+      opt('reseller', 'reseller'),
+      opt('storefrontSlug', 'storefront_slug'),
+      str('status', 'status', { enum: ['paid', 'refunded'], default: 'paid' }),
+      str('currency', 'currency', { default: 'USD' }),
+      int('totalCents', 'total_cents'),
+      createdAt
+    ]
+  },
+  {
+    section: 'orderItems',
+    table: 'order_items',
+    orderBy: 'order_id, id',
+    idField: 'id',
+    columns: [
+      id,
+      str('orderId', 'order_id', { ref: 'orders' }),
+      str('productId', 'product_id', { ref: 'products' }),
+      str('kind', 'kind', { enum: ['perpetual', 'subscription', 'trial'] }),
+      int('unitPriceCents', 'unit_price_cents'),
+      opt('claimTokenHash', 'claim_token_hash'),
+      opt('claimedByCustomerId', 'claimed_by_customer_id', { ref: 'customers' }),
+      opt('claimedAt', 'claimed_at')
+    ]
+  },
+  {
+    section: 'subscriptions',
+    table: 'subscriptions',
+    orderBy: 'created_at, id',
+    idField: 'id',
+    columns: [
+      id,
+      str('customerId', 'customer_id', { ref: 'customers' }),
+      str('productId', 'product_id', { ref: 'products' }),
+      str('plan', 'plan', { enum: ['monthly', 'yearly'] }),
+      str('status', 'status', { enum: ['active', 'canceled', 'past_due'] }),
+      str('currentPeriodEnd', 'current_period_end'),
+      bool('cancelAtPeriodEnd', 'cancel_at_period_end', false),
+      opt('canceledAt', 'canceled_at'),
+      createdAt
+    ]
+  },
+  {
+    section: 'entitlements',
+    table: 'entitlements',
+    orderBy: 'created_at, id',
+    idField: 'id',
+    columns: [
+      id,
+      str('customerId', 'customer_id', { ref: 'customers' }),
+      str('productId', 'product_id', { ref: 'products' }),
+      opt('orderItemId', 'order_item_id', { ref: 'orderItems' }),
+      str('source', 'source', { enum: ['purchase', 'subscription', 'trial', 'reseller_claim'] }),
+      str('status', 'status', { enum: ['active', 'revoked'], default: 'active' }),
+      createdAt
+    ]
+  },
+  {
+    section: 'licenses',
+    table: 'licenses',
+    orderBy: 'created_at, id',
+    idField: 'id',
+    columns: [
+      id,
+      str('key', 'license_key'),
+      str('customerId', 'customer_id', { ref: 'customers' }),
+      str('productId', 'product_id', { ref: 'products' }),
+      opt('entitlementId', 'entitlement_id', { ref: 'entitlements' }),
+      opt('subscriptionId', 'subscription_id', { ref: 'subscriptions' }),
+      str('kind', 'kind', { enum: ['perpetual', 'subscription', 'trial'], default: 'perpetual' }),
+      str('status', 'status', { enum: ['active', 'suspended', 'revoked'], default: 'active' }),
+      opt('expiresAt', 'expires_at'),
+      int('maxActivations', 'max_activations', { default: 2 }),
+      createdAt
+    ]
+  },
+  {
+    section: 'activations',
+    table: 'activations',
+    orderBy: 'first_seen_at, id',
+    idField: 'id',
+    columns: [
+      id,
+      str('licenseId', 'license_id', { ref: 'licenses' }),
+      str('instanceId', 'instance_id'),
+      opt('instanceName', 'instance_name'),
+      opt('platform', 'platform'),
+      opt('appVersion', 'app_version'),
+      str('firstSeenAt', 'first_seen_at'),
+      str('lastSeenAt', 'last_seen_at'),
+      opt('deactivatedAt', 'deactivated_at')
+    ]
+  },
+  {
+    section: 'files',
+    table: 'product_files',
+    orderBy: 'created_at, id',
+    idField: 'id',
+    columns: [
+      id,
+      str('productId', 'product_id', { ref: 'products' }),
+      str('version', 'version'),
+      str('platform', 'platform', { enum: ['windows', 'macos', 'linux'] }),
+      str('filename', 'filename'),
+      int('sizeBytes', 'size_bytes'),
+      createdAt
+    ]
+  }
+]
+
+/** Tables that hold emulator data and that reset empties (children first). Keys and settings stay. */
+export const DATA_TABLES: readonly string[] = [
+  'request_log',
+  'credential_audit',
+  'connection_status',
+  'activations',
+  'licenses',
+  'entitlements',
+  'subscriptions',
+  'order_items',
+  'orders',
+  'marketing_preferences',
+  'customers',
+  'product_files',
+  'product_credentials',
+  'products',
+  'storefronts',
+  'developers'
+]

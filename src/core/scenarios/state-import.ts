@@ -1,0 +1,154 @@
+import { Compile } from 'typebox/compile'
+import type { Store } from '../store/store'
+import type { SecretBox } from '../crypto/secret-box'
+import { sha256Hex } from '../crypto/digest'
+import { previewOf } from '../redaction/redact'
+import { DomainError } from '../errors/domain-error'
+import { DATA_TABLES, SECTIONS } from './scenario-tables'
+import type { SectionName } from './scenario-tables'
+import { ScenarioDocumentSchema } from './scenario-schema'
+import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
+
+const checkDocument = Compile(ScenarioDocumentSchema)
+
+export type ImportCounts = Record<SectionName, number>
+
+function invalid(path: string, problem: string): DomainError {
+  return new DomainError('VALIDATION_ERROR', `The scenario is not valid at ${path || '/'}: ${problem}.`, {
+    details: { path: path || '/', details: [{ location: 'body', path: path || '/', problem }] }
+  })
+}
+
+/** The first schema error, as a path and a sentence. */
+function firstSchemaError(document: unknown): DomainError | null {
+  if (checkDocument.Check(document)) return null
+  const errors = checkDocument.Errors(document)
+  const unknownField = errors.find((e) => e.keyword === 'additionalProperties')
+  const first = errors.find((e) => e.keyword !== 'boolean') ?? errors[0]
+  if (!first) return invalid('/', 'is not a scenario document')
+  if (unknownField && (first === unknownField || first.instancePath.startsWith(unknownField.instancePath))) {
+    const names = (unknownField.params as { additionalProperties?: string[] }).additionalProperties ?? []
+    return invalid(`${unknownField.instancePath}/${names[0] ?? ''}`, 'is not a known field')
+  }
+  if (first.keyword === 'required') {
+    const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0]
+    return invalid(`${first.instancePath}/${missing ?? ''}`, 'is required')
+  }
+  return invalid(first.instancePath, first.message)
+}
+
+/** Fills derivable credential fields from plain values; never keeps the plain values. */
+function normaliseCredentials(document: ScenarioDocument, secretBox: SecretBox | null): void {
+  const products = new Map(((document.products as ScenarioRow[] | undefined) ?? []).map((p) => [p.id, p]))
+  const credentials = (document.credentials as ScenarioRow[] | undefined) ?? []
+  credentials.forEach((credential, index) => {
+    const path = `/credentials/${index}`
+    const { pluginKey, pluginSecret } = credential as { pluginKey?: string; pluginSecret?: string }
+    if (credential.keyHash === undefined && pluginKey === undefined) throw invalid(`${path}/keyHash`, 'needs keyHash or pluginKey')
+    if (credential.secretHash === undefined && pluginSecret === undefined) throw invalid(`${path}/secretHash`, 'needs secretHash or pluginSecret')
+    if (pluginKey !== undefined) {
+      credential.keyHash ??= sha256Hex(pluginKey)
+      credential.keyPreview ??= previewOf(pluginKey)
+    }
+    if (pluginSecret !== undefined) {
+      credential.secretHash ??= sha256Hex(pluginSecret)
+      credential.secretPreview ??= previewOf(pluginSecret)
+    }
+    // Sealed only when the author left sealedMaterial out; an explicit null means "unrecoverable".
+    if (credential.sealedMaterial === undefined && pluginKey !== undefined && pluginSecret !== undefined && secretBox) {
+      credential.sealedMaterial = secretBox.seal(JSON.stringify({ pluginKey, pluginSecret }))
+    }
+    if (credential.keyPreview === undefined) throw invalid(`${path}/keyPreview`, 'is required with keyHash')
+    if (credential.secretPreview === undefined) throw invalid(`${path}/secretPreview`, 'is required with secretHash')
+    credential.seq ??= index + 1
+    const product = products.get(credential.productId as string)
+    credential.appId ??= (product?.appId as string | undefined) ?? ''
+    delete credential.pluginKey
+    delete credential.pluginSecret
+  })
+}
+
+/** Duplicate ids and references to rows that are not in the document, with the path of the first. */
+function checkReferences(document: ScenarioDocument): void {
+  const ids = new Map<SectionName, Set<unknown>>()
+  for (const spec of SECTIONS) {
+    if (!spec.idField) continue
+    const seen = new Set<unknown>()
+    ;((document[spec.section] as ScenarioRow[] | undefined) ?? []).forEach((row, index) => {
+      const value = row[spec.idField as string]
+      if (seen.has(value)) throw invalid(`/${spec.section}/${index}/${spec.idField}`, `repeats the id ${String(value)}`)
+      seen.add(value)
+    })
+    ids.set(spec.section, seen)
+  }
+  for (const spec of SECTIONS) {
+    ;((document[spec.section] as ScenarioRow[] | undefined) ?? []).forEach((row, index) => {
+      for (const column of spec.columns) {
+        const value = row[column.field]
+        if (column.ref && value !== undefined && value !== null && !ids.get(column.ref)?.has(value)) {
+          throw invalid(`/${spec.section}/${index}/${column.field}`, `names no ${column.ref} entry with id ${String(value)}`)
+        }
+      }
+    })
+  }
+}
+
+/**
+ * Replaces the whole state with `input`, atomically: a document that fails any check, or that
+ * SQLite refuses, changes nothing and is reported with the path of its first error.
+ */
+export function importState(store: Store, input: unknown, secretBox: SecretBox | null): ImportCounts {
+  const schemaError = firstSchemaError(input)
+  if (schemaError) throw schemaError
+  const document = structuredClone(input) as ScenarioDocument
+  normaliseCredentials(document, secretBox)
+  checkReferences(document)
+
+  const counts = {} as ImportCounts
+  store.transaction(() => {
+    // Rows reference each other both ways (credential rotation links); check keys at commit.
+    store.db.pragma('defer_foreign_keys = ON')
+    for (const table of DATA_TABLES) if (table !== 'request_log') store.db.prepare(`DELETE FROM ${table}`).run()
+    for (const spec of SECTIONS) {
+      const rows = (document[spec.section] as ScenarioRow[] | undefined) ?? []
+      const columns = spec.columns.map((c) => c.column)
+      const insert = store.db.prepare(`INSERT INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+      rows.forEach((row, index) => {
+        const values = spec.columns.map((column) => {
+          const value = row[column.field] ?? column.default ?? null
+          return column.type === 'boolean' ? (value ? 1 : 0) : value
+        })
+        try {
+          insert.run(values)
+        } catch (error) {
+          throw invalid(`/${spec.section}/${index}`, describeSqliteError(error))
+        }
+      })
+      counts[spec.section] = rows.length
+    }
+    store.db
+      .prepare("INSERT OR IGNORE INTO storefronts (slug, name, created_at) SELECT storefront_slug, storefront_slug, MIN(created_at) FROM products WHERE storefront_slug IS NOT NULL GROUP BY storefront_slug")
+      .run()
+    const broken = store.db.pragma('foreign_key_check') as unknown[]
+    if (broken.length > 0) throw invalid('/', 'rows reference rows that do not exist')
+  })
+  return counts
+}
+
+function describeSqliteError(error: unknown): string {
+  const message = (error as Error).message ?? ''
+  if (message.includes('UNIQUE')) {
+    if (message.includes('product_credentials.product_id')) return 'is a second active credential for one product'
+    if (message.includes('activations.license_id')) return 'is a second live activation of one instance'
+    return `repeats a value that must be unique (${message.replace(/^UNIQUE constraint failed: /, '')})`
+  }
+  if (message.includes('CHECK')) return 'has a value outside the allowed range'
+  return 'cannot be stored'
+}
+
+/** Empties every data table in one transaction. Signing keys and settings stay. */
+export function resetState(store: Store): void {
+  store.transaction(() => {
+    for (const table of DATA_TABLES) store.db.prepare(`DELETE FROM ${table}`).run()
+  })
+}

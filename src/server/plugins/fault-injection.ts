@@ -1,0 +1,133 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FaultHit } from '../../core/faults/fault-rules'
+import { normalizePath } from '../../core/faults/route-pattern'
+import { isServiceRequest } from '../../core/inspector/surfaces'
+import { tricklePlan, trickleStream } from '../../core/faults/trickle'
+import type { ErrorBody } from './error-handling'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The fault rule that fired for this request, or null (for the request inspector). */
+    fault: FaultHit | null
+  }
+}
+
+/**
+ * Fault injection for the service API (decisions.md section 6). The rule is chosen once, in
+ * onRequest: before the body is read and before authentication, as a network fault would be.
+ * `trickle` is the one kind that acts on the way out (onSend), on the real response.
+ */
+export const faultInjection = fp(
+  async (app) => {
+    const { faults } = app.core
+    app.decorateRequest('fault', null)
+
+    // Responses a fault is holding back (a wait, or a trickle). Closing the server drops them:
+    // close() waits for open requests, and a ten-minute latency rule must not hold up a quit.
+    const held = new Set<FastifyReply>()
+    app.addHook('preClose', async () => {
+      for (const reply of held) reply.raw.destroy()
+    })
+
+    app.addHook('onRequest', async (request, reply) => {
+      const path = normalizePath(request.url)
+      // The control plane, /openapi.json and the UI are never faulted, so a `**` rule cannot lock
+      // QA out of the very routes that remove it. The matched route is checked as well as the
+      // path: an escaped path (`/%5Femulator/...`) reaches the same route.
+      const route = request.routeOptions.url
+      if (!isServiceRequest(path) || (route !== undefined && !isServiceRequest(route))) return
+      const hit = faults.pick(request.method, path)
+      if (!hit) return
+      request.fault = hit
+      const { rule, delayMs } = hit
+      if (delayMs > 0) {
+        held.add(reply)
+        reply.raw.once('close', () => held.delete(reply))
+      }
+      if (rule.kind === 'trickle') return
+
+      // The wait is the request still on its way: if the client gives up meanwhile, the service
+      // never sees it (a trickle rule is the one for "handled, but the answer never arrived").
+      if (delayMs > 0 && !(await waitWhileConnected(reply, delayMs))) {
+        reply.hijack()
+        return
+      }
+      switch (rule.kind) {
+        case 'latency':
+          return
+        case 'error':
+          return sendFault(reply, rule.status ?? 503, {
+            ok: false,
+            error: 'FAULT_INJECTED',
+            message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? 503}.`
+          })
+        case 'rate_limit': {
+          const retryAfter = rule.retryAfterS ?? 1
+          reply.header('retry-after', String(retryAfter))
+          return sendFault(reply, 429, {
+            ok: false,
+            error: 'RATE_LIMITED',
+            message: `Too many requests (injected fault, rule ${rule.id}); retry after ${retryAfter} s.`,
+            retryAfter
+          })
+        }
+        case 'offline':
+          // No status line, no headers: the client sees the connection drop, as with a dead link.
+          reply.hijack()
+          request.raw.socket.destroy()
+          return
+      }
+    })
+
+    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      // HEAD has no body to slow down; Fastify strips it after this hook.
+      if (request.fault?.rule.kind !== 'trickle' || request.method === 'HEAD') return payload
+      const spreadMs = request.fault.delayMs
+      if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+        const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload
+        if (body.length === 0) return payload
+        // Fastify sets Content-Length only for a string or Buffer payload: kept here, as a slow link would.
+        reply.header('content-length', String(body.length))
+        return trickleStream(body, tricklePlan(body.length, spreadMs))
+      }
+      if (isByteStream(payload)) {
+        const declared = Number(reply.getHeader('content-length'))
+        return trickleStream(payload, tricklePlan(Number.isFinite(declared) && declared > 0 ? declared : null, spreadMs))
+      }
+      // null, or a web stream: sent as is.
+      return payload
+    })
+  },
+  { name: 'fault-injection', dependencies: ['emulator-context'] }
+)
+
+function sendFault(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body)
+}
+
+/** Waits `ms`; false as soon as the client has closed the connection. */
+async function waitWhileConnected(reply: FastifyReply, ms: number): Promise<boolean> {
+  const gone = new AbortController()
+  const onClose = () => gone.abort()
+  reply.raw.once('close', onClose)
+  try {
+    await sleep(ms, undefined, { signal: gone.signal })
+    return !reply.raw.destroyed && reply.raw.socket?.destroyed !== true
+  } catch {
+    return false
+  } finally {
+    reply.raw.off('close', onClose)
+  }
+}
+
+/** A Node readable stream (what `reply.send(stream)` takes), read here as an async iterable. */
+function isByteStream(payload: unknown): payload is AsyncIterable<Buffer | Uint8Array | string> & NodeJS.ReadableStream {
+  return (
+    typeof payload === 'object' &&
+    payload !== null &&
+    typeof (payload as { pipe?: unknown }).pipe === 'function' &&
+    Symbol.asyncIterator in payload
+  )
+}

@@ -1,0 +1,126 @@
+import { pipeline } from 'node:stream'
+import { performance } from 'node:perf_hooks'
+import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { BodyTap } from '../../core/inspector/body-tap'
+import { isServiceRequest } from '../../core/inspector/surfaces'
+import type { CapturedPayload, CaptureRedaction } from '../../core/inspector/types'
+import { redactText } from '../../core/redaction/redact'
+import { credentialHeaderNames } from '../auth/credential-headers'
+
+/** What the recorder holds for a request between its first hook and its response. */
+interface InFlight {
+  startedAt: number
+  tap: BodyTap | null
+  response: CapturedPayload
+  done: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request inspector's capture; null for requests it does not record (control plane, UI). */
+    inspectorCapture: InFlight | null
+  }
+}
+
+const NO_PAYLOAD: CapturedPayload = { kind: 'none' }
+
+/**
+ * Records every service API request for the inspector: timing from the first hook, the body
+ * bytes on their way to the parser, the payload as it is sent, and the rest when the response
+ * has gone. Registered before the routes and the fault injector, so refused, unrouted and
+ * fault-injected requests are recorded too. The request path only gathers references and
+ * queues them (`core.requests.record`); redaction and SQL happen in the log's batches.
+ */
+export const requestRecorder = fp(
+  async (app) => {
+    const log = app.core.requests
+    const names = credentialHeaderNames(app.settings.headerPrefix)
+    const redaction: CaptureRedaction = {
+      appIdHeader: names.appId,
+      credentialHeaders: [names.pluginKey, names.pluginSecret, names.apiKey],
+      hiddenHeaders: ['x-emulator-token'],
+      hiddenValues: [app.settings.adminToken]
+    }
+    const stopReporting = log.onWriteError((error) => {
+      const message = error instanceof Error ? error.message : String(error)
+      app.log.error({ err: { message: redactText(message) } }, 'request inspector: a batch of requests could not be recorded')
+    })
+    app.addHook('onClose', async () => stopReporting())
+
+    app.decorateRequest('inspectorCapture', null)
+
+    const finish = (request: FastifyRequest, reply: FastifyReply, aborted: boolean) => {
+      const inFlight = request.inspectorCapture
+      if (!inFlight || inFlight.done) return
+      inFlight.done = true
+      const params = request.params as Record<string, unknown> | undefined
+      log.record({
+        method: request.method,
+        url: request.url,
+        // Cut off mid-body, the status line still went out; before that, there was no status.
+        status: aborted && !reply.raw.headersSent ? 0 : reply.statusCode,
+        durationMs: performance.now() - inFlight.startedAt,
+        requestHeaders: request.headers,
+        requestBody: { parsed: request.body, head: inFlight.tap?.chunks ?? [], receivedBytes: inFlight.tap?.receivedBytes ?? 0 },
+        routeProductId: typeof params?.productId === 'string' ? params.productId : null,
+        // Fastify's own view: it hands its headers to writeHead, so the raw response may not list them.
+        responseHeaders: reply.getHeaders(),
+        response: inFlight.response,
+        aborted,
+        redaction
+      })
+    }
+
+    app.addHook('onRequest', (request, reply, done) => {
+      if (isServiceRequest(request.url)) {
+        request.inspectorCapture = { startedAt: performance.now(), tap: null, response: NO_PAYLOAD, done: false }
+        // onResponse runs only for a response that finished; this catches the rest (the client
+        // went away, or a fault dropped the connection).
+        reply.raw.once('close', () => {
+          if (!reply.raw.writableFinished) finish(request, reply, true)
+        })
+      }
+      done()
+    })
+
+    app.addHook('preParsing', (request, _reply, payload, done) => {
+      const inFlight = request.inspectorCapture
+      if (!inFlight || !hasBody(request.headers)) {
+        done(null, payload)
+        return
+      }
+      const tap = new BodyTap()
+      inFlight.tap = tap
+      // pipeline, not pipe: an aborted upload must reach the parser as an error, not a hang.
+      pipeline(payload, tap, () => undefined)
+      done(null, tap)
+    })
+
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      const inFlight = request.inspectorCapture
+      if (inFlight) inFlight.response = capturedPayload(payload)
+      done(null, payload)
+    })
+
+    app.addHook('onResponse', (request, reply, done) => {
+      finish(request, reply, false)
+      done()
+    })
+  },
+  { name: 'request-recorder', dependencies: ['emulator-context'] }
+)
+
+function hasBody(headers: FastifyRequest['headers']): boolean {
+  const length = headers['content-length']
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/** The payload as the inspector will need it: a reference, never a copy or a read of a stream. */
+function capturedPayload(payload: unknown): CapturedPayload {
+  if (payload === null || payload === undefined) return NO_PAYLOAD
+  if (typeof payload === 'string') return { kind: 'text', text: payload }
+  if (payload instanceof Uint8Array) return { kind: 'bytes', bytes: payload }
+  if (typeof (payload as { pipe?: unknown }).pipe === 'function') return { kind: 'stream' }
+  return NO_PAYLOAD
+}

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common'
+import { IdParams } from '../../schemas/control-plane'
+import { FaultRulesBody, FaultRulesRemovedResponse, FaultRulesResponse } from '../../schemas/faults'
+import { useStrictRequests } from '../../schemas/strict-requests'
+
+const tags = ['Emulator']
+
+/**
+ * Fault rules for the service API (decisions.md section 6). The rules live in memory only:
+ * a restart or a control-plane reset clears them. Every route answers the rules in force.
+ */
+export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  useStrictRequests(app)
+  const { faults } = app.core
+
+  app.put(
+    '/faults',
+    {
+      schema: {
+        tags,
+        summary: 'Replace every fault rule (all or nothing)',
+        description:
+          'Rules apply to the service API only, never to /_emulator, /openapi.json or the UI at /. ' +
+          'For each request the first rule whose method and route match decides, and fires with its probability; ' +
+          'when it does not fire the request is served normally.',
+        body: FaultRulesBody,
+        response: { 200: FaultRulesResponse, ...errorResponses }
+      }
+    },
+    async (request) => ({ ok: true as const, rules: faults.replace(request.body.rules) })
+  )
+
+  app.get(
+    '/faults',
+    {
+      schema: {
+        tags,
+        summary: 'List the fault rules, in the order they are checked',
+        response: { 200: FaultRulesResponse, ...errorResponses }
+      }
+    },
+    async () => ({ ok: true as const, rules: faults.list() })
+  )
+
+  app.delete(
+    '/faults',
+    {
+      schema: {
+        tags,
+        summary: 'Remove every fault rule',
+        response: { 200: FaultRulesRemovedResponse, ...errorResponses }
+      }
+    },
+    async () => {
+      const removed = faults.list().length
+      faults.clear()
+      return { ok: true as const, removed, rules: [] }
+    }
+  )
+
+  app.delete(
+    '/faults/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Remove one fault rule (404 FAULT_RULE_NOT_FOUND when no rule has that id)',
+        params: IdParams,
+        response: { 200: FaultRulesRemovedResponse, ...errorResponses }
+      }
+    },
+    async (request) => {
+      faults.remove(request.params.id)
+      return { ok: true as const, removed: 1, rules: faults.list() }
+    }
+  )
+}

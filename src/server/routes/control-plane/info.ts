@@ -1,0 +1,98 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../schemas/common'
+
+const CountsSchema = Type.Object({
+  developers: Type.Integer(),
+  products: Type.Integer(),
+  credentials: Type.Integer(),
+  activeCredentials: Type.Integer(),
+  customers: Type.Integer(),
+  licenses: Type.Integer(),
+  activations: Type.Integer(),
+  requests: Type.Integer()
+})
+
+const SettingsSchema = Type.Object({
+  headerPrefix: Type.String(),
+  strict: Type.Boolean()
+})
+
+/** What the Overview screen shows: where things are, how they are set, how much there is. */
+export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const count = (sql: string) => (app.core.store.db.prepare(sql).get() as { n: number }).n
+
+  app.get(
+    '/info',
+    {
+      schema: {
+        tags: ['Emulator'],
+        summary: 'Server status: base URL, settings, database location, runtime key, counts',
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            version: Type.String(),
+            baseUrl: Type.String(),
+            databasePath: Type.String(),
+            hasRuntimeKey: Type.Boolean(),
+            credentialHeaders: Type.Object({ appId: Type.String(), pluginKey: Type.String(), pluginSecret: Type.String() }),
+            settings: SettingsSchema,
+            counts: CountsSchema
+          }),
+          ...errorResponses
+        }
+      }
+    },
+    async () => {
+      const prefix = app.settings.headerPrefix
+      return {
+        ok: true as const,
+        version: app.settings.version,
+        baseUrl: app.core.apiBaseUrl(),
+        databasePath: app.core.store.path,
+        hasRuntimeKey: app.core.hasRuntimeKey,
+        credentialHeaders: { appId: `x-${prefix}-app-id`, pluginKey: `x-${prefix}-plugin-key`, pluginSecret: `x-${prefix}-plugin-secret` },
+        settings: { headerPrefix: prefix, strict: app.settings.strict },
+        counts: {
+          developers: count('SELECT COUNT(*) AS n FROM developers'),
+          products: count('SELECT COUNT(*) AS n FROM products'),
+          credentials: count('SELECT COUNT(*) AS n FROM product_credentials'),
+          activeCredentials: count("SELECT COUNT(*) AS n FROM product_credentials WHERE status = 'active'"),
+          customers: count('SELECT COUNT(*) AS n FROM customers'),
+          licenses: count('SELECT COUNT(*) AS n FROM licenses'),
+          activations: count('SELECT COUNT(*) AS n FROM activations WHERE deactivated_at IS NULL'),
+          requests: count('SELECT COUNT(*) AS n FROM request_log')
+        }
+      }
+    }
+  )
+
+  app.get(
+    '/settings',
+    { schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: Type.Object({ ok: Type.Literal(true), settings: SettingsSchema }), ...errorResponses } } },
+    async () => ({ ok: true as const, settings: { headerPrefix: app.settings.headerPrefix, strict: app.settings.strict } })
+  )
+
+  app.put(
+    '/settings',
+    {
+      schema: {
+        tags: ['Emulator'],
+        summary: 'Change the credential header prefix or strict mode at runtime (until restart)',
+        body: Type.Object(
+          {
+            headerPrefix: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$' })),
+            strict: Type.Optional(Type.Boolean())
+          },
+          { additionalProperties: false }
+        ),
+        response: { 200: Type.Object({ ok: Type.Literal(true), settings: SettingsSchema }), ...errorResponses }
+      }
+    },
+    async (request) => {
+      if (request.body.headerPrefix !== undefined) app.settings.headerPrefix = request.body.headerPrefix.toLowerCase()
+      if (request.body.strict !== undefined) app.settings.strict = request.body.strict
+      return { ok: true as const, settings: { headerPrefix: app.settings.headerPrefix, strict: app.settings.strict } }
+    }
+  )
+}

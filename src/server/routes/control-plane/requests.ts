@@ -1,0 +1,164 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { PassThrough } from 'node:stream'
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { DomainError } from '../../../core/errors/domain-error'
+import { matchesFilter } from '../../../core/inspector/request-filter'
+import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
+import { Nullable, errorResponses } from '../../schemas/common'
+import { RequestEntrySchema, RequestIdParams, RequestListQuery, RequestStreamQuery, RequestSummarySchema } from '../../schemas/requests'
+import { useStrictRequests } from '../../schemas/strict-requests'
+
+const tags = ['Emulator']
+
+/** A comment line every so often keeps proxies and idle timers from closing a quiet stream. */
+export const HEARTBEAT_MS = 15_000
+/** A client this far behind is dropped rather than buffered without end; EventSource reconnects. */
+const MAX_BUFFERED_BYTES = 1024 * 1024
+/** Entries replayed to a reconnecting client (Last-Event-ID) before live ones. */
+const MAX_REPLAY = 500
+
+/** The request inspector (decisions.md section 6): the redacted log of service API requests. */
+export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  useStrictRequests(app)
+  const log = app.core.requests
+  const expectedToken = sha256(app.settings.adminToken)
+  const openStreams = new Set<() => void>()
+
+  // An open event stream would keep close() waiting for its connection: end them first.
+  app.addHook('preClose', async () => {
+    for (const end of [...openStreams]) end()
+  })
+
+  app.get(
+    '/requests',
+    {
+      schema: {
+        tags,
+        summary: 'Recorded service API requests, newest first, filtered and paged',
+        description:
+          'Every request to the service API (not the control plane, the OpenAPI document or the UI), redacted. Page with `limit` and `before` = the previous `nextBefore`.',
+        querystring: RequestListQuery,
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), requests: Type.Array(RequestSummarySchema), nextBefore: Nullable(Type.Integer()) }),
+          ...errorResponses
+        }
+      }
+    },
+    async (request) => {
+      const { limit, before, ...filter } = request.query
+      const page = log.list({ ...filter, limit, before })
+      return { ok: true as const, requests: page.entries, nextBefore: page.nextBefore }
+    }
+  )
+
+  app.delete(
+    '/requests',
+    {
+      schema: {
+        tags,
+        summary: 'Empty the request log',
+        response: { 200: Type.Object({ ok: Type.Literal(true), deleted: Type.Integer() }), ...errorResponses }
+      }
+    },
+    async () => ({ ok: true as const, deleted: log.clear() })
+  )
+
+  app.get(
+    '/requests/stream',
+    {
+      // The admin token is checked below: from the header, or from `?token=` for EventSource.
+      config: { withoutAdminToken: true },
+      schema: {
+        tags,
+        summary: 'Live request log as server-sent events (event `request`, data: a request summary)',
+        description:
+          'text/event-stream. One `event: request` per recorded request, `id` = its id, `data` = the summary as JSON; a comment line every 15 s. ' +
+          'The same filters as the list. Send the admin token as x-emulator-token or, for a browser EventSource, as `?token=`. ' +
+          'A reconnecting client sending Last-Event-ID first gets what it missed (up to 500).',
+        security: [{ adminToken: [] }],
+        querystring: RequestStreamQuery,
+        response: {
+          200: { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+          ...errorResponses
+        }
+      }
+    },
+    async (request, reply) => {
+      const { token, ...filter } = request.query
+      requireAdminToken(request.headers['x-emulator-token'], token, expectedToken)
+
+      const stream = new PassThrough()
+      let ended = false
+      const send = (text: string) => {
+        if (ended) return
+        // A reader that stopped reading: drop it rather than hold its backlog in memory.
+        if (stream.writableLength > MAX_BUFFERED_BYTES) return end()
+        stream.write(text)
+      }
+      const sendEntry = (entry: RequestSummary) => {
+        if (matchesFilter(entry, filter as RequestFilter)) send(eventOf(entry))
+      }
+      // Synchronous from replay to subscribe: no batch can be written in between, so none is missed.
+      stream.write(`retry: 3000\n: connected\n\n`)
+      const lastEventId = Number(request.headers['last-event-id'])
+      if (Number.isInteger(lastEventId) && lastEventId >= 0) {
+        for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
+      }
+      const unsubscribe = log.subscribe(sendEntry)
+      const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS)
+      heartbeat.unref()
+      function end(): void {
+        if (ended) return
+        ended = true
+        unsubscribe()
+        clearInterval(heartbeat)
+        openStreams.delete(end)
+        stream.end()
+      }
+      openStreams.add(end)
+      // Fastify destroys the stream when the client disconnects.
+      stream.once('close', end)
+
+      return reply
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-cache, no-transform')
+        .header('x-accel-buffering', 'no')
+        .send(stream)
+    }
+  )
+
+  app.get(
+    '/requests/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One recorded request with its redacted request and response',
+        params: RequestIdParams,
+        response: { 200: Type.Object({ ok: Type.Literal(true), entry: RequestEntrySchema }), ...errorResponses }
+      }
+    },
+    async (request) => {
+      const entry = log.get(request.params.id)
+      if (!entry) throw new DomainError('NOT_FOUND', `No recorded request has the id ${request.params.id} (the log keeps only the newest).`)
+      return { ok: true as const, entry }
+    }
+  )
+}
+
+function eventOf(entry: RequestSummary): string {
+  return `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest()
+}
+
+/** The control plane's token check, header or query; compared in constant time over digests. */
+function requireAdminToken(header: string | string[] | undefined, query: string | undefined, expected: Buffer): void {
+  const presented = typeof header === 'string' && header !== '' ? header : query
+  if (presented === undefined || presented === '') {
+    throw new DomainError('AUTH_REQUIRED', 'Send the admin token in the x-emulator-token header (or, for EventSource, as ?token=).')
+  }
+  if (!timingSafeEqual(sha256(presented), expected)) throw new DomainError('INVALID_TOKEN', 'The admin token does not match.')
+}

@@ -1,0 +1,79 @@
+import { Type } from 'typebox'
+import { AUTH_KINDS, SURFACES } from '../../core/inspector/types'
+import { MAX_PAGE_SIZE } from '../../core/inspector/request-log'
+import { Nullable, Timestamp } from './common'
+
+/** The request inspector's filters: shared by the list and the live stream. */
+export const requestFilterProperties = {
+  surface: Type.Optional(Type.Enum([...SURFACES], { description: 'The part of the service API, by path prefix.' })),
+  status: Type.Optional(
+    Type.String({ pattern: '^(?:[0-9]{1,3}|[1-5][xX]{2})$', description: 'An exact status (`404`) or a class (`4xx`). 0 is a connection closed before any response.' })
+  ),
+  method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,16}$', description: 'HTTP method, any case.' })),
+  productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The product the request named (path, body, query or App ID header).' })),
+  authKind: Type.Optional(Type.Enum([...AUTH_KINDS], { description: 'How the request presented itself.' })),
+  path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'A substring of the (redacted) path and query, case-insensitive.' }))
+}
+
+export const RequestListQuery = Type.Object(
+  {
+    ...requestFilterProperties,
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (default 50, at most ${MAX_PAGE_SIZE}).` })),
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'Only entries older than this id: the `nextBefore` of the previous page.' }))
+  },
+  { additionalProperties: false }
+)
+
+export const RequestStreamQuery = Type.Object(
+  {
+    ...requestFilterProperties,
+    token: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 512, description: 'The admin token, for clients that cannot set the x-emulator-token header (browser EventSource).' })
+    )
+  },
+  { additionalProperties: false }
+)
+
+export const RequestIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
+
+export const RequestSummarySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Timestamp,
+    surface: Type.Enum([...SURFACES]),
+    method: Type.String(),
+    path: Type.String({ description: 'Path and query as received, redacted.' }),
+    status: Type.Integer({ description: 'HTTP status; 0 when the connection closed before a response.' }),
+    durationMs: Type.Number(),
+    authKind: Type.Enum([...AUTH_KINDS]),
+    productId: Nullable(Type.String())
+  },
+  { title: 'RequestSummary' }
+)
+
+const Headers = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+  description: 'Lower-case names. Credential headers, Authorization and cookies show previews only.'
+})
+
+const BodyInfoSchema = Type.Object({
+  kind: Type.Enum(['none', 'json', 'text', 'binary', 'stream']),
+  bytes: Nullable(Type.Integer({ description: 'Size on the wire, when known.' })),
+  truncated: Type.Boolean({ description: 'True when `body` is the first 16 KiB only (then a string, even for JSON).' }),
+  note: Type.Optional(Type.String())
+})
+
+const BodyField = Type.Unknown({ description: 'The body, redacted: a JSON value, text, or null (see bodyInfo).' })
+
+export const RequestEntrySchema = Type.Object(
+  {
+    ...RequestSummarySchema.properties,
+    request: Type.Object({
+      headers: Headers,
+      query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())])),
+      body: BodyField,
+      bodyInfo: BodyInfoSchema
+    }),
+    response: Type.Object({ headers: Headers, body: BodyField, bodyInfo: BodyInfoSchema })
+  },
+  { title: 'RequestEntry' }
+)

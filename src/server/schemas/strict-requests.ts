@@ -1,0 +1,71 @@
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify'
+import type { TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import { Value } from 'typebox/value'
+
+/**
+ * Request validation as decisions.md section 1 reads: a JSON body of the wrong type is a 400
+ * VALIDATION_ERROR, never silently coerced. Fastify's default Ajv coerces (`{"reason": 123}`
+ * becomes "123", `{"reason": ["x"]}` becomes "x", `null` becomes ""), so bodies are checked
+ * as sent. Path and query values arrive as text and are still converted to the schema's type.
+ * Issues keep Ajv's shape, so the error handler words them the same way.
+ */
+export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const check = Compile(schema)
+  return (value: unknown) => {
+    const input = httpPart === 'body' ? value : Value.Convert(schema, value)
+    if (check.Check(input)) return { value: input }
+    return { error: toAjvIssues(check.Errors(input)) }
+  }
+}
+
+interface TypeBoxIssue {
+  keyword: string
+  schemaPath: string
+  instancePath: string
+  params: object
+  message: string
+}
+
+function toAjvIssues(errors: readonly TypeBoxIssue[]): FastifySchemaValidationError[] {
+  const hasUnknownField = errors.some((issue) => issue.keyword === 'additionalProperties')
+  const out: FastifySchemaValidationError[] = []
+  for (const issue of errors) {
+    const base = { keyword: issue.keyword, instancePath: issue.instancePath, schemaPath: issue.schemaPath }
+    const params = issue.params as Record<string, unknown>
+    // `additionalProperties: false` also reports each extra property as "schema is false".
+    if (issue.keyword === 'boolean' && hasUnknownField) continue
+    if (issue.keyword === 'additionalProperties' && Array.isArray(params.additionalProperties)) {
+      for (const field of params.additionalProperties as unknown[]) {
+        out.push({ ...base, params: { additionalProperty: String(field) }, message: 'must NOT have additional properties' })
+      }
+      continue
+    }
+    if (issue.keyword === 'required' && Array.isArray(params.requiredProperties)) {
+      for (const field of params.requiredProperties as unknown[]) {
+        out.push({ ...base, params: { missingProperty: String(field) }, message: `must have required property '${String(field)}'` })
+      }
+      continue
+    }
+    out.push({ ...base, params, message: issue.message })
+  }
+  if (out.length === 0) out.push({ keyword: 'type', instancePath: '', schemaPath: '#', params: {}, message: 'is not valid' })
+  return out
+}
+
+/** The part of a Fastify instance (any type provider) that `useStrictRequests` configures. */
+export interface StrictRequestsTarget {
+  setValidatorCompiler(compiler: FastifySchemaCompiler<TSchema>): unknown
+  hasContentTypeParser(contentType: string): boolean
+  removeContentTypeParser(contentType: string): unknown
+}
+
+/**
+ * For a route plugin: validate with `strictValidatorCompiler` and accept JSON bodies only.
+ * Fastify also parses text/plain by default, which turned a wrong Content-Type into a 400
+ * ("must be object") instead of the 415 UNSUPPORTED_MEDIA_TYPE a client should see.
+ */
+export function useStrictRequests(app: StrictRequestsTarget): void {
+  app.setValidatorCompiler(strictValidatorCompiler)
+  if (app.hasContentTypeParser('text/plain')) app.removeContentTypeParser('text/plain')
+}

@@ -1,0 +1,59 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensureCliBuilt, killAllCli, spawnCli, startServeCli } from '../support/cli-process'
+import { makeTempDir } from '../support/temp-dir'
+import { PRESETS, PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
+
+// `serve --scenario FILE` and `export-state`: scenario documents through the real command line.
+
+const dir = makeTempDir('cli-scenario')
+beforeAll(() => ensureCliBuilt())
+afterEach(async () => killAllCli())
+afterAll(() => dir.remove())
+
+const fullLibrary = PRESETS.find((p) => p.name === 'full-library')!
+
+describe('serve --scenario', () => {
+  it('loads the document at start, and export-state writes the same state to a file atomically', async () => {
+    const scenario = join(dir.path, 'full-library.json')
+    writeFileSync(scenario, JSON.stringify(fullLibrary.build(new Date())))
+    const db = join(dir.path, 'scenario.db')
+    const serving = await startServeCli(['--port', '0', '--db', db, '--admin-token', 'scenario-token', '--scenario', scenario])
+    const verify = await fetch(`${serving.baseUrl}/api/plugin-connections/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(PRESET_CREDENTIAL)
+    })
+    expect(verify.status).toBe(200)
+    const served = (await (await fetch(`${serving.baseUrl}/_emulator/state`, { headers: { 'x-emulator-token': 'scenario-token' } })).json()) as { state: unknown }
+
+    const out = join(dir.path, 'exported.json')
+    const exported = spawnCli(['export-state', '--db', db, '--out', out])
+    expect((await exported.exited).code).toBe(0)
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(served.state)
+    expect(readdirSync(dir.path).filter((name) => name.endsWith('.tmp'))).toEqual([])
+  })
+
+  it('refuses to start on an invalid scenario, naming the path, and exits 1', async () => {
+    const scenario = join(dir.path, 'broken.json')
+    const document = fullLibrary.build(new Date())
+    ;(document.licenses as Record<string, unknown>[])[2]!.kind = 'lifetime'
+    writeFileSync(scenario, JSON.stringify(document))
+    const cli = spawnCli(['serve', '--port', '0', '--db', join(dir.path, 'broken.db'), '--scenario', scenario])
+    const exit = await cli.exited
+    expect(exit.code).toBe(1)
+    expect(cli.stderr()).toContain('/licenses/2/kind')
+  })
+
+  it('says so when the scenario file is missing or not JSON', async () => {
+    const missing = spawnCli(['serve', '--port', '0', '--db', ':memory:', '--scenario', join(dir.path, 'nope.json')])
+    expect((await missing.exited).code).toBe(1)
+    expect(missing.stderr()).toContain('cannot read the scenario')
+    const garbage = join(dir.path, 'garbage.json')
+    writeFileSync(garbage, '{ not json')
+    const bad = spawnCli(['serve', '--port', '0', '--db', ':memory:', '--scenario', garbage])
+    expect((await bad.exited).code).toBe(1)
+    expect(bad.stderr()).toContain('not valid JSON')
+  })
+})

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startEmulator } from '../support/emulator'
+import type { TestEmulator } from '../support/emulator'
+
+// GET /openapi.json: the OpenAPI 3.1 document of every route (decisions.md section 7).
+describe('OpenAPI document', () => {
+  let emulator: TestEmulator
+  let document: Record<string, any>
+  beforeAll(async () => {
+    emulator = await startEmulator()
+    const result = await emulator.request('GET', '/openapi.json')
+    expect(result.status).toBe(200)
+    expect(result.headers.get('content-type')).toMatch(/^application\/json/)
+    document = result.body
+  })
+  afterAll(async () => {
+    await emulator.close()
+  })
+
+  const routes: Array<[string, string]> = [
+    ['get', '/api/developer/plugin-keys/products'],
+    ['get', '/api/developer/plugin-keys/products/{productId}'],
+    ['post', '/api/developer/plugin-keys/products/{productId}'],
+    ['post', '/api/developer/plugin-keys/products/{productId}/ensure'],
+    ['post', '/api/developer/plugin-keys/products/{productId}/reveal-secret'],
+    ['post', '/api/developer/plugin-keys/products/{productId}/rotate-key'],
+    ['post', '/api/developer/plugin-keys/products/{productId}/rotate-secret'],
+    ['post', '/api/developer/plugin-keys/products/{productId}/revoke'],
+    ['post', '/api/plugin-connections/verify'],
+    ['post', '/api/developer/plugin-keys'],
+    ['post', '/api/developer/plugin-keys/reveal-secret'],
+    ['get', '/.well-known/jwks.json'],
+    ['get', '/_emulator/health'],
+    ['post', '/_emulator/developers'],
+    ['post', '/_emulator/developers/{id}/session'],
+    ['post', '/_emulator/products'],
+    ['post', '/_emulator/products/{id}/legacy-credential'],
+    ['get', '/_emulator/products/{id}/audit'],
+    ['get', '/_emulator/products/{id}/connection']
+  ]
+
+  it('is OpenAPI 3.1 with a title and version', () => {
+    expect(document.openapi).toMatch(/^3\.1\./)
+    expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) })
+  })
+
+  it.each(routes)('documents %s %s', (method, path) => {
+    expect(Object.keys(document.paths ?? {})).toContain(path)
+    expect(document.paths[path][method]).toBeDefined()
+  })
+
+  it('does not document a trailing-slash twin of the list path', () => {
+    expect(Object.keys(document.paths)).not.toContain('/api/developer/plugin-keys/products/')
+  })
+
+  it('marks the management endpoints as needing the developer JWT', () => {
+    expect(document.components.securitySchemes.developerJwt).toMatchObject({ type: 'http', scheme: 'bearer' })
+    const revoke = document.paths['/api/developer/plugin-keys/products/{productId}/revoke'].post
+    expect(revoke.security).toEqual([{ developerJwt: [] }])
+  })
+
+  it('documents the 201 of create and rotate, and the 200/201 of ensure', () => {
+    const base = '/api/developer/plugin-keys/products/{productId}'
+    expect(Object.keys(document.paths[base].post.responses)).toContain('201')
+    expect(Object.keys(document.paths[`${base}/rotate-key`].post.responses)).toContain('201')
+    expect(Object.keys(document.paths[`${base}/ensure`].post.responses)).toEqual(expect.arrayContaining(['200', '201']))
+  })
+})

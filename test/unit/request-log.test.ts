@@ -1,0 +1,429 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { join } from 'node:path'
+import { openStore } from '../../src/core/store/store'
+import type { Store } from '../../src/core/store/store'
+import { createClock } from '../../src/core/clock/clock'
+import { FLUSH_DELAY_MS, MAX_BATCH, createRequestLog } from '../../src/core/inspector/request-log'
+import type { RequestLog } from '../../src/core/inspector/request-log'
+import { MAX_BODY_CHARS } from '../../src/core/inspector/redact-exchange'
+import { matchesFilter } from '../../src/core/inspector/request-filter'
+import { isServiceRequest, surfaceOf } from '../../src/core/inspector/surfaces'
+import type { RequestCapture, RequestFilter } from '../../src/core/inspector/types'
+import { previewOf, redactHeaders, redactText, redactUrl } from '../../src/core/redaction/redact'
+import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
+import { makeTempDir } from '../support/temp-dir'
+
+const ADMIN_TOKEN = 'admin-token-0123456789abcdef'
+const JWT =
+  'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwiYXVkIjoiZGV2ZWxvcGVyIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
+
+/** A finished exchange as the recorder hands it over; override what a test is about. */
+function capture(overrides: Partial<RequestCapture> = {}): RequestCapture {
+  return {
+    method: 'GET',
+    url: '/.well-known/jwks.json',
+    status: 200,
+    durationMs: 1.25,
+    requestHeaders: { host: '127.0.0.1:4747' },
+    requestBody: { parsed: undefined, head: [], receivedBytes: 0 },
+    routeProductId: null,
+    responseHeaders: { 'content-type': 'application/json; charset=utf-8' },
+    response: { kind: 'text', text: '{"ok":true}' },
+    aborted: false,
+    redaction: {
+      appIdHeader: 'x-svc-app-id',
+      credentialHeaders: ['x-svc-plugin-key', 'x-svc-plugin-secret', 'x-svc-api-key'],
+      hiddenHeaders: ['x-emulator-token'],
+      hiddenValues: [ADMIN_TOKEN]
+    },
+    ...overrides
+  }
+}
+
+const jsonBody = (value: unknown) => {
+  const bytes = Buffer.from(JSON.stringify(value))
+  return { parsed: value, head: [bytes], receivedBytes: bytes.length }
+}
+
+describe('the request log', () => {
+  let dir: ReturnType<typeof makeTempDir>
+  let store: Store
+  let transactions: number
+  let log: RequestLog
+
+  const countingStore = (): Store => ({
+    ...store,
+    db: store.db,
+    transaction: (work) => {
+      transactions += 1
+      return store.transaction(work)
+    }
+  })
+  const rowCount = () => (store.db.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number }).n
+  const open = (capacity: number) => {
+    log = createRequestLog(countingStore(), createClock(), { capacity })
+    return log
+  }
+
+  beforeEach(() => {
+    dir = makeTempDir('request-log')
+    store = openStore({ path: join(dir.path, 'emulator.db') })
+    transactions = 0
+    store.db
+      .prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')")
+      .run()
+    store.db
+      .prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_synth', '2024-01-01T00:00:00Z')")
+      .run()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+    log?.close()
+    store.close()
+    dir.remove()
+  })
+
+  describe('batching', () => {
+    it('queues on record and writes nothing until the batch, then all of it in one transaction', () => {
+      open(100)
+      for (let i = 0; i < 10; i++) log.record(capture({ url: `/api/x?n=${i}` }))
+      expect(rowCount()).toBe(0)
+      expect(log.pending()).toBe(10)
+      expect(transactions).toBe(0)
+      log.flush()
+      expect(rowCount()).toBe(10)
+      expect(transactions).toBe(1)
+      expect(log.pending()).toBe(0)
+      log.flush()
+      expect(transactions).toBe(1)
+    })
+
+    it('writes the batch from an unref-ed timer, off the request path', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      open(100)
+      log.record(capture())
+      log.record(capture())
+      expect(rowCount()).toBe(0)
+      vi.advanceTimersByTime(FLUSH_DELAY_MS)
+      expect(rowCount()).toBe(2)
+      expect(transactions).toBe(1)
+    })
+
+    it('writes a full batch at once instead of waiting out the delay', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      open(10_000)
+      for (let i = 0; i < MAX_BATCH; i++) log.record(capture())
+      vi.advanceTimersByTime(0)
+      expect(rowCount()).toBe(MAX_BATCH)
+    })
+
+    it('flushes on close and ignores what arrives after', () => {
+      open(100)
+      log.record(capture())
+      log.close()
+      expect(rowCount()).toBe(1)
+      log.record(capture())
+      log.flush()
+      expect(rowCount()).toBe(1)
+    })
+
+    it('tells subscribers about each entry once it is written, with its id', () => {
+      open(100)
+      const seen: number[] = []
+      const unsubscribe = log.subscribe((entry) => {
+        // Written before anyone hears of it.
+        expect(store.db.prepare('SELECT id FROM request_log WHERE id = ?').get(entry.id)).toBeTruthy()
+        seen.push(entry.id)
+      })
+      expect(log.subscribers()).toBe(1)
+      log.record(capture())
+      log.record(capture())
+      expect(seen).toEqual([])
+      log.flush()
+      expect(seen).toHaveLength(2)
+      unsubscribe()
+      expect(log.subscribers()).toBe(0)
+      log.record(capture())
+      log.flush()
+      expect(seen).toHaveLength(2)
+    })
+
+    it('keeps going when a subscriber throws, and reports it', () => {
+      open(100)
+      const errors: unknown[] = []
+      log.onWriteError((error) => errors.push(error))
+      log.subscribe(() => {
+        throw new Error('broken listener')
+      })
+      const ok: number[] = []
+      log.subscribe((entry) => ok.push(entry.id))
+      log.record(capture())
+      log.flush()
+      expect(ok).toHaveLength(1)
+      expect(errors).toHaveLength(1)
+    })
+
+    it('stamps each entry with its arrival on the emulator clock', () => {
+      const clock = createClock(() => Date.parse('2030-01-01T00:00:10.000Z'))
+      log = createRequestLog(store, clock, { capacity: 10 })
+      log.record(capture({ durationMs: 2500 }))
+      expect(log.list().entries[0]?.at).toBe('2030-01-01T00:00:07.500Z')
+    })
+  })
+
+  describe('the ring', () => {
+    it('keeps the newest rows up to the capacity, oldest deleted first', () => {
+      open(5)
+      for (let i = 0; i < 12; i++) {
+        log.record(capture({ url: `/api/x?n=${i}` }))
+        log.flush()
+      }
+      expect(rowCount()).toBe(5)
+      const page = log.list({ limit: 100 })
+      expect(page.entries.map((entry) => entry.path)).toEqual(['/api/x?n=11', '/api/x?n=10', '/api/x?n=9', '/api/x?n=8', '/api/x?n=7'])
+      expect(log.get(7)).toBeNull()
+      expect(log.get(8)?.path).toBe('/api/x?n=7')
+    })
+
+    it('skips the part of a batch the ring would drop at once', () => {
+      open(3)
+      for (let i = 0; i < 8; i++) log.record(capture({ url: `/api/x?n=${i}` }))
+      log.flush()
+      expect(log.list().entries.map((entry) => entry.path)).toEqual(['/api/x?n=7', '/api/x?n=6', '/api/x?n=5'])
+    })
+
+    it('clears rows and what is still queued', () => {
+      open(10)
+      log.record(capture())
+      log.flush()
+      log.record(capture())
+      expect(log.clear()).toBe(1)
+      expect(log.list().entries).toEqual([])
+      expect(rowCount()).toBe(0)
+    })
+  })
+
+  describe('queries', () => {
+    const seed = () => {
+      open(100)
+      log.record(capture({ url: '/api/license/v1/activate', method: 'POST', status: 201, requestHeaders: { 'x-svc-app-id': 'app_synth', 'x-svc-plugin-key': 'k', 'x-svc-plugin-secret': 's' } }))
+      log.record(capture({ url: '/api/license/v1/validate', method: 'POST', status: 401, requestHeaders: { 'x-svc-app-id': 'app_unknown' } }))
+      log.record(capture({ url: '/api/developer/plugin-keys/products/prod_1', routeProductId: 'prod_1', requestHeaders: { authorization: `Bearer ${JWT}` } }))
+      log.record(capture({ url: '/api/plugin-connections/verify', method: 'POST', status: 401, requestBody: jsonBody({ productId: 'prod_2', appId: 'app_x' }) }))
+      log.record(capture({ url: '/api/nowhere/100%_done', status: 404 }))
+      log.record(capture({ url: '/api/library?storefront=Main', status: 200 }))
+      log.record(capture({ url: '/api/downloads/file_1', method: 'HEAD', status: 206 }))
+    }
+
+    it('answers newest first with a summary of each', () => {
+      seed()
+      const { entries, nextBefore } = log.list()
+      expect(entries.map((entry) => entry.id)).toEqual([7, 6, 5, 4, 3, 2, 1])
+      expect(nextBefore).toBeNull()
+      expect(entries[6]).toMatchObject({ surface: 'license-v1', method: 'POST', status: 201, authKind: 'product-credential', productId: 'prod_1', durationMs: 1.3 })
+      expect(entries[4]).toMatchObject({ surface: 'developer-plugin-keys', authKind: 'developer-jwt', productId: 'prod_1' })
+    })
+
+    it('names the product from the route, the body, or the App ID header', () => {
+      seed()
+      const products = log.list().entries.map((entry) => [entry.path, entry.productId])
+      expect(products).toContainEqual(['/api/license/v1/activate', 'prod_1'])
+      expect(products).toContainEqual(['/api/license/v1/validate', null])
+      expect(products).toContainEqual(['/api/developer/plugin-keys/products/prod_1', 'prod_1'])
+      expect(products).toContainEqual(['/api/plugin-connections/verify', 'prod_2'])
+    })
+
+    it('filters by surface, status, status class, method, product, auth kind and path', () => {
+      seed()
+      const paths = (filter: RequestFilter) => log.list(filter).entries.map((entry) => entry.path)
+      expect(paths({ surface: 'license-v1' })).toEqual(['/api/license/v1/validate', '/api/license/v1/activate'])
+      expect(paths({ status: '401' })).toEqual(['/api/plugin-connections/verify', '/api/license/v1/validate'])
+      expect(paths({ status: '2xx' })).toEqual(['/api/downloads/file_1', '/api/library?storefront=Main', '/api/developer/plugin-keys/products/prod_1', '/api/license/v1/activate'])
+      expect(paths({ status: '4xx', method: 'post' })).toEqual(['/api/plugin-connections/verify', '/api/license/v1/validate'])
+      expect(paths({ method: 'HEAD' })).toEqual(['/api/downloads/file_1'])
+      expect(paths({ productId: 'prod_1' })).toEqual(['/api/developer/plugin-keys/products/prod_1', '/api/license/v1/activate'])
+      expect(paths({ authKind: 'developer-jwt' })).toEqual(['/api/developer/plugin-keys/products/prod_1'])
+      expect(paths({ path: 'MAIN' })).toEqual(['/api/library?storefront=Main'])
+      // `%` and `_` are plain characters, not LIKE wildcards.
+      expect(paths({ path: '%_' })).toEqual(['/api/nowhere/100%_done'])
+      expect(paths({ path: 'a%' })).toEqual([])
+      expect(paths({ status: 'nonsense' })).toEqual([])
+    })
+
+    it('agrees with the live stream filter on every entry', () => {
+      seed()
+      const filters: RequestFilter[] = [
+        {},
+        { surface: 'library' },
+        { status: '401' },
+        { status: '2xx' },
+        { method: 'post' },
+        { productId: 'prod_1' },
+        { authKind: 'none' },
+        { path: 'v1' },
+        { status: '4xx', surface: 'license-v1' }
+      ]
+      const everything = log.list({ limit: 500 }).entries
+      for (const filter of filters) {
+        expect(log.list({ ...filter, limit: 500 }).entries, JSON.stringify(filter)).toEqual(everything.filter((entry) => matchesFilter(entry, filter)))
+      }
+    })
+
+    it('pages with limit and a before cursor', () => {
+      seed()
+      const first = log.list({ limit: 3 })
+      expect(first.entries.map((entry) => entry.id)).toEqual([7, 6, 5])
+      expect(first.nextBefore).toBe(5)
+      const second = log.list({ limit: 3, before: 5 })
+      expect(second.entries.map((entry) => entry.id)).toEqual([4, 3, 2])
+      const third = log.list({ limit: 3, before: second.nextBefore ?? 0 })
+      expect(third.entries.map((entry) => entry.id)).toEqual([1])
+      expect(third.nextBefore).toBeNull()
+      expect(log.list({ limit: 2, before: 6, surface: 'license-v1' }).entries.map((entry) => entry.id)).toEqual([2, 1])
+    })
+
+    it('lists newer entries oldest first for a reconnecting stream', () => {
+      seed()
+      expect(log.after(4, 10).map((entry) => entry.id)).toEqual([5, 6, 7])
+      expect(log.after(0, 2).map((entry) => entry.id)).toEqual([1, 2])
+    })
+
+    it('reads what is still queued (a read flushes first)', () => {
+      open(10)
+      log.record(capture())
+      expect(log.list().entries).toHaveLength(1)
+    })
+  })
+
+  describe('redaction at batch time', () => {
+    it('stores no plugin key, plugin secret, JWT, token, claim token or admin token', () => {
+      open(100)
+      const key = newPluginKey()
+      const secret = newPluginSecret()
+      const claim = 'clm_0123456789abcdefghijABCDEFGHIJ'
+      const plainSecret = 'plain-looking-secret-value'
+      log.record(
+        capture({
+          method: 'POST',
+          url: `/api/library/claim?claim=${claim}&token=opaque-library-token-value&note=${ADMIN_TOKEN}`,
+          requestHeaders: {
+            authorization: `Bearer ${JWT}`,
+            'x-svc-app-id': 'app_synth',
+            'x-svc-plugin-key': key,
+            'x-svc-plugin-secret': plainSecret,
+            'x-emulator-token': ADMIN_TOKEN,
+            cookie: 'session=opaque-cookie-value'
+          },
+          requestBody: jsonBody({ claim_token: claim, nested: { pluginSecret: secret, note: `key ${key}` }, admin: ADMIN_TOKEN }),
+          responseHeaders: { 'content-type': 'application/json', 'set-cookie': ['a=opaque-set-cookie-value'] },
+          response: { kind: 'text', text: JSON.stringify({ ok: true, library_token: 'opaque-issued-token', license_token: JWT, one_time_reveal: { pluginKey: key, pluginSecret: secret } }) }
+        })
+      )
+      log.flush()
+      const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
+      for (const value of [key, secret, JWT, claim, plainSecret, ADMIN_TOKEN, 'opaque-library-token-value', 'opaque-cookie-value', 'opaque-set-cookie-value', 'opaque-issued-token']) {
+        expect(stored.includes(value), value).toBe(false)
+      }
+      const entry = log.get(1)
+      expect(entry?.request.headers.authorization).toBe(`Bearer ${previewOf(JWT)}`)
+      expect(entry?.request.headers['x-svc-app-id']).toBe('app_synth')
+      expect(entry?.request.headers['x-svc-plugin-key']).toBe(previewOf(key))
+      expect(entry?.request.headers['x-emulator-token']).toBe('[hidden]')
+      expect(entry?.request.query.claim).toBe(previewOf(claim))
+      expect(entry?.request.query.note).toBe('[hidden]')
+      // Product credential headers say more about the caller than a Bearer beside them.
+      expect(entry?.authKind).toBe('product-credential')
+      expect(entry?.productId).toBe('prod_1')
+    })
+
+    it('shows an unparsed body as the text that arrived, and binary bodies as a size', () => {
+      open(100)
+      const malformed = Buffer.from(`{"license_key": "abc", "secret": "${newPluginSecret()}"`)
+      log.record(capture({ method: 'POST', requestHeaders: { 'content-type': 'application/json' }, requestBody: { parsed: undefined, head: [malformed.subarray(0, 10), malformed.subarray(10)], receivedBytes: malformed.length } }))
+      log.record(capture({ method: 'POST', requestBody: { parsed: undefined, head: [Buffer.from([0, 1, 2, 3])], receivedBytes: 4 } }))
+      log.record(capture({ responseHeaders: { 'content-type': 'application/octet-stream', 'content-length': '100' }, response: { kind: 'stream' } }))
+      log.record(capture({ responseHeaders: { 'content-type': 'image/png' }, response: { kind: 'bytes', bytes: new Uint8Array(64) } }))
+      log.record(capture({ aborted: true, status: 0, response: { kind: 'none' } }))
+      log.flush()
+      const [aborted, bytes, stream, binary, text] = log.list().entries.map((entry) => log.get(entry.id))
+      expect(text?.request.bodyInfo).toMatchObject({ kind: 'text', bytes: malformed.length, truncated: false })
+      expect(text?.request.body).toBe(redactText(malformed.toString()))
+      expect(binary?.request).toMatchObject({ body: null, bodyInfo: { kind: 'binary', bytes: 4 } })
+      expect(stream?.response).toMatchObject({ body: null, bodyInfo: { kind: 'stream', bytes: 100 } })
+      expect(bytes?.response).toMatchObject({ body: null, bodyInfo: { kind: 'binary', bytes: 64 } })
+      expect(aborted?.status).toBe(0)
+      expect(aborted?.response.bodyInfo.note).toContain('closed')
+    })
+
+    it('cuts bodies past 16 KiB after redacting them', () => {
+      open(100)
+      const secret = newPluginSecret()
+      const big = { items: Array.from({ length: 2000 }, (_, i) => ({ i, secret })) }
+      log.record(capture({ method: 'POST', requestBody: jsonBody(big), response: { kind: 'text', text: JSON.stringify(big) } }))
+      // A tap that stopped at its limit, in the middle of a secret: the half secret goes too.
+      const cut = Buffer.from(`not json ${secret}`.slice(0, 30))
+      log.record(capture({ method: 'POST', requestHeaders: { 'content-type': 'text/plain' }, requestBody: { parsed: undefined, head: [cut], receivedBytes: 1_000_000 } }))
+      log.flush()
+      const whole = log.get(1)
+      expect(whole?.request.bodyInfo).toMatchObject({ kind: 'json', truncated: true })
+      expect(typeof whole?.request.body).toBe('string')
+      expect((whole?.request.body as string).length).toBe(MAX_BODY_CHARS)
+      expect(JSON.stringify(whole)).not.toContain(secret)
+      expect(whole?.response.bodyInfo.truncated).toBe(true)
+      const partial = log.get(2)
+      expect(partial?.request.body).toBe('not json ')
+      expect(partial?.request.bodyInfo).toMatchObject({ truncated: true, bytes: 1_000_000 })
+    })
+  })
+})
+
+describe('what the inspector records, and under which surface', () => {
+  it('records the service API only', () => {
+    for (const url of ['/api/license/v1/activate', '/api/library?token=x', '/.well-known/jwks.json', '/api/nowhere', '/_emulatorish']) {
+      expect(isServiceRequest(url), url).toBe(true)
+    }
+    for (const url of ['/_emulator', '/_emulator/requests?token=x', '/openapi.json', '/openapi.json/', '/', '/?x=1', '/favicon.ico']) {
+      expect(isServiceRequest(url), url).toBe(false)
+    }
+  })
+
+  it('names surfaces by path prefix', () => {
+    expect(surfaceOf('/api/developer/plugin-keys/products/p1/reveal-secret')).toBe('developer-plugin-keys')
+    expect(surfaceOf('/api/developer/plugin-keys/products')).toBe('developer-plugin-keys')
+    expect(surfaceOf('/api/developer/plugin-keys')).toBe('legacy')
+    expect(surfaceOf('/api/developer/plugin-keys/reveal-secret')).toBe('legacy')
+    expect(surfaceOf('/api/plugin-connections/verify')).toBe('plugin-connections')
+    expect(surfaceOf('/api/library/claim?claim=x')).toBe('library')
+    expect(surfaceOf('/api/license/v1/library-token')).toBe('license-v1')
+    expect(surfaceOf('/api/downloads/f1')).toBe('downloads')
+    expect(surfaceOf('/.well-known/jwks.json')).toBe('well-known')
+    expect(surfaceOf('/api/libraryx')).toBe('other')
+  })
+})
+
+describe('redaction helpers the inspector adds', () => {
+  it('previews secret headers by name, keeps the auth scheme, and hides listed headers whole', () => {
+    const out = redactHeaders(
+      { Authorization: `Bearer ${JWT}`, 'x-acme-plugin-secret': 'whatever-it-looks-like', 'x-emulator-token': ADMIN_TOKEN, accept: 'application/json', 'set-cookie': ['a=b', 'c=d'], gone: undefined },
+      { previewed: new Set(['x-acme-plugin-secret']), hidden: new Set(['x-emulator-token']) }
+    )
+    expect(out).toEqual({
+      authorization: `Bearer ${previewOf(JWT)}`,
+      'x-acme-plugin-secret': previewOf('whatever-it-looks-like'),
+      'x-emulator-token': '[hidden]',
+      accept: 'application/json',
+      'set-cookie': [previewOf('a=b'), previewOf('c=d')]
+    })
+  })
+
+  it('catches reseller claim tokens in free text', () => {
+    const claim = 'clm_0123456789abcdefghijABCDEF'
+    expect(redactText(`claim ${claim} now`)).toBe(`claim ${previewOf(claim)} now`)
+  })
+
+  it('hides a control-plane query token whole, not even a preview', () => {
+    expect(redactUrl(`/_emulator/requests/stream?token=${ADMIN_TOKEN}&surface=library`)).toBe('/_emulator/requests/stream?token=%5Bhidden%5D&surface=library')
+    // Elsewhere the usual preview stays (the redactUrl unit tests pin it).
+    expect(redactUrl(`/api/library?token=${ADMIN_TOKEN}`)).toBe(`/api/library?token=${previewOf(ADMIN_TOKEN)}`)
+  })
+})

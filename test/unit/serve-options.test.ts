@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import { isAbsolute, resolve } from 'node:path'
+import { parseServeOptions, UsageError } from '../../src/cli/serve-options'
+import type { ServeOptions } from '../../src/cli/serve-options'
+
+function parse(...args: string[]): ServeOptions {
+  const options = parseServeOptions(args)
+  if (options === 'help') throw new Error('expected options, got help')
+  return options
+}
+
+function usageErrorOf(...args: string[]): UsageError {
+  try {
+    parseServeOptions(args)
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError)
+    return error as UsageError
+  }
+  throw new Error(`expected a UsageError for ${JSON.stringify(args)}`)
+}
+
+describe('serve options', () => {
+  it('defaults to 127.0.0.1:4747, prefix svc, runtime key on, not strict', () => {
+    const options = parse()
+    expect(options).toMatchObject({
+      host: '127.0.0.1',
+      port: 4747,
+      headerPrefix: 'svc',
+      runtimeKey: true,
+      strict: false,
+      adminToken: null,
+      logLevel: 'warn'
+    })
+    expect(isAbsolute(options.databasePath)).toBe(true)
+    expect(options.databasePath.endsWith('emulator.db')).toBe(true)
+  })
+
+  it('takes --port 0 (a free port) and the edges of the port range', () => {
+    expect(parse('--port', '0').port).toBe(0)
+    expect(parse('--port=65535').port).toBe(65535)
+    expect(parse('--port', '8080').port).toBe(8080)
+  })
+
+  it('takes --db :memory: as is, and makes a file path absolute', () => {
+    expect(parse('--db', ':memory:').databasePath).toBe(':memory:')
+    expect(parse('--db', 'data/emu.db').databasePath).toBe(resolve('data/emu.db'))
+    expect(parse('--db', '/tmp/x/emu.db').databasePath).toBe(resolve('/tmp/x/emu.db'))
+  })
+
+  it('--no-runtime-key turns the runtime key off', () => {
+    expect(parse('--no-runtime-key').runtimeKey).toBe(false)
+  })
+
+  it('--strict turns strict mode on', () => {
+    expect(parse('--strict').strict).toBe(true)
+  })
+
+  it('takes host, admin token, header prefix (lower-cased) and log level', () => {
+    expect(parse('--host', '0.0.0.0', '--admin-token', 'abcdefgh12', '--header-prefix', 'AcMe', '--log-level', 'debug')).toMatchObject({
+      host: '0.0.0.0',
+      adminToken: 'abcdefgh12',
+      headerPrefix: 'acme',
+      logLevel: 'debug'
+    })
+  })
+
+  it('answers help for --help and -h', () => {
+    expect(parseServeOptions(['--help'])).toBe('help')
+    expect(parseServeOptions(['-h'])).toBe('help')
+  })
+
+  it.each([['70000'], ['65536'], ['abc'], ['1.5'], [''], ['0x50'], ['1e3'], [' 80']])('refuses --port "%s"', (port) => {
+    expect(usageErrorOf(`--port=${port}`).message).toContain('--port')
+  })
+
+  it('refuses a negative port', () => {
+    usageErrorOf('--port=-1')
+  })
+
+  it.each([['has space'], ['under_score'], [''], ['-leading'], ['x'.repeat(33)], ['ünï']])('refuses --header-prefix "%s"', (prefix) => {
+    expect(usageErrorOf(`--header-prefix=${prefix}`).message).toContain('--header-prefix')
+  })
+
+  it('refuses an unknown flag, naming it', () => {
+    expect(usageErrorOf('--bogus').message).toContain('--bogus')
+  })
+
+  it('refuses a stray positional argument', () => {
+    usageErrorOf('extra')
+  })
+
+  it('refuses a flag without its value', () => {
+    usageErrorOf('--port')
+  })
+
+  it('refuses an admin token shorter than 8 characters', () => {
+    expect(usageErrorOf('--admin-token', 'short').message).toContain('--admin-token')
+  })
+
+  it('refuses an unknown log level and an empty --db', () => {
+    expect(usageErrorOf('--log-level', 'loud').message).toContain('--log-level')
+    expect(usageErrorOf('--db=').message).toContain('--db')
+  })
+})

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { openStore } from '../../src/core/store/store'
+import type { Store } from '../../src/core/store/store'
+import { schemaVersion } from '../../src/core/store/migrate'
+import { latestSchemaVersion, migrations } from '../../src/core/store/migrations'
+import { makeTempDir } from '../support/temp-dir'
+
+// Upgrading a file made by an older build: the data stays, the new tables work.
+describe('store migrations', () => {
+  let dir: ReturnType<typeof makeTempDir>
+  let path: string
+  const opened: Store[] = []
+  const open = (options: { migrateTo?: number } = {}): Store => {
+    const store = openStore({ path, ...options })
+    opened.push(store)
+    return store
+  }
+
+  beforeEach(() => {
+    dir = makeTempDir('migrations')
+    path = join(dir.path, 'emulator.db')
+  })
+  afterEach(() => {
+    for (const store of opened.splice(0)) store.close()
+    dir.remove()
+  })
+
+  it('has versions 1..latest, in order, with no gap', () => {
+    expect(migrations.map((m) => m.version)).toEqual(Array.from({ length: latestSchemaVersion }, (_, i) => i + 1))
+    expect(latestSchemaVersion).toBeGreaterThanOrEqual(2)
+  })
+
+  it('stops at migrateTo: a version-1 file has no credential tables', () => {
+    const store = open({ migrateTo: 1 })
+    expect(schemaVersion(store.db)).toBe(1)
+    const tables = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()
+    expect(tables).toContain('products')
+    expect(tables).not.toContain('product_credentials')
+  })
+
+  it('upgrades a version-1 file to the latest version with its rows intact', () => {
+    const old = open({ migrateTo: 1 })
+    old.db
+      .prepare("INSERT INTO developers (id, email, name, role, created_at) VALUES ('dev_1', 'ada@example.test', 'Ada', 'developer', '2024-01-01T00:00:00.000Z')")
+      .run()
+    old.db
+      .prepare(
+        "INSERT INTO products (id, developer_id, name, app_id, storefront_slug, created_at) VALUES ('prod_1', 'dev_1', 'Old Synth', 'app_old', 'main', '2024-01-02T00:00:00.000Z')"
+      )
+      .run()
+    old.close()
+
+    const store = open()
+    expect(schemaVersion(store.db)).toBe(latestSchemaVersion)
+    expect(store.db.prepare('SELECT id, email, name, role FROM developers').all()).toEqual([
+      { id: 'dev_1', email: 'ada@example.test', name: 'Ada', role: 'developer' }
+    ])
+    expect(store.db.prepare('SELECT id, developer_id, name, app_id, storefront_slug FROM products').all()).toEqual([
+      { id: 'prod_1', developer_id: 'dev_1', name: 'Old Synth', app_id: 'app_old', storefront_slug: 'main' }
+    ])
+
+    // The tables added by the upgrade take rows that reference the old data.
+    store.db
+      .prepare(
+        `INSERT INTO product_credentials (id, seq, product_id, app_id, key_hash, secret_hash, key_preview, secret_preview, status, created_at)
+         VALUES ('cred_1', 1, 'prod_1', 'app_old', 'kh', 'sh', 'pk_...', 'sk_...', 'active', '2024-01-03T00:00:00.000Z')`
+      )
+      .run()
+    store.db
+      .prepare(
+        "INSERT INTO credential_audit (product_id, credential_id, action, outcome, actor_kind, at) VALUES ('prod_1', 'cred_1', 'create', 'ok', 'developer', '2024-01-03T00:00:00.000Z')"
+      )
+      .run()
+    store.db
+      .prepare(
+        "INSERT INTO connection_status (product_id, last_status, last_attempt_at, attempt_count, success_count, failure_count) VALUES ('prod_1', 'verified', '2024-01-03T00:00:00.000Z', 1, 1, 0)"
+      )
+      .run()
+    expect(store.db.prepare('SELECT product_id FROM product_credentials').pluck().all()).toEqual(['prod_1'])
+    expect(store.db.prepare('SELECT count(*) FROM credential_audit').pluck().get()).toBe(1)
+    expect(store.db.prepare('SELECT attempt_count FROM connection_status').pluck().get()).toBe(1)
+  })
+
+  it('reopening a file at the latest version changes nothing', () => {
+    open().close()
+    const again = open()
+    expect(schemaVersion(again.db)).toBe(latestSchemaVersion)
+  })
+
+  it('refuses a file made by a newer build, and names both versions', () => {
+    const raw = new BetterSqlite3(path)
+    raw.pragma(`user_version = ${latestSchemaVersion + 1}`)
+    raw.close()
+    expect(() => openStore({ path })).toThrow(
+      `Database schema version ${latestSchemaVersion + 1} is newer than this build supports (${latestSchemaVersion}).`
+    )
+    // The refused file is left as it was.
+    const check = new BetterSqlite3(path)
+    try {
+      expect(check.pragma('user_version', { simple: true })).toBe(latestSchemaVersion + 1)
+      expect(check.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get()).toBe(0)
+    } finally {
+      check.close()
+    }
+  })
+})
