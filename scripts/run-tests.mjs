@@ -19,6 +19,17 @@ const suites = [
       const report = JSON.parse(readFileSync(join(reports, 'vitest.json'), 'utf8'))
       return { passed: report.numPassedTests, failed: report.numFailedTests + (report.numRuntimeErrorTests ?? 0), skipped: report.numPendingTests + report.numTodoTests }
     }
+  },
+  {
+    name: 'playwright (ui in Chromium, electron app)',
+    command: 'npx',
+    args: ['playwright', 'test', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'playwright.json') },
+    totals: () => {
+      const report = JSON.parse(readFileSync(join(reports, 'playwright.json'), 'utf8'))
+      const stats = report.stats
+      return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped }
+    }
   }
 ]
 
@@ -26,9 +37,26 @@ let passed = 0
 let failed = 0
 let skipped = 0
 let broken = false
+
+// The command-line tests (test/api/cli-serve.test.ts) run the built bundle out/main/cli.js: build it
+// first, so a fresh checkout and a stale bundle both test the current sources. A failed build is
+// one failed test; the suites still run (unit tests need no bundle).
+process.stdout.write('\n=== build (electron-vite)\n')
+const build = spawnSync('npx', ['electron-vite', 'build', '--logLevel', 'warn'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+  shell: process.platform === 'win32'
+})
+if (build.status !== 0) {
+  process.stdout.write(`build: electron-vite build failed (${build.error ? build.error.message : `exit ${build.status ?? build.signal}`}); counted as one failure\n`)
+  failed += 1
+  broken = true
+}
+
 for (const suite of suites) {
   process.stdout.write(`\n=== ${suite.name}\n`)
-  const run = spawnSync(suite.command, suite.args, { cwd: root, stdio: 'inherit', env: process.env })
+  const run = spawnSync(suite.command, suite.args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...suite.env } })
   let totals = null
   try {
     totals = suite.totals()

@@ -1,0 +1,81 @@
+import { test as base } from '@playwright/test'
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const cli = fileURLToPath(new URL('../../bin/plugin-license-emulator.js', import.meta.url))
+
+/** A real `serve` process over a temp database, as QA runs it. */
+export interface ServedEmulator {
+  baseUrl: string
+  adminToken: string
+  /** The URL a person opens: the UI with the admin token in the fragment. */
+  adminUrl: string
+  dataDir: string
+  /** Calls the control plane from the test (not from the page). */
+  control<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>
+}
+
+async function startServe(): Promise<{ emulator: ServedEmulator; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ple-e2e-'))
+  const adminToken = randomBytes(16).toString('hex')
+  const child: ChildProcess = spawn(process.execPath, [cli, 'serve', '--port', '0', '--db', join(dataDir, 'emulator.db'), '--admin-token', adminToken], {
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk) => (stderr += String(chunk)))
+  const lines = createInterface({ input: child.stdout! })
+  const ready = await new Promise<{ baseUrl: string; adminUrl: string }>((resolve, reject) => {
+    let baseUrl = ''
+    lines.on('line', (line) => {
+      const listening = /listening on (http:\/\/\S+)$/.exec(line)
+      if (listening) baseUrl = listening[1]!
+      const admin = /^Admin UI: (\S+)$/.exec(line)
+      if (admin && baseUrl) resolve({ baseUrl, adminUrl: admin[1]! })
+    })
+    child.once('exit', (code) => reject(new Error(`serve exited (${code}) before it was ready: ${stderr}`)))
+  })
+  const control: ServedEmulator['control'] = async (method, path, body) => {
+    const response = await fetch(`${ready.baseUrl}/_emulator${path}`, {
+      method,
+      headers: { 'x-emulator-token': adminToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body)
+    })
+    const text = await response.text()
+    return { status: response.status, body: (text ? JSON.parse(text) : {}) as never }
+  }
+  return {
+    emulator: { ...ready, adminToken, dataDir, control },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGTERM')
+        await exited
+      }
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** `emulator`: one `serve` per test file (worker), reset before each test. */
+export const test = base.extend<{ emulator: ServedEmulator }, { servedEmulator: ServedEmulator }>({
+  servedEmulator: [
+    async ({}, use) => {
+      const { emulator, stop } = await startServe()
+      await use(emulator)
+      await stop()
+    },
+    { scope: 'worker' }
+  ],
+  emulator: async ({ servedEmulator }, use) => {
+    await servedEmulator.control('POST', '/reset')
+    await use(servedEmulator)
+  }
+})
+
+export { expect } from '@playwright/test'

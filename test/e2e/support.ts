@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect } from './fixtures'
+import type { ServedEmulator } from './fixtures'
+
+/** Where the UI screenshots go (kept as test artifacts; the best are copied to docs/screenshots). */
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'screenshots')
+
+/** The preset credential of the built-in scenarios (src/core/scenarios/presets.ts, documented). */
+export const DEMO = {
+  productId: 'prod_demo_synth',
+  productName: 'Demo Synth',
+  appId: 'app_DemoSynth0000000000001',
+  pluginKey: 'pk_DemoSynthPresetKey000000000001',
+  pluginSecret: 'sk_DemoSynthPresetSecret0000000000001',
+  customerName: 'Demo Customer',
+  perpetualKey: 'DEMO1-PERPE-TUAL0-00000-00001'
+} as const
+
+/** Opens the admin URL (the token arrives in the fragment) and waits for the shell. */
+export async function openApp(page: Page, emulator: ServedEmulator, hash = '#/overview'): Promise<void> {
+  await page.goto(emulator.adminUrl)
+  await expect(page.getByRole('navigation', { name: 'Screens' })).toBeVisible()
+  if (hash !== '#/overview') await goTo(page, hash)
+}
+
+/** A route change inside the app (the token stays in sessionStorage). */
+export async function goTo(page: Page, hash: string): Promise<void> {
+  await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`)
+  await expect(page).toHaveURL(new RegExp(`${hash.replace(/[?]/g, '\\?')}$`))
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) })
+}
+
+export async function loadPreset(emulator: ServedEmulator, name: string): Promise<void> {
+  const result = await emulator.control('POST', `/presets/${name}`)
+  expect(result.status).toBe(200)
+}
+
+export async function createDeveloper(emulator: ServedEmulator, input: { email: string; name?: string; role?: 'developer' | 'admin' }): Promise<{ id: string }> {
+  const result = await emulator.control<{ developer: { id: string } }>('POST', '/developers', input)
+  expect(result.status).toBe(201)
+  return result.body.developer
+}
+
+export async function createProduct(emulator: ServedEmulator, developerId: string, name: string): Promise<{ id: string; appId: string }> {
+  const result = await emulator.control<{ product: { id: string; appId: string } }>('POST', '/products', { developerId, name })
+  expect(result.status).toBe(201)
+  return result.body.product
+}
+
+/** A service API call from outside the page (a plugin, say). */
+export async function callService(emulator: ServedEmulator, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${emulator.baseUrl}${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body)
+  })
+  const text = await response.text()
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null }
+}
