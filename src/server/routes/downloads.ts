@@ -4,11 +4,9 @@ import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream, parseByteRange } from '../../core/downloads/generated-bytes'
 import { errorResponses } from '../schemas/common'
 import { bearerLibraryToken } from '../auth/plugin-auth'
-import { useStrictRequests } from '../schemas/strict-requests'
 
 /** Entitlement-gated delivery: the library's download links land here (decisions.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  useStrictRequests(app)
   const { files, library, commerce } = app.core
 
   app.route({

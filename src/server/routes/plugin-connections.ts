@@ -1,13 +1,11 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../schemas/common'
-import { useStrictRequests } from '../schemas/strict-requests'
 
 const CredentialField = (description: string) => Type.String({ minLength: 1, maxLength: 512, description })
 
 /** POST /api/plugin-connections/verify: section 4.2, answered as decisions.md section 3 pins. */
 export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  useStrictRequests(app)
   app.post(
     '/verify',
     {

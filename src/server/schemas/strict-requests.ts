@@ -61,7 +61,7 @@ export interface StrictRequestsTarget {
 }
 
 /**
- * For a route plugin: validate with `strictValidatorCompiler` and accept JSON bodies only.
+ * For the whole app (build-server): validate with `strictValidatorCompiler` and accept JSON bodies only.
  * Fastify also parses text/plain by default, which turned a wrong Content-Type into a 400
  * ("must be object") instead of the 415 UNSUPPORTED_MEDIA_TYPE a client should see.
  */

@@ -2,14 +2,12 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common'
 import { DeveloperSchema, IdParams, SessionResponse } from '../../schemas/control-plane'
-import { useStrictRequests } from '../../schemas/strict-requests'
 
 const tags = ['Emulator']
 /** Developer session lifetime when the caller does not choose one. */
 const DEFAULT_SESSION_TTL_S = 12 * 60 * 60
 
 export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  useStrictRequests(app)
   const { developers, sessions } = app.core
 
   app.post(

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common'
 import { IdParams } from '../../schemas/control-plane'
 import { FaultRulesBody, FaultRulesRemovedResponse, FaultRulesResponse } from '../../schemas/faults'
-import { useStrictRequests } from '../../schemas/strict-requests'
 
 const tags = ['Emulator']
 
@@ -11,7 +10,6 @@ const tags = ['Emulator']
  * a restart or a control-plane reset clears them. Every route answers the rules in force.
  */
 export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  useStrictRequests(app)
   const { faults } = app.core
 
   app.put(

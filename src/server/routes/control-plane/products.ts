@@ -4,12 +4,10 @@ import { DomainError } from '../../../core/errors/domain-error'
 import { Nullable, errorResponses } from '../../schemas/common'
 import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductSchema } from '../../schemas/control-plane'
 import { CredentialRecordSchema } from '../../schemas/credentials'
-import { useStrictRequests } from '../../schemas/strict-requests'
 
 const tags = ['Emulator']
 
 export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  useStrictRequests(app)
   const { products, credentials, audit, connectionStatuses } = app.core
 
   const requireProduct = (id: string) => {

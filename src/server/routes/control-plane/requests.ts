@@ -7,7 +7,6 @@ import { matchesFilter } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { Nullable, errorResponses } from '../../schemas/common'
 import { RequestEntrySchema, RequestIdParams, RequestListQuery, RequestStreamQuery, RequestSummarySchema } from '../../schemas/requests'
-import { useStrictRequests } from '../../schemas/strict-requests'
 
 const tags = ['Emulator']
 
@@ -20,7 +19,6 @@ const MAX_REPLAY = 500
 
 /** The request inspector (decisions.md section 6): the redacted log of service API requests. */
 export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  useStrictRequests(app)
   const log = app.core.requests
   const expectedToken = sha256(app.settings.adminToken)
   const openStreams = new Set<() => void>()

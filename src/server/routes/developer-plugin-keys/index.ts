@@ -4,7 +4,6 @@ import { actingDeveloper } from '../../auth/developer-auth'
 import { ActionNoteBody, Nullable, ProductIdParams, errorResponses } from '../../schemas/common'
 import { CredentialRecordSchema, OneTimeRevealSchema, RevealedMaterialSchema } from '../../schemas/credentials'
 import { oneTimeReveal, revealedMaterial } from './presenters'
-import { useStrictRequests } from '../../schemas/strict-requests'
 
 const tags = ['Product credentials']
 const security = [{ developerJwt: [] }]
@@ -30,7 +29,6 @@ const RotatedResponse = Type.Object({
  */
 export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticateDeveloper)
-  useStrictRequests(app)
   const credentials = app.core.credentials
 
   app.get(

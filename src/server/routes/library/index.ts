@@ -4,7 +4,6 @@ import { DomainError } from '../../../core/errors/domain-error'
 import { errorResponses } from '../../schemas/common'
 import { bearerLibraryToken } from '../../auth/plugin-auth'
 import { signedInCustomer } from '../../auth/user-auth'
-import { useStrictRequests } from '../../schemas/strict-requests'
 
 const tags = ['Customer library']
 const Token = Type.String({ maxLength: 4096 })
@@ -13,7 +12,6 @@ const Id = Type.String({ maxLength: 200 })
 /** The customer library (service-interface.md 4.3, decisions.md section 4). */
 export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Bodies as sent: `{"claim": 123}` is a 400 VALIDATION_ERROR, not a coerced "123" (decisions.md section 1).
-  useStrictRequests(app)
   const { library, purchases } = app.core
 
   app.get(

@@ -14,7 +14,6 @@ import {
 } from '../../schemas/licensing'
 import { authenticatePlugin, bearerLibraryToken, hasPluginContext } from '../../auth/plugin-auth'
 import { activationView, licenseView } from './presenters'
-import { useStrictRequests } from '../../schemas/strict-requests'
 
 const tags = ['Licensing v1']
 const security = [{ pluginAppId: [], pluginKey: [], pluginSecret: [] }]
@@ -46,7 +45,6 @@ const LibraryContextBody = Type.Object(
  */
 export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   // Bodies as sent: `{"license_key": 123}` is a 400, not a coerced "123" (decisions.md section 1).
-  useStrictRequests(app)
   const { licensing, library } = app.core
 
   app.post(
