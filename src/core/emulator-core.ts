@@ -141,6 +141,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
       secretBox,
       afterReset: () => {
         faults.clear()
+        requests.clear()
         clock.setOffsetMs(0)
       }
     }),

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startEmulator } from '../support/emulator'
+import type { TestEmulator } from '../support/emulator'
+import { pluginClient, productWithCredential } from '../support/plugin-client'
+import type { PluginCredential } from '../support/plugin-client'
+
+// QA tooling working together: what a fault does to a plugin is what the inspector shows,
+// and a reset clears faults, the request log and the clock together.
+
+let emu: TestEmulator
+let credential: PluginCredential
+beforeAll(async () => {
+  emu = await startEmulator()
+  credential = await productWithCredential(emu, 'Faulty Synth')
+})
+afterAll(async () => emu.close())
+
+describe('faults seen through the inspector', () => {
+  it('records an injected error and an injected rate limit with their status and body', async () => {
+    await emu.control('DELETE', '/requests')
+    await emu.control('PUT', '/faults', {
+      rules: [
+        { method: 'POST', route: '/api/license/v1/validate', kind: 'error', status: 502 },
+        { method: 'POST', route: '/api/license/v1/activate', kind: 'rate_limit', retryAfterS: 7 }
+      ]
+    })
+    const plugin = pluginClient(emu, credential)
+    expect((await plugin.validate('MAGIC-VALID')).status).toBe(502)
+    const limited = await plugin.activate('MAGIC-VALID', 'm-1')
+    expect(limited.status).toBe(429)
+    expect(limited.headers.get('retry-after')).toBe('7')
+
+    const listed = await emu.control('GET', '/requests?surface=license-v1')
+    const byPath = new Map(listed.body.requests.map((r: { path: string; status: number; id: number }) => [r.path, r]))
+    const validate = byPath.get('/api/license/v1/validate') as { status: number; id: number }
+    const activate = byPath.get('/api/license/v1/activate') as { status: number; id: number }
+    expect(validate.status).toBe(502)
+    expect(activate.status).toBe(429)
+    const entry = await emu.control('GET', `/requests/${activate.id}`)
+    expect(JSON.stringify(entry.body.entry.response)).toContain('RATE_LIMITED')
+    expect(JSON.stringify(entry.body.entry)).not.toContain(credential.pluginSecret)
+  })
+
+  it('reset clears the fault rules, the request log and the clock offset together', async () => {
+    await emu.control('PUT', '/faults', { rules: [{ route: '/**', kind: 'error', status: 500 }] })
+    await emu.control('PUT', '/clock', { offsetS: 999 })
+    await pluginClient(emu, credential).validate('MAGIC-VALID')
+    expect((await emu.control('POST', '/reset')).status).toBe(200)
+    expect((await emu.control('GET', '/faults')).body.rules).toEqual([])
+    expect((await emu.control('GET', '/requests')).body.requests).toEqual([])
+    expect((await emu.control('GET', '/clock')).body.offsetS).toBe(0)
+    const health = await emu.request('GET', '/.well-known/jwks.json')
+    expect(health.status).toBe(200)
+  })
+})
