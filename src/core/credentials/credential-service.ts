@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import type { DeveloperActor, AuditActor } from '../accounts/actor'
 import { auditActorId } from '../accounts/actor'
+import { isVisibleTo } from '../products/products'
 import type { ProductService, Product } from '../products/products'
 import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
@@ -72,7 +73,7 @@ export interface CredentialService {
   createLegacy(productId: string): IssuedCredential
   /** Records for any product (control plane and the plugin side; no ownership check). */
   recordsOf(productId: string): CredentialRecord[]
-  /** Seeded records as plugin-side lookups see them. */
+  /** The credential a plugin key belongs to (any status), with its product: the plugin side looks credentials up this way. */
   findByPluginKey(pluginKey: string): { row: CredentialRow; product: Product } | null
   markUsed(credentialId: string): void
   toRecord(row: CredentialRow): CredentialRecord
@@ -144,7 +145,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     list(actor, filter = {}) {
       if (filter.productId !== undefined) {
         const product = products.find(filter.productId)
-        if (!product || (actor.role !== 'admin' && product.developerId !== actor.developerId)) return []
+        if (!product || !isVisibleTo(actor, product)) return []
         return rows.listForProducts([product.id]).map(toRecord)
       }
       const scope = actor.role === 'admin' ? 'all' : products.listVisible(actor).map((p) => p.id)
