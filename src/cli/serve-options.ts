@@ -12,6 +12,8 @@ export interface ServeOptions {
   runtimeKey: boolean
   strict: boolean
   logLevel: string
+  /** How many requests the inspector keeps. */
+  requestLogSize: number
   /** A scenario document to load at start (replacing the state). */
   scenarioPath: string | null
 }
@@ -27,6 +29,7 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --strict                hide debugging details, as a production service would
   --scenario FILE         load a scenario document at start (replaces the state)
   --log-level LEVEL       fatal, error, warn (default), info, debug
+  --request-log-size N    requests the inspector keeps (default 5000)
   -h, --help              this text`
 
 export class UsageError extends Error {}
@@ -49,6 +52,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
         strict: { type: 'boolean', default: false },
         scenario: { type: 'string' },
         'log-level': { type: 'string', default: 'warn' },
+        'request-log-size': { type: 'string', default: '5000' },
         help: { type: 'boolean', short: 'h', default: false }
       }
     })
@@ -65,6 +69,8 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   if (values.db !== undefined && values.db.trim() === '') throw new UsageError('--db takes a file path or :memory:.')
   const adminToken = values['admin-token'] ?? null
   if (adminToken !== null && adminToken.length < 8) throw new UsageError('--admin-token must be at least 8 characters.')
+  const requestLogSize = /^\d+$/.test(values['request-log-size']) ? Number(values['request-log-size']) : NaN
+  if (!(requestLogSize >= 1 && requestLogSize <= 1_000_000)) throw new UsageError('--request-log-size must be a whole number from 1 to 1000000.')
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace'].includes(values['log-level'])) {
     throw new UsageError(`--log-level must be one of fatal, error, warn, info, debug.`)
   }
@@ -77,6 +83,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     runtimeKey: !values['no-runtime-key'],
     strict: values.strict,
     logLevel: values['log-level'],
+    requestLogSize,
     scenarioPath: values.scenario ? resolve(values.scenario) : null
   }
 }

@@ -31,6 +31,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
     strict: options.strict,
     // The bundle lives in out/main; the built UI beside it in out/renderer.
     rendererDir: join(import.meta.dirname, '../renderer'),
+    requestLogCapacity: options.requestLogSize,
     log: { level: options.logLevel, stream: process.stderr }
   })
   try {

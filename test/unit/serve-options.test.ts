@@ -29,10 +29,19 @@ describe('serve options', () => {
       runtimeKey: true,
       strict: false,
       adminToken: null,
-      logLevel: 'warn'
+      logLevel: 'warn',
+      requestLogSize: 5000,
+      scenarioPath: null
     })
     expect(isAbsolute(options.databasePath)).toBe(true)
     expect(options.databasePath.endsWith('emulator.db')).toBe(true)
+  })
+
+  it('takes --request-log-size and refuses sizes that are not whole numbers from 1 to 1000000', () => {
+    expect(parse('--request-log-size', '200').requestLogSize).toBe(200)
+    for (const bad of ['0', '-5', '2.5', 'lots', '1000001']) {
+      expect(() => parse('--request-log-size', bad)).toThrow(UsageError)
+    }
   })
 
   it('takes --port 0 (a free port) and the edges of the port range', () => {
