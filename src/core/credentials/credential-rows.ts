@@ -50,7 +50,8 @@ export interface CredentialRows {
   latest(productId: string): CredentialRow | undefined
   byId(id: string): CredentialRow | undefined
   byKeyHash(keyHash: string): CredentialRow | undefined
-  listForProducts(productIds: readonly string[] | 'all'): CredentialRow[]
+  /** Newest first: every credential, one product's, or those of one developer's products. */
+  list(scope: { all: true } | { productId: string } | { developerId: string }): CredentialRow[]
   insert(row: NewCredentialRow): void
   markRevoked(input: { id: string; at: string; by: string | null; reason: string | null; cause: RevocationCause }): void
   linkReplacement(id: string, replacedById: string): void
@@ -66,6 +67,10 @@ export function createCredentialRows(store: Store): CredentialRows {
   const byKeyHash = db.prepare('SELECT * FROM product_credentials WHERE key_hash = ?')
   const all = db.prepare('SELECT * FROM product_credentials ORDER BY seq DESC')
   const forProduct = db.prepare('SELECT * FROM product_credentials WHERE product_id = ? ORDER BY seq DESC')
+  const forDeveloper = db.prepare(
+    `SELECT c.* FROM product_credentials c JOIN products p ON p.id = c.product_id
+      WHERE p.developer_id = ? ORDER BY c.seq DESC`
+  )
   const insert = db.prepare(
     `INSERT INTO product_credentials
        (id, seq, product_id, app_id, key_hash, secret_hash, key_preview, secret_preview, sealed_material,
@@ -92,11 +97,10 @@ export function createCredentialRows(store: Store): CredentialRows {
     latest: (productId) => latest.get(productId) as CredentialRow | undefined,
     byId: (id) => byId.get(id) as CredentialRow | undefined,
     byKeyHash: (keyHash) => byKeyHash.get(keyHash) as CredentialRow | undefined,
-    listForProducts(productIds) {
-      if (productIds === 'all') return all.all() as CredentialRow[]
-      return productIds
-        .flatMap((productId) => forProduct.all(productId) as CredentialRow[])
-        .sort((a, b) => b.seq - a.seq)
+    list(scope) {
+      if ('all' in scope) return all.all() as CredentialRow[]
+      if ('productId' in scope) return forProduct.all(scope.productId) as CredentialRow[]
+      return forDeveloper.all(scope.developerId) as CredentialRow[]
     },
     insert: (row) => void insert.run(row),
     markRevoked: (input) => void markRevoked.run(input),

@@ -146,10 +146,9 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       if (filter.productId !== undefined) {
         const product = products.find(filter.productId)
         if (!product || !isVisibleTo(actor, product)) return []
-        return rows.listForProducts([product.id]).map(toRecord)
+        return rows.list({ productId: product.id }).map(toRecord)
       }
-      const scope = actor.role === 'admin' ? 'all' : products.listVisible(actor).map((p) => p.id)
-      return rows.listForProducts(scope).map(toRecord)
+      return rows.list(actor.role === 'admin' ? { all: true } : { developerId: actor.developerId }).map(toRecord)
     },
 
     current(actor, productId) {
@@ -244,7 +243,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       return create({ kind: 'emulator' }, product, 'create-legacy', undefined, false)
     },
 
-    recordsOf: (productId) => rows.listForProducts([productId]).map(toRecord),
+    recordsOf: (productId) => rows.list({ productId }).map(toRecord),
 
     findByPluginKey(pluginKey) {
       const row = rows.byKeyHash(sha256Hex(pluginKey))
