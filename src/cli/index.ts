@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { parseServeOptions, SERVE_USAGE, UsageError } from './serve-options'
 import { startServe } from './serve'
 import { EMULATOR_VERSION } from '../server/build-server'
@@ -42,7 +43,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${SERVE_USAGE}\n`)
     return 0
   }
-  const server = await startServe(options)
+  // This entry is out/main/cli.js; the built UI sits beside it in out/renderer.
+  const server = await startServe({ ...options, rendererDir: join(import.meta.dirname, '../renderer') })
   process.stdout.write(`Plugin License Emulator ${EMULATOR_VERSION} listening on ${server.baseUrl}\n`)
   process.stdout.write(`Admin UI: ${server.adminUrl}\n`)
 

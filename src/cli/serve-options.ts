@@ -16,6 +16,8 @@ export interface ServeOptions {
   requestLogSize: number
   /** A scenario document to load at start (replacing the state). */
   scenarioPath: string | null
+  /** The built UI to serve at /; set by the entry point, which knows where the bundle lives. */
+  rendererDir?: string | undefined
 }
 
 export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]

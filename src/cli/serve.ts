@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildServer } from '../server/build-server'
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
@@ -29,8 +29,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
     adminToken,
     headerPrefix: options.headerPrefix,
     strict: options.strict,
-    // The bundle lives in out/main; the built UI beside it in out/renderer.
-    rendererDir: join(import.meta.dirname, '../renderer'),
+    rendererDir: options.rendererDir ?? undefined,
     requestLogCapacity: options.requestLogSize,
     log: { level: options.logLevel, stream: process.stderr }
   })

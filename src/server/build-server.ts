@@ -25,6 +25,7 @@ import { licenseV1Routes } from './routes/license-v1'
 import { downloadRoutes } from './routes/downloads'
 import { faultInjection } from './plugins/fault-injection'
 import { requestRecorder } from './plugins/request-recorder'
+import { trustedOrigins } from './plugins/trusted-origins'
 import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useStrictRequests } from './schemas/strict-requests'
 
@@ -115,6 +116,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(errorHandling)
     await app.register(openApi)
     await app.register(developerAuth)
+    await app.register(trustedOrigins)
     await app.register(requestRecorder)
     await app.register(faultInjection)
 

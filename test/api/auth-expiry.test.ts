@@ -19,13 +19,14 @@ describe('expired developer JWT', () => {
     clock.setOffsetMs(0)
     const developer = await emulator.createDeveloper()
     const product = await emulator.createProduct(developer.id)
-    const session = await emulator.control('POST', `/developers/${developer.id}/session`, { ttlS: 1 })
+    // A minute of lifetime: long enough that a loaded machine cannot cross it between calls.
+    const session = await emulator.control('POST', `/developers/${developer.id}/session`, { ttlS: 60 })
     expect(session.status).toBe(200)
     const token = session.body.token as string
 
     expect((await emulator.request('GET', CREDENTIALS_BASE, { token })).status).toBe(200)
 
-    clock.setOffsetMs(10_000)
+    clock.setOffsetMs(120_000)
     expectError(await emulator.request('GET', CREDENTIALS_BASE, { token }), 401, 'TOKEN_EXPIRED')
     expectError(await emulator.request('POST', credentialPath(product.id), { token, body: {} }), 401, 'TOKEN_EXPIRED')
     expectError(await emulator.request('POST', credentialPath(product.id, 'ensure'), { token, body: {} }), 401, 'TOKEN_EXPIRED')

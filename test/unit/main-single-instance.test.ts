@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { FakeBrowserWindow, fake, resetFakeElectron } from '../support/fake-electron'
+import { makeTempDir } from '../support/temp-dir'
+import { bringToFront, claimSingleInstance } from '../../src/main/single-instance'
+import { runDesktopApp } from '../../src/main/desktop-app'
+import { USER_DATA_ENV } from '../../src/main/user-data'
+
+vi.mock('electron', () => import('../support/fake-electron'))
+
+describe('single instance', () => {
+  let temp: ReturnType<typeof makeTempDir>
+  beforeEach(() => {
+    resetFakeElectron()
+    temp = makeTempDir('single')
+    fake.app.paths = { appData: join(temp.path, 'app-data'), downloads: temp.path }
+  })
+  afterEach(() => temp.remove())
+
+  it('the first instance holds the lock and is brought forward when a second one starts', () => {
+    const window = new FakeBrowserWindow()
+    window.minimize()
+    window.visible = false
+    expect(claimSingleInstance(fake.app, () => bringToFront(window))).toBe(true)
+    fake.app.emit('second-instance', {}, ['electron', '.'], '/')
+    expect(window).toMatchObject({ minimized: false, visible: true, focused: true })
+  })
+
+  it('the second instance does not get the lock', () => {
+    fake.app.singleInstanceLock = false
+    const onSecond = vi.fn()
+    expect(claimSingleInstance(fake.app, onSecond)).toBe(false)
+    expect(fake.app.listenerCount('second-instance')).toBe(0)
+  })
+
+  it('bringing forward ignores a window that is gone', () => {
+    const window = new FakeBrowserWindow()
+    window.close()
+    expect(() => bringToFront(window)).not.toThrow()
+    expect(() => bringToFront(null)).not.toThrow()
+    expect(window.focused).toBe(false)
+  })
+
+  it('a second app quits at once: no server, no window, the database untouched', async () => {
+    fake.app.singleInstanceLock = false
+    const dataDir = join(temp.path, 'user-data')
+    const mainDir = join(temp.path, 'out', 'main')
+    mkdirSync(mainDir, { recursive: true })
+    const app = await runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir } })
+    expect(app).toBeNull()
+    expect(fake.app.quitRequests).toBe(1)
+    expect(fake.windows).toHaveLength(0)
+    expect(fake.ipcMain.handlers.size).toBe(0)
+    // The lock is per user-data directory, so the directory is chosen before asking for it.
+    expect(fake.app.getPath('userData')).toBe(dataDir)
+  })
+
+  it('the first app focuses its window when a second one is launched', async () => {
+    const dataDir = join(temp.path, 'user-data')
+    const mainDir = join(temp.path, 'out', 'main')
+    mkdirSync(mainDir, { recursive: true })
+    const app = await runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir } })
+    try {
+      const window = fake.windows[0]
+      if (!window) throw new Error('no window')
+      window.minimize()
+      fake.app.emit('second-instance', {}, [], '/')
+      expect(window).toMatchObject({ minimized: false, focused: true })
+      // With its window closed (macOS keeps the app running), a second launch opens a new one.
+      window.close()
+      fake.app.emit('second-instance', {}, [], '/')
+      expect(fake.windows).toHaveLength(1)
+      expect(fake.windows[0]).not.toBe(window)
+      expect(fake.windows[0]?.loadedUrls).toEqual([app?.server.baseUrl])
+    } finally {
+      await app?.server.stop()
+    }
+  })
+})
