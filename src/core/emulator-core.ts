@@ -34,6 +34,7 @@ import type { ProductFileService } from './downloads/product-files'
 import { createLibraryTokens } from './library/library-tokens'
 import type { LibraryTokens } from './library/library-tokens'
 import { createLibraryView } from './library/library-view'
+import { createLibraryQueries } from './library/library-queries'
 import { createLibraryService } from './library/library-service'
 import type { LibraryService } from './library/library-service'
 
@@ -113,7 +114,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
   const faults = createFaultRules()
   const requests = createRequestLog(store, clock, { capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY })
-  const libraryView = createLibraryView({ clock, products, customers, commerce, licenses: licenseRows, files })
+  const libraryView = createLibraryView({ clock, customers, queries: createLibraryQueries(store) })
   return {
     store,
     clock,
@@ -124,7 +125,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     audit,
     credentials,
     connectionStatuses,
-    connections: createConnectionVerifier({ clock, products, credentials, audit, statuses: connectionStatuses }),
+    connections: createConnectionVerifier({ store, clock, products, credentials, audit, statuses: connectionStatuses }),
     customers,
     commerce,
     purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),
@@ -132,7 +133,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     licenses: createLicenseAdmin(licenseRows),
     files,
     libraryTokens,
-    library: createLibraryService({ customers, tokens: libraryTokens, view: libraryView, licenses: licenseRows }),
+    library: createLibraryService({ clock, customers, tokens: libraryTokens, view: libraryView, licenses: licenseRows }),
     faults,
     requests,
     state: createStateService({

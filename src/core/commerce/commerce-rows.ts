@@ -48,7 +48,7 @@ interface OrderRow {
   total_cents: number
   created_at: string
 }
-interface ItemRow {
+export interface ItemRow {
   id: string
   order_id: string
   product_id: string
@@ -79,7 +79,7 @@ const toOrder = (r: OrderRow): Order => ({
   totalCents: r.total_cents,
   createdAt: r.created_at
 })
-const toItem = (r: ItemRow): OrderItem => ({
+export const toItem = (r: ItemRow): OrderItem => ({
   id: r.id,
   orderId: r.order_id,
   productId: r.product_id,

@@ -1,3 +1,4 @@
+import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
 import type { ProductService } from '../products/products'
 import type { CredentialService } from '../credentials/credential-service'
@@ -34,13 +35,14 @@ export interface ConnectionVerifier {
 
 /** Confirms that product ID, App ID, plugin key and plugin secret belong together, and records the outcome. */
 export function createConnectionVerifier(deps: {
+  store: Store
   clock: Clock
   products: ProductService
   credentials: CredentialService
   audit: CredentialAudit
   statuses: ConnectionStatusRecords
 }): ConnectionVerifier {
-  const { clock, products, credentials, audit, statuses } = deps
+  const { store, clock, products, credentials, audit, statuses } = deps
   return {
     verify(attempt) {
       const product = products.find(attempt.productId)
@@ -55,17 +57,20 @@ export function createConnectionVerifier(deps: {
       else if (!digestsEqual(sha256Hex(attempt.pluginSecret), credential.secret_hash)) reason = 'SECRET_MISMATCH'
 
       const at = clock.nowIso()
-      statuses.record({ productId: product.id, at, credentialId: credential?.id ?? null, failure: reason })
-      audit.record({
-        productId: product.id,
-        credentialId: credential?.id ?? null,
-        action: 'verify',
-        outcome: reason ? 'failure' : 'success',
-        actor: { kind: 'plugin' },
-        reason
+      // One commit for the status record, the audit entry and lastUsedAt.
+      store.transaction(() => {
+        statuses.record({ productId: product.id, at, credentialId: credential?.id ?? null, failure: reason })
+        audit.record({
+          productId: product.id,
+          credentialId: credential?.id ?? null,
+          action: 'verify',
+          outcome: reason ? 'failure' : 'success',
+          actor: { kind: 'plugin' },
+          reason
+        })
+        if (!reason && credential) credentials.markUsed(credential.id)
       })
       if (reason) throw failure(reason)
-      credentials.markUsed((credential as NonNullable<typeof credential>).id)
       return { productId: product.id, appId: product.appId, status: 'verified', verifiedAt: at }
     }
   }

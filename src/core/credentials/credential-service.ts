@@ -82,6 +82,8 @@ export interface CredentialService {
 export function createCredentialService(deps: CredentialServiceDeps): CredentialService {
   const { store, clock, products, audit, secretBox } = deps
   const rows = createCredentialRows(store)
+  /** When each credential's lastUsedAt was last written, on the emulator clock. */
+  const lastMarked = new Map<string, number>()
 
   const toRecord = (row: CredentialRow): CredentialRecord =>
     toCredentialRecord(row, { apiBaseUrl: deps.apiBaseUrl(), canOpenSealed: secretBox !== null })
@@ -252,7 +254,15 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       return product ? { row, product } : null
     },
 
-    markUsed: (credentialId) => rows.touchLastUsed(credentialId, clock.nowIso()),
+    markUsed(credentialId) {
+      // lastUsedAt to the second is plenty; a plugin hammering the API need not write every call.
+      const now = clock.now().getTime()
+      const previous = lastMarked.get(credentialId)
+      if (previous !== undefined && Math.abs(now - previous) < 1000) return
+      if (lastMarked.size >= 10_000) lastMarked.clear()
+      lastMarked.set(credentialId, now)
+      rows.touchLastUsed(credentialId, new Date(now).toISOString())
+    },
     toRecord
   }
 }

@@ -16,7 +16,7 @@ export interface ProductFile {
   createdAt: string
 }
 
-interface FileRow {
+export interface FileRow {
   id: string
   product_id: string
   version: string
@@ -26,7 +26,7 @@ interface FileRow {
   created_at: string
 }
 
-const toFile = (r: FileRow): ProductFile => ({
+export const toFile = (r: FileRow): ProductFile => ({
   id: r.id,
   productId: r.product_id,
   version: r.version,

@@ -1,4 +1,4 @@
-import { HIDDEN, redactHeaders, redactJson, redactText, redactUrl } from '../redaction/redact'
+import { HIDDEN, redactHeaders, redactJson, redactJsonText, redactText, redactUrl } from '../redaction/redact'
 import { authKindOf } from './auth-kind'
 import { surfaceOf } from './surfaces'
 import type { AuthKind, BodyInfo, CapturedPayload, CaptureRedaction, RecordedRequest, RecordedResponse, RequestCapture, Surface } from './types'
@@ -147,7 +147,15 @@ function payloadBody(payload: CapturedPayload, contentType: string | null, decla
   }
 }
 
+/** JSON bodies longer than this are cut before redaction instead of parsed whole (a 2 MB library). */
+const LARGE_JSON_CHARS = 4 * MAX_BODY_CHARS
+
 function textOrJson(text: string, contentType: string | null, bytes: number): { body: unknown; bodyInfo: BodyInfo } {
+  if ((contentType === null || /json/i.test(contentType)) && text.length > LARGE_JSON_CHARS) {
+    // Redact a little more than is kept, then cut; a token-like run the cut splits is dropped.
+    const shown = redactJsonText(text.slice(0, MAX_BODY_CHARS + 1024)).slice(0, MAX_BODY_CHARS).replace(/[A-Za-z0-9_.~+/=-]+$/, '')
+    return { body: shown, bodyInfo: { kind: 'json', bytes, truncated: true, note: truncationNote(bytes) } }
+  }
   if (contentType === null || /json/i.test(contentType)) {
     try {
       return jsonBody(redactJson(JSON.parse(text)), bytes)

@@ -1,4 +1,6 @@
 import type { CustomerService, Customer } from '../customers/customers'
+import type { Clock } from '../clock/clock'
+import { DOWNLOAD_TOKEN_TTL_S } from './library-tokens'
 import type { LibraryTokens } from './library-tokens'
 import type { LibraryView } from './library-view'
 import { toWebviewPayload } from './webview-view'
@@ -13,8 +15,11 @@ export interface LibraryRequestContext {
 }
 
 /** The customer library surface: resolve who is asking (token or plugin context), then read. */
-export function createLibraryService(deps: { customers: CustomerService; tokens: LibraryTokens; view: LibraryView; licenses: LicenseRows }) {
-  const { customers, tokens, view, licenses } = deps
+/** A reused download token keeps at least this long to live, so a page's links outlast the visit. */
+const REUSE_MARGIN_MS = 30 * 60 * 1000
+
+export function createLibraryService(deps: { clock: Clock; customers: CustomerService; tokens: LibraryTokens; view: LibraryView; licenses: LicenseRows }) {
+  const { clock, customers, tokens, view, licenses } = deps
 
   async function customerFromToken(token: string | null): Promise<Customer> {
     if (!token) throw new DomainError('LIBRARY_TOKEN_INVALID', 'Send a library token as Bearer, or as ?token=, ?download_token= or ?libraryToken=.')
@@ -33,9 +38,20 @@ export function createLibraryService(deps: { customers: CustomerService; tokens:
     return customers.require(license.customerId)
   }
 
+  /** Download tokens live an hour: reused while they have more than REUSE_MARGIN_MS left, not signed per page view. */
+  const downloadTokens = new Map<string, { token: string; expiresAtMs: number }>()
+  async function downloadTokenFor(customerId: string): Promise<string> {
+    const now = clock.now().getTime()
+    const cached = downloadTokens.get(customerId)
+    if (cached && cached.expiresAtMs - now > REUSE_MARGIN_MS && cached.expiresAtMs - now <= DOWNLOAD_TOKEN_TTL_S * 1000) return cached.token
+    const issued = await tokens.issue(customerId, 'download')
+    if (downloadTokens.size >= 10_000) downloadTokens.clear()
+    downloadTokens.set(customerId, { token: issued.token, expiresAtMs: Date.parse(issued.expiresAt) })
+    return issued.token
+  }
+
   async function library(customer: Customer, context: LibraryRequestContext & { productId?: string | undefined }) {
-    const download = await tokens.issue(customer.id, 'download')
-    return view.build(customer, { ...context, downloadToken: download.token })
+    return view.build(customer, { ...context, downloadToken: await downloadTokenFor(customer.id) })
   }
 
   return {

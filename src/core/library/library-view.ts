@@ -1,10 +1,11 @@
 import type { Clock } from '../clock/clock'
-import type { Product, ProductService } from '../products/products'
+import type { Product } from '../products/products'
 import type { Customer, CustomerService } from '../customers/customers'
-import type { CommerceRows } from '../commerce/commerce-rows'
-import type { License, LicenseRows, Subscription } from '../licensing/license-rows'
+import type { Activation, License, Subscription } from '../licensing/license-rows'
 import { effectiveExpiry, judgeLicense } from '../licensing/license-judgement'
-import type { ProductFile, ProductFileService } from '../downloads/product-files'
+import type { ProductFile } from '../downloads/product-files'
+import { groupBy } from './library-queries'
+import type { LibraryQueries } from './library-queries'
 
 /** Options of one library request: storefront filter, the device asking, where links point. */
 export interface LibraryQuery {
@@ -26,15 +27,8 @@ export interface DownloadLink {
 }
 
 /** Reads one customer's library from the store; the payload groups of decisions.md section 4. */
-export function createLibraryView(deps: {
-  clock: Clock
-  products: ProductService
-  customers: CustomerService
-  commerce: CommerceRows
-  licenses: LicenseRows
-  files: ProductFileService
-}) {
-  const { clock, products, customers, commerce, licenses, files } = deps
+export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: LibraryQueries }) {
+  const { clock, customers, queries } = deps
   const supportEmail = (product: Product) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
 
   function downloadLink(file: ProductFile, query: LibraryQuery): DownloadLink {
@@ -48,9 +42,7 @@ export function createLibraryView(deps: {
     }
   }
 
-  function licenseView(license: License, product: Product, query: LibraryQuery) {
-    const subscription = license.subscriptionId ? licenses.subscription(license.subscriptionId) : null
-    const live = licenses.liveActivations(license.id)
+  function licenseView(license: License, product: Product, subscription: Subscription | null, live: readonly Activation[], query: LibraryQuery) {
     return {
       id: license.id,
       license_key: license.key,
@@ -93,26 +85,28 @@ export function createLibraryView(deps: {
   }
 
   function build(customer: Customer, query: LibraryQuery) {
-    const productCache = new Map<string, Product | null>()
-    const productOf = (id: string) => {
-      if (!productCache.has(id)) productCache.set(id, products.find(id))
-      return productCache.get(id) ?? null
-    }
+    // A fixed handful of queries, then grouping in memory: cost grows with the library, not its query count.
+    const held = queries.holdings(customer.id)
+    const productOf = (id: string) => held.products.get(id) ?? null
     const inScope = (product: Product | null): product is Product =>
       product !== null &&
       (query.storefront === undefined || product.storefrontSlug === query.storefront) &&
       (query.productId === undefined || product.id === query.productId)
+    const subscriptionsById = new Map(held.subscriptions.map((s) => [s.id, s]))
 
-    const customerLicenses = licenses.forCustomer(customer.id).filter((l) => inScope(productOf(l.productId)))
-    const licenseViews = customerLicenses.map((l) => licenseView(l, productOf(l.productId) as Product, query))
+    const licenseViews = held.licenses
+      .filter((l) => inScope(productOf(l.productId)))
+      .map((l) =>
+        licenseView(l, productOf(l.productId) as Product, l.subscriptionId ? (subscriptionsById.get(l.subscriptionId) ?? null) : null, held.activations.get(l.id) ?? [], query)
+      )
+    const licensesByProduct = groupBy(licenseViews, (l) => l.product_id)
 
-    const entitlements = commerce.entitlementsOfCustomer(customer.id).filter((e) => e.status === 'active' && inScope(productOf(e.productId)))
-    const productIds = [...new Set(entitlements.map((e) => e.productId))]
-    const productViews = productIds.map((productId) => {
+    const entitlements = held.entitlements.filter((e) => e.status === 'active' && inScope(productOf(e.productId)))
+    const entitlementsByProduct = groupBy(entitlements, (e) => e.productId)
+    const productViews = [...entitlementsByProduct].map(([productId, own]) => {
       const product = productOf(productId) as Product
-      const productFiles = files.forProduct(productId)
-      const own = entitlements.filter((e) => e.productId === productId)
-      const ownLicenses = licenseViews.filter((l) => l.product_id === productId)
+      const productFiles = held.files.get(productId) ?? []
+      const ownLicenses = licensesByProduct.get(productId) ?? []
       return {
         product_id: product.id,
         name: product.name,
@@ -127,16 +121,14 @@ export function createLibraryView(deps: {
       }
     })
 
-    const subscriptionViews = licenses
-      .subscriptionsForCustomer(customer.id)
+    const subscriptionViews = held.subscriptions
       .filter((s) => inScope(productOf(s.productId)))
       .map((s) => subscriptionView(s, productOf(s.productId) as Product))
 
-    const orderViews = commerce
-      .ordersOfCustomer(customer.id)
+    const orderViews = held.orders
       .filter((o) => query.storefront === undefined || o.storefrontSlug === query.storefront)
       .map((order) => {
-        const items = commerce.itemsOfOrder(order.id).filter((item) => query.productId === undefined || item.productId === query.productId)
+        const items = (held.items.get(order.id) ?? []).filter((item) => query.productId === undefined || item.productId === query.productId)
         return {
           id: order.id,
           created_at: order.createdAt,
@@ -159,7 +151,7 @@ export function createLibraryView(deps: {
       .filter((o) => o.items.length > 0)
 
     const preferences = customers.preferences(customer.id)
-    const ownedProducts = productIds.map((id) => productOf(id) as Product)
+    const ownedProducts = [...entitlementsByProduct.keys()].map((id) => productOf(id) as Product)
     return {
       products: productViews,
       subscriptions: subscriptionViews,

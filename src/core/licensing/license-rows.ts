@@ -41,7 +41,7 @@ export interface Subscription {
   createdAt: string
 }
 
-interface LicenseRow {
+export interface LicenseRow {
   id: string
   license_key: string
   customer_id: string
@@ -55,7 +55,7 @@ interface LicenseRow {
   created_at: string
 }
 
-interface ActivationRow {
+export interface ActivationRow {
   id: string
   license_id: string
   instance_id: string
@@ -67,7 +67,7 @@ interface ActivationRow {
   deactivated_at: string | null
 }
 
-interface SubscriptionRow {
+export interface SubscriptionRow {
   id: string
   customer_id: string
   product_id: string
@@ -138,6 +138,7 @@ export interface LicenseRows {
   insert(license: NewLicense): void
   update(id: string, changes: { status?: LicenseStatus | undefined; expiresAt?: string | null | undefined; maxActivations?: number | undefined }): void
   liveActivations(licenseId: string): Activation[]
+  liveActivationCount(licenseId: string): number
   allActivations(licenseId: string): Activation[]
   liveActivation(licenseId: string, instanceId: string): Activation | null
   insertActivation(activation: Omit<Activation, 'deactivatedAt'>): void
@@ -159,6 +160,7 @@ export function createLicenseRows(store: Store): LicenseRows {
   )
   const live = db.prepare('SELECT * FROM activations WHERE license_id = ? AND deactivated_at IS NULL ORDER BY first_seen_at, rowid')
   const all = db.prepare('SELECT * FROM activations WHERE license_id = ? ORDER BY first_seen_at, rowid')
+  const liveCount = db.prepare('SELECT COUNT(*) AS n FROM activations WHERE license_id = ? AND deactivated_at IS NULL')
   const liveOne = db.prepare('SELECT * FROM activations WHERE license_id = ? AND instance_id = ? AND deactivated_at IS NULL')
   const insertActivation = db.prepare(
     `INSERT INTO activations (id, license_id, instance_id, instance_name, platform, app_version, first_seen_at, last_seen_at)
@@ -195,6 +197,7 @@ export function createLicenseRows(store: Store): LicenseRows {
       if (sets.length > 0) db.prepare(`UPDATE licenses SET ${sets.join(', ')} WHERE id = @id`).run(values)
     },
     liveActivations: (licenseId) => (live.all(licenseId) as ActivationRow[]).map(toActivation),
+    liveActivationCount: (licenseId) => (liveCount.get(licenseId) as { n: number }).n,
     allActivations: (licenseId) => (all.all(licenseId) as ActivationRow[]).map(toActivation),
     liveActivation: (licenseId, instanceId) => one(liveOne.get(licenseId, instanceId), toActivation),
     insertActivation: (activation) => void insertActivation.run(activation),

@@ -53,12 +53,11 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
   const failure = (code: LicenseFailureCode) => new DomainError(code, LICENSE_MESSAGES[code])
 
   function standingOf(license: License, instanceId: string | undefined): LicenseStanding {
-    const live = rows.liveActivations(license.id)
     const subscription = license.subscriptionId ? rows.subscription(license.subscriptionId) : null
     return {
       license,
-      activation: instanceId === undefined ? null : (live.find((a) => a.instanceId === instanceId) ?? null),
-      activationCount: live.length,
+      activation: instanceId === undefined ? null : rows.liveActivation(license.id, instanceId),
+      activationCount: rows.liveActivationCount(license.id),
       licenseExpiresAt: effectiveExpiry(license, subscription)
     }
   }
@@ -99,7 +98,7 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
           rows.touchActivation(existing.id, at, details)
           return { created: false, license }
         }
-        if (rows.liveActivations(license.id).length >= license.maxActivations) throw failure('TOO_MANY_ACTIVATIONS')
+        if (rows.liveActivationCount(license.id) >= license.maxActivations) throw failure('TOO_MANY_ACTIVATIONS')
         rows.insertActivation({
           id: newId('act'),
           licenseId: license.id,
@@ -141,7 +140,10 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
       if (code === 'VALID' && standing.activationCount > license.maxActivations) code = 'TOO_MANY_ACTIVATIONS'
       else if (code === 'VALID' && input.instanceId !== undefined) {
         if (!standing.activation) code = 'NOT_ACTIVATED'
-        else rows.touchActivation(standing.activation.id, clock.nowIso(), {})
+        // Seen again; to the second is enough, so a busy plugin does not write on every call.
+        else if (Math.abs(clock.now().getTime() - Date.parse(standing.activation.lastSeenAt)) >= 1000) {
+          rows.touchActivation(standing.activation.id, clock.nowIso(), {})
+        }
       }
       const licenseToken = code === 'VALID' ? await sign(product, standing, input.nonce) : null
       return { code, message: LICENSE_MESSAGES[code], standing, licenseToken }

@@ -16,7 +16,7 @@ export interface Product {
   createdAt: string
 }
 
-interface ProductRow {
+export interface ProductRow {
   id: string
   developer_id: string
   name: string
@@ -26,7 +26,7 @@ interface ProductRow {
   created_at: string
 }
 
-const toProduct = (row: ProductRow): Product => ({
+export const toProduct = (row: ProductRow): Product => ({
   id: row.id,
   developerId: row.developer_id,
   name: row.name,

@@ -63,6 +63,20 @@ export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
   'password'
 ])
 
+const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
+const SECRET_JSON_MEMBER = new RegExp(
+  `"(${[...SECRET_FIELD_NAMES].map(escapeForRegExp).join('|')})"(\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`,
+  'gi'
+)
+
+/**
+ * JSON text (possibly cut short, so not parseable) with secret-named string members and
+ * secret-looking values previewed: for bodies too large to parse just to show their start.
+ */
+export function redactJsonText(text: string): string {
+  return redactText(text.replace(SECRET_JSON_MEMBER, (_match, name: string, separator: string, value: string) => `"${name}"${separator}"${previewOf(value)}"`))
+}
+
 /** What stands in for a value that must not be shown even in part. */
 export const HIDDEN = '[hidden]'
 

@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream'
 import { performance } from 'node:perf_hooks'
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -92,8 +91,10 @@ export const requestRecorder = fp(
       }
       const tap = new BodyTap()
       inFlight.tap = tap
-      // pipeline, not pipe: an aborted upload must reach the parser as an error, not a hang.
-      pipeline(payload, tap, () => undefined)
+      // pipe plus error forwarding: an aborted upload still reaches the parser as an error. Not
+      // stream.pipeline, whose per-call AbortController cost a DOMException on every request.
+      payload.on('error', (error) => tap.destroy(error))
+      payload.pipe(tap)
       done(null, tap)
     })
 
