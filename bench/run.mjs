@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// `npm run bench`: the emulator's performance figures in one run, separate from the tests.
+// This process is the load generator (autocannon); every server it measures (the built CLI
+// `serve`, and the bare-Fastify baseline) runs in its own child process. See bench/README.md.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { USAGE, parseConfig } from './lib/config.mjs'
+import { buildBundle } from './lib/build.mjs'
+import { buildFixtures } from './lib/fixtures.mjs'
+import { runBaseline } from './lib/phase-baseline.mjs'
+import { runThroughput } from './lib/phase-throughput.mjs'
+import { runColdStart } from './lib/phase-cold-start.mjs'
+import { runMemory } from './lib/phase-memory.mjs'
+import { runScale } from './lib/phase-scale.mjs'
+import { evaluateTargets, formatReport, withRatios, writeResults } from './lib/report.mjs'
+import { cliBundle, profilesDir } from './lib/paths.mjs'
+import { formatSummary, summariseProfile } from './profile-summary.mjs'
+
+const log = (line) => process.stdout.write(`${line}\n`)
+const load = () => loadavg().map((n) => Math.round(n * 100) / 100)
+
+async function main() {
+  const config = parseConfig(process.argv.slice(2))
+  if (config === 'help') {
+    log(USAGE)
+    return
+  }
+  const startedAt = new Date()
+  const loadStart = load()
+  log(`bench: ${config.mode} run, phases ${[...config.phases].join(', ')}${config.profile ? ', profiling' : ''}`)
+
+  if (config.build) buildBundle(log)
+  else if (!existsSync(cliBundle)) throw new Error('out/main/cli.js is missing: run without --no-build')
+  if (config.profile) {
+    // Only this run's profiles: a summary of a stale one would mislead.
+    for (const file of existsSync(profilesDir) ? readdirSync(profilesDir) : []) if (file.endsWith('.cpuprofile')) rmSync(join(profilesDir, file))
+  }
+
+  // Databases (the scale one is ~200 MiB) live in a temporary folder removed at the end.
+  const workDir = mkdtempSync(join(tmpdir(), 'ple-bench-'))
+  const fixtures = buildFixtures()
+  const phases = config.phases
+  let baseline = null
+  let runs = []
+  let coldStart = null
+  let memory = null
+  try {
+    if (phases.has('baseline')) {
+      log('baseline (bare Fastify)')
+      baseline = await runBaseline(config, log)
+    }
+    if (phases.has('throughput')) {
+      log('throughput and latency')
+      runs = await runThroughput(config, fixtures, workDir, log)
+    }
+    if (phases.has('scale')) {
+      log('scale')
+      runs.push(await runScale(config, workDir, log))
+    }
+    if (phases.has('coldstart')) {
+      log('cold start')
+      coldStart = await runColdStart(config, workDir, log)
+    }
+    if (phases.has('memory')) {
+      log('memory growth')
+      memory = await runMemory(config, fixtures, workDir, log)
+    }
+  } finally {
+    rmSync(workDir, { recursive: true, force: true })
+  }
+
+  runs = runs.map((run) => withRatios(run, baseline))
+  const result = {
+    startedAt: startedAt.toISOString(),
+    elapsedS: Math.round((Date.now() - startedAt.getTime()) / 1000),
+    mode: config.mode,
+    provisional: 'Figures from a shared machine are noisy: compare runs made on the same idle machine.',
+    config: {
+      connections: config.connections,
+      durationS: config.durationS,
+      warmupS: config.warmupS,
+      coldStartRuns: config.coldStartRuns,
+      memoryCheckpoints: config.memoryCheckpoints,
+      scale: config.scale
+    },
+    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, loadStart, loadEnd: load() },
+    baseline,
+    runs,
+    coldStart,
+    memory,
+    targets: evaluateTargets({ baseline, runs, coldStart, memory }),
+    profiles: null
+  }
+  if (config.profile) {
+    // Each run's profile, cut to the load it measured (a server writes its profile as it exits).
+    result.profiles = [baseline, ...runs]
+      .filter((run) => run?.profile && existsSync(run.profile.file))
+      .map((run) => ({ run: run.name, ...summariseProfile(run.profile.file, { top: 15, ...run.profile }) }))
+    for (const summary of result.profiles) log(`\n${formatSummary(summary)}`)
+  }
+  log(formatReport(result))
+  log(`wrote ${writeResults(result)} (${result.elapsedS} s)`)
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`)
+  process.exitCode = 1
+})
