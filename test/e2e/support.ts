@@ -18,6 +18,9 @@ export const DEMO = {
   perpetualKey: 'DEMO1-PERPE-TUAL0-00000-00001'
 } as const
 
+/** The four values a plugin sends to verify, for the demo product. */
+export const DEMO_VALUES = { productId: DEMO.productId, appId: DEMO.appId, pluginKey: DEMO.pluginKey, pluginSecret: DEMO.pluginSecret }
+
 /** Opens the admin URL (the token arrives in the fragment) and waits for the shell. */
 export async function openApp(page: Page, emulator: ServedEmulator, hash = '#/overview'): Promise<void> {
   await page.goto(emulator.adminUrl)
@@ -28,11 +31,17 @@ export async function openApp(page: Page, emulator: ServedEmulator, hash = '#/ov
 /** A route change inside the app (the token stays in sessionStorage). */
 export async function goTo(page: Page, hash: string): Promise<void> {
   await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`)
-  await expect(page).toHaveURL(new RegExp(`${hash.replace(/[?]/g, '\\?')}$`))
+  // The app may add parameters (the chosen product, say) to a route without them.
+  const escaped = hash.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  await expect(page).toHaveURL(new RegExp(hash.includes('?') ? `${escaped}$` : `${escaped}(\\?.*)?$`))
 }
 
+/** Saves a screenshot; toasts are dismissed first so they do not cover the screen. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const toasts = page.locator('.toast-region').getByRole('button', { name: 'Dismiss' })
+  // A toast may leave by itself meanwhile: then there is nothing to click.
+  while ((await toasts.count()) > 0) await toasts.first().click({ timeout: 2000 }).catch(() => undefined)
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) })
 }
 

@@ -1,0 +1,27 @@
+import { createControlApi } from './control'
+import { createHttpClient } from './http'
+import type { FetchLike } from './http'
+import { createManagementApi } from './management'
+import type { DeveloperTokenSource } from './management'
+import { createServiceApi } from './service'
+
+export { ApiError, isApiError, toApiError } from './errors'
+export type { Exchange, FetchLike, HttpClient } from './http'
+
+/** Every client of one emulator: the control plane (admin token) and the service API (no admin token). */
+export function createApi(options: { baseUrl: string; adminToken: string; fetch?: FetchLike | undefined }) {
+  const control = createControlApi(
+    createHttpClient({ baseUrl: options.baseUrl, fetch: options.fetch, headers: { 'x-emulator-token': options.adminToken } }),
+    options.adminToken
+  )
+  // The service API never sees the admin token: it is called as a dashboard, plugin or customer would.
+  const serviceHttp = createHttpClient({ baseUrl: options.baseUrl, fetch: options.fetch })
+  return {
+    baseUrl: serviceHttp.baseUrl,
+    control,
+    service: createServiceApi(serviceHttp),
+    management: (session: DeveloperTokenSource) => createManagementApi(serviceHttp, session)
+  }
+}
+
+export type Api = ReturnType<typeof createApi>

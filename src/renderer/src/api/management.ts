@@ -1,0 +1,78 @@
+import { isApiError } from './errors'
+import type { HttpClient } from './http'
+import type { CredentialRecord, OneTimeReveal } from './types'
+
+/** The developer's session for the management API, minted through the control plane. */
+export interface DeveloperTokenSource {
+  /** A current developer JWT (minted when missing or about to expire). */
+  token(): Promise<string>
+  /** Forget the cached token, so the next `token()` mints a fresh one. */
+  invalidate(): void
+}
+
+export interface ActionNote {
+  reason?: string | undefined
+  metadata?: Record<string, unknown> | undefined
+}
+
+export interface IssuedCredential {
+  ok: true
+  credential: CredentialRecord
+  created: boolean
+  one_time_reveal?: OneTimeReveal
+}
+
+export interface RotatedCredential {
+  ok: true
+  credential: CredentialRecord
+  one_time_reveal: OneTimeReveal
+  previous_credential: CredentialRecord
+  rotated: true
+}
+
+const SESSION_PROBLEMS = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN', 'AUTH_REQUIRED'])
+
+/**
+ * Product credential management (service-interface.md 4.1), called exactly as a developer
+ * dashboard calls it: `Authorization: Bearer <developer JWT>`. A token that expired (the
+ * emulator clock may have been moved) is replaced once and the call retried.
+ */
+export function createManagementApi(http: HttpClient, session: DeveloperTokenSource) {
+  const base = '/api/developer/plugin-keys/products'
+
+  async function call<T>(method: string, path: string, body?: unknown, query?: Record<string, string | undefined>): Promise<T> {
+    const attempt = async () =>
+      http.json<T>({ method, path, body, query, headers: { authorization: `Bearer ${await session.token()}` } })
+    try {
+      return await attempt()
+    } catch (error) {
+      if (isApiError(error) && error.status === 401 && SESSION_PROBLEMS.has(error.code)) {
+        session.invalidate()
+        return attempt()
+      }
+      throw error
+    }
+  }
+  const note = (value: ActionNote | undefined) => {
+    const body: ActionNote = {}
+    if (value?.reason && value.reason.trim() !== '') body.reason = value.reason.trim()
+    if (value?.metadata) body.metadata = value.metadata
+    return body
+  }
+  const product = (productId: string) => `${base}/${encodeURIComponent(productId)}`
+
+  return {
+    list: (productId?: string) => call<{ ok: true; credentials: CredentialRecord[]; count: number }>('GET', base, undefined, { productId }),
+    get: (productId: string) => call<{ ok: true; credential: CredentialRecord; status: string; isActive: boolean }>('GET', product(productId)),
+    create: (productId: string, action?: ActionNote) => call<IssuedCredential>('POST', product(productId), note(action)),
+    ensure: (productId: string, action?: ActionNote) => call<IssuedCredential>('POST', `${product(productId)}/ensure`, note(action)),
+    revealSecret: (productId: string, action?: ActionNote) =>
+      call<{ ok: true; credential: CredentialRecord; one_time_reveal: OneTimeReveal }>('POST', `${product(productId)}/reveal-secret`, note(action)),
+    rotateKey: (productId: string, action?: ActionNote) => call<RotatedCredential>('POST', `${product(productId)}/rotate-key`, note(action)),
+    rotateSecret: (productId: string, action?: ActionNote) => call<RotatedCredential>('POST', `${product(productId)}/rotate-secret`, note(action)),
+    revoke: (productId: string, action?: ActionNote) =>
+      call<{ ok: true; revoked: boolean; status: string | null; credential: CredentialRecord | null }>('POST', `${product(productId)}/revoke`, note(action))
+  }
+}
+
+export type ManagementApi = ReturnType<typeof createManagementApi>

@@ -1,0 +1,58 @@
+import { useConnection } from '../stores/connection'
+import { buildHash, SCREENS } from './routes'
+import type { ScreenId } from './routes'
+
+const GLYPHS: Record<ScreenId, string> = {
+  overview: 'M3 12l9-8 9 8M5 10v10h14V10',
+  developers: 'M16 19v-1a4 4 0 0 0-8 0v1M12 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM20 19v-1a3 3 0 0 0-2-2.8M4 19v-1a3 3 0 0 1 2-2.8',
+  credentials: 'M14.5 9.5a4.5 4.5 0 1 1-3 4.2L4 21H2v-3l7.3-7.3a4.5 4.5 0 0 1 5.2-1.2z',
+  tester: 'M4 12h4l2-5 4 10 2-5h4',
+  library: 'M4 5h5v14H4zM10 5h5v14h-5zM16 6l4 1-3 13-4-1',
+  requests: 'M4 6h16M4 12h16M4 18h10',
+  scenarios: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12a7 7 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7 7 0 0 0-2-1.2L14 3h-4l-.5 2.6a7 7 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6A7 7 0 0 0 5 12c0 .4 0 .8.1 1.2l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 2 1.2L10 21h4l.5-2.6a7 7 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z'
+}
+
+/** The persistent navigation: one link per screen, the current one marked. */
+export function Navigation({ current }: { current: ScreenId }) {
+  const info = useConnection((state) => state.info.data)
+  const desktop = useConnection((state) => state.desktop)
+  return (
+    <aside className="sidebar">
+      <p className="brand">
+        <span className="brand__mark" aria-hidden="true">
+          PLE
+        </span>
+        <span className="brand__name">
+          Plugin License
+          <br />
+          Emulator
+        </span>
+      </p>
+      <nav aria-label="Screens">
+        <ul className="nav">
+          {SCREENS.map((screen) => (
+            <li key={screen.id}>
+              <a className="nav__link" href={buildHash(screen.id)} aria-current={screen.id === current ? 'page' : undefined}>
+                <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                  <path d={GLYPHS[screen.id]} />
+                </svg>
+                {screen.navLabel}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="sidebar__footer">
+        <p className="server-pill" title={info?.baseUrl}>
+          <span className="status-dot status-dot--ok" aria-hidden="true" />
+          <span>
+            Serving <span className="mono">{info ? new URL(info.baseUrl).host : '…'}</span>
+          </span>
+        </p>
+        <p className="sidebar__meta">
+          v{info?.version ?? '…'} · {desktop ? 'desktop app' : 'browser'}
+        </p>
+      </div>
+    </aside>
+  )
+}

@@ -1,0 +1,28 @@
+import { CredentialsScreen } from '../screens/credentials/CredentialsScreen'
+import { DevelopersScreen } from '../screens/developers/DevelopersScreen'
+import { LibraryScreen } from '../screens/library/LibraryScreen'
+import { OverviewScreen } from '../screens/overview/OverviewScreen'
+import { RequestsScreen } from '../screens/requests/RequestsScreen'
+import { ScenariosScreen } from '../screens/scenarios/ScenariosScreen'
+import { TesterScreen } from '../screens/tester/TesterScreen'
+import type { Route } from './routes'
+
+/** The router's table: one screen per route. */
+export function ScreenView({ route }: { route: Route }) {
+  switch (route.screen) {
+    case 'overview':
+      return <OverviewScreen />
+    case 'developers':
+      return <DevelopersScreen />
+    case 'credentials':
+      return <CredentialsScreen params={route.params} />
+    case 'tester':
+      return <TesterScreen params={route.params} />
+    case 'library':
+      return <LibraryScreen params={route.params} />
+    case 'requests':
+      return <RequestsScreen />
+    case 'scenarios':
+      return <ScenariosScreen />
+  }
+}

@@ -1,0 +1,59 @@
+import { useEffect, useRef } from 'react'
+import { Toasts } from '../components/Toasts'
+import { useConnection } from '../stores/connection'
+import { useDevelopers } from '../stores/developers'
+import { ActingDeveloper } from './ActingDeveloper'
+import { Navigation } from './Navigation'
+import { useRoute } from './router'
+import { screenInfo } from './routes'
+import { ScreenView } from './ScreenView'
+
+/** The frame around every screen: navigation, title bar with the acting developer, the screen. */
+export function Shell() {
+  const route = useRoute()
+  const info = screenInfo(route.screen)
+  const heading = useRef<HTMLHeadingElement>(null)
+  const main = useRef<HTMLElement>(null)
+  const dataVersion = useConnection((state) => state.dataVersion)
+  const loadDevelopers = useDevelopers((state) => state.load)
+  const firstRender = useRef(true)
+
+  useEffect(() => {
+    void loadDevelopers()
+  }, [loadDevelopers, dataVersion])
+
+  // A new screen: move focus to its title (not on first load), and say where we are in the tab title.
+  useEffect(() => {
+    document.title = `${info.label} · Plugin License Emulator`
+    if (firstRender.current) {
+      firstRender.current = false
+      return
+    }
+    heading.current?.focus({ preventScroll: true })
+    main.current?.scrollTo?.({ top: 0 })
+  }, [route.screen, info.label])
+
+  return (
+    <div className="app">
+      <button type="button" className="skip-link" onClick={() => heading.current?.focus()}>
+        Skip to content
+      </button>
+      <Navigation current={route.screen} />
+      <div className="main-column">
+        <header className="topbar">
+          <div className="topbar__titles">
+            <h1 className="topbar__title" tabIndex={-1} ref={heading}>
+              {info.label}
+            </h1>
+            <p className="topbar__description">{info.description}</p>
+          </div>
+          <ActingDeveloper />
+        </header>
+        <main className="content" ref={main} id="main">
+          <ScreenView route={route} />
+        </main>
+      </div>
+      <Toasts />
+    </div>
+  )
+}

@@ -1,0 +1,66 @@
+import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken } from './admin-token'
+import type { KeyValueStorage } from './admin-token'
+import { useConnection } from '../stores/connection'
+import { DEFAULT_SCREEN } from './routes'
+
+function sessionStore(): KeyValueStorage | null {
+  try {
+    return window.sessionStorage
+  } catch {
+    return null
+  }
+}
+
+let booting: Promise<void> | null = null
+
+/**
+ * Connects the UI to its emulator. In the desktop app the preload bridge says where the
+ * embedded server is; in a browser the server is this page's origin and the admin token comes
+ * from the admin URL's fragment once, then from sessionStorage. The token is never logged.
+ */
+export function boot(): Promise<void> {
+  booting ??= (async () => {
+    const desktop = window.emulatorDesktop
+    if (desktop) {
+      try {
+        const { baseUrl, adminToken } = await desktop.connection()
+        await useConnection.getState().connect({ baseUrl, adminToken, desktop: true })
+      } catch {
+        useConnection.setState({ phase: 'failed' })
+      }
+      return
+    }
+    const resolved = resolveAdminToken(window.location.hash, sessionStore())
+    if (resolved.replaceHash !== null) {
+      // Out of the address bar (and so out of history, bookmarks and screen shares).
+      window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${resolved.replaceHash || `#/${DEFAULT_SCREEN}`}`)
+    }
+    if (!resolved.token) {
+      useConnection.getState().needToken(window.location.origin)
+      return
+    }
+    const connected = await useConnection.getState().connect({ baseUrl: window.location.origin, adminToken: resolved.token })
+    if (!connected && useConnection.getState().phase === 'needs-token') sessionStore()?.removeItem(ADMIN_TOKEN_STORAGE_KEY)
+  })()
+  return booting
+}
+
+/** The token typed into the token form: kept for this tab, then used to connect. */
+export async function connectWithToken(token: string): Promise<boolean> {
+  const trimmed = token.trim()
+  const connected = await useConnection.getState().connect({ baseUrl: window.location.origin, adminToken: trimmed })
+  if (connected) {
+    try {
+      sessionStore()?.setItem(ADMIN_TOKEN_STORAGE_KEY, trimmed)
+    } catch {
+      // Storage disabled: connected for this page's life only.
+    }
+  }
+  return connected
+}
+
+/** Retry after the server did not answer. */
+export function retryBoot(): Promise<void> {
+  booting = null
+  return boot()
+}

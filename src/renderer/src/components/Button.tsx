@@ -1,0 +1,29 @@
+import type { ButtonHTMLAttributes, ReactNode } from 'react'
+import { Icon } from './Icon'
+import type { IconName } from './Icon'
+
+export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost'
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: ButtonVariant
+  size?: 'sm' | 'md'
+  icon?: IconName
+  /** Shows a spinner and blocks clicks, keeping the button's width. */
+  busy?: boolean
+  children?: ReactNode
+}
+
+export function Button({ variant = 'secondary', size = 'md', icon, busy = false, disabled, className, children, type = 'button', ...rest }: ButtonProps) {
+  const classes = ['btn', `btn--${variant}`, size === 'sm' ? 'btn--sm' : '', busy ? 'btn--busy' : '', className ?? ''].filter(Boolean).join(' ')
+  return (
+    <button type={type} className={classes} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+      {busy ? <span className="spinner" aria-hidden="true" /> : icon ? <Icon name={icon} size={size === 'sm' ? 14 : 16} /> : null}
+      {children !== undefined && children !== null ? <span className="btn__label">{children}</span> : null}
+    </button>
+  )
+}
+
+/** A square button with only an icon; the label is for assistive technology and the tooltip. */
+export function IconButton({ icon, label, size = 'md', variant = 'ghost', ...rest }: Omit<ButtonProps, 'children' | 'icon'> & { icon: IconName; label: string }) {
+  return <Button icon={icon} size={size} variant={variant} aria-label={label} title={label} className="btn--icon" {...rest} />
+}

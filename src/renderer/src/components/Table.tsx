@@ -1,0 +1,105 @@
+import type { CSSProperties, KeyboardEvent, ReactNode } from 'react'
+import { Skeleton } from './Skeleton'
+
+export interface Column<T> {
+  key: string
+  header: ReactNode
+  render: (row: T) => ReactNode
+  /** Fixed widths keep the skeleton and the loaded table the same size. */
+  width?: CSSProperties['width']
+  align?: 'left' | 'right' | 'center'
+  /** Width of the cell's skeleton bar. */
+  skeletonWidth?: CSSProperties['width']
+}
+
+export interface TableProps<T> {
+  columns: Column<T>[]
+  rows: T[] | null
+  rowKey: (row: T) => string | number
+  /** Label for assistive technology. */
+  caption: string
+  loading?: boolean
+  skeletonRows?: number
+  empty?: ReactNode
+  selectedKey?: string | number | null
+  /** Makes rows selectable by mouse; keyboard users use a button inside the row. */
+  onRowClick?: (row: T) => void
+  onRowKeyDown?: (event: KeyboardEvent<HTMLTableRowElement>, row: T) => void
+  rowTestId?: (row: T) => string
+  rowClassName?: (row: T) => string | undefined
+  dense?: boolean
+  stickyHeader?: boolean
+}
+
+export function Table<T>({
+  columns,
+  rows,
+  rowKey,
+  caption,
+  loading = false,
+  skeletonRows = 5,
+  empty,
+  selectedKey,
+  onRowClick,
+  onRowKeyDown,
+  rowTestId,
+  rowClassName,
+  dense = false,
+  stickyHeader = false
+}: TableProps<T>) {
+  const showSkeleton = rows === null && loading
+  return (
+    <div className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`}>
+      <table className={`table ${dense ? 'table--dense' : ''} ${onRowClick ? 'table--interactive' : ''}`} aria-busy={showSkeleton || undefined}>
+        <caption className="visually-hidden">{caption}</caption>
+        <colgroup>
+          {columns.map((column) => (
+            <col key={column.key} style={column.width ? { width: column.width } : undefined} />
+          ))}
+        </colgroup>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.key} scope="col" style={{ textAlign: column.align ?? 'left' }}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {showSkeleton
+            ? Array.from({ length: skeletonRows }, (_, index) => (
+                <tr key={`skeleton-${index}`} aria-hidden="true">
+                  {columns.map((column) => (
+                    <td key={column.key}>
+                      <Skeleton width={column.skeletonWidth ?? '70%'} height="0.9em" />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            : (rows ?? []).map((row) => {
+                const key = rowKey(row)
+                const selected = selectedKey !== undefined && selectedKey !== null && selectedKey === key
+                return (
+                  <tr
+                    key={key}
+                    className={[selected ? 'is-selected' : '', rowClassName?.(row) ?? ''].join(' ').trim() || undefined}
+                    aria-selected={onRowClick ? selected : undefined}
+                    onClick={onRowClick ? () => onRowClick(row) : undefined}
+                    onKeyDown={onRowKeyDown ? (event) => onRowKeyDown(event, row) : undefined}
+                    data-testid={rowTestId?.(row)}
+                  >
+                    {columns.map((column) => (
+                      <td key={column.key} style={column.align ? { textAlign: column.align } : undefined}>
+                        {column.render(row)}
+                      </td>
+                    ))}
+                  </tr>
+                )
+              })}
+        </tbody>
+      </table>
+      {!showSkeleton && rows !== null && rows.length === 0 && empty ? <div className="table-empty">{empty}</div> : null}
+    </div>
+  )
+}

@@ -1,0 +1,35 @@
+import { useEffect } from 'react'
+import { useToasts } from '../stores/toasts'
+import type { Toast } from '../stores/toasts'
+import { IconButton } from './Button'
+import { Icon } from './Icon'
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const dismiss = useToasts((state) => state.dismiss)
+  useEffect(() => {
+    const timer = setTimeout(() => dismiss(toast.id), toast.tone === 'error' ? 9000 : 5000)
+    return () => clearTimeout(timer)
+  }, [toast.id, toast.tone, dismiss])
+  return (
+    <div className={`toast toast--${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
+      <Icon name={toast.tone === 'error' ? 'alert' : toast.tone === 'success' ? 'check' : 'info'} />
+      <div className="toast__text">
+        <p className="toast__title">{toast.title}</p>
+        {toast.description ? <p className="toast__description">{toast.description}</p> : null}
+      </div>
+      <IconButton icon="close" label="Dismiss" size="sm" onClick={() => dismiss(toast.id)} />
+    </div>
+  )
+}
+
+/** Where toasts appear: bottom right, above everything, announced to screen readers. */
+export function Toasts() {
+  const toasts = useToasts((state) => state.toasts)
+  return (
+    <div className="toast-region" aria-live="polite">
+      {toasts.map((toast) => (
+        <ToastItem key={toast.id} toast={toast} />
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,56 @@
+import { useState } from 'react'
+import type { Product } from '../../api/types'
+import { Button } from '../../components/Button'
+import { Field, TextInput } from '../../components/Field'
+import { headerPrefix } from '../../stores/connection'
+import type { RevealedMaterial } from '../../stores/products'
+import { toast } from '../../stores/toasts'
+import { saveTextFile } from '../../app/save-file'
+import { CONFIG_FORMATS, configFileName, renderConfig } from './runtime-config'
+import type { ConfigFormat, RuntimeConfig } from './runtime-config'
+
+/** The package runtime config, while the secret is in hand: JSON, .env and a C++ header. */
+export function ExportConfig({ material, product }: { material: RevealedMaterial; product: Product }) {
+  const [environment, setEnvironment] = useState('emulator')
+  const config: RuntimeConfig = {
+    appId: material.appId,
+    pluginKey: material.pluginKey,
+    pluginSecret: material.pluginSecret,
+    productId: product.id,
+    developerId: product.developerId,
+    environment: environment.trim() || 'emulator',
+    apiBaseUrl: material.credential.apiBaseUrl
+  }
+  const save = async (format: ConfigFormat) => {
+    const spec = CONFIG_FORMATS.find((entry) => entry.format === format)
+    const name = configFileName(format, product.name)
+    try {
+      const saved = await saveTextFile(name, renderConfig(format, config, headerPrefix()), spec?.mime)
+      if (saved) toast.success('Config saved', name)
+    } catch (error) {
+      toast.error('Could not save the config', error instanceof Error ? error.message : String(error))
+    }
+  }
+  return (
+    <section className="export" aria-labelledby="export-title">
+      <h3 id="export-title" className="subheading">
+        Export the package runtime config
+      </h3>
+      <p className="muted small">
+        App ID, plugin key, plugin secret, product ID, developer ID, environment and API base URL, for the plugin build. Never the developer session token.
+      </p>
+      <div className="export__row">
+        <Field label="Environment" className="export__env">
+          {(control) => <TextInput {...control} value={environment} onChange={(event) => setEnvironment(event.target.value)} maxLength={40} />}
+        </Field>
+        <div className="export__buttons" role="group" aria-label="Download config as">
+          {CONFIG_FORMATS.map((entry) => (
+            <Button key={entry.format} icon="download" onClick={() => void save(entry.format)} data-testid={`export-${entry.format}`}>
+              {entry.label}
+            </Button>
+          ))}
+        </div>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,108 @@
+import { Button } from '../../components/Button'
+import { CopyButton } from '../../components/CopyButton'
+import { Dialog } from '../../components/Dialog'
+import { Icon } from '../../components/Icon'
+import { SecretValue } from '../../components/SecretValue'
+import { useProducts } from '../../stores/products'
+import { useTester } from '../../stores/tester'
+import { navigate } from '../../app/router'
+import { ACTION_COPY } from './action-copy'
+import { ExportConfig } from './ExportConfig'
+
+/**
+ * The full material right after create, ensure-that-created, reveal or rotate. Shown once: the
+ * values leave memory when the dialog closes. Copy buttons per value, and the package config
+ * export, because this is the only moment the secret is in hand.
+ */
+export function RevealDialog() {
+  const revealed = useProducts((state) => state.revealed)
+  const dismiss = useProducts((state) => state.dismissRevealed)
+  const product = useProducts((state) => state.products.data?.find((p) => p.id === revealed?.productId) ?? null)
+  const applyMaterial = useTester((state) => state.applyMaterial)
+
+  const title = revealed ? (ACTION_COPY[revealed.action].revealTitle ?? 'Credential') : ''
+  const isReveal = revealed?.action === 'reveal-secret'
+
+  return (
+    <Dialog
+      open={revealed !== null}
+      onClose={dismiss}
+      title={title}
+      size="lg"
+      testId="reveal-dialog"
+      description={
+        revealed ? (
+          <div className="callout callout--warning" data-testid="reveal-warning">
+            <Icon name="alert" size={18} />
+            <div>
+              <p className="strong">Copy the plugin secret now: it will not be shown again.</p>
+              <p className="small">
+                {isReveal
+                  ? 'Once this dialog closes the secret is gone from this screen; another reveal is recorded again in the audit trail.'
+                  : 'Only its hash is kept. If it is lost, rotate the secret and regenerate the package.'}{' '}
+                Never log it or ask a customer to type it.
+              </p>
+            </div>
+          </div>
+        ) : null
+      }
+      footer={
+        <>
+          <Button
+            icon="play"
+            onClick={() => {
+              if (!revealed || !product) return
+              applyMaterial(
+                { productId: revealed.productId, appId: revealed.appId, pluginKey: revealed.pluginKey, pluginSecret: revealed.pluginSecret },
+                `From the ${title.toLowerCase()} dialog of ${product.name}.`
+              )
+              dismiss()
+              navigate('tester')
+            }}
+          >
+            Test in connection tester
+          </Button>
+          <Button variant="primary" onClick={dismiss} data-autofocus>
+            Done
+          </Button>
+        </>
+      }
+    >
+      {revealed ? (
+        <div className="stack stack--loose">
+          <dl className="reveal-values">
+            <div className="reveal-values__row">
+              <dt>Product ID</dt>
+              <dd>
+                <code className="mono">{revealed.productId}</code>
+                <CopyButton value={revealed.productId} what="product ID" />
+              </dd>
+            </div>
+            <div className="reveal-values__row">
+              <dt>App ID</dt>
+              <dd>
+                <code className="mono" data-testid="reveal-app-id">
+                  {revealed.appId}
+                </code>
+                <CopyButton value={revealed.appId} what="App ID" />
+              </dd>
+            </div>
+            <div className="reveal-values__row">
+              <dt>Plugin key</dt>
+              <dd>
+                <SecretValue value={revealed.pluginKey} what="plugin key" testId="reveal-key" />
+              </dd>
+            </div>
+            <div className="reveal-values__row reveal-values__row--secret">
+              <dt>Plugin secret</dt>
+              <dd>
+                <SecretValue value={revealed.pluginSecret} what="plugin secret" testId="reveal-secret" />
+              </dd>
+            </div>
+          </dl>
+          {product ? <ExportConfig material={revealed} product={product} /> : null}
+        </div>
+      ) : null}
+    </Dialog>
+  )
+}

@@ -1,0 +1,72 @@
+import type { CredentialAction } from '../../stores/products'
+
+/** What each management action is called, what it does, and how carefully to ask. */
+export interface ActionCopy {
+  label: string
+  title: string
+  description: string
+  confirmLabel: string
+  destructive: boolean
+  /** Title of the reveal dialog that follows, when the action answers the full material. */
+  revealTitle?: string
+  done: string
+}
+
+export const ACTION_COPY: Record<CredentialAction, ActionCopy> = {
+  create: {
+    label: 'Create credential',
+    title: 'Create the credential',
+    description: 'Issues the App ID, plugin key and plugin secret for this product. The full secret is shown once, right after.',
+    confirmLabel: 'Create',
+    destructive: false,
+    revealTitle: 'Credential created',
+    done: 'Credential created'
+  },
+  ensure: {
+    label: 'Ensure',
+    title: 'Ensure an active credential',
+    description: 'Creates a credential only if none is active. An existing one is left as it is and its secret is not shown.',
+    confirmLabel: 'Ensure',
+    destructive: false,
+    revealTitle: 'Credential created',
+    done: 'Credential ensured'
+  },
+  'reveal-secret': {
+    label: 'Reveal secret',
+    title: 'Reveal the full key and secret',
+    description: 'Shows the full plugin key and plugin secret of the active credential. The reveal is recorded in the audit trail.',
+    confirmLabel: 'Reveal',
+    destructive: false,
+    revealTitle: 'Secret revealed',
+    done: 'Secret revealed'
+  },
+  'rotate-key': {
+    label: 'Rotate key',
+    title: 'Rotate the plugin key?',
+    description:
+      'The current credential is revoked and a new plugin key and secret are issued (the App ID stays). Plugins built with the old values stop working until their packages are regenerated.',
+    confirmLabel: 'Rotate key',
+    destructive: true,
+    revealTitle: 'Key rotated',
+    done: 'Key rotated'
+  },
+  'rotate-secret': {
+    label: 'Rotate secret',
+    title: 'Rotate the plugin secret?',
+    description:
+      'For an exposed, lost or unrecoverable secret. The current credential is revoked and a new plugin key and secret are issued (the App ID stays). Packages must be regenerated.',
+    confirmLabel: 'Rotate secret',
+    destructive: true,
+    revealTitle: 'Secret rotated',
+    done: 'Secret rotated'
+  },
+  revoke: {
+    label: 'Revoke',
+    title: 'Revoke the credential?',
+    description:
+      'The active credential stops working at once: connection verification and licensing calls with it fail until a new credential is issued and packages are regenerated.',
+    confirmLabel: 'Revoke',
+    destructive: true,
+    done: 'Credential revoked'
+  }
+}

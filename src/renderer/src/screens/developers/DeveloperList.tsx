@@ -1,0 +1,122 @@
+import { useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import type { Developer, DeveloperRole } from '../../api/types'
+import { Badge } from '../../components/Badge'
+import { Button } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { Field, Select, TextInput } from '../../components/Field'
+import { EmptyState, ErrorState, InlineError } from '../../components/States'
+import { Table } from '../../components/Table'
+import type { Column } from '../../components/Table'
+import { RelativeTime } from '../../components/Time'
+import { useDevelopers } from '../../stores/developers'
+import { toast } from '../../stores/toasts'
+
+function CreateDeveloperForm() {
+  const create = useDevelopers((state) => state.create)
+  const [email, setEmail] = useState('')
+  const [name, setName] = useState('')
+  const [role, setRole] = useState<DeveloperRole>('developer')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
+  return (
+    <form
+      className="form-grid form-grid--developer"
+      aria-label="Create a developer"
+      onSubmit={(event) => {
+        event.preventDefault()
+        setBusy(true)
+        setError(null)
+        create({ email: email.trim(), name: name.trim() || undefined, role } as { email: string; name?: string; role: DeveloperRole })
+          .then((developer) => {
+            toast.success('Developer created', `${developer.name ?? developer.email}${developer.role === 'admin' ? ' (admin)' : ''}`)
+            setEmail('')
+            setName('')
+          })
+          .catch((cause: unknown) => setError(toApiError(cause)))
+          .finally(() => setBusy(false))
+      }}
+    >
+      <Field label="Email">{(control) => <TextInput {...control} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder="dev@studio.test" />}</Field>
+      <Field label="Name">{(control) => <TextInput {...control} value={name} onChange={(e) => setName(e.target.value)} placeholder="Optional" />}</Field>
+      <Field label="Role">
+        {(control) => (
+          <Select {...control} value={role} onChange={(e) => setRole(e.target.value as DeveloperRole)}>
+            <option value="developer">Developer</option>
+            <option value="admin">Admin (sees every product)</option>
+          </Select>
+        )}
+      </Field>
+      <div className="form-grid__submit">
+        <Button type="submit" variant="primary" icon="plus" busy={busy}>
+          Create developer
+        </Button>
+      </div>
+      <div className="form-grid__full">
+        <InlineError error={error} />
+      </div>
+    </form>
+  )
+}
+
+/** Every developer; pick the one to act as. */
+export function DeveloperList() {
+  const developers = useDevelopers((state) => state.developers)
+  const actingId = useDevelopers((state) => state.actingId)
+  const setActing = useDevelopers((state) => state.setActing)
+  const load = useDevelopers((state) => state.load)
+
+  const columns: Column<Developer>[] = [
+    {
+      key: 'name',
+      header: 'Developer',
+      render: (developer) => (
+        <span className="stack stack--tight">
+          <span className="strong">{developer.name ?? developer.email}</span>
+          <span className="muted small">{developer.email}</span>
+        </span>
+      ),
+      skeletonWidth: '80%'
+    },
+    { key: 'role', header: 'Role', width: 110, render: (developer) => <Badge tone={developer.role === 'admin' ? 'accent' : 'neutral'}>{developer.role}</Badge>, skeletonWidth: 60 },
+    { key: 'created', header: 'Created', width: 130, render: (developer) => <RelativeTime value={developer.createdAt} /> },
+    {
+      key: 'act',
+      header: <span className="visually-hidden">Act as</span>,
+      width: 120,
+      align: 'right',
+      render: (developer) =>
+        developer.id === actingId ? (
+          <Badge tone="success">acting</Badge>
+        ) : (
+          <Button size="sm" onClick={() => setActing(developer.id)} aria-label={`Act as ${developer.name ?? developer.email}`}>
+            Act as
+          </Button>
+        ),
+      skeletonWidth: 60
+    }
+  ]
+
+  return (
+    <Card title="Developers" description="The acting developer calls the management API with their own session token." testId="developer-list">
+      {developers.status === 'error' && developers.data === null ? (
+        <ErrorState error={developers.error} title="Could not list developers" onRetry={() => void load()} />
+      ) : (
+        <Table
+          caption="Developers"
+          columns={columns}
+          rows={developers.data}
+          loading={developers.status === 'loading' || developers.status === 'idle'}
+          skeletonRows={3}
+          rowKey={(developer) => developer.id}
+          selectedKey={actingId}
+          rowTestId={(developer) => `developer-${developer.id}`}
+          empty={<EmptyState compact title="No developers yet">Create one below: it owns products and their credentials.</EmptyState>}
+        />
+      )}
+      <h3 className="subheading">New developer</h3>
+      <CreateDeveloperForm />
+    </Card>
+  )
+}

@@ -1,0 +1,157 @@
+import { useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import type { CredentialRecord, Developer, Product } from '../../api/types'
+import { Badge } from '../../components/Badge'
+import { Button } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { CopyButton } from '../../components/CopyButton'
+import { Field, Select, TextInput } from '../../components/Field'
+import { EmptyState, ErrorState, InlineError } from '../../components/States'
+import { Table } from '../../components/Table'
+import type { Column } from '../../components/Table'
+import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
+import { currentCredentialByProduct, useProducts, visibleProducts } from '../../stores/products'
+import { toast } from '../../stores/toasts'
+import { buildHash } from '../../app/routes'
+
+/** Stable empty list: a selector must not build a new array on every call. */
+const NO_DEVELOPERS: Developer[] = []
+
+export function CredentialStatusBadge({ credential }: { credential: CredentialRecord | undefined | null }) {
+  if (!credential) return <Badge tone="neutral">no credential</Badge>
+  return credential.isActive ? <Badge tone="success">active</Badge> : <Badge tone="danger">revoked</Badge>
+}
+
+function CreateProductForm({ acting, developers }: { acting: Developer; developers: Developer[] }) {
+  const createProduct = useProducts((state) => state.createProduct)
+  const [name, setName] = useState('')
+  const [slug, setSlug] = useState('')
+  const [owner, setOwner] = useState(acting.id)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
+  const ownerId = acting.role === 'admin' ? owner : acting.id
+  return (
+    <form
+      className="form-grid form-grid--product"
+      aria-label="Create a product"
+      onSubmit={(event) => {
+        event.preventDefault()
+        setBusy(true)
+        setError(null)
+        const input: { developerId: string; name: string; storefrontSlug?: string } = { developerId: ownerId, name: name.trim() }
+        if (slug.trim()) input.storefrontSlug = slug.trim()
+        createProduct(input)
+          .then((product) => {
+            toast.success('Product created', `${product.name} (${product.id})`)
+            setName('')
+            setSlug('')
+          })
+          .catch((cause: unknown) => setError(toApiError(cause)))
+          .finally(() => setBusy(false))
+      }}
+    >
+      <Field label="Product name">{(control) => <TextInput {...control} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} placeholder="Tape Delay" />}</Field>
+      <Field label="Storefront slug" hint="Optional: lowercase, digits, dashes.">
+        {(control) => <TextInput {...control} value={slug} pattern="[a-z0-9][a-z0-9\-]*" onChange={(e) => setSlug(e.target.value)} placeholder="my-store" />}
+      </Field>
+      {acting.role === 'admin' ? (
+        <Field label="Owner">
+          {(control) => (
+            <Select {...control} value={owner} onChange={(e) => setOwner(e.target.value)}>
+              {developers.map((developer) => (
+                <option key={developer.id} value={developer.id}>
+                  {developer.name ?? developer.email}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+      ) : null}
+      <div className="form-grid__submit">
+        <Button type="submit" variant="primary" icon="plus" busy={busy}>
+          Create product
+        </Button>
+      </div>
+      <div className="form-grid__full">
+        <InlineError error={error} />
+      </div>
+    </form>
+  )
+}
+
+/** The acting developer's products (every product for an admin), with their credential status. */
+export function ProductList() {
+  const acting = useDevelopers(selectActingDeveloper)
+  const developers = useDevelopers((state) => state.developers.data) ?? NO_DEVELOPERS
+  const products = useProducts((state) => state.products)
+  const credentials = useProducts((state) => state.credentials.data)
+  const load = useProducts((state) => state.load)
+  const rows = products.data && acting ? visibleProducts(products.data, acting) : products.data && developers.length === 0 ? [] : null
+  const current = currentCredentialByProduct(credentials)
+  const ownerName = (id: string) => {
+    const owner = developers.find((developer) => developer.id === id)
+    return owner ? (owner.name ?? owner.email) : id
+  }
+
+  const columns: Column<Product>[] = [
+    {
+      key: 'name',
+      header: 'Product',
+      render: (product) => (
+        <span className="stack stack--tight">
+          <span className="strong">{product.name}</span>
+          <span className="inline-actions">
+            <code className="mono small">{product.id}</code>
+            <CopyButton value={product.id} what={`product ID of ${product.name}`} variant="ghost" iconOnly />
+          </span>
+        </span>
+      ),
+      skeletonWidth: '80%'
+    },
+    { key: 'app', header: 'App ID', render: (product) => <code className="mono small">{product.appId}</code> },
+    ...(acting?.role === 'admin' ? [{ key: 'owner', header: 'Owner', width: 140, render: (product: Product) => <span className="small">{ownerName(product.developerId)}</span> }] : []),
+    { key: 'credential', header: 'Credential', width: 120, render: (product) => <CredentialStatusBadge credential={current.get(product.id)} />, skeletonWidth: 70 },
+    {
+      key: 'open',
+      header: <span className="visually-hidden">Open</span>,
+      width: 124,
+      align: 'right',
+      render: (product) => (
+        <a className="btn btn--secondary btn--sm" href={buildHash('credentials', { product: product.id })} aria-label={`Credentials of ${product.name}`}>
+          Credentials
+        </a>
+      ),
+      skeletonWidth: 70
+    }
+  ]
+
+  return (
+    <Card
+      title={acting?.role === 'admin' ? 'All products' : 'Products'}
+      description={acting ? `As ${acting.name ?? acting.email}${acting.role === 'admin' ? ', an admin: every product is visible.' : ': only products they own.'}` : 'Choose a developer to act as.'}
+      testId="product-list"
+    >
+      {products.status === 'error' && products.data === null ? (
+        <ErrorState error={products.error} title="Could not list products" onRetry={() => void load()} />
+      ) : (
+        <Table
+          caption="Products"
+          columns={columns}
+          rows={rows}
+          loading
+          skeletonRows={3}
+          rowKey={(product) => product.id}
+          rowTestId={(product) => `product-${product.id}`}
+          empty={<EmptyState compact title={acting ? 'No products yet' : 'No developer yet'}>{acting ? 'Create the first one below.' : 'Create a developer first.'}</EmptyState>}
+        />
+      )}
+      {acting ? (
+        <>
+          <h3 className="subheading">New product</h3>
+          <CreateProductForm acting={acting} developers={developers} />
+        </>
+      ) : null}
+    </Card>
+  )
+}

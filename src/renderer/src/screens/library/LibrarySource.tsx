@@ -1,0 +1,105 @@
+import { useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import { Button } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { Field, Select, TextInput } from '../../components/Field'
+import { InlineError } from '../../components/States'
+import { useLibrary } from '../../stores/library'
+import { toast } from '../../stores/toasts'
+import { replaceParams } from '../../app/router'
+
+/** Whose library: a customer (a library token is minted for them) or a pasted token; and as which device. */
+export function LibrarySource() {
+  const customers = useLibrary((state) => state.customers.data)
+  const source = useLibrary((state) => state.source)
+  const options = useLibrary((state) => state.options)
+  const setOptions = useLibrary((state) => state.setOptions)
+  const selectCustomer = useLibrary((state) => state.selectCustomer)
+  const openPastedToken = useLibrary((state) => state.openPastedToken)
+  const createCustomer = useLibrary((state) => state.createCustomer)
+  const reload = useLibrary((state) => state.reload)
+  const loading = useLibrary((state) => state.library.status === 'loading')
+  const [token, setToken] = useState('')
+  const [creating, setCreating] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
+
+  const customerId = source?.kind === 'customer' ? source.customerId : ''
+
+  return (
+    <Card className="library-source" testId="library-source">
+      <div className="library-source__row">
+        <Field label="Customer" className="library-source__customer">
+          {(control) => (
+            <Select
+              {...control}
+              value={source?.kind === 'token' ? '__token' : customerId}
+              onChange={(event) => {
+                const id = event.target.value
+                if (!id || id === '__token') return
+                replaceParams('library', { customer: id })
+                void selectCustomer(id)
+              }}
+              data-testid="library-customer"
+            >
+              {customers === null ? <option value="">Loading customers…</option> : null}
+              {customers !== null && customerId === '' && source?.kind !== 'token' ? <option value="">Choose a customer</option> : null}
+              {source?.kind === 'token' ? <option value="__token">Pasted library token</option> : null}
+              {(customers ?? []).map((customer) => (
+                <option key={customer.id} value={customer.id}>
+                  {customer.name ?? customer.email} ({customer.email})
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Button
+          size="sm"
+          icon="plus"
+          busy={creating}
+          onClick={() => {
+            setCreating(true)
+            setError(null)
+            const n = (customers?.length ?? 0) + 1
+            createCustomer({ email: `customer${n}-${Date.now().toString(36)}@example.test`, name: `Test Customer ${n}` })
+              .then(async (customer) => {
+                toast.success('Customer created', customer.email)
+                replaceParams('library', { customer: customer.id })
+                await selectCustomer(customer.id)
+              })
+              .catch((cause: unknown) => setError(toApiError(cause)))
+              .finally(() => setCreating(false))
+          }}
+        >
+          New customer
+        </Button>
+        <form
+          className="library-source__token"
+          onSubmit={(event) => {
+            event.preventDefault()
+            if (token.trim()) void openPastedToken(token)
+          }}
+        >
+          <Field label="…or a library token">{(control) => <TextInput {...control} type="password" className="mono" value={token} onChange={(event) => setToken(event.target.value)} placeholder="eyJ…" />}</Field>
+          <Button size="sm" type="submit" disabled={!token.trim()}>
+            Open
+          </Button>
+        </form>
+      </div>
+      <div className="library-source__row">
+        <Field label="This device (instance ID)" hint="Marks which licenses are activated on it." className="library-source__option">
+          {(control) => (
+            <TextInput {...control} className="mono" value={options.instanceId} onChange={(event) => setOptions({ instanceId: event.target.value })} onBlur={() => void reload()} placeholder="e.g. studio-mac" />
+          )}
+        </Field>
+        <Field label="Storefront" hint="Only products of one storefront." className="library-source__option">
+          {(control) => <TextInput {...control} value={options.storefront} onChange={(event) => setOptions({ storefront: event.target.value })} onBlur={() => void reload()} placeholder="all storefronts" />}
+        </Field>
+        <Button size="sm" icon="refresh" busy={loading} onClick={() => void reload()} disabled={source === null}>
+          Reload
+        </Button>
+      </div>
+      <InlineError error={error} />
+    </Card>
+  )
+}

@@ -1,0 +1,190 @@
+import { Fragment, useState } from 'react'
+import type { LibraryLicense, LicenseCode } from '../../api/types'
+import { Badge } from '../../components/Badge'
+import type { Tone } from '../../components/Badge'
+import { Button } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { CopyButton } from '../../components/CopyButton'
+import { EmptyState } from '../../components/States'
+import { RelativeTime } from '../../components/Time'
+import { emulatorNow } from '../../stores/connection'
+import { useLibrary } from '../../stores/library'
+import { toast } from '../../stores/toasts'
+
+const STATE_TONES: Record<LicenseCode, Tone> = {
+  VALID: 'success',
+  NOT_FOUND: 'danger',
+  SUSPENDED: 'warning',
+  EXPIRED: 'danger',
+  TRIAL_EXPIRED: 'danger',
+  REVOKED: 'danger',
+  NOT_ACTIVATED: 'neutral',
+  PRODUCT_SCOPE_MISMATCH: 'danger',
+  TOO_MANY_ACTIVATIONS: 'warning'
+}
+
+export function LicenseState({ state }: { state: LicenseCode }) {
+  return <Badge tone={STATE_TONES[state] ?? 'neutral'}>{state.replace(/_/g, ' ').toLowerCase()}</Badge>
+}
+
+const PLATFORMS: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' }
+
+function LicenseQa({ license }: { license: LibraryLicense }) {
+  const updateLicense = useLibrary((state) => state.updateLicense)
+  const [busy, setBusy] = useState<string | null>(null)
+  const [confirmRevoke, setConfirmRevoke] = useState(false)
+  const act = async (what: string, patch: Parameters<typeof updateLicense>[1], done: string) => {
+    setBusy(what)
+    try {
+      await updateLicense(license.id, patch)
+      toast.success(done, license.license_key)
+    } catch (error) {
+      toast.error('Could not change the license', error instanceof Error ? error.message : String(error))
+    } finally {
+      setBusy(null)
+    }
+  }
+  const expired = license.state === 'EXPIRED' || license.state === 'TRIAL_EXPIRED'
+  return (
+    <div className="license-qa" role="group" aria-label={`QA actions for ${license.license_key}`}>
+      {license.status === 'active' ? (
+        <Button size="sm" variant="ghost" busy={busy === 'suspend'} onClick={() => void act('suspend', { status: 'suspended' }, 'License suspended')}>
+          Suspend
+        </Button>
+      ) : (
+        <Button size="sm" variant="ghost" busy={busy === 'reinstate'} onClick={() => void act('reinstate', { status: 'active' }, 'License reinstated')}>
+          Reinstate
+        </Button>
+      )}
+      {license.kind !== 'subscription' ? (
+        expired ? (
+          <Button size="sm" variant="ghost" busy={busy === 'unexpire'} onClick={() => void act('unexpire', { expiresAt: null }, 'Expiry removed')}>
+            Remove expiry
+          </Button>
+        ) : (
+          <Button size="sm" variant="ghost" busy={busy === 'expire'} onClick={() => void act('expire', { expiresAt: new Date(emulatorNow() - 1000).toISOString() }, 'License expired')}>
+            Expire now
+          </Button>
+        )
+      ) : null}
+      {license.status !== 'revoked' ? (
+        <Button size="sm" variant="ghost" className="btn--danger-text" onClick={() => setConfirmRevoke(true)}>
+          Revoke
+        </Button>
+      ) : null}
+      <ConfirmDialog
+        open={confirmRevoke}
+        title="Revoke this license?"
+        description={
+          <p>
+            <code className="mono">{license.license_key}</code> stops validating at once; the plugin sees <code>REVOKED</code>. Reinstate brings it back.
+          </p>
+        }
+        confirmLabel="Revoke license"
+        variant="danger"
+        onClose={() => setConfirmRevoke(false)}
+        onConfirm={async () => {
+          await updateLicense(license.id, { status: 'revoked' })
+          setConfirmRevoke(false)
+          toast.success('License revoked', license.license_key)
+        }}
+      />
+    </div>
+  )
+}
+
+/** Licenses (serials) with their state and the machines they are activated on. */
+export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
+  return (
+    <Card title="Licenses" description="Serials, their state on the emulator clock, and their activations. QA actions change them on the server." testId="library-licenses">
+      {licenses.length === 0 ? (
+        <EmptyState compact title="No licenses" />
+      ) : (
+        <div className="table-wrap">
+          <table className="table table--licenses">
+            <caption className="visually-hidden">Licenses</caption>
+            <colgroup>
+              <col />
+              <col style={{ width: 110 }} />
+              <col style={{ width: 120 }} />
+              <col style={{ width: 120 }} />
+              <col style={{ width: 300 }} />
+            </colgroup>
+            <thead>
+              <tr>
+                <th scope="col">License key</th>
+                <th scope="col">State</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Activations</th>
+                <th scope="col">
+                  <span className="visually-hidden">QA actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {licenses.map((license) => (
+                <Fragment key={license.id}>
+                  <tr data-testid={`license-${license.id}`} className={license.activations.length > 0 ? 'has-children' : undefined}>
+                    <td>
+                      <span className="stack stack--tight">
+                        <span className="inline-actions">
+                          <code className="mono">{license.license_key}</code>
+                          <CopyButton value={license.license_key} what="license key" iconOnly variant="ghost" />
+                        </span>
+                        <span className="muted small">
+                          {license.product_name} · {license.kind}
+                          {license.activated_on_this_device === true ? ' · on this device' : ''}
+                        </span>
+                      </span>
+                    </td>
+                    <td>
+                      <span data-testid={`license-state-${license.id}`}>
+                        <LicenseState state={license.state} />
+                      </span>
+                    </td>
+                    <td className="small">{license.expires_at ? <RelativeTime value={license.expires_at} /> : <span className="muted">never</span>}</td>
+                    <td>
+                      <span className="meter" title={`${license.activation_count} of ${license.max_activations} used`}>
+                        <span className="meter__text">
+                          {license.activation_count} / {license.max_activations}
+                        </span>
+                        <span className="meter__bar" aria-hidden="true">
+                          <span style={{ width: `${license.max_activations === 0 ? 100 : Math.min(100, (license.activation_count / license.max_activations) * 100)}%` }} />
+                        </span>
+                      </span>
+                    </td>
+                    <td>
+                      <LicenseQa license={license} />
+                    </td>
+                  </tr>
+                  {license.activations.map((activation) => (
+                    <tr key={activation.id} className="child-row" data-testid={`activation-${activation.instance_id}`}>
+                      <td colSpan={5}>
+                        <span className="activation">
+                          <span className="activation__branch" aria-hidden="true">
+                            └
+                          </span>
+                          <span className="strong">{activation.instance_name ?? activation.instance_id}</span>
+                          <code className="mono small">{activation.instance_id}</code>
+                          <span className="muted small">
+                            {[activation.platform ? (PLATFORMS[activation.platform] ?? activation.platform) : null, activation.app_version ? `v${activation.app_version}` : null]
+                              .filter(Boolean)
+                              .join(' · ')}
+                          </span>
+                          <span className="muted small">
+                            activated <RelativeTime value={activation.first_seen_at} />, last seen <RelativeTime value={activation.last_seen_at} />
+                          </span>
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  )
+}

@@ -1,0 +1,236 @@
+import { useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import type { LicenseKind } from '../../api/types'
+import { Button } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { CopyButton } from '../../components/CopyButton'
+import { Field, Select, TextInput } from '../../components/Field'
+import { InlineError } from '../../components/States'
+import { DateTime } from '../../components/Time'
+import { formatOffset } from '../../format/date'
+import { useLibrary } from '../../stores/library'
+import { useProducts } from '../../stores/products'
+import { useSettings } from '../../stores/settings'
+import { useConnection } from '../../stores/connection'
+import { toast } from '../../stores/toasts'
+import { useEmulatorNow } from '../../components/useNow'
+
+function useAction() {
+  const [busy, setBusy] = useState<string | null>(null)
+  const [error, setError] = useState<ApiError | null>(null)
+  const run = async (name: string, action: () => Promise<void>) => {
+    setBusy(name)
+    setError(null)
+    try {
+      await action()
+    } catch (cause) {
+      setError(toApiError(cause))
+    } finally {
+      setBusy(null)
+    }
+  }
+  return { busy, error, run }
+}
+
+function PurchaseForm() {
+  const products = useProducts((state) => state.products.data)
+  const purchase = useLibrary((state) => state.purchase)
+  const hasCustomer = useLibrary((state) => state.source !== null && state.library.data !== null)
+  const [productId, setProductId] = useState('')
+  const [kind, setKind] = useState<LicenseKind>('perpetual')
+  const [seats, setSeats] = useState('2')
+  const { busy, error, run } = useAction()
+  const chosen = productId || products?.[0]?.id || ''
+  return (
+    <form
+      className="stack"
+      aria-label="New purchase"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void run('purchase', async () => {
+          await purchase({ productId: chosen, kind, maxActivations: Number(seats) })
+          toast.success(kind === 'trial' ? 'Trial started' : kind === 'subscription' ? 'Subscription bought' : 'Purchase made', products?.find((p) => p.id === chosen)?.name)
+        })
+      }}
+    >
+      <Field label="Product">
+        {(control) => (
+          <Select {...control} value={chosen} onChange={(event) => setProductId(event.target.value)}>
+            {(products ?? []).map((product) => (
+              <option key={product.id} value={product.id}>
+                {product.name}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <div className="form-row">
+        <Field label="Kind">
+          {(control) => (
+            <Select {...control} value={kind} onChange={(event) => setKind(event.target.value as LicenseKind)} data-testid="purchase-kind">
+              <option value="perpetual">Perpetual</option>
+              <option value="subscription">Subscription (monthly)</option>
+              <option value="trial">Trial (14 days)</option>
+            </Select>
+          )}
+        </Field>
+        <Field label="Seats">{(control) => <TextInput {...control} type="number" min={0} max={1000} value={seats} onChange={(event) => setSeats(event.target.value)} />}</Field>
+      </div>
+      <Button type="submit" variant="primary" size="sm" busy={busy === 'purchase'} disabled={!chosen || !hasCustomer}>
+        {kind === 'trial' ? 'Start trial' : kind === 'subscription' ? 'Subscribe' : 'Buy'}
+      </Button>
+      <InlineError error={error} />
+    </form>
+  )
+}
+
+function ResellerForm() {
+  const products = useProducts((state) => state.products.data)
+  const resellerOrder = useLibrary((state) => state.resellerOrder)
+  const claim = useLibrary((state) => state.claim)
+  const last = useLibrary((state) => state.lastReseller)
+  const hasCustomer = useLibrary((state) => state.source?.kind === 'customer')
+  const [productId, setProductId] = useState('')
+  const [reseller, setReseller] = useState('Plugin Boutique')
+  const { busy, error, run } = useAction()
+  const chosen = productId || products?.[0]?.id || ''
+  return (
+    <div className="stack">
+      <form
+        className="stack"
+        aria-label="Reseller order"
+        onSubmit={(event) => {
+          event.preventDefault()
+          void run('order', async () => {
+            await resellerOrder({ productId: chosen, reseller: reseller.trim() || undefined } as { productId: string; reseller?: string })
+            toast.success('Reseller order created', 'Its claim link is shown once.')
+          })
+        }}
+      >
+        <div className="form-row">
+          <Field label="Product">
+            {(control) => (
+              <Select {...control} value={chosen} onChange={(event) => setProductId(event.target.value)}>
+                {(products ?? []).map((product) => (
+                  <option key={product.id} value={product.id}>
+                    {product.name}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field label="Reseller">{(control) => <TextInput {...control} value={reseller} onChange={(event) => setReseller(event.target.value)} />}</Field>
+        </div>
+        <Button type="submit" size="sm" busy={busy === 'order'} disabled={!chosen}>
+          Create reseller order
+        </Button>
+      </form>
+      {last ? (
+        <div className="claim-box" data-testid="claim-box">
+          <p className="small strong">Claim link (shown once)</p>
+          <p className="inline-actions">
+            <code className="mono small break" data-testid="claim-url">
+              {last.claimUrl}
+            </code>
+          </p>
+          <p className="inline-actions">
+            <CopyButton value={last.claimUrl} label="Copy link" />
+            <CopyButton value={last.claimToken} label="Copy token" />
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={!hasCustomer || last.item.claimedAt !== null}
+              busy={busy === 'claim'}
+              onClick={() =>
+                void run('claim', async () => {
+                  const result = await claim(last.claimToken)
+                  useLibrary.setState({ lastReseller: { ...last, item: { ...last.item, claimedAt: result.order_item.claimed_at } } })
+                  toast.success(result.already_claimed ? 'Already claimed by this customer' : 'Claimed', result.license.license_key)
+                })
+              }
+            >
+              {last.item.claimedAt ? 'Claimed' : 'Claim as this customer'}
+            </Button>
+          </p>
+        </div>
+      ) : null}
+      <InlineError error={error} />
+    </div>
+  )
+}
+
+const CLOCK_STEPS: { label: string; seconds: number }[] = [
+  { label: '+1 day', seconds: 86_400 },
+  { label: '+7 days', seconds: 7 * 86_400 },
+  { label: '+30 days', seconds: 30 * 86_400 },
+  { label: '+1 year', seconds: 365 * 86_400 }
+]
+
+export function ClockControls({ compact = false }: { compact?: boolean }) {
+  const setClock = useSettings((state) => state.setClock)
+  const offsetMs = useConnection((state) => state.clockOffsetMs)
+  const now = useEmulatorNow()
+  const { busy, error, run } = useAction()
+  return (
+    <div className="stack" data-testid="clock-controls">
+      <p className="clock-now">
+        <span className="clock-now__time" data-testid="clock-now">
+          <DateTime value={new Date(now).toISOString()} />
+        </span>
+        <span className="muted small" data-testid="clock-offset">
+          {formatOffset(offsetMs / 1000)}
+        </span>
+      </p>
+      <div className="button-row">
+        {CLOCK_STEPS.map((step) => (
+          <Button
+            key={step.label}
+            size="sm"
+            busy={busy === step.label}
+            onClick={() =>
+              void run(step.label, async () => {
+                await setClock({ advanceS: step.seconds })
+                toast.info('Clock moved', step.label)
+              })
+            }
+          >
+            {step.label}
+          </Button>
+        ))}
+        <Button
+          size="sm"
+          variant="ghost"
+          disabled={offsetMs === 0}
+          busy={busy === 'reset'}
+          onClick={() =>
+            void run('reset', async () => {
+              await setClock({ offsetS: 0 })
+              toast.info('Clock back to system time')
+            })
+          }
+        >
+          {compact ? 'Reset' : 'Back to system time'}
+        </Button>
+      </div>
+      <InlineError error={error} />
+    </div>
+  )
+}
+
+/** What QA does to a library: buy, subscribe, start a trial, sell through a reseller, move time. */
+export function QaActions() {
+  return (
+    <aside className="library__qa stack stack--loose" aria-label="QA actions">
+      <Card title="New purchase" headingLevel={2}>
+        <PurchaseForm />
+      </Card>
+      <Card title="Reseller order" description="An order waiting to be claimed by a signed-in customer.">
+        <ResellerForm />
+      </Card>
+      <Card title="Emulator clock" description="Expiry, trials and renewals follow it.">
+        <ClockControls compact />
+      </Card>
+    </aside>
+  )
+}

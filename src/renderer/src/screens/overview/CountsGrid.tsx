@@ -1,0 +1,39 @@
+import { Skeleton } from '../../components/Skeleton'
+import { formatCount } from '../../format/number'
+import { useConnection } from '../../stores/connection'
+import type { Counts } from '../../api/types'
+import { buildHash } from '../../app/routes'
+import type { ScreenId } from '../../app/routes'
+
+const TILES: { key: keyof Counts; label: string; screen: ScreenId; detail?: (counts: Counts) => string }[] = [
+  { key: 'developers', label: 'Developers', screen: 'developers' },
+  { key: 'products', label: 'Products', screen: 'developers' },
+  { key: 'credentials', label: 'Credentials', screen: 'credentials', detail: (c) => `${formatCount(c.activeCredentials)} active` },
+  { key: 'customers', label: 'Customers', screen: 'library' },
+  { key: 'licenses', label: 'Licenses', screen: 'library' },
+  { key: 'activations', label: 'Live activations', screen: 'library' },
+  { key: 'requests', label: 'Requests logged', screen: 'requests' }
+]
+
+/** What the emulator holds, each number a link to where it is managed. */
+export function CountsGrid() {
+  const counts = useConnection((state) => state.info.data?.counts ?? null)
+  return (
+    <section aria-labelledby="counts-title" className="counts">
+      <h2 id="counts-title" className="section-title">
+        What it holds
+      </h2>
+      <ul className="counts__grid">
+        {TILES.map((tile) => (
+          <li key={tile.key}>
+            <a className="count-tile" href={buildHash(tile.screen)} data-testid={`count-${tile.key}`}>
+              <span className="count-tile__value">{counts ? formatCount(counts[tile.key]) : <Skeleton width={36} height="1em" />}</span>
+              <span className="count-tile__label">{tile.label}</span>
+              <span className="count-tile__detail">{counts && tile.detail ? tile.detail(counts) : '\u00a0'}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

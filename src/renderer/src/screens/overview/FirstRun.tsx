@@ -1,0 +1,137 @@
+import { useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import type { Developer } from '../../api/types'
+import { Button } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { Icon } from '../../components/Icon'
+import { InlineError } from '../../components/States'
+import { useConnection } from '../../stores/connection'
+import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
+import { useProducts, visibleProducts } from '../../stores/products'
+import { useSettings } from '../../stores/settings'
+import { toast } from '../../stores/toasts'
+import { buildHash } from '../../app/routes'
+
+/** Stable empty list: a selector must not build a new array on every call. */
+const NO_DEVELOPERS: Developer[] = []
+
+/** First run: a developer and a product in two clicks, then straight to its credential. */
+export function FirstRun() {
+  const developers = useDevelopers((state) => state.developers.data) ?? NO_DEVELOPERS
+  const acting = useDevelopers(selectActingDeveloper)
+  const createDeveloper = useDevelopers((state) => state.create)
+  const products = useProducts((state) => state.products.data)
+  const createProduct = useProducts((state) => state.createProduct)
+  const loadPreset = useSettings((state) => state.loadPreset)
+  const refreshInfo = useConnection((state) => state.refreshInfo)
+  const [busy, setBusy] = useState<'developer' | 'product' | 'preset' | null>(null)
+  const [error, setError] = useState<ApiError | null>(null)
+
+  const own = visibleProducts(products, acting)
+  const hasDeveloper = developers.length > 0
+  const hasProduct = own.length > 0
+
+  const run = async (what: 'developer' | 'product' | 'preset', action: () => Promise<unknown>) => {
+    setBusy(what)
+    setError(null)
+    try {
+      await action()
+      void refreshInfo()
+    } catch (cause) {
+      setError(toApiError(cause))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  return (
+    <Card title="Get started" description="A developer and a product, then issue the product's credential." testId="first-run">
+      <ol className="steps">
+        <li className={`step ${hasDeveloper ? 'step--done' : 'step--current'}`}>
+          <span className="step__marker" aria-hidden="true">
+            {hasDeveloper ? <Icon name="check" size={14} /> : '1'}
+          </span>
+          <div className="step__body">
+            <p className="step__title">Create a developer</p>
+            {hasDeveloper ? (
+              <p className="muted small">Acting as {acting?.name ?? acting?.email ?? developers[0]?.email}.</p>
+            ) : (
+              <Button
+                variant="primary"
+                busy={busy === 'developer'}
+                onClick={() =>
+                  void run('developer', async () => {
+                    const developer = await createDeveloper({ email: 'developer@example.test', name: 'My Studio' })
+                    toast.success('Developer created', `${developer.name ?? developer.email} (${developer.id})`)
+                  })
+                }
+              >
+                Create developer
+              </Button>
+            )}
+          </div>
+        </li>
+        <li className={`step ${hasProduct ? 'step--done' : hasDeveloper ? 'step--current' : ''}`}>
+          <span className="step__marker" aria-hidden="true">
+            {hasProduct ? <Icon name="check" size={14} /> : '2'}
+          </span>
+          <div className="step__body">
+            <p className="step__title">Create a product</p>
+            {hasProduct ? (
+              <p className="muted small">{own[0]?.name} is ready.</p>
+            ) : (
+              <Button
+                variant={hasDeveloper ? 'primary' : 'secondary'}
+                disabled={!hasDeveloper || !acting}
+                busy={busy === 'product'}
+                onClick={() =>
+                  void run('product', async () => {
+                    if (!acting) return
+                    const product = await createProduct({ developerId: acting.id, name: 'My First Plugin' })
+                    toast.success('Product created', `${product.name} (${product.id})`)
+                  })
+                }
+              >
+                Create product
+              </Button>
+            )}
+          </div>
+        </li>
+        <li className={`step ${hasProduct ? 'step--current' : ''}`}>
+          <span className="step__marker" aria-hidden="true">
+            3
+          </span>
+          <div className="step__body">
+            <p className="step__title">Issue its credential</p>
+            {hasProduct && own[0] ? (
+              <a className="btn btn--secondary" href={buildHash('credentials', { product: own[0].id })}>
+                Go to credentials
+              </a>
+            ) : (
+              <p className="muted small">App ID, plugin key and plugin secret for the plugin package.</p>
+            )}
+          </div>
+        </li>
+      </ol>
+      <p className="first-run__preset muted small">
+        Or start from sample data:{' '}
+        <button
+          type="button"
+          className="link-button"
+          disabled={busy !== null}
+          onClick={() =>
+            void run('preset', async () => {
+              await loadPreset('full-library')
+              toast.success('Preset loaded', 'Customer with a full library')
+            })
+          }
+        >
+          load the “full library” preset
+        </button>
+        {busy === 'preset' ? <span className="spinner" aria-hidden="true" /> : null}
+      </p>
+      <InlineError error={error} />
+    </Card>
+  )
+}

@@ -1,0 +1,41 @@
+import { useEffect } from 'react'
+import { openRequestStream } from '../../api/stream'
+import { requireApi, useConnection } from '../../stores/connection'
+import { useProducts } from '../../stores/products'
+import { useRequests } from '../../stores/requests'
+import { RequestDetail } from './RequestDetail'
+import { RequestFilters } from './RequestFilters'
+import { RequestList } from './RequestList'
+
+export function RequestsScreen() {
+  const filters = useRequests((state) => state.filters)
+  const load = useRequests((state) => state.load)
+  const receive = useRequests((state) => state.receive)
+  const setLive = useRequests((state) => state.setLive)
+  const loadProducts = useProducts((state) => state.loadList)
+  const dataVersion = useConnection((state) => state.dataVersion)
+
+  useEffect(() => {
+    void loadProducts()
+  }, [loadProducts, dataVersion])
+
+  // The list, then the live feed with the same filters; both again whenever the filters change.
+  useEffect(() => {
+    void load()
+    const close = openRequestStream(requireApi().control.requestStreamUrl(filters), { onEntry: receive, onState: setLive })
+    return () => {
+      close()
+      setLive('off')
+    }
+  }, [filters, load, receive, setLive, dataVersion])
+
+  return (
+    <div className="screen requests" data-testid="requests-screen">
+      <RequestFilters />
+      <div className="requests__panes">
+        <RequestList />
+        <RequestDetail />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,42 @@
+import { useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import { Button } from '../../components/Button'
+import { Field, TextInput } from '../../components/Field'
+import { InlineError } from '../../components/States'
+import { toDateTimeLocalValue } from '../../format/date'
+import { emulatorNow } from '../../stores/connection'
+import { useSettings } from '../../stores/settings'
+import { toast } from '../../stores/toasts'
+
+/** Set the emulator's now to an exact local date and time. */
+export function ClockSetter() {
+  const setClock = useSettings((state) => state.setClock)
+  const [value, setValue] = useState(() => toDateTimeLocalValue(new Date(emulatorNow())))
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault()
+        const instant = new Date(value)
+        if (Number.isNaN(instant.getTime())) return
+        setBusy(true)
+        setError(null)
+        setClock({ now: instant.toISOString() })
+          .then(() => toast.info('Clock set', instant.toLocaleString()))
+          .catch((cause: unknown) => setError(toApiError(cause)))
+          .finally(() => setBusy(false))
+      }}
+    >
+      <Field label="Set the emulator's now" hint="Local time of this computer.">
+        {(control) => <TextInput {...control} type="datetime-local" value={value} onChange={(event) => setValue(event.target.value)} required />}
+      </Field>
+      <Button type="submit" busy={busy}>
+        Set clock
+      </Button>
+      <InlineError error={error} />
+    </form>
+  )
+}

@@ -1,0 +1,238 @@
+import { useEffect, useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import { FAULT_KINDS } from '../../api/types'
+import type { FaultKind } from '../../api/types'
+import { Badge } from '../../components/Badge'
+import { Button, IconButton } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { Field, Select, TextInput } from '../../components/Field'
+import { Skeleton } from '../../components/Skeleton'
+import { EmptyState, ErrorState, InlineError } from '../../components/States'
+import { useSettings } from '../../stores/settings'
+import { toast } from '../../stores/toasts'
+import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, ruleOf } from './fault-draft'
+import type { DraftErrors, FaultDraft } from './fault-draft'
+
+function RuleRow({
+  draft,
+  index,
+  count,
+  errors,
+  onChange,
+  onMove,
+  onRemove
+}: {
+  draft: FaultDraft
+  index: number
+  count: number
+  errors: DraftErrors
+  onChange: (patch: Partial<FaultDraft>) => void
+  onMove: (delta: -1 | 1) => void
+  onRemove: () => void
+}) {
+  const uses = fieldsOf(draft.kind)
+  const preview = ruleOf(draft).rule
+  return (
+    <li className="fault-rule" data-testid={`fault-rule-${index}`}>
+      <div className="fault-rule__order">
+        <span className="fault-rule__index" aria-label={`Rule ${index + 1}`}>
+          {index + 1}
+        </span>
+        <IconButton icon="up" label={`Move rule ${index + 1} up`} size="sm" disabled={index === 0} onClick={() => onMove(-1)} />
+        <IconButton icon="down" label={`Move rule ${index + 1} down`} size="sm" disabled={index === count - 1} onClick={() => onMove(1)} />
+      </div>
+      <div className="fault-rule__fields">
+        <Field label="Method" className="fault-field fault-field--method">
+          {(control) => (
+            <Select {...control} value={draft.method} onChange={(event) => onChange({ method: event.target.value })}>
+              <option value="">Any</option>
+              {['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map((method) => (
+                <option key={method} value={method}>
+                  {method}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field label="Route pattern" error={errors.route} className="fault-field fault-field--route">
+          {(control) => <TextInput {...control} className="mono" value={draft.route} onChange={(event) => onChange({ route: event.target.value })} data-testid="fault-route" />}
+        </Field>
+        <Field label="Fault" className="fault-field fault-field--kind">
+          {(control) => (
+            <Select {...control} value={draft.kind} onChange={(event) => onChange({ kind: event.target.value as FaultKind })} data-testid="fault-kind">
+              {FAULT_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {KIND_LABELS[kind]}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        {uses.status ? (
+          <Field label="Status" error={errors.status} className="fault-field fault-field--num">
+            {(control) => <TextInput {...control} inputMode="numeric" value={draft.status} placeholder="503" onChange={(event) => onChange({ status: event.target.value })} data-testid="fault-status" />}
+          </Field>
+        ) : null}
+        {uses.retryAfterS ? (
+          <Field label="Retry-After (s)" error={errors.retryAfterS} className="fault-field fault-field--num">
+            {(control) => <TextInput {...control} inputMode="numeric" value={draft.retryAfterS} placeholder="1" onChange={(event) => onChange({ retryAfterS: event.target.value })} />}
+          </Field>
+        ) : null}
+        <Field label={uses.msLabel} error={errors.ms} className="fault-field fault-field--num">
+          {(control) => <TextInput {...control} inputMode="numeric" value={draft.ms} placeholder={draft.kind === 'latency' || draft.kind === 'trickle' ? '1000' : '0'} onChange={(event) => onChange({ ms: event.target.value })} />}
+        </Field>
+        {uses.jitterMs ? (
+          <Field label="± jitter (ms)" error={errors.jitterMs} className="fault-field fault-field--num">
+            {(control) => <TextInput {...control} inputMode="numeric" value={draft.jitterMs} placeholder="0" onChange={(event) => onChange({ jitterMs: event.target.value })} />}
+          </Field>
+        ) : null}
+        <Field label="Probability" error={errors.probability} className="fault-field fault-field--num">
+          {(control) => <TextInput {...control} value={draft.probability} placeholder="1 (always)" onChange={(event) => onChange({ probability: event.target.value })} />}
+        </Field>
+        <p className="fault-rule__summary small muted">{preview ? describeRule(preview) : KIND_HELP[draft.kind]}</p>
+      </div>
+      <IconButton icon="trash" label={`Remove rule ${index + 1}`} onClick={onRemove} />
+    </li>
+  )
+}
+
+/**
+ * The fault rules of the service API (decisions.md section 6): first match decides. Edited
+ * locally, applied all at once (PUT /_emulator/faults), so a half-written rule never goes live.
+ */
+export function FaultEditor() {
+  const faults = useSettings((state) => state.faults)
+  const loadFaults = useSettings((state) => state.loadFaults)
+  const saveFaults = useSettings((state) => state.saveFaults)
+  const clearFaults = useSettings((state) => state.clearFaults)
+  const [drafts, setDrafts] = useState<FaultDraft[] | null>(null)
+  const [dirty, setDirty] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
+  const [confirmClear, setConfirmClear] = useState(false)
+  const [showErrors, setShowErrors] = useState(false)
+
+  // Follow the server until the person starts editing.
+  useEffect(() => {
+    if (faults.data && !dirty) setDrafts(faults.data.map(draftOf))
+  }, [faults.data, dirty])
+
+  const edit = (next: FaultDraft[]) => {
+    setDrafts(next)
+    setDirty(true)
+  }
+  const list = drafts ?? []
+  const checked = list.map(ruleOf)
+  const invalid = checked.some((result) => result.rule === null)
+  const live = faults.data?.length ?? 0
+
+  const apply = async () => {
+    setShowErrors(true)
+    if (invalid) return
+    setBusy(true)
+    setError(null)
+    try {
+      const saved = await saveFaults(checked.map((result) => result.rule).filter((rule) => rule !== null))
+      setDrafts(saved.map(draftOf))
+      setDirty(false)
+      setShowErrors(false)
+      toast.success(saved.length === 0 ? 'No fault rules in force' : `${saved.length} fault rule${saved.length === 1 ? '' : 's'} in force`)
+    } catch (cause) {
+      setError(toApiError(cause))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card
+      title="Fault injection"
+      description="Make the service API slow, failing, rate-limited or offline, to test how a plugin copes. The first rule that matches a request decides. The control plane and this UI are never affected."
+      actions={live > 0 ? <Badge tone="warning">{live} active</Badge> : <Badge tone="neutral">none active</Badge>}
+      testId="fault-editor"
+    >
+      {faults.status === 'error' && faults.data === null ? (
+        <ErrorState error={faults.error} title="Could not read the fault rules" onRetry={() => void loadFaults()} />
+      ) : drafts === null ? (
+        <div aria-hidden="true" className="stack">
+          <Skeleton width="100%" height={64} radius={8} />
+        </div>
+      ) : (
+        <div className="stack">
+          {list.length === 0 ? (
+            <EmptyState compact title="No fault rules">Every request is served normally. Add a rule, or start from a template.</EmptyState>
+          ) : (
+            <ol className="fault-list">
+              {list.map((draft, index) => (
+                <RuleRow
+                  key={draft.key}
+                  draft={draft}
+                  index={index}
+                  count={list.length}
+                  errors={showErrors ? (checked[index]?.errors ?? {}) : {}}
+                  onChange={(patch) => edit(list.map((d) => (d.key === draft.key ? { ...d, ...patch } : d)))}
+                  onMove={(delta) => {
+                    const next = [...list]
+                    const [moved] = next.splice(index, 1)
+                    if (moved) next.splice(index + delta, 0, moved)
+                    edit(next)
+                  }}
+                  onRemove={() => edit(list.filter((d) => d.key !== draft.key))}
+                />
+              ))}
+            </ol>
+          )}
+          <div className="fault-templates">
+            <span className="muted small">Add:</span>
+            <Button size="sm" icon="plus" onClick={() => edit([...list, newDraft()])}>
+              Empty rule
+            </Button>
+            {FAULT_TEMPLATES.map((template) => (
+              <Button key={template.label} size="sm" variant="ghost" onClick={() => edit([...list, newDraft(template.draft)])}>
+                {template.label}
+              </Button>
+            ))}
+          </div>
+          <InlineError error={error} />
+          <div className="button-row button-row--end">
+            {dirty ? <span className="muted small">Unsaved changes</span> : null}
+            <Button
+              variant="ghost"
+              disabled={!dirty || busy}
+              onClick={() => {
+                setDrafts((faults.data ?? []).map(draftOf))
+                setDirty(false)
+                setShowErrors(false)
+                setError(null)
+              }}
+            >
+              Discard changes
+            </Button>
+            <Button variant="danger" disabled={live === 0 || busy} onClick={() => setConfirmClear(true)}>
+              Remove all
+            </Button>
+            <Button variant="primary" busy={busy} disabled={!dirty} onClick={() => void apply()} data-testid="apply-faults">
+              Apply rules
+            </Button>
+          </div>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirmClear}
+        title="Remove every fault rule?"
+        description="Requests are served normally again."
+        confirmLabel="Remove all"
+        variant="danger"
+        onClose={() => setConfirmClear(false)}
+        onConfirm={async () => {
+          await clearFaults()
+          setDirty(false)
+          setConfirmClear(false)
+          toast.success('Fault rules removed')
+        }}
+      />
+    </Card>
+  )
+}

@@ -1,0 +1,41 @@
+import { useEffect } from 'react'
+import { Card } from '../../components/Card'
+import { useSettings } from '../../stores/settings'
+import { ClockControls } from '../library/QaActions'
+import { ClockSetter } from './ClockSetter'
+import { FaultEditor } from './FaultEditor'
+import { PresetsCard } from './PresetsCard'
+import { ServerSettingsCard } from './ServerSettingsCard'
+import { StateCard } from './StateCard'
+
+export function ScenariosScreen() {
+  const loadSettings = useSettings((state) => state.loadSettings)
+  const loadClock = useSettings((state) => state.loadClock)
+  const loadFaults = useSettings((state) => state.loadFaults)
+  const loadPresets = useSettings((state) => state.loadPresets)
+  useEffect(() => {
+    void loadSettings()
+    void loadClock()
+    void loadFaults()
+    void loadPresets()
+  }, [loadSettings, loadClock, loadFaults, loadPresets])
+
+  return (
+    <div className="screen scenarios" data-testid="scenarios-screen">
+      <div className="grid grid--scenarios">
+        <PresetsCard />
+        <div className="stack stack--loose">
+          <StateCard />
+          <ServerSettingsCard />
+        </div>
+      </div>
+      <FaultEditor />
+      <Card title="Emulator clock" description="Licenses, trials, subscriptions and tokens expire on this clock. A reset puts it back to system time." testId="clock-card">
+        <div className="grid grid--2">
+          <ClockControls />
+          <ClockSetter />
+        </div>
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import { Button } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { Checkbox, Field, TextInput } from '../../components/Field'
+import { Skeleton } from '../../components/Skeleton'
+import { ErrorState, InlineError } from '../../components/States'
+import { useSettings } from '../../stores/settings'
+import { toast } from '../../stores/toasts'
+
+const PREFIX = /^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/
+
+/** Header prefix and strict mode, changed at runtime (until the server restarts). */
+export function ServerSettingsCard() {
+  const settings = useSettings((state) => state.settings)
+  const loadSettings = useSettings((state) => state.loadSettings)
+  const saveSettings = useSettings((state) => state.saveSettings)
+  const [prefix, setPrefix] = useState('')
+  /** Shown at once when toggled; the server's answer confirms it (or puts it back). */
+  const [strict, setStrict] = useState<boolean | null>(null)
+  const [busy, setBusy] = useState<'prefix' | 'strict' | null>(null)
+  const [error, setError] = useState<ApiError | null>(null)
+  const current = settings.data
+
+  useEffect(() => {
+    if (current) {
+      setPrefix(current.headerPrefix)
+      setStrict(current.strict)
+    }
+  }, [current])
+
+  const save = async (what: 'prefix' | 'strict', patch: { headerPrefix?: string; strict?: boolean }, done: string) => {
+    setBusy(what)
+    setError(null)
+    try {
+      await saveSettings(patch)
+      toast.success(done)
+    } catch (cause) {
+      setError(toApiError(cause))
+      if (current) setStrict(current.strict)
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const valid = PREFIX.test(prefix)
+  return (
+    <Card title="Server settings" description="Until the server restarts; start it with --header-prefix or --strict to keep them." testId="server-settings">
+      {settings.status === 'error' && !current ? (
+        <ErrorState compact error={settings.error} title="Could not read the settings" onRetry={() => void loadSettings()} />
+      ) : (
+        <div className="stack">
+          <form
+            className="inline-form"
+            onSubmit={(event) => {
+              event.preventDefault()
+              if (valid) void save('prefix', { headerPrefix: prefix }, `Header prefix is now ${prefix.toLowerCase()}`)
+            }}
+          >
+            <Field
+              label="Credential header prefix"
+              hint={valid ? `Plugins send x-${prefix.toLowerCase()}-app-id, x-${prefix.toLowerCase()}-plugin-key, x-${prefix.toLowerCase()}-plugin-secret.` : undefined}
+              error={!valid && prefix !== '' ? 'Letters, digits and dashes; up to 32 characters.' : undefined}
+            >
+              {(control) => (current ? <TextInput {...control} className="mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} data-testid="header-prefix" /> : <Skeleton width="100%" height={34} radius={6} />)}
+            </Field>
+            <Button type="submit" busy={busy === 'prefix'} disabled={!current || !valid || prefix.toLowerCase() === current.headerPrefix}>
+              Save
+            </Button>
+          </form>
+          {current ? (
+            <Checkbox
+              label="Strict mode"
+              hint=" — hide error reasons (which value is wrong) as the production service does"
+              checked={strict ?? current.strict}
+              disabled={busy === 'strict'}
+              onChange={(event) => {
+                const next = event.target.checked
+                setStrict(next)
+                void save('strict', { strict: next }, next ? 'Strict mode on' : 'Strict mode off')
+              }}
+              data-testid="strict-mode"
+            />
+          ) : (
+            <Skeleton width={260} height="1.2em" />
+          )}
+          <InlineError error={error} />
+        </div>
+      )}
+    </Card>
+  )
+}

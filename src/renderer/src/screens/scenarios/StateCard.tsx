@@ -1,0 +1,103 @@
+import { useRef, useState } from 'react'
+import { toApiError } from '../../api/errors'
+import type { ApiError } from '../../api/errors'
+import { Button } from '../../components/Button'
+import { Card } from '../../components/Card'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { InlineError } from '../../components/States'
+import { useSettings } from '../../stores/settings'
+import { toast } from '../../stores/toasts'
+import { saveTextFile } from '../../app/save-file'
+
+function stamp(date: Date): string {
+  return date.toISOString().slice(0, 19).replace(/[:T]/g, '-')
+}
+
+/** The whole state as one scenario document: export, import (atomic), reset. */
+export function StateCard() {
+  const exportState = useSettings((state) => state.exportState)
+  const importState = useSettings((state) => state.importState)
+  const reset = useSettings((state) => state.reset)
+  const fileInput = useRef<HTMLInputElement>(null)
+  const [pending, setPending] = useState<{ name: string; document: unknown } | null>(null)
+  const [confirmReset, setConfirmReset] = useState(false)
+  const [exporting, setExporting] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
+
+  const onFile = async (file: File | undefined) => {
+    if (!file) return
+    setError(null)
+    try {
+      setPending({ name: file.name, document: JSON.parse(await file.text()) as unknown })
+    } catch (cause) {
+      setError(toApiError(new Error(`${file.name} is not valid JSON (${cause instanceof Error ? cause.message : String(cause)}).`)))
+    } finally {
+      if (fileInput.current) fileInput.current.value = ''
+    }
+  }
+
+  return (
+    <Card title="State" description="Export the whole state as a scenario document (hashes, never plain secrets), import one, or start empty." testId="state-card">
+      <div className="button-row">
+        <Button
+          icon="download"
+          busy={exporting}
+          onClick={() => {
+            setExporting(true)
+            setError(null)
+            exportState()
+              .then((document) => saveTextFile(`emulator-state-${stamp(new Date())}.json`, `${JSON.stringify(document, null, 2)}\n`, 'application/json'))
+              .then((saved) => {
+                if (saved) toast.success('State exported')
+              })
+              .catch((cause: unknown) => setError(toApiError(cause)))
+              .finally(() => setExporting(false))
+          }}
+        >
+          Export state
+        </Button>
+        <Button icon="up" onClick={() => fileInput.current?.click()}>
+          Import state…
+        </Button>
+        <input ref={fileInput} type="file" accept="application/json,.json" className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(event) => void onFile(event.target.files?.[0])} data-testid="import-file" />
+        <Button variant="danger" icon="trash" onClick={() => setConfirmReset(true)}>
+          Reset
+        </Button>
+      </div>
+      <InlineError error={error} />
+      <ConfirmDialog
+        open={pending !== null}
+        title="Import this scenario?"
+        description={
+          <p>
+            <code className="mono">{pending?.name}</code> replaces all data, atomically: if any part is invalid nothing changes.
+          </p>
+        }
+        confirmLabel="Import"
+        variant="danger"
+        onClose={() => setPending(null)}
+        onConfirm={async () => {
+          if (!pending) return
+          await importState(pending.document)
+          toast.success('State imported', pending.name)
+          setPending(null)
+        }}
+        testId="import-dialog"
+      />
+      <ConfirmDialog
+        open={confirmReset}
+        title="Reset the emulator?"
+        description="Deletes every developer, product, credential, customer, license and logged request; clears fault rules and the clock offset. Signing keys and settings stay."
+        confirmLabel="Reset everything"
+        variant="danger"
+        onClose={() => setConfirmReset(false)}
+        onConfirm={async () => {
+          await reset()
+          toast.success('Emulator reset', 'All data is gone.')
+          setConfirmReset(false)
+        }}
+        testId="reset-dialog"
+      />
+    </Card>
+  )
+}

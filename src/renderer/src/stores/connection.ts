@@ -1,0 +1,104 @@
+import { create } from 'zustand'
+import { createApi } from '../api'
+import type { Api, FetchLike } from '../api'
+import { isApiError, toApiError } from '../api/errors'
+import type { ApiError } from '../api/errors'
+import type { ClockState, ServerInfo } from '../api/types'
+import { failed, idle, loading, ready } from './resource'
+import type { Resource } from './resource'
+
+export type ConnectionPhase = 'connecting' | 'needs-token' | 'ready' | 'failed'
+
+export interface ConnectOptions {
+  baseUrl: string
+  adminToken: string
+  desktop?: boolean
+  fetch?: FetchLike
+}
+
+export interface ConnectionState {
+  phase: ConnectionPhase
+  baseUrl: string | null
+  /** Running inside the desktop app (window.emulatorDesktop present). */
+  desktop: boolean
+  api: Api | null
+  error: ApiError | null
+  info: Resource<ServerInfo>
+  /** Emulator clock minus system clock, in ms: relative times are computed against the emulator's now. */
+  clockOffsetMs: number
+  /** Bumped when the whole data set changed (preset, import, reset): screens reload what they show. */
+  dataVersion: number
+  connect(options: ConnectOptions): Promise<boolean>
+  needToken(baseUrl: string, error?: ApiError | null): void
+  refreshInfo(): Promise<void>
+  applyClock(clock: ClockState): void
+  dataChanged(): void
+}
+
+export const useConnection = create<ConnectionState>()((set, get) => ({
+  phase: 'connecting',
+  baseUrl: null,
+  desktop: false,
+  api: null,
+  error: null,
+  info: idle(),
+  clockOffsetMs: 0,
+  dataVersion: 0,
+
+  async connect(options) {
+    const api = createApi({ baseUrl: options.baseUrl, adminToken: options.adminToken, fetch: options.fetch })
+    set({ phase: 'connecting', baseUrl: api.baseUrl, desktop: options.desktop ?? false, error: null })
+    try {
+      const [info, clock] = await Promise.all([api.control.info(), api.control.clock()])
+      set({ phase: 'ready', api, info: ready(info), error: null })
+      get().applyClock(clock)
+      return true
+    } catch (error) {
+      const problem = toApiError(error)
+      const tokenProblem = isApiError(error) && (error.code === 'INVALID_TOKEN' || error.code === 'AUTH_REQUIRED')
+      set({ phase: tokenProblem ? 'needs-token' : 'failed', api: null, error: problem })
+      return false
+    }
+  },
+
+  needToken(baseUrl, error = null) {
+    set({ phase: 'needs-token', baseUrl, error })
+  },
+
+  async refreshInfo() {
+    const api = get().api
+    if (!api) return
+    set({ info: loading(get().info) })
+    try {
+      set({ info: ready(await api.control.info()) })
+    } catch (error) {
+      set({ info: failed(get().info, error) })
+    }
+  },
+
+  applyClock(clock) {
+    set({ clockOffsetMs: Math.round(clock.offsetS * 1000) })
+  },
+
+  dataChanged() {
+    set({ dataVersion: get().dataVersion + 1 })
+    void get().refreshInfo()
+  }
+}))
+
+/** The clients of the connected emulator; screens call this only once the app is connected. */
+export function requireApi(): Api {
+  const api = useConnection.getState().api
+  if (!api) throw new Error('Not connected to the emulator yet.')
+  return api
+}
+
+/** The emulator's now, in ms since the epoch. */
+export function emulatorNow(): number {
+  return Date.now() + useConnection.getState().clockOffsetMs
+}
+
+/** The credential header prefix in force (`svc` unless changed). */
+export function headerPrefix(): string {
+  return useConnection.getState().info.data?.settings.headerPrefix ?? 'svc'
+}

@@ -1,0 +1,91 @@
+import { create } from 'zustand'
+import { ApiError } from '../api/errors'
+import type { DeveloperTokenSource, ManagementApi } from '../api/management'
+import type { Developer, DeveloperRole, Session } from '../api/types'
+import { emulatorNow, requireApi } from './connection'
+import { readPreference, writePreference } from './persist'
+import { failed, idle, loading, ready } from './resource'
+import type { Resource } from './resource'
+
+export interface DevelopersState {
+  developers: Resource<Developer[]>
+  /** The developer the UI acts as on the management API. */
+  actingId: string | null
+  load(): Promise<void>
+  create(input: { email: string; name?: string; role?: DeveloperRole }): Promise<Developer>
+  setActing(id: string): void
+}
+
+/** Minted developer JWTs, per developer. In memory only: never stored, never logged. */
+const sessions = new Map<string, Session>()
+/** Renew a session this long before it expires. */
+const RENEW_BEFORE_MS = 60_000
+
+export function sessionFor(developerId: string): DeveloperTokenSource {
+  return {
+    async token() {
+      const cached = sessions.get(developerId)
+      if (cached && Date.parse(cached.expiresAt) - RENEW_BEFORE_MS > emulatorNow()) return cached.token
+      const issued = await requireApi().control.developerSession(developerId)
+      sessions.set(developerId, { token: issued.token, expiresAt: issued.expiresAt })
+      return issued.token
+    },
+    invalidate() {
+      sessions.delete(developerId)
+    }
+  }
+}
+
+/** Forget every minted session (after a reset or an import, developers may be gone). */
+export function forgetSessions(): void {
+  sessions.clear()
+}
+
+function chooseActing(list: Developer[], wanted: string | null): string | null {
+  if (wanted && list.some((developer) => developer.id === wanted)) return wanted
+  return list[0]?.id ?? null
+}
+
+export const useDevelopers = create<DevelopersState>()((set, get) => ({
+  developers: idle(),
+  actingId: readPreference('actingDeveloperId'),
+
+  async load() {
+    set({ developers: loading(get().developers) })
+    try {
+      const list = await requireApi().control.developers()
+      const actingId = chooseActing(list, get().actingId)
+      if (actingId !== get().actingId) writePreference('actingDeveloperId', actingId)
+      set({ developers: ready(list), actingId })
+    } catch (error) {
+      set({ developers: failed(get().developers, error) })
+    }
+  },
+
+  async create(input) {
+    const developer = await requireApi().control.createDeveloper(input)
+    const list = [...(get().developers.data ?? []), developer]
+    const actingId = get().actingId ?? developer.id
+    writePreference('actingDeveloperId', actingId)
+    set({ developers: ready(list), actingId })
+    return developer
+  },
+
+  setActing(id) {
+    writePreference('actingDeveloperId', id)
+    set({ actingId: id })
+  }
+}))
+
+export function selectActingDeveloper(state: DevelopersState): Developer | null {
+  return state.developers.data?.find((developer) => developer.id === state.actingId) ?? null
+}
+
+/** The management API as the acting developer (their JWT as Bearer). */
+export function actingManagement(): ManagementApi {
+  const actingId = useDevelopers.getState().actingId
+  if (!actingId) {
+    throw new ApiError({ status: 0, code: 'NO_ACTING_DEVELOPER', message: 'Choose a developer to act as first (Developers & products).' })
+  }
+  return requireApi().management(sessionFor(actingId))
+}

@@ -1,0 +1,154 @@
+import { create } from 'zustand'
+import { isApiError } from '../api/errors'
+import type { ClaimResult, Customer, LibraryPayload, LicenseKind, LicenseStatus, ResellerOrder, WebviewPayload } from '../api/types'
+import { requireApi } from './connection'
+import { failed, idle, loading, ready } from './resource'
+import type { Resource } from './resource'
+
+export type LibrarySource = { kind: 'customer'; customerId: string } | { kind: 'token' }
+
+export interface LibraryOptions {
+  /** Marks what is activated on this device (`instance_id`). */
+  instanceId: string
+  /** One storefront only (`storefront`). */
+  storefront: string
+}
+
+export interface LibraryState {
+  customers: Resource<Customer[]>
+  source: LibrarySource | null
+  /** The library token in use: minted for the chosen customer, or pasted. Memory only. */
+  libraryToken: string | null
+  options: LibraryOptions
+  library: Resource<LibraryPayload>
+  webview: Resource<WebviewPayload>
+  /** The last reseller order made here, with its one-time claim token. */
+  lastReseller: ResellerOrder | null
+  loadCustomers(): Promise<void>
+  createCustomer(input: { email: string; name?: string }): Promise<Customer>
+  selectCustomer(customerId: string): Promise<void>
+  openPastedToken(token: string): Promise<void>
+  setOptions(options: Partial<LibraryOptions>): void
+  reload(): Promise<void>
+  purchase(input: { productId: string; kind: LicenseKind; maxActivations?: number }): Promise<void>
+  resellerOrder(input: { productId: string; reseller?: string }): Promise<ResellerOrder>
+  claim(claimToken: string): Promise<ClaimResult>
+  updateLicense(licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }): Promise<void>
+}
+
+export const useLibrary = create<LibraryState>()((set, get) => {
+  async function mint(customerId: string): Promise<string> {
+    const issued = await requireApi().control.libraryToken(customerId)
+    set({ libraryToken: issued.libraryToken })
+    return issued.libraryToken
+  }
+
+  /** Loads the library and the web view payload with the current token (re-minting an expired one). */
+  async function fetchBoth(retry: boolean): Promise<void> {
+    const { libraryToken, options, source } = get()
+    if (!libraryToken) return
+    const service = requireApi().service
+    set({ library: loading(get().library), webview: loading(get().webview) })
+    const instanceId = options.instanceId.trim() || undefined
+    const storefront = options.storefront.trim() || undefined
+    const [library, webview] = await Promise.allSettled([
+      service.library(libraryToken, { instanceId, storefront }),
+      service.webviewLibrary(libraryToken, { instanceId })
+    ])
+    const expired = [library, webview].some((r) => r.status === 'rejected' && isApiError(r.reason) && r.reason.code === 'LIBRARY_TOKEN_INVALID')
+    if (expired && retry && source?.kind === 'customer') {
+      await mint(source.customerId)
+      return fetchBoth(false)
+    }
+    set({
+      library: library.status === 'fulfilled' ? ready(library.value) : failed(get().library, library.reason),
+      webview: webview.status === 'fulfilled' ? ready(webview.value) : failed(get().webview, webview.reason)
+    })
+  }
+
+  return {
+    customers: idle(),
+    source: null,
+    libraryToken: null,
+    options: { instanceId: '', storefront: '' },
+    library: idle(),
+    webview: idle(),
+    lastReseller: null,
+
+    async loadCustomers() {
+      set({ customers: loading(get().customers) })
+      try {
+        const list = await requireApi().control.customers()
+        set({ customers: ready(list) })
+        const source = get().source
+        if (source?.kind === 'customer' && !list.some((customer) => customer.id === source.customerId)) {
+          set({ source: null, libraryToken: null, library: idle(), webview: idle() })
+        }
+      } catch (error) {
+        set({ customers: failed(get().customers, error) })
+      }
+    },
+
+    async createCustomer(input) {
+      const customer = await requireApi().control.createCustomer(input)
+      set({ customers: ready([...(get().customers.data ?? []), customer]) })
+      return customer
+    },
+
+    async selectCustomer(customerId) {
+      set({ source: { kind: 'customer', customerId }, libraryToken: null, library: loading(undefined), webview: loading(undefined), lastReseller: null })
+      try {
+        await mint(customerId)
+      } catch (error) {
+        set({ library: failed(undefined, error), webview: failed(undefined, error) })
+        return
+      }
+      await fetchBoth(true)
+    },
+
+    async openPastedToken(token) {
+      set({ source: { kind: 'token' }, libraryToken: token.trim(), library: loading(undefined), webview: loading(undefined), lastReseller: null })
+      await fetchBoth(false)
+    },
+
+    setOptions(options) {
+      set({ options: { ...get().options, ...options } })
+    },
+
+    reload: () => fetchBoth(true),
+
+    async purchase(input) {
+      const customerId = currentCustomerId(get())
+      await requireApi().control.purchase({ customerId, ...input })
+      await fetchBoth(true)
+    },
+
+    async resellerOrder(input) {
+      const order = await requireApi().control.resellerOrder(input)
+      set({ lastReseller: order })
+      return order
+    },
+
+    async claim(claimToken) {
+      const customerId = currentCustomerId(get())
+      const api = requireApi()
+      const session = await api.control.customerSession(customerId)
+      const result = await api.service.claim(session.token, claimToken)
+      await fetchBoth(true)
+      return result
+    },
+
+    async updateLicense(licenseId, patch) {
+      await requireApi().control.updateLicense(licenseId, patch)
+      await fetchBoth(true)
+    }
+  }
+})
+
+/** QA actions act for a customer: the chosen one, or the owner of a pasted token. */
+function currentCustomerId(state: LibraryState): string {
+  if (state.source?.kind === 'customer') return state.source.customerId
+  const fromPayload = state.library.data?.profile.customer_id
+  if (fromPayload) return fromPayload
+  throw new Error('Choose a customer first.')
+}

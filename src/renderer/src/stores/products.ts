@@ -1,0 +1,200 @@
+import { create } from 'zustand'
+import { isApiError } from '../api/errors'
+import type { AuditEntry, ConnectionStatus, CredentialRecord, Developer, OneTimeReveal, Product } from '../api/types'
+import { requireApi } from './connection'
+import { actingManagement } from './developers'
+import { failed, idle, loading, ready } from './resource'
+import type { Resource } from './resource'
+
+export type CredentialAction = 'create' | 'ensure' | 'reveal-secret' | 'rotate-key' | 'rotate-secret' | 'revoke'
+
+/** Full credential material, held only while the reveal dialog is open. */
+export interface RevealedMaterial {
+  productId: string
+  action: CredentialAction
+  appId: string
+  pluginKey: string
+  pluginSecret: string
+  credential: CredentialRecord
+}
+
+export interface ProductDetail {
+  /** The active credential, else the latest revoked one; null when the product never had one. */
+  current: Resource<CredentialRecord | null>
+  /** Every credential of the product, newest first (management list). */
+  history: Resource<CredentialRecord[]>
+  audit: Resource<AuditEntry[]>
+  connection: Resource<ConnectionStatus | null>
+}
+
+export type ActionOutcome =
+  | { kind: 'revealed'; material: RevealedMaterial }
+  | { kind: 'existing'; credential: CredentialRecord }
+  | { kind: 'revoked'; revoked: boolean }
+
+export interface ProductsState {
+  products: Resource<Product[]>
+  /** The acting developer's credentials across their visible products (management list). */
+  credentials: Resource<CredentialRecord[]>
+  details: Record<string, ProductDetail>
+  pending: { productId: string; action: CredentialAction } | null
+  revealed: RevealedMaterial | null
+  /** Products and the acting developer's credentials. */
+  load(): Promise<void>
+  /** Products only (control plane): for screens that only pick a product. */
+  loadList(): Promise<void>
+  loadCredentials(): Promise<void>
+  createProduct(input: { developerId: string; name: string; storefrontSlug?: string }): Promise<Product>
+  loadDetail(productId: string): Promise<void>
+  /** Runs a management action; throws the ApiError for the dialog to show. */
+  runAction(productId: string, action: CredentialAction, reason?: string): Promise<ActionOutcome>
+  dismissRevealed(): void
+}
+
+const emptyDetail = (): ProductDetail => ({ current: idle(), history: idle(), audit: idle(), connection: idle() })
+
+function materialFrom(productId: string, action: CredentialAction, reveal: OneTimeReveal, credential: CredentialRecord): RevealedMaterial {
+  return { productId, action, appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret, credential }
+}
+
+export const useProducts = create<ProductsState>()((set, get) => {
+  const patchDetail = (productId: string, patch: Partial<ProductDetail>) => {
+    const details = get().details
+    set({ details: { ...details, [productId]: { ...(details[productId] ?? emptyDetail()), ...patch } } })
+  }
+  const detail = (productId: string) => get().details[productId] ?? emptyDetail()
+
+  return {
+    products: idle(),
+    credentials: idle(),
+    details: {},
+    pending: null,
+    revealed: null,
+
+    async load() {
+      await get().loadList()
+      await get().loadCredentials()
+    },
+
+    async loadList() {
+      set({ products: loading(get().products) })
+      try {
+        set({ products: ready(await requireApi().control.products()) })
+      } catch (error) {
+        set({ products: failed(get().products, error) })
+      }
+    },
+
+    async loadCredentials() {
+      set({ credentials: loading(get().credentials) })
+      try {
+        set({ credentials: ready((await actingManagement().list()).credentials) })
+      } catch (error) {
+        set({ credentials: failed(get().credentials, error) })
+      }
+    },
+
+    async createProduct(input) {
+      const product = await requireApi().control.createProduct(input)
+      set({ products: ready([...(get().products.data ?? []), product]) })
+      return product
+    },
+
+    async loadDetail(productId) {
+      const api = requireApi()
+      const previous = detail(productId)
+      patchDetail(productId, {
+        current: loading(previous.current),
+        history: loading(previous.history),
+        audit: loading(previous.audit),
+        connection: loading(previous.connection)
+      })
+      // As a dashboard would: the record and its history through the management API.
+      const current = async (): Promise<CredentialRecord | null> => {
+        try {
+          return (await actingManagement().get(productId)).credential
+        } catch (error) {
+          if (isApiError(error) && error.code === 'PRODUCT_CREDENTIAL_NOT_FOUND') return null
+          throw error
+        }
+      }
+      const history = async () => (await actingManagement().list(productId)).credentials
+      const [c, h, a, n] = await Promise.allSettled([current(), history(), api.control.productAudit(productId), api.control.productConnection(productId)])
+      const before = detail(productId)
+      patchDetail(productId, {
+        current: c.status === 'fulfilled' ? ready(c.value) : failed(before.current, c.reason),
+        history: h.status === 'fulfilled' ? ready(h.value) : failed(before.history, h.reason),
+        audit: a.status === 'fulfilled' ? ready(a.value) : failed(before.audit, a.reason),
+        connection: n.status === 'fulfilled' ? ready(n.value) : failed(before.connection, n.reason)
+      })
+    },
+
+    async runAction(productId, action, reason) {
+      const management = actingManagement()
+      const note = { reason }
+      set({ pending: { productId, action } })
+      try {
+        let outcome: ActionOutcome
+        switch (action) {
+          case 'create': {
+            const issued = await management.create(productId, note)
+            outcome = issued.one_time_reveal
+              ? { kind: 'revealed', material: materialFrom(productId, action, issued.one_time_reveal, issued.credential) }
+              : { kind: 'existing', credential: issued.credential }
+            break
+          }
+          case 'ensure': {
+            const issued = await management.ensure(productId, note)
+            outcome =
+              issued.created && issued.one_time_reveal
+                ? { kind: 'revealed', material: materialFrom(productId, action, issued.one_time_reveal, issued.credential) }
+                : { kind: 'existing', credential: issued.credential }
+            break
+          }
+          case 'reveal-secret': {
+            const revealed = await management.revealSecret(productId, note)
+            outcome = { kind: 'revealed', material: materialFrom(productId, action, revealed.one_time_reveal, revealed.credential) }
+            break
+          }
+          case 'rotate-key':
+          case 'rotate-secret': {
+            const rotated = action === 'rotate-key' ? await management.rotateKey(productId, note) : await management.rotateSecret(productId, note)
+            outcome = { kind: 'revealed', material: materialFrom(productId, action, rotated.one_time_reveal, rotated.credential) }
+            break
+          }
+          case 'revoke': {
+            const result = await management.revoke(productId, note)
+            outcome = { kind: 'revoked', revoked: result.revoked }
+            break
+          }
+        }
+        if (outcome.kind === 'revealed') set({ revealed: outcome.material })
+        return outcome
+      } finally {
+        set({ pending: null })
+        void get().loadDetail(productId)
+        void get().loadCredentials()
+      }
+    },
+
+    dismissRevealed() {
+      set({ revealed: null })
+    }
+  }
+})
+
+/** The products the acting developer manages: their own, or every product for an admin. */
+export function visibleProducts(products: Product[] | null, acting: Developer | null): Product[] {
+  if (!products || !acting) return []
+  return acting.role === 'admin' ? products : products.filter((product) => product.developerId === acting.id)
+}
+
+/** The current credential of each product, from the management list (active first, else the newest). */
+export function currentCredentialByProduct(credentials: CredentialRecord[] | null): Map<string, CredentialRecord> {
+  const map = new Map<string, CredentialRecord>()
+  for (const credential of credentials ?? []) {
+    const seen = map.get(credential.productId)
+    if (!seen || (!seen.isActive && credential.isActive)) map.set(credential.productId, credential)
+  }
+  return map
+}

@@ -1,0 +1,124 @@
+import { create } from 'zustand'
+import type { ClockState, FaultRule, FaultRuleInput, Preset, ServerSettings } from '../api/types'
+import { requireApi, useConnection } from './connection'
+import { forgetSessions } from './developers'
+import { failed, idle, loading, ready } from './resource'
+import type { Resource } from './resource'
+
+export interface SettingsState {
+  settings: Resource<ServerSettings>
+  clock: Resource<ClockState>
+  faults: Resource<FaultRule[]>
+  presets: Resource<Preset[]>
+  loadSettings(): Promise<void>
+  saveSettings(patch: Partial<ServerSettings>): Promise<void>
+  loadClock(): Promise<void>
+  setClock(body: { offsetS: number } | { now: string } | { advanceS: number }): Promise<ClockState>
+  loadFaults(): Promise<void>
+  saveFaults(rules: FaultRuleInput[]): Promise<FaultRule[]>
+  clearFaults(): Promise<void>
+  loadPresets(): Promise<void>
+  loadPreset(name: string): Promise<Record<string, number>>
+  exportState(): Promise<unknown>
+  importState(document: unknown): Promise<Record<string, number>>
+  reset(): Promise<void>
+}
+
+/** After a preset, an import or a reset, every screen's data is stale, and developers may be gone. */
+function wholeStateChanged(): void {
+  forgetSessions()
+  useConnection.getState().dataChanged()
+}
+
+export const useSettings = create<SettingsState>()((set, get) => ({
+  settings: idle(),
+  clock: idle(),
+  faults: idle(),
+  presets: idle(),
+
+  async loadSettings() {
+    set({ settings: loading(get().settings) })
+    try {
+      set({ settings: ready(await requireApi().control.settings()) })
+    } catch (error) {
+      set({ settings: failed(get().settings, error) })
+    }
+  },
+
+  async saveSettings(patch) {
+    const settings = await requireApi().control.updateSettings(patch)
+    set({ settings: ready(settings) })
+    void useConnection.getState().refreshInfo()
+  },
+
+  async loadClock() {
+    set({ clock: loading(get().clock) })
+    try {
+      const clock = await requireApi().control.clock()
+      useConnection.getState().applyClock(clock)
+      set({ clock: ready(clock) })
+    } catch (error) {
+      set({ clock: failed(get().clock, error) })
+    }
+  },
+
+  async setClock(body) {
+    const clock = await requireApi().control.setClock(body)
+    useConnection.getState().applyClock(clock)
+    set({ clock: ready(clock) })
+    // Licenses, subscriptions and trials may have changed state: let screens reload.
+    useConnection.getState().dataChanged()
+    return clock
+  },
+
+  async loadFaults() {
+    set({ faults: loading(get().faults) })
+    try {
+      set({ faults: ready(await requireApi().control.faults()) })
+    } catch (error) {
+      set({ faults: failed(get().faults, error) })
+    }
+  },
+
+  async saveFaults(rules) {
+    const saved = await requireApi().control.replaceFaults(rules)
+    set({ faults: ready(saved) })
+    return saved
+  },
+
+  async clearFaults() {
+    set({ faults: ready(await requireApi().control.clearFaults()) })
+  },
+
+  async loadPresets() {
+    set({ presets: loading(get().presets) })
+    try {
+      set({ presets: ready(await requireApi().control.presets()) })
+    } catch (error) {
+      set({ presets: failed(get().presets, error) })
+    }
+  },
+
+  async loadPreset(name) {
+    const imported = await requireApi().control.loadPreset(name)
+    wholeStateChanged()
+    void get().loadFaults()
+    void get().loadClock()
+    return imported
+  },
+
+  exportState: () => requireApi().control.exportState(),
+
+  async importState(document) {
+    const imported = await requireApi().control.importState(document)
+    wholeStateChanged()
+    return imported
+  },
+
+  async reset() {
+    await requireApi().control.reset()
+    wholeStateChanged()
+    void get().loadFaults()
+    void get().loadClock()
+  }
+}))

@@ -1,0 +1,87 @@
+import { test, expect } from './fixtures'
+import { DEMO, loadPreset, openApp, shot } from './support'
+
+test('the library shows every group as a customer sees it, and QA actions change it', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  await openApp(page, emulator, '#/library')
+
+  await expect(page.getByTestId('library-customer')).toHaveValue('cus_demo')
+  const products = page.getByTestId('library-products')
+  await expect(products.getByTestId(`library-product-${DEMO.productId}`)).toContainText(DEMO.productName)
+  const downloads = products.getByRole('link', { name: /Windows|macOS|Linux/ })
+  await expect(downloads).toHaveCount(3)
+  await expect(downloads.first()).toHaveAttribute('href', /\/api\/downloads\/file_demo_[a-z]+\?download_token=/)
+
+  const licenses = page.getByTestId('library-licenses')
+  await expect(licenses.locator('tbody tr[data-testid^="license-"]')).toHaveCount(7)
+  await expect(licenses.getByTestId('license-state-lic_demo_1')).toHaveText('valid')
+  await expect(licenses.getByTestId('license-state-lic_demo_4')).toHaveText('expired')
+  await expect(licenses.getByTestId('license-state-lic_demo_5')).toHaveText('revoked')
+  await expect(licenses.getByTestId('license-state-lic_demo_6')).toHaveText('suspended')
+  await expect(licenses.getByTestId('activation-studio-mac')).toContainText('Studio Mac')
+  await expect(page.getByTestId('library-subscriptions')).toContainText('monthly')
+  await expect(page.getByTestId('library-orders')).toContainText('$99.00')
+  await expect(page.getByTestId('library-profile')).toContainText('customer@example.test')
+  await expect(page.getByTestId('library-preferences')).toContainText('subscribed')
+  await expect(page.getByTestId('library-support')).toContainText('support@demo-audio.example.test')
+  await shot(page, 'library')
+
+  // Suspend and reinstate a license.
+  const first = licenses.getByTestId('license-lic_demo_1')
+  await first.getByRole('button', { name: 'Suspend' }).click()
+  await expect(licenses.getByTestId('license-state-lic_demo_1')).toHaveText('suspended')
+  await first.getByRole('button', { name: 'Reinstate' }).click()
+  await expect(licenses.getByTestId('license-state-lic_demo_1')).toHaveText('valid')
+  // Expire one now, as the emulator clock sees it.
+  await first.getByRole('button', { name: 'Expire now' }).click()
+  await expect(licenses.getByTestId('license-state-lic_demo_1')).toHaveText('expired')
+
+  // A new trial, then the clock moves past its end.
+  await page.getByTestId('purchase-kind').selectOption('trial')
+  await page.getByRole('button', { name: 'Start trial' }).click()
+  await expect(licenses.locator('tbody tr[data-testid^="license-"]')).toHaveCount(8)
+  await page.getByTestId('clock-controls').getByRole('button', { name: '+30 days' }).click()
+  await expect(page.getByTestId('clock-offset')).toHaveText('+30 days')
+  await expect(licenses.getByText('trial expired')).toHaveCount(2)
+  const clock = await emulator.control<{ offsetS: number }>('GET', '/clock')
+  expect(clock.body.offsetS).toBe(30 * 86_400)
+
+  // A reseller order with its claim link, claimed by this customer.
+  await page.getByRole('button', { name: 'Create reseller order' }).click()
+  await expect(page.getByTestId('claim-url')).toContainText('/api/library/claim?claim=')
+  await page.getByRole('button', { name: 'Claim as this customer' }).click()
+  await expect(page.getByTestId('claim-box').getByRole('button', { name: 'Claimed' })).toBeDisabled()
+  await expect(licenses.locator('tbody tr[data-testid^="license-"]')).toHaveCount(9)
+  await expect(page.getByTestId('library-orders')).toContainText('via Plugin Boutique')
+
+  // The in-plugin web view payload and the raw JSON.
+  await page.getByRole('tab', { name: 'In-plugin web view' }).click()
+  await expect(page.getByTestId('webview-preview')).toContainText(`Signed in as ${DEMO.customerName}`)
+  await expect(page.getByTestId('webview-preview')).toContainText('"library_url"')
+  await page.getByRole('tab', { name: 'Raw JSON' }).click()
+  await expect(page.getByTestId('library-raw')).toContainText('"download_token"')
+  await expect(page.getByTestId('library-raw')).toContainText('"marketing_preferences"')
+})
+
+test('a pasted library token opens the same library; a bad one says why', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  const issued = await emulator.control<{ libraryToken: string }>('POST', '/customers/cus_demo/library-token')
+  await openApp(page, emulator, '#/library')
+  await expect(page.getByTestId('library-licenses')).toBeVisible()
+
+  await page.getByLabel('…or a library token').fill('not-a-token')
+  await page.getByRole('button', { name: 'Open' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'LIBRARY_TOKEN_INVALID' }).first()).toBeVisible()
+
+  await page.getByLabel('…or a library token').fill(issued.body.libraryToken)
+  await page.getByRole('button', { name: 'Open' }).click()
+  await expect(page.getByTestId('library-profile')).toContainText('customer@example.test')
+})
+
+test('a customer without purchases sees empty groups', async ({ page, emulator }) => {
+  await emulator.control('POST', '/customers', { email: 'new@example.test', name: 'New Customer' })
+  await openApp(page, emulator, '#/library')
+  await expect(page.getByTestId('library-products')).toContainText('No products')
+  await expect(page.getByTestId('library-licenses')).toContainText('No licenses')
+  await expect(page.getByTestId('library-orders')).toContainText('No orders')
+})

@@ -1,0 +1,83 @@
+import { test, expect } from './fixtures'
+import { DEMO, DEMO_VALUES, callService, loadPreset, openApp, shot } from './support'
+
+test('requests stream in live, filter by status, and open redacted', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  await openApp(page, emulator, '#/requests')
+  await expect(page.getByTestId('live-indicator')).toBeVisible()
+
+  // A plugin calls while the inspector is open: no reload needed.
+  const bad = await callService(emulator, 'POST', '/api/plugin-connections/verify', { ...DEMO_VALUES, pluginSecret: 'sk_Wrong0000000000000000' })
+  expect(bad.status).toBe(401)
+  const good = await callService(emulator, 'POST', '/api/license/v1/validate', { license_key: DEMO.perpetualKey }, {
+    'x-svc-app-id': DEMO.appId,
+    'x-svc-plugin-key': DEMO.pluginKey,
+    'x-svc-plugin-secret': DEMO.pluginSecret
+  })
+  expect(good.status).toBe(200)
+  const verifyRow = page.getByRole('row').filter({ hasText: '/api/plugin-connections/verify' })
+  const validateRow = page.getByRole('row').filter({ hasText: '/api/license/v1/validate' })
+  await expect(verifyRow).toContainText('401')
+  await expect(validateRow).toContainText('200')
+  await page.setViewportSize({ width: 1920, height: 1080 })
+  await verifyRow.getByRole('button').click()
+  await page.getByTestId('request-detail').getByRole('tab', { name: 'Response' }).click()
+  await expect(page.getByTestId('request-detail')).toContainText('SECRET_MISMATCH')
+  await shot(page, 'requests-1920')
+  await page.setViewportSize({ width: 1280, height: 800 })
+
+  // Status filter: only client errors.
+  await page.getByTestId('filter-status').selectOption('4xx')
+  await expect(validateRow).toHaveCount(0)
+  await expect(verifyRow).toHaveCount(1)
+
+  await verifyRow.getByRole('button').click()
+  const detail = page.getByTestId('request-detail')
+  // The request as recorded: the key and the secret as previews only.
+  await expect(detail).toContainText('"pluginKey": "pk_DemoS...0001"')
+  await expect(detail).not.toContainText(DEMO.pluginKey)
+  await expect(detail).not.toContainText('sk_Wrong0000000000000000')
+  await detail.getByRole('tab', { name: 'Response' }).click()
+  await expect(detail).toContainText('PLUGIN_CONNECTION_FAILED')
+  await expect(detail).toContainText('SECRET_MISMATCH')
+  await detail.getByRole('tab', { name: 'Request' }).click()
+  await shot(page, 'requests')
+
+  // Product filter and surface filter reach the server too.
+  await page.getByTestId('filter-status').selectOption('')
+  await page.getByTestId('filter-surface').selectOption('license-v1')
+  await expect(validateRow).toHaveCount(1)
+  await expect(verifyRow).toHaveCount(0)
+  await page.getByTestId('filter-surface').selectOption('')
+  await page.getByTestId('filter-product').selectOption(DEMO.productId)
+  await expect(verifyRow).toHaveCount(1)
+
+  // Paused: new requests wait; resumed: they appear.
+  await page.getByRole('button', { name: 'Pause' }).click()
+  await callService(emulator, 'GET', '/api/license/v1/public-key')
+  await callService(emulator, 'POST', '/api/plugin-connections/verify', { ...DEMO_VALUES })
+  await expect(page.getByText('paused · 1 new')).toBeVisible()
+  await expect(verifyRow).toHaveCount(1)
+  await page.getByRole('button', { name: 'Resume' }).click()
+  await expect(verifyRow).toHaveCount(2)
+
+  // Clear the log.
+  await page.getByRole('button', { name: 'Clear log' }).click()
+  await page.getByRole('dialog', { name: 'Clear the request log?' }).getByRole('button', { name: 'Clear log' }).click()
+  await expect(page.getByText('No request matches these filters')).toBeVisible()
+  const remaining = await emulator.control<{ requests: unknown[] }>('GET', '/requests')
+  expect(remaining.body.requests).toEqual([])
+})
+
+test('arrow keys move through the log', async ({ page, emulator }) => {
+  await callService(emulator, 'GET', '/.well-known/jwks.json')
+  await callService(emulator, 'GET', '/api/license/v1/public-key')
+  await openApp(page, emulator, '#/requests')
+  const rows = page.locator('tbody tr[data-testid^="request-row-"]')
+  await expect(rows).toHaveCount(2)
+  await rows.first().getByRole('button').click()
+  await expect(page.getByTestId('request-detail')).toContainText('/api/license/v1/public-key')
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByTestId('request-detail')).toContainText('/.well-known/jwks.json')
+  await expect(rows.nth(1).getByRole('button')).toBeFocused()
+})

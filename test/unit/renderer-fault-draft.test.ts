@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { describeRule, draftOf, FAULT_TEMPLATES, newDraft, ruleOf } from '../../src/renderer/src/screens/scenarios/fault-draft'
+
+describe('fault rule editor rows', () => {
+  it('turns a row into the contract rule, sending only the fields of its kind', () => {
+    const { rule, errors } = ruleOf(newDraft({ kind: 'latency', route: '/api/license/v1/**', ms: '1500', jitterMs: '200', status: '500', retryAfterS: '9' }))
+    expect(errors).toEqual({})
+    expect(rule).toEqual({ route: '/api/license/v1/**', kind: 'latency', ms: 1500, jitterMs: 200 })
+
+    expect(ruleOf(newDraft({ kind: 'error', route: '/api/library', method: 'get', status: '503', ms: '' })).rule).toEqual({
+      route: '/api/library',
+      kind: 'error',
+      method: 'GET',
+      status: 503
+    })
+    expect(ruleOf(newDraft({ kind: 'rate_limit', route: '/x', retryAfterS: '30', ms: '', jitterMs: '5' })).rule).toEqual({ route: '/x', kind: 'rate_limit', retryAfterS: 30 })
+    expect(ruleOf(newDraft({ kind: 'offline', route: '/x', ms: '', jitterMs: '5' })).rule).toEqual({ route: '/x', kind: 'offline' })
+  })
+
+  it('reads probability as a ratio or a percentage', () => {
+    expect(ruleOf(newDraft({ route: '/x', probability: '0.25' })).rule?.probability).toBe(0.25)
+    expect(ruleOf(newDraft({ route: '/x', probability: '30%' })).rule?.probability).toBe(0.3)
+    expect(ruleOf(newDraft({ route: '/x', probability: '' })).rule?.probability).toBeUndefined()
+    expect(ruleOf(newDraft({ route: '/x', probability: '2' })).errors.probability).toBeDefined()
+  })
+
+  it('says what is wrong with a row', () => {
+    expect(ruleOf(newDraft({ route: '' })).errors.route).toContain('route pattern is needed')
+    expect(ruleOf(newDraft({ route: 'api/x' })).errors.route).toContain('Start with /')
+    expect(ruleOf(newDraft({ route: '/x?y=1' })).errors.route).toBeDefined()
+    expect(ruleOf(newDraft({ route: '/x', ms: 'soon' })).errors.ms).toContain('whole number')
+    expect(ruleOf(newDraft({ route: '/x', kind: 'error', status: '200' })).errors.status).toContain('between 400 and 599')
+    expect(ruleOf(newDraft({ route: '/x', ms: '600001' })).rule).toBeNull()
+  })
+
+  it('round-trips a stored rule, keeping its id', () => {
+    const stored = { id: 'flt_1', method: 'POST', route: '/api/plugin-connections/verify', kind: 'error' as const, ms: null, jitterMs: null, status: 503, probability: 0.5, retryAfterS: null }
+    expect(ruleOf(draftOf(stored)).rule).toEqual({ id: 'flt_1', method: 'POST', route: '/api/plugin-connections/verify', kind: 'error', status: 503, probability: 0.5 })
+    expect(draftOf({ ...stored, probability: 1 }).probability).toBe('')
+  })
+
+  it('describes rules for people, and every template is valid', () => {
+    expect(describeRule({ method: 'POST', route: '/api/plugin-connections/verify', kind: 'error', status: 503, probability: 0.5 })).toBe(
+      'POST /api/plugin-connections/verify → answers 503, 50% of the time'
+    )
+    expect(describeRule({ route: '/api/license/v1/**', kind: 'latency', ms: 2000, jitterMs: 500 })).toBe('Any method /api/license/v1/** → waits 2000 ms ± 500')
+    for (const template of FAULT_TEMPLATES) expect(ruleOf(newDraft(template.draft)).errors).toEqual({})
+  })
+})

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { formatDateTime, formatDuration, formatOffset, formatRelative, formatTimeOfDay, parseInstant, toDateTimeLocalValue } from '../../src/renderer/src/format/date'
+import { formatBytes } from '../../src/renderer/src/format/bytes'
+import { formatCount, formatMoney, formatPercent, pluralize } from '../../src/renderer/src/format/number'
+
+const en = { locale: 'en-US', timeZone: 'UTC' }
+const NOW = Date.parse('2026-11-21T10:00:00.000Z')
+
+describe('dates for people', () => {
+  it('formats an instant in the given locale and zone, and a dash for none', () => {
+    expect(formatDateTime('2026-11-21T10:01:08.000Z', en)).toBe('Nov 21, 2026, 10:01 AM')
+    expect(formatDateTime('2026-11-21T10:01:08.000Z', { ...en, seconds: true })).toBe('Nov 21, 2026, 10:01:08 AM')
+    expect(formatDateTime('2026-11-21T10:01:08.000Z', { locale: 'de-DE', timeZone: 'Europe/Berlin' })).toBe('21.11.2026, 11:01')
+    expect(formatDateTime(null)).toBe('—')
+    expect(formatDateTime('not a date')).toBe('—')
+    expect(parseInstant('garbage')).toBeNull()
+  })
+
+  it('formats the time of day of a log line in 24 hours', () => {
+    expect(formatTimeOfDay('2026-11-21T15:04:05.000Z', en)).toBe('15:04:05')
+  })
+
+  it('says how long ago or how far ahead, against the emulator now', () => {
+    expect(formatRelative('2026-11-21T09:57:00.000Z', NOW, en)).toBe('3 minutes ago')
+    expect(formatRelative('2026-11-21T09:59:55.000Z', NOW, en)).toBe('now')
+    expect(formatRelative('2026-11-23T10:00:00.000Z', NOW, en)).toBe('in 2 days')
+    expect(formatRelative('2026-11-20T10:00:00.000Z', NOW, en)).toBe('yesterday')
+    expect(formatRelative('2026-10-21T10:00:00.000Z', NOW, en)).toBe('last month')
+    expect(formatRelative('2027-12-21T10:00:00.000Z', NOW, en)).toBe('next year')
+    expect(formatRelative(undefined, NOW)).toBe('—')
+  })
+
+  it('follows a moved clock: the same instant reads differently at another now', () => {
+    const lastUsed = '2026-11-21T10:00:00.000Z'
+    expect(formatRelative(lastUsed, NOW + 30 * 86_400_000, en)).toBe('last month')
+  })
+
+  it('formats durations and clock offsets', () => {
+    expect(formatDuration(0.42, { locale: 'en-US' })).toBe('0.4 ms')
+    expect(formatDuration(12.4, { locale: 'en-US' })).toBe('12 ms')
+    expect(formatDuration(1250, { locale: 'en-US' })).toBe('1.25 s')
+    expect(formatDuration(-1)).toBe('—')
+    expect(formatOffset(0)).toBe('system time')
+    expect(formatOffset(86_400)).toBe('+1 day')
+    expect(formatOffset(30 * 86_400)).toBe('+30 days')
+    expect(formatOffset(-3600)).toBe('−1 hour')
+    expect(formatOffset(90_061)).toBe('+1 day 1 hour')
+  })
+
+  it('renders a datetime-local value in local time', () => {
+    const date = new Date(2026, 0, 5, 7, 9)
+    expect(toDateTimeLocalValue(date)).toBe('2026-01-05T07:09')
+  })
+})
+
+describe('numbers and sizes for people', () => {
+  it('groups counts and pluralises', () => {
+    expect(formatCount(1234567, { locale: 'en-US' })).toBe('1,234,567')
+    expect(pluralize(1, 'license', undefined, { locale: 'en-US' })).toBe('1 license')
+    expect(pluralize(3, 'activation', undefined, { locale: 'en-US' })).toBe('3 activations')
+  })
+
+  it('formats money from cents, even for an odd currency code', () => {
+    expect(formatMoney(9900, 'USD', { locale: 'en-US' })).toBe('$99.00')
+    expect(formatMoney(999, 'EUR', { locale: 'de-DE' })).toBe('9,99\u00a0€')
+    expect(formatMoney(100, 'NOT-A-CODE', { locale: 'en-US' })).toBe('1.00 NOT-A-CODE')
+    expect(formatPercent(0.25, { locale: 'en-US' })).toBe('25%')
+  })
+
+  it('formats sizes in decimal units', () => {
+    expect(formatBytes(0, { locale: 'en-US' })).toBe('0 bytes')
+    expect(formatBytes(999, { locale: 'en-US' })).toBe('999 bytes')
+    expect(formatBytes(48_000_000, { locale: 'en-US' })).toBe('48 MB')
+    expect(formatBytes(1_500_000_000, { locale: 'en-US' })).toBe('1.5 GB')
+    expect(formatBytes(123_456_789_012, { locale: 'en-US' })).toBe('123 GB')
+    expect(formatBytes(null)).toBe('—')
+    expect(formatBytes(-5)).toBe('—')
+  })
+})

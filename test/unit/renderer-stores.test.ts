@@ -1,0 +1,354 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { FetchLike } from '../../src/renderer/src/api/http'
+import type { CredentialRecord, Developer, Product, RequestSummary } from '../../src/renderer/src/api/types'
+import { useConnection } from '../../src/renderer/src/stores/connection'
+import { forgetSessions, selectActingDeveloper, useDevelopers } from '../../src/renderer/src/stores/developers'
+import { useLibrary } from '../../src/renderer/src/stores/library'
+import { currentCredentialByProduct, useProducts, visibleProducts } from '../../src/renderer/src/stores/products'
+import { MAX_ROWS, matchesFilters, mergeEntries, useRequests } from '../../src/renderer/src/stores/requests'
+import { useSettings } from '../../src/renderer/src/stores/settings'
+
+// ---- A fake emulator: routes by "METHOD /path", records every call ---------------------------
+
+interface Call {
+  method: string
+  path: string
+  query: URLSearchParams
+  headers: Record<string, string>
+  body: unknown
+}
+type Handler = (call: Call) => { status?: number; body: unknown }
+
+function fakeEmulator(routes: Record<string, Handler>) {
+  const calls: Call[] = []
+  const fetch: FetchLike = async (input, init) => {
+    const url = new URL(input)
+    const call: Call = {
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: (init?.headers ?? {}) as Record<string, string>,
+      body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : null
+    }
+    calls.push(call)
+    const handler = routes[`${call.method} ${call.path}`]
+    const answer = handler ? handler(call) : { status: 404, body: { ok: false, error: 'NOT_FOUND', message: `No route ${call.method} ${call.path}` } }
+    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } })
+  }
+  return { fetch, calls, count: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key).length }
+}
+
+const INFO = {
+  ok: true,
+  version: '0.1.0',
+  baseUrl: 'http://127.0.0.1:4747',
+  databasePath: '/tmp/x.db',
+  hasRuntimeKey: true,
+  credentialHeaders: { appId: 'x-svc-app-id', pluginKey: 'x-svc-plugin-key', pluginSecret: 'x-svc-plugin-secret' },
+  settings: { headerPrefix: 'svc', strict: false },
+  counts: { developers: 0, products: 0, credentials: 0, activeCredentials: 0, customers: 0, licenses: 0, activations: 0, requests: 0 }
+}
+const CLOCK = { ok: true, now: '2026-01-01T00:00:00.000Z', offsetS: 3600, systemNow: '2026-01-01T00:00:00.000Z' }
+const FAR = '2999-01-01T00:00:00.000Z'
+
+const developer = (id: string, role: Developer['role'] = 'developer'): Developer => ({ id, email: `${id}@x.test`, name: id, role, createdAt: '2026-01-01T00:00:00.000Z' })
+const product = (id: string, developerId: string): Product => ({ id, developerId, name: id, appId: `app_${id}`, storefrontSlug: null, createdAt: '2026-01-01T00:00:00.000Z' })
+const credential = (productId: string, patch: Partial<CredentialRecord> = {}): CredentialRecord => ({
+  id: `cred_${productId}`,
+  productId,
+  appId: `app_${productId}`,
+  pluginKeyPreview: 'pk_abcde...wxyz',
+  pluginSecretPreview: 'sk_abcde...wxyz',
+  apiBaseUrl: 'http://127.0.0.1:4747',
+  status: 'active',
+  isActive: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  createdBy: null,
+  lastUsedAt: null,
+  hasRecoverableSecret: true,
+  rotatedFromId: null,
+  replacedById: null,
+  revokedAt: null,
+  revokedReason: null,
+  revocationCause: null,
+  secretShownOnce: true,
+  secretShownOnceAt: null,
+  revealCount: 0,
+  lastRevealedAt: null,
+  ...patch
+})
+
+const base: Record<string, Handler> = {
+  'GET /_emulator/info': () => ({ body: INFO }),
+  'GET /_emulator/clock': () => ({ body: CLOCK })
+}
+
+async function connect(routes: Record<string, Handler>) {
+  const server = fakeEmulator({ ...base, ...routes })
+  await useConnection.getState().connect({ baseUrl: 'http://127.0.0.1:4747', adminToken: 'admin-secret', fetch: server.fetch })
+  return server
+}
+
+beforeEach(() => {
+  forgetSessions()
+  for (const store of [useConnection, useDevelopers, useProducts, useLibrary, useRequests, useSettings]) {
+    ;(store as { setState: (state: unknown, replace: true) => void; getInitialState: () => unknown }).setState(store.getInitialState(), true)
+  }
+})
+
+// ---- Connection -----------------------------------------------------------------------------
+
+describe('connection store', () => {
+  it('connects, reads the server info and the clock offset', async () => {
+    const server = await connect({})
+    const state = useConnection.getState()
+    expect(state.phase).toBe('ready')
+    expect(state.info.data?.settings.headerPrefix).toBe('svc')
+    expect(state.clockOffsetMs).toBe(3_600_000)
+    expect(server.calls[0]?.headers['x-emulator-token']).toBe('admin-secret')
+  })
+
+  it('asks for the token when the server refuses it, and reports a server that is gone', async () => {
+    await connect({ 'GET /_emulator/info': () => ({ status: 401, body: { ok: false, error: 'INVALID_TOKEN', message: 'The admin token does not match.' } }) })
+    expect(useConnection.getState().phase).toBe('needs-token')
+    expect(useConnection.getState().error?.code).toBe('INVALID_TOKEN')
+
+    await useConnection.getState().connect({
+      baseUrl: 'http://127.0.0.1:1',
+      adminToken: 'x',
+      fetch: async () => {
+        throw new TypeError('fetch failed')
+      }
+    })
+    expect(useConnection.getState().phase).toBe('failed')
+    expect(useConnection.getState().error?.code).toBe('NETWORK_ERROR')
+  })
+
+  it('bumps the data version after a preset, so screens reload', async () => {
+    await connect({ 'POST /_emulator/presets/full-library': () => ({ body: { ok: true, preset: 'full-library', imported: { licenses: 7 } } }), 'GET /_emulator/faults': () => ({ body: { ok: true, rules: [] } }) })
+    const before = useConnection.getState().dataVersion
+    expect(await useSettings.getState().loadPreset('full-library')).toEqual({ licenses: 7 })
+    expect(useConnection.getState().dataVersion).toBe(before + 1)
+  })
+})
+
+// ---- Developers and the management API --------------------------------------------------------
+
+describe('developers store and the acting developer', () => {
+  it('acts as the first developer unless one was chosen, and keeps a chosen one', async () => {
+    await connect({ 'GET /_emulator/developers': () => ({ body: { ok: true, developers: [developer('dev_a'), developer('dev_b', 'admin')] } }) })
+    await useDevelopers.getState().load()
+    expect(useDevelopers.getState().actingId).toBe('dev_a')
+    useDevelopers.getState().setActing('dev_b')
+    await useDevelopers.getState().load()
+    expect(selectActingDeveloper(useDevelopers.getState())?.role).toBe('admin')
+  })
+
+  it('falls back when the chosen developer is gone (after a reset)', async () => {
+    useDevelopers.setState({ actingId: 'dev_gone' })
+    await connect({ 'GET /_emulator/developers': () => ({ body: { ok: true, developers: [developer('dev_new')] } }) })
+    await useDevelopers.getState().load()
+    expect(useDevelopers.getState().actingId).toBe('dev_new')
+  })
+
+  it('calls the management API with a developer JWT, re-minting it once when it expired', async () => {
+    let mints = 0
+    let listCalls = 0
+    const server = await connect({
+      'POST /_emulator/developers/dev_a/session': () => ({ body: { ok: true, token: `jwt-${++mints}`, expiresAt: FAR } }),
+      'GET /_emulator/products': () => ({ body: { ok: true, products: [product('p1', 'dev_a')] } }),
+      'GET /api/developer/plugin-keys/products': (call) => {
+        listCalls++
+        if (call.headers.authorization === 'Bearer jwt-1') return { status: 401, body: { ok: false, error: 'TOKEN_EXPIRED', message: 'expired' } }
+        return { body: { ok: true, credentials: [credential('p1')], count: 1 } }
+      }
+    })
+    useDevelopers.setState({ actingId: 'dev_a' })
+    await useProducts.getState().load()
+    expect(mints).toBe(2)
+    expect(listCalls).toBe(2)
+    expect(useProducts.getState().credentials.data).toHaveLength(1)
+    // The admin token never goes to the service API.
+    expect(server.calls.filter((c) => c.path.startsWith('/api/')).every((c) => c.headers['x-emulator-token'] === undefined)).toBe(true)
+  })
+
+  it('says to choose a developer when there is none', async () => {
+    await connect({ 'GET /_emulator/products': () => ({ body: { ok: true, products: [] } }) })
+    await useProducts.getState().load()
+    expect(useProducts.getState().credentials.error?.code).toBe('NO_ACTING_DEVELOPER')
+  })
+})
+
+// ---- Products and credentials -------------------------------------------------------------------
+
+describe('products and credentials store', () => {
+  const session: Record<string, Handler> = { 'POST /_emulator/developers/dev_a/session': () => ({ body: { ok: true, token: 'jwt', expiresAt: FAR } }) }
+  const detailRoutes: Record<string, Handler> = {
+    'GET /api/developer/plugin-keys/products': () => ({ body: { ok: true, credentials: [], count: 0 } }),
+    'GET /api/developer/plugin-keys/products/p1': () => ({ status: 404, body: { ok: false, error: 'PRODUCT_CREDENTIAL_NOT_FOUND', message: 'none' } }),
+    'GET /_emulator/products/p1/audit': () => ({ body: { ok: true, entries: [] } }),
+    'GET /_emulator/products/p1/connection': () => ({ body: { ok: true, connection: null } })
+  }
+
+  it('reads "never had a credential" as an empty record, not an error', async () => {
+    await connect({ ...session, ...detailRoutes })
+    useDevelopers.setState({ actingId: 'dev_a' })
+    await useProducts.getState().loadDetail('p1')
+    const detail = useProducts.getState().details.p1
+    expect(detail?.current).toEqual({ status: 'ready', data: null, error: null })
+    expect(detail?.connection.data).toBeNull()
+  })
+
+  it('holds the one-time reveal of a create until dismissed, and sends the reason', async () => {
+    const server = await connect({
+      ...session,
+      ...detailRoutes,
+      'POST /api/developer/plugin-keys/products/p1': () => ({
+        status: 201,
+        body: { ok: true, created: true, credential: credential('p1'), one_time_reveal: { appId: 'app_p1', pluginKey: 'pk_full', pluginSecret: 'sk_full', secret_shown_once: true } }
+      })
+    })
+    useDevelopers.setState({ actingId: 'dev_a' })
+    const outcome = await useProducts.getState().runAction('p1', 'create', 'first build')
+    expect(outcome.kind).toBe('revealed')
+    expect(useProducts.getState().revealed).toMatchObject({ productId: 'p1', action: 'create', pluginKey: 'pk_full', pluginSecret: 'sk_full' })
+    expect(server.calls.find((c) => c.method === 'POST' && c.path === '/api/developer/plugin-keys/products/p1')?.body).toEqual({ reason: 'first build' })
+    useProducts.getState().dismissRevealed()
+    expect(useProducts.getState().revealed).toBeNull()
+    expect(useProducts.getState().pending).toBeNull()
+  })
+
+  it('an ensure that finds an active credential reveals nothing; a failed action throws the ApiError', async () => {
+    await connect({
+      ...session,
+      ...detailRoutes,
+      'POST /api/developer/plugin-keys/products/p1/ensure': () => ({ body: { ok: true, created: false, credential: credential('p1') } }),
+      'POST /api/developer/plugin-keys/products/p1/reveal-secret': () => ({
+        status: 409,
+        body: { ok: false, error: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE', message: 'Not recoverable.', recovery: { rotateKey: '/k', rotateSecret: '/s' } }
+      })
+    })
+    useDevelopers.setState({ actingId: 'dev_a' })
+    expect((await useProducts.getState().runAction('p1', 'ensure')).kind).toBe('existing')
+    expect(useProducts.getState().revealed).toBeNull()
+    await expect(useProducts.getState().runAction('p1', 'reveal-secret')).rejects.toMatchObject({ code: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE', details: { recovery: { rotateKey: '/k', rotateSecret: '/s' } } })
+    expect(useProducts.getState().pending).toBeNull()
+  })
+
+  it('shows a developer their own products and an admin all of them', () => {
+    const products = [product('p1', 'dev_a'), product('p2', 'dev_b')]
+    expect(visibleProducts(products, developer('dev_a')).map((p) => p.id)).toEqual(['p1'])
+    expect(visibleProducts(products, developer('dev_c', 'admin')).map((p) => p.id)).toEqual(['p1', 'p2'])
+    expect(visibleProducts(null, developer('dev_a'))).toEqual([])
+  })
+
+  it('takes the active credential of a product over its revoked ones', () => {
+    const list = [credential('p1', { id: 'new', status: 'revoked', isActive: false }), credential('p1', { id: 'active' }), credential('p2', { id: 'only', status: 'revoked', isActive: false })]
+    const current = currentCredentialByProduct(list)
+    expect(current.get('p1')?.id).toBe('active')
+    expect(current.get('p2')?.id).toBe('only')
+  })
+})
+
+// ---- Library ------------------------------------------------------------------------------------
+
+describe('library store', () => {
+  it('mints a library token for the chosen customer and re-mints it when it expired', async () => {
+    let mints = 0
+    const payload = { ok: true, products: [], subscriptions: [], licenses: [], orders: [], profile: { customer_id: 'cus_1' }, download_token: 'dl' }
+    const server = await connect({
+      'POST /_emulator/customers/cus_1/library-token': () => ({ body: { ok: true, libraryToken: `lib-${++mints}`, expiresAt: FAR } }),
+      'GET /api/library': (call) =>
+        call.headers.authorization === 'Bearer lib-1' ? { status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'expired' } } : { body: payload },
+      'GET /api/license/v1/webview-library': () => ({ body: { ok: true, scope: 'library' } })
+    })
+    useLibrary.getState().setOptions({ instanceId: 'studio-mac' })
+    await useLibrary.getState().selectCustomer('cus_1')
+    expect(mints).toBe(2)
+    expect(useLibrary.getState().library.data?.download_token).toBe('dl')
+    expect(useLibrary.getState().webview.data?.scope).toBe('library')
+    expect(server.calls.filter((c) => c.path === '/api/library').at(-1)?.query.get('instance_id')).toBe('studio-mac')
+  })
+
+  it('does not re-mint a pasted token: it reports it', async () => {
+    await connect({
+      'GET /api/library': () => ({ status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'bad' } }),
+      'GET /api/license/v1/webview-library': () => ({ status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'bad' } })
+    })
+    await useLibrary.getState().openPastedToken('  pasted  ')
+    expect(useLibrary.getState().libraryToken).toBe('pasted')
+    expect(useLibrary.getState().library.error?.code).toBe('LIBRARY_TOKEN_INVALID')
+  })
+})
+
+// ---- Request inspector ---------------------------------------------------------------------------
+
+const summary = (id: number, patch: Partial<RequestSummary> = {}): RequestSummary => ({
+  id,
+  at: '2026-01-01T00:00:00.000Z',
+  surface: 'license-v1',
+  method: 'POST',
+  path: '/api/license/v1/activate',
+  status: 201,
+  durationMs: 3,
+  authKind: 'product-credential',
+  productId: 'p1',
+  ...patch
+})
+
+describe('request inspector store', () => {
+  it('matches the server filters: surface, method, product, exact status and class', () => {
+    const entry = summary(1, { status: 404 })
+    expect(matchesFilters(entry, {})).toBe(true)
+    expect(matchesFilters(entry, { status: '4xx' })).toBe(true)
+    expect(matchesFilters(entry, { status: '404' })).toBe(true)
+    expect(matchesFilters(entry, { status: '2xx' })).toBe(false)
+    expect(matchesFilters(entry, { method: 'post' })).toBe(true)
+    expect(matchesFilters(entry, { surface: 'library' })).toBe(false)
+    expect(matchesFilters(entry, { productId: 'p2' })).toBe(false)
+    expect(matchesFilters(summary(2, { status: 0 }), { status: '0' })).toBe(true)
+  })
+
+  it('merges newest first, each id once, capped', () => {
+    expect(mergeEntries([summary(1), summary(3)], [summary(2), summary(3, { status: 500 })]).map((e) => [e.id, e.status])).toEqual([
+      [3, 500],
+      [2, 201],
+      [1, 201]
+    ])
+    const many = Array.from({ length: MAX_ROWS + 10 }, (_, i) => summary(i + 1))
+    const merged = mergeEntries([], many)
+    expect(merged).toHaveLength(MAX_ROWS)
+    expect(merged[0]?.id).toBe(MAX_ROWS + 10)
+  })
+
+  it('holds streamed entries while paused and shows them on resume; drops ones the filters exclude', () => {
+    const store = useRequests.getState()
+    useRequests.setState({ filters: { surface: 'license-v1' } })
+    store.receive(summary(1))
+    store.receive(summary(2, { surface: 'library' }))
+    expect(useRequests.getState().entries.map((e) => e.id)).toEqual([1])
+    store.setPaused(true)
+    store.receive(summary(3))
+    expect(useRequests.getState().entries.map((e) => e.id)).toEqual([1])
+    expect(useRequests.getState().held.map((e) => e.id)).toEqual([3])
+    store.setPaused(false)
+    expect(useRequests.getState().entries.map((e) => e.id)).toEqual([3, 1])
+    expect(useRequests.getState().held).toEqual([])
+  })
+
+  it('loads pages with the filters and keeps what the stream already delivered', async () => {
+    const server = await connect({
+      'GET /_emulator/requests': (call) => ({
+        body: { ok: true, requests: call.query.get('before') ? [summary(1)] : [summary(3), summary(2)], nextBefore: call.query.get('before') ? null : 2 }
+      })
+    })
+    useRequests.getState().receive(summary(4))
+    useRequests.getState().setFilters({ status: '2xx' })
+    await useRequests.getState().load()
+    expect(useRequests.getState().entries.map((e) => e.id)).toEqual([4, 3, 2])
+    expect(server.calls.find((c) => c.path === '/_emulator/requests')?.query.get('status')).toBe('2xx')
+    await useRequests.getState().loadOlder()
+    expect(useRequests.getState().entries.map((e) => e.id)).toEqual([4, 3, 2, 1])
+    expect(useRequests.getState().nextBefore).toBeNull()
+  })
+})
