@@ -80,3 +80,17 @@ describe('validate with more live machines than the limit', () => {
     expect((await plugin.validate(purchase.body.license.key, 'one')).body.code).toBe('VALID')
   })
 })
+
+describe('GET /_emulator/licenses', () => {
+  it('lists licenses of one product, newest first, and honours the limit', async () => {
+    const other = await productWithCredential(emu, 'Other Synth')
+    const customer = (await emu.control('POST', '/customers', { email: 'lister@example.test' })).body.customer
+    const first = await emu.control('POST', '/purchases', { customerId: customer.id, productId: other.productId })
+    const second = await emu.control('POST', '/purchases', { customerId: customer.id, productId: other.productId, kind: 'trial' })
+    const listed = await emu.control('GET', `/licenses?productId=${other.productId}`)
+    expect(listed.body.licenses.map((l: { id: string }) => l.id)).toEqual([second.body.license.id, first.body.license.id])
+    expect((await emu.control('GET', `/licenses?productId=${other.productId}&limit=1`)).body.licenses).toHaveLength(1)
+    expect((await emu.control('GET', '/licenses?productId=prod_nothing')).body.licenses).toEqual([])
+    expect((await emu.control('GET', '/licenses?limit=0')).status).toBe(400)
+  })
+})

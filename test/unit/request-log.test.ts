@@ -382,7 +382,7 @@ describe('what the inspector records, and under which surface', () => {
     for (const url of ['/api/license/v1/activate', '/api/library?token=x', '/.well-known/jwks.json', '/api/nowhere', '/_emulatorish']) {
       expect(isServiceRequest(url), url).toBe(true)
     }
-    for (const url of ['/_emulator', '/_emulator/requests?token=x', '/openapi.json', '/openapi.json/', '/', '/?x=1', '/favicon.ico']) {
+    for (const url of ['/_emulator', '/_emulator/requests?token=x', '/openapi.json', '/openapi.json/', '/', '/?x=1', '/favicon.ico', '/index.html', '/assets/index-Ab12.js', '/assets/index-Cd34.css']) {
       expect(isServiceRequest(url), url).toBe(false)
     }
   })

@@ -16,8 +16,9 @@ export function isServiceRequest(url: string): boolean {
   if (path === '/_emulator' || path.startsWith('/_emulator/')) return false
   // The router ignores one trailing slash, so `/openapi.json/` is the same document.
   if (path === '/openapi.json' || path === '/openapi.json/') return false
-  // The UI at `/`, and the icon a browser fetches by itself whenever it shows that page.
-  if (path === '/' || path === '' || path === '/favicon.ico') return false
+  // The UI at `/` with its built files, and the icon a browser fetches by itself for that page.
+  if (path === '/' || path === '' || path === '/index.html' || path === '/favicon.ico') return false
+  if (path.startsWith('/assets/')) return false
   return true
 }
 

@@ -22,7 +22,8 @@ export function createLicenseAdmin(rows: LicenseRows) {
       return require(id)
     },
     activations: (id: string) => rows.allActivations(require(id).id),
-    ofCustomer: (customerId: string) => rows.forCustomer(customerId)
+    ofCustomer: (customerId: string) => rows.forCustomer(customerId),
+    list: (filter: { productId?: string | undefined; customerId?: string | undefined; limit?: number | undefined }) => rows.list(filter)
   }
 }
 

@@ -135,6 +135,8 @@ export interface LicenseRows {
   byKey(key: string): License | null
   byId(id: string): License | null
   forCustomer(customerId: string): License[]
+  /** Newest first, filtered by product and/or customer. */
+  list(filter: { productId?: string | undefined; customerId?: string | undefined; limit?: number | undefined }): License[]
   insert(license: NewLicense): void
   update(id: string, changes: { status?: LicenseStatus | undefined; expiresAt?: string | null | undefined; maxActivations?: number | undefined }): void
   liveActivations(licenseId: string): Activation[]
@@ -154,6 +156,10 @@ export function createLicenseRows(store: Store): LicenseRows {
   const byKey = db.prepare('SELECT * FROM licenses WHERE license_key = ?')
   const byId = db.prepare('SELECT * FROM licenses WHERE id = ?')
   const forCustomer = db.prepare('SELECT * FROM licenses WHERE customer_id = ? ORDER BY created_at, rowid')
+  const filtered = db.prepare(
+    `SELECT * FROM licenses WHERE (@productId IS NULL OR product_id = @productId) AND (@customerId IS NULL OR customer_id = @customerId)
+      ORDER BY created_at DESC, rowid DESC LIMIT @limit`
+  )
   const insert = db.prepare(
     `INSERT INTO licenses (id, license_key, customer_id, product_id, entitlement_id, subscription_id, kind, status, expires_at, max_activations, created_at)
      VALUES (@id, @key, @customerId, @productId, @entitlementId, @subscriptionId, @kind, 'active', @expiresAt, @maxActivations, @createdAt)`
@@ -187,6 +193,8 @@ export function createLicenseRows(store: Store): LicenseRows {
     byKey: (key) => one(byKey.get(key), toLicense),
     byId: (id) => one(byId.get(id), toLicense),
     forCustomer: (customerId) => (forCustomer.all(customerId) as LicenseRow[]).map(toLicense),
+    list: ({ productId, customerId, limit }) =>
+      (filtered.all({ productId: productId ?? null, customerId: customerId ?? null, limit: limit ?? 500 }) as LicenseRow[]).map(toLicense),
     insert: (license) => void insert.run(license),
     update(id, changes) {
       const sets: string[] = []

@@ -96,6 +96,22 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   app.get(
+    '/licenses',
+    {
+      schema: {
+        tags,
+        summary: 'Licenses, newest first, optionally of one product or one customer (at most 500)',
+        querystring: Type.Object(
+          { productId: Type.Optional(Id), customerId: Type.Optional(Id), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },
+          { additionalProperties: false }
+        ),
+        response: { 200: Type.Object({ ok: Type.Literal(true), licenses: Type.Array(LicenseSchema) }), ...errorResponses }
+      }
+    },
+    async (request) => ({ ok: true as const, licenses: licenses.list(request.query) })
+  )
+
+  app.get(
     '/licenses/:id',
     {
       schema: {
