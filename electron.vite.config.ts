@@ -1,11 +1,39 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
+
+const BUNDLED_DEPENDENCIES = [
+  'fastify',
+  'fastify-plugin',
+  '@fastify/swagger',
+  '@fastify/static',
+  '@fastify/type-provider-typebox',
+  'typebox',
+  'jose'
+]
+
+/**
+ * `npm run dev` only: Vite's React refresh preamble is an inline script, its HMR a websocket, and
+ * the API lives on the emulator's own origin (127.0.0.1), not the dev server's. Builds keep the
+ * strict policy of index.html.
+ */
+const devCsp: Plugin = {
+  name: 'dev-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) =>
+    html
+      .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+      .replace("connect-src 'self'", "connect-src 'self' http://127.0.0.1:* ws://localhost:* ws://127.0.0.1:*")
+}
 
 // Main and the headless CLI share one bundle graph: both start the same server from src/server.
 export default defineConfig({
   main: {
     build: {
+      // Bundle the pure-JS dependencies: loading hundreds of small files was half of cold start.
+      // better-sqlite3 (native) and electron stay external.
+      externalizeDeps: { exclude: BUNDLED_DEPENDENCIES },
       rolldownOptions: {
         input: {
           index: resolve('src/main/index.ts'),
@@ -23,6 +51,6 @@ export default defineConfig({
     }
   },
   renderer: {
-    plugins: [react()]
+    plugins: [react(), devCsp]
   }
 })
