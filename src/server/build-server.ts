@@ -27,7 +27,7 @@ import { faultInjection } from './plugins/fault-injection'
 import { requestRecorder } from './plugins/request-recorder'
 import { trustedOrigins } from './plugins/trusted-origins'
 import { emptyTolerantJsonParser } from './plugins/json-body'
-import { useStrictRequests } from './schemas/strict-requests'
+import { useStrictRequests } from './plugins/strict-requests'
 
 import packageJson from '../../package.json'
 

@@ -59,6 +59,11 @@ describe('OpenAPI document', () => {
     expect(revoke.security).toEqual([{ developerJwt: [] }])
   })
 
+  it('documents the fields of the library payload', () => {
+    const library = document.paths['/api/library'].get.responses['200'].content['application/json'].schema
+    expect(Object.keys(library.properties)).toEqual(expect.arrayContaining(['download_token', 'marketing_preferences']))
+  })
+
   it('documents the 201 of create and rotate, and the 200/201 of ensure', () => {
     const base = '/api/developer/plugin-keys/products/{productId}'
     expect(Object.keys(document.paths[base].post.responses)).toContain('201')

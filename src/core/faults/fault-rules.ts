@@ -6,7 +6,7 @@ import type { PathMatcher } from './route-pattern'
 export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'offline', 'trickle'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
-/** Bounds of a rule; the HTTP schema (src/server/schemas/faults.ts) states the same ones. */
+/** Bounds of a rule; the HTTP schema (src/server/schemas/faults.ts) states the same ones, held equal by test/unit/schema-agreement.test.ts. */
 export const FAULT_LIMITS = {
   maxRules: 100,
   /** Ten minutes: longer than any client timeout worth testing. */

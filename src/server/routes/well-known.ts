@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { JwkSchema } from '../schemas/licensing'
 
 /** Public signing keys: verify developer session tokens and signed license tokens offline. */
 export const wellKnownRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,9 +13,7 @@ export const wellKnownRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: Type.Object({
             ok: Type.Literal(true),
-            keys: Type.Array(
-              Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() })
-            )
+            keys: Type.Array(JwkSchema)
           })
         }
       }

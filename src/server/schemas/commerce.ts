@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable, Timestamp } from './common'
+import { Nullable, Ok, Timestamp } from './common'
 
 export const CustomerSchema = Type.Object({
   id: Type.String(),
@@ -45,6 +45,9 @@ export const EntitlementSchema = Type.Object({
   createdAt: Timestamp
 })
 
+export const LicenseKindSchema = Type.Union([Type.Literal('perpetual'), Type.Literal('subscription'), Type.Literal('trial')])
+export const LicenseStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('revoked')])
+
 export const LicenseSchema = Type.Object({
   id: Type.String(),
   key: Type.String(),
@@ -52,8 +55,8 @@ export const LicenseSchema = Type.Object({
   productId: Type.String(),
   entitlementId: Nullable(Type.String()),
   subscriptionId: Nullable(Type.String()),
-  kind: Type.Union([Type.Literal('perpetual'), Type.Literal('subscription'), Type.Literal('trial')]),
-  status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('revoked')]),
+  kind: LicenseKindSchema,
+  status: LicenseStatusSchema,
   expiresAt: Nullable(Timestamp),
   maxActivations: Type.Integer(),
   createdAt: Timestamp
@@ -92,3 +95,17 @@ export const ProductFileSchema = Type.Object({
   sizeBytes: Type.Integer(),
   createdAt: Timestamp
 })
+
+/** A direct purchase made through the control plane: everything it created. */
+export const PurchaseSchema = Type.Object({
+  order: OrderSchema,
+  item: OrderItemSchema,
+  entitlement: EntitlementSchema,
+  license: LicenseSchema,
+  subscription: Nullable(SubscriptionSchema)
+})
+export const PurchaseResponse = Ok(PurchaseSchema)
+
+/** A reseller order waiting for its claim; the claim token is shown this once. */
+export const ResellerOrderSchema = Type.Object({ order: OrderSchema, item: OrderItemSchema, claimToken: Type.String(), claimUrl: Type.String() })
+export const ResellerOrderResponse = Ok(ResellerOrderSchema)

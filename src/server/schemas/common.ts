@@ -1,8 +1,11 @@
 import { Type } from 'typebox'
-import type { TSchema } from 'typebox'
+import type { TObject, TProperties, TSchema } from 'typebox'
 
 /** `T | null`, as JSON Schema (OpenAPI 3.1). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+/** A success body (decisions.md section 1): `ok: true` beside the fields of `schema`, which stays usable on its own. */
+export const Ok = <P extends TProperties>(schema: TObject<P>) => Type.Object({ ok: Type.Literal(true), ...schema.properties })
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 instant (UTC), on the emulator clock.' })
 

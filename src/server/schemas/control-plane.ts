@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable, Timestamp } from './common'
+import { Nullable, Ok, Timestamp } from './common'
 
 export const DeveloperSchema = Type.Object({
   id: Type.String(),
@@ -20,7 +20,9 @@ export const ProductSchema = Type.Object({
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false })
 
-export const SessionResponse = Type.Object({ ok: Type.Literal(true), token: Type.String(), expiresAt: Timestamp })
+/** A minted JWT (developer or customer user) and when it expires. */
+export const SessionSchema = Type.Object({ token: Type.String(), expiresAt: Timestamp })
+export const SessionResponse = Ok(SessionSchema)
 
 export const AuditEntrySchema = Type.Object({
   id: Type.Integer(),

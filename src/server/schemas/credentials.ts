@@ -1,6 +1,8 @@
 import { Type } from 'typebox'
 import { Nullable, Timestamp } from './common'
 
+const CredentialStatus = Type.Union([Type.Literal('active'), Type.Literal('revoked')])
+
 export const CredentialRecordSchema = Type.Object(
   {
     id: Type.String(),
@@ -9,7 +11,7 @@ export const CredentialRecordSchema = Type.Object(
     pluginKeyPreview: Type.String({ description: 'First 8 and last 4 characters of the plugin key.' }),
     pluginSecretPreview: Type.String({ description: 'First 8 and last 4 characters of the plugin secret.' }),
     apiBaseUrl: Type.String({ description: 'The API base address the client should use.' }),
-    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    status: CredentialStatus,
     isActive: Type.Boolean(),
     createdAt: Timestamp,
     createdBy: Nullable(Type.String({ description: 'Developer ID that issued it; null when issued by the emulator control plane.' })),
@@ -53,3 +55,42 @@ export const RevealedMaterialSchema = Type.Object(
   },
   { title: 'RevealedMaterial' }
 )
+
+// The answers of the credential management routes (service-interface.md section 4.1).
+
+export const CredentialListResponse = Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema), count: Type.Integer() })
+
+export const CurrentCredentialResponse = Type.Object({
+  ok: Type.Literal(true),
+  credential: CredentialRecordSchema,
+  status: CredentialStatus,
+  isActive: Type.Boolean()
+})
+
+/** create, and ensure when it had to create: the new credential with its material, once. */
+export const IssuedResponse = Type.Object({
+  ok: Type.Literal(true),
+  credential: CredentialRecordSchema,
+  created: Type.Literal(true),
+  one_time_reveal: OneTimeRevealSchema
+})
+
+/** ensure when an active credential already existed: no material. */
+export const ExistingResponse = Type.Object({ ok: Type.Literal(true), credential: CredentialRecordSchema, created: Type.Literal(false) })
+
+export const RevealResponse = Type.Object({ ok: Type.Literal(true), credential: CredentialRecordSchema, one_time_reveal: RevealedMaterialSchema })
+
+export const RotatedResponse = Type.Object({
+  ok: Type.Literal(true),
+  credential: CredentialRecordSchema,
+  one_time_reveal: OneTimeRevealSchema,
+  previous_credential: CredentialRecordSchema,
+  rotated: Type.Literal(true)
+})
+
+export const RevokeResponse = Type.Object({
+  ok: Type.Literal(true),
+  revoked: Type.Boolean(),
+  status: Nullable(CredentialStatus),
+  credential: Nullable(CredentialRecordSchema)
+})

@@ -1,6 +1,22 @@
 import { Type } from 'typebox'
-import { FAULT_DEFAULTS, FAULT_LIMITS } from '../../core/faults/fault-rules'
 import { Nullable } from './common'
+
+/**
+ * A rule's bounds and defaults as the HTTP contract states them. The core enforces the same
+ * values (FAULT_LIMITS and FAULT_DEFAULTS in src/core/faults/fault-rules.ts); they are written
+ * here again because schema files depend on typebox alone (the renderer type-checks them), and
+ * test/unit/schema-agreement.test.ts fails when the two differ.
+ */
+export const FAULT_RULE_LIMITS = {
+  maxRules: 100,
+  maxMs: 600_000,
+  maxRouteLength: 500,
+  maxRetryAfterS: 86_400,
+  idPattern: '^[A-Za-z0-9_-]{1,64}$',
+  methodPattern: '^[A-Za-z]{1,20}$'
+} as const
+
+export const FAULT_RULE_DEFAULTS = { ms: 1000, errorStatus: 503, retryAfterS: 1, probability: 1 } as const
 
 export const FaultKindSchema = Type.Union(
   [Type.Literal('latency'), Type.Literal('error'), Type.Literal('rate_limit'), Type.Literal('offline'), Type.Literal('trickle')],
@@ -12,7 +28,7 @@ export const FaultKindSchema = Type.Union(
   }
 )
 
-const Milliseconds = (description: string) => Nullable(Type.Integer({ minimum: 0, maximum: FAULT_LIMITS.maxMs, description }))
+const Milliseconds = (description: string) => Nullable(Type.Integer({ minimum: 0, maximum: FAULT_RULE_LIMITS.maxMs, description }))
 
 /**
  * A rule as written by a client. Absent and null mean the same, so a rule from GET can be sent
@@ -20,26 +36,26 @@ const Milliseconds = (description: string) => Nullable(Type.Integer({ minimum: 0
  */
 export const FaultRuleInputSchema = Type.Object(
   {
-    id: Type.Optional(Nullable(Type.String({ pattern: FAULT_LIMITS.idPattern, description: 'Kept when given; generated otherwise.' }))),
+    id: Type.Optional(Nullable(Type.String({ pattern: FAULT_RULE_LIMITS.idPattern, description: 'Kept when given; generated otherwise.' }))),
     method: Type.Optional(
-      Nullable(Type.String({ pattern: FAULT_LIMITS.methodPattern, description: 'HTTP method, any case; absent or null matches every method.' }))
+      Nullable(Type.String({ pattern: FAULT_RULE_LIMITS.methodPattern, description: 'HTTP method, any case; absent or null matches every method.' }))
     ),
     route: Type.String({
       minLength: 1,
-      maxLength: FAULT_LIMITS.maxRouteLength,
+      maxLength: FAULT_RULE_LIMITS.maxRouteLength,
       pattern: '^[/*][^\\s?#]*$',
       description: 'Path pattern, matched against the path without the query: `*` within one segment, `**` across segments.'
     }),
     kind: FaultKindSchema,
     ms: Type.Optional(
       Milliseconds(
-        `latency: the delay (default ${FAULT_DEFAULTS.ms}). trickle: the time the body is spread over (default ${FAULT_DEFAULTS.ms}). ` +
+        `latency: the delay (default ${FAULT_RULE_DEFAULTS.ms}). trickle: the time the body is spread over (default ${FAULT_RULE_DEFAULTS.ms}). ` +
           'error, rate_limit, offline: a wait before the fault acts (default none).'
       )
     ),
     jitterMs: Type.Optional(Milliseconds('ms varies uniformly by up to this much either way (default 0).')),
     status: Type.Optional(
-      Nullable(Type.Integer({ minimum: 400, maximum: 599, description: `error only: the status answered (default ${FAULT_DEFAULTS.errorStatus}).` }))
+      Nullable(Type.Integer({ minimum: 400, maximum: 599, description: `error only: the status answered (default ${FAULT_RULE_DEFAULTS.errorStatus}).` }))
     ),
     probability: Type.Optional(
       Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Chance that a matching request is faulted (default 1).' }))
@@ -48,8 +64,8 @@ export const FaultRuleInputSchema = Type.Object(
       Nullable(
         Type.Integer({
           minimum: 0,
-          maximum: FAULT_LIMITS.maxRetryAfterS,
-          description: `rate_limit only: the Retry-After header and retryAfter field, in seconds (default ${FAULT_DEFAULTS.retryAfterS}).`
+          maximum: FAULT_RULE_LIMITS.maxRetryAfterS,
+          description: `rate_limit only: the Retry-After header and retryAfter field, in seconds (default ${FAULT_RULE_DEFAULTS.retryAfterS}).`
         })
       )
     )
@@ -73,7 +89,7 @@ export const FaultRuleSchema = Type.Object({
 export const FaultRulesBody = Type.Object(
   {
     rules: Type.Array(FaultRuleInputSchema, {
-      maxItems: FAULT_LIMITS.maxRules,
+      maxItems: FAULT_RULE_LIMITS.maxRules,
       description: 'Checked in order; the first rule whose method and route match a request decides for it.'
     })
   },

@@ -1,10 +1,10 @@
 import { Type } from 'typebox'
 import { Nullable, Timestamp } from './common'
+import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
 
-export const LicenseCodeSchema = Type.Union(
-  ['VALID', 'NOT_FOUND', 'SUSPENDED', 'EXPIRED', 'REVOKED', 'NOT_ACTIVATED', 'PRODUCT_SCOPE_MISMATCH', 'TOO_MANY_ACTIVATIONS', 'TRIAL_EXPIRED'].map((code) =>
-    Type.Literal(code)
-  ),
+/** Written as one literal list so the static type is the union of codes, not `string`. */
+export const LicenseCodeSchema = Type.Enum(
+  ['VALID', 'NOT_FOUND', 'SUSPENDED', 'EXPIRED', 'REVOKED', 'NOT_ACTIVATED', 'PRODUCT_SCOPE_MISMATCH', 'TOO_MANY_ACTIVATIONS', 'TRIAL_EXPIRED'],
   { description: 'Licensing outcome (Keygen names where the meaning matches).' }
 )
 
@@ -12,8 +12,8 @@ export const LicenseViewSchema = Type.Object({
   id: Type.String(),
   license_key: Type.String(),
   product_id: Type.String(),
-  kind: Type.Union([Type.Literal('perpetual'), Type.Literal('subscription'), Type.Literal('trial')]),
-  status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('revoked')]),
+  kind: LicenseKindSchema,
+  status: LicenseStatusSchema,
   expires_at: Nullable(Timestamp),
   max_activations: Type.Integer(),
   activation_count: Type.Integer(),
@@ -62,3 +62,6 @@ export const LibraryTokenResponse = Type.Object({
   library_url: Type.String(),
   webview_url: Type.String()
 })
+
+/** An Ed25519 public key as JWK: the JWKS and the license-token public key both answer it. */
+export const JwkSchema = Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() })

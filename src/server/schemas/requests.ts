@@ -1,24 +1,37 @@
 import { Type } from 'typebox'
-import { AUTH_KINDS, SURFACES } from '../../core/inspector/types'
-import { MAX_PAGE_SIZE } from '../../core/inspector/request-log'
 import { Nullable, Timestamp } from './common'
+
+// The inspector's vocabulary and page size, as the core has them (SURFACES and AUTH_KINDS in
+// src/core/inspector/types.ts, MAX_PAGE_SIZE in request-log.ts). Written out because schema files
+// depend on typebox alone; test/unit/schema-agreement.test.ts fails when the two differ.
+
+export const SurfaceSchema = Type.Enum(
+  ['developer-plugin-keys', 'plugin-connections', 'library', 'license-v1', 'downloads', 'legacy', 'well-known', 'other'],
+  { description: 'The part of the service API, by path prefix.' }
+)
+
+export const AuthKindSchema = Type.Enum(['developer-jwt', 'product-credential', 'product-credential-bearer', 'library-token', 'user-jwt', 'none'], {
+  description: 'How the request presented itself.'
+})
+
+export const REQUEST_PAGE_MAX = 500
 
 /** The request inspector's filters: shared by the list and the live stream. */
 export const requestFilterProperties = {
-  surface: Type.Optional(Type.Enum([...SURFACES], { description: 'The part of the service API, by path prefix.' })),
+  surface: Type.Optional(SurfaceSchema),
   status: Type.Optional(
     Type.String({ pattern: '^(?:[0-9]{1,3}|[1-5][xX]{2})$', description: 'An exact status (`404`) or a class (`4xx`). 0 is a connection closed before any response.' })
   ),
   method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,16}$', description: 'HTTP method, any case.' })),
   productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The product the request named (path, body, query or App ID header).' })),
-  authKind: Type.Optional(Type.Enum([...AUTH_KINDS], { description: 'How the request presented itself.' })),
+  authKind: Type.Optional(AuthKindSchema),
   path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'A substring of the (redacted) path and query, case-insensitive.' }))
 }
 
 export const RequestListQuery = Type.Object(
   {
     ...requestFilterProperties,
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (default 50, at most ${MAX_PAGE_SIZE}).` })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: REQUEST_PAGE_MAX, description: `Page size (default 50, at most ${REQUEST_PAGE_MAX}).` })),
     before: Type.Optional(Type.Integer({ minimum: 1, description: 'Only entries older than this id: the `nextBefore` of the previous page.' }))
   },
   { additionalProperties: false }
@@ -40,22 +53,22 @@ export const RequestSummarySchema = Type.Object(
   {
     id: Type.Integer(),
     at: Timestamp,
-    surface: Type.Enum([...SURFACES]),
+    surface: SurfaceSchema,
     method: Type.String(),
     path: Type.String({ description: 'Path and query as received, redacted.' }),
     status: Type.Integer({ description: 'HTTP status; 0 when the connection closed before a response.' }),
     durationMs: Type.Number(),
-    authKind: Type.Enum([...AUTH_KINDS]),
+    authKind: AuthKindSchema,
     productId: Nullable(Type.String())
   },
   { title: 'RequestSummary' }
 )
 
-const Headers = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+export const HeaderMapSchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
   description: 'Lower-case names. Credential headers, Authorization and cookies show previews only.'
 })
 
-const BodyInfoSchema = Type.Object({
+export const BodyInfoSchema = Type.Object({
   kind: Type.Enum(['none', 'json', 'text', 'binary', 'stream']),
   bytes: Nullable(Type.Integer({ description: 'Size on the wire, when known.' })),
   truncated: Type.Boolean({ description: 'True when `body` is the first 16 KiB only (then a string, even for JSON).' }),
@@ -68,12 +81,12 @@ export const RequestEntrySchema = Type.Object(
   {
     ...RequestSummarySchema.properties,
     request: Type.Object({
-      headers: Headers,
+      headers: HeaderMapSchema,
       query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())])),
       body: BodyField,
       bodyInfo: BodyInfoSchema
     }),
-    response: Type.Object({ headers: Headers, body: BodyField, bodyInfo: BodyInfoSchema })
+    response: Type.Object({ headers: HeaderMapSchema, body: BodyField, bodyInfo: BodyInfoSchema })
   },
   { title: 'RequestEntry' }
 )

@@ -1,6 +1,15 @@
 import { isApiError } from './errors'
 import type { HttpClient } from './http'
-import type { CredentialRecord, OneTimeReveal } from './types'
+import type {
+  ActionNote,
+  CredentialList,
+  CurrentCredential,
+  EnsuredCredential,
+  IssuedCredential,
+  RevealedCredential,
+  RevokedCredential,
+  RotatedCredential
+} from './types'
 
 /** The developer's session for the management API, minted through the control plane. */
 export interface DeveloperTokenSource {
@@ -8,26 +17,6 @@ export interface DeveloperTokenSource {
   token(): Promise<string>
   /** Forget the cached token, so the next `token()` mints a fresh one. */
   invalidate(): void
-}
-
-export interface ActionNote {
-  reason?: string | undefined
-  metadata?: Record<string, unknown> | undefined
-}
-
-export interface IssuedCredential {
-  ok: true
-  credential: CredentialRecord
-  created: boolean
-  one_time_reveal?: OneTimeReveal
-}
-
-export interface RotatedCredential {
-  ok: true
-  credential: CredentialRecord
-  one_time_reveal: OneTimeReveal
-  previous_credential: CredentialRecord
-  rotated: true
 }
 
 const SESSION_PROBLEMS = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN', 'AUTH_REQUIRED'])
@@ -62,16 +51,14 @@ export function createManagementApi(http: HttpClient, session: DeveloperTokenSou
   const product = (productId: string) => `${base}/${encodeURIComponent(productId)}`
 
   return {
-    list: (productId?: string) => call<{ ok: true; credentials: CredentialRecord[]; count: number }>('GET', base, undefined, { productId }),
-    get: (productId: string) => call<{ ok: true; credential: CredentialRecord; status: string; isActive: boolean }>('GET', product(productId)),
+    list: (productId?: string) => call<CredentialList>('GET', base, undefined, { productId }),
+    get: (productId: string) => call<CurrentCredential>('GET', product(productId)),
     create: (productId: string, action?: ActionNote) => call<IssuedCredential>('POST', product(productId), note(action)),
-    ensure: (productId: string, action?: ActionNote) => call<IssuedCredential>('POST', `${product(productId)}/ensure`, note(action)),
-    revealSecret: (productId: string, action?: ActionNote) =>
-      call<{ ok: true; credential: CredentialRecord; one_time_reveal: OneTimeReveal }>('POST', `${product(productId)}/reveal-secret`, note(action)),
+    ensure: (productId: string, action?: ActionNote) => call<EnsuredCredential>('POST', `${product(productId)}/ensure`, note(action)),
+    revealSecret: (productId: string, action?: ActionNote) => call<RevealedCredential>('POST', `${product(productId)}/reveal-secret`, note(action)),
     rotateKey: (productId: string, action?: ActionNote) => call<RotatedCredential>('POST', `${product(productId)}/rotate-key`, note(action)),
     rotateSecret: (productId: string, action?: ActionNote) => call<RotatedCredential>('POST', `${product(productId)}/rotate-secret`, note(action)),
-    revoke: (productId: string, action?: ActionNote) =>
-      call<{ ok: true; revoked: boolean; status: string | null; credential: CredentialRecord | null }>('POST', `${product(productId)}/revoke`, note(action))
+    revoke: (productId: string, action?: ActionNote) => call<RevokedCredential>('POST', `${product(productId)}/revoke`, note(action))
   }
 }
 

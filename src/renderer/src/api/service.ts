@@ -1,5 +1,5 @@
 import type { Exchange, HttpClient } from './http'
-import type { ClaimResult, CredentialValues, Jwk, LibraryPayload, WebviewPayload } from './types'
+import type { ActivateInput, ClaimResult, CredentialValues, DeactivateInput, Jwk, LibraryPayload, ValidateInput, WebviewPayload } from './types'
 
 /** The headers a plugin sends to /api/license/v1 (decisions.md section 5), for a header prefix. */
 export function credentialHeaders(prefix: string, values: Pick<CredentialValues, 'appId' | 'pluginKey' | 'pluginSecret'>): Record<string, string> {
@@ -9,15 +9,6 @@ export function credentialHeaders(prefix: string, values: Pick<CredentialValues,
     [`x-${p}-plugin-key`]: values.pluginKey,
     [`x-${p}-plugin-secret`]: values.pluginSecret
   }
-}
-
-export interface ActivateInput {
-  license_key: string
-  instance_id: string
-  instance_name?: string | undefined
-  platform?: string | undefined
-  app_version?: string | undefined
-  nonce?: string | undefined
 }
 
 function withoutEmpty<T extends object>(value: T): Partial<T> {
@@ -39,9 +30,9 @@ export function createServiceApi(http: HttpClient) {
 
     activate: (prefix: string, values: CredentialValues, body: ActivateInput): Promise<Exchange> =>
       http.exchange({ method: 'POST', path: '/api/license/v1/activate', headers: credentialHeaders(prefix, values), body: withoutEmpty(body) }),
-    validate: (prefix: string, values: CredentialValues, body: { license_key: string; instance_id?: string | undefined; nonce?: string | undefined }): Promise<Exchange> =>
+    validate: (prefix: string, values: CredentialValues, body: ValidateInput): Promise<Exchange> =>
       http.exchange({ method: 'POST', path: '/api/license/v1/validate', headers: credentialHeaders(prefix, values), body: withoutEmpty(body) }),
-    deactivate: (prefix: string, values: CredentialValues, body: { license_key: string; instance_id: string }): Promise<Exchange> =>
+    deactivate: (prefix: string, values: CredentialValues, body: DeactivateInput): Promise<Exchange> =>
       http.exchange({ method: 'POST', path: '/api/license/v1/deactivate', headers: credentialHeaders(prefix, values), body }),
 
     jwks: async () => (await http.json<{ keys: Jwk[] }>({ method: 'GET', path: '/.well-known/jwks.json' })).keys,

@@ -2,13 +2,7 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { errorResponses } from '../../schemas/common'
-
-const ClockResponse = Type.Object({
-  ok: Type.Literal(true),
-  now: Type.String({ format: 'date-time', description: "The emulator's now." }),
-  offsetS: Type.Number({ description: 'Seconds the emulator clock runs ahead of (or behind) the system clock.' }),
-  systemNow: Type.String({ format: 'date-time' })
-})
+import { ClockResponse } from '../../schemas/scenarios'
 
 /** Years either way: far enough for any expiry test, near enough to stay a valid date. */
 const MAX_OFFSET_S = 100 * 365 * 24 * 60 * 60

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Nullable, Timestamp, errorResponses } from '../../schemas/common'
-import { ActivationSchema, EntitlementSchema, LicenseSchema, OrderItemSchema, OrderSchema, SubscriptionSchema } from '../../schemas/commerce'
+import { ActivationSchema, LicenseKindSchema, LicenseSchema, LicenseStatusSchema, PurchaseResponse, ResellerOrderResponse } from '../../schemas/commerce'
 import { IdParams } from '../../schemas/control-plane'
 
 const tags = ['Emulator']
@@ -20,7 +20,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           {
             customerId: Id,
             productId: Id,
-            kind: Type.Optional(Type.Union([Type.Literal('perpetual'), Type.Literal('subscription'), Type.Literal('trial')])),
+            kind: Type.Optional(LicenseKindSchema),
             maxActivations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
             expiresAt: Type.Optional(Timestamp),
             plan: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])),
@@ -28,17 +28,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false }
         ),
-        response: {
-          201: Type.Object({
-            ok: Type.Literal(true),
-            order: OrderSchema,
-            item: OrderItemSchema,
-            entitlement: EntitlementSchema,
-            license: LicenseSchema,
-            subscription: Nullable(SubscriptionSchema)
-          }),
-          ...errorResponses
-        }
+        response: { 201: PurchaseResponse, ...errorResponses }
       }
     },
     async (request, reply) => reply.code(201).send({ ok: true as const, ...purchases.purchase(request.body) })
@@ -58,10 +48,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false }
         ),
-        response: {
-          201: Type.Object({ ok: Type.Literal(true), order: OrderSchema, item: OrderItemSchema, claimToken: Type.String(), claimUrl: Type.String() }),
-          ...errorResponses
-        }
+        response: { 201: ResellerOrderResponse, ...errorResponses }
       }
     },
     async (request, reply) => {
@@ -83,7 +70,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: IdParams,
         body: Type.Object(
           {
-            status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('revoked')])),
+            status: Type.Optional(LicenseStatusSchema),
             expiresAt: Type.Optional(Nullable(Timestamp)),
             maxActivations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 }))
           },

@@ -1,5 +1,5 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { HealthResponse } from '../../schemas/server-info'
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -9,7 +9,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Emulator'],
         summary: 'Liveness: version and uptime (no admin token needed)',
-        response: { 200: Type.Object({ ok: Type.Literal(true), version: Type.String(), uptimeS: Type.Number() }) }
+        response: { 200: HealthResponse }
       }
     },
     async () => ({

@@ -1,22 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common'
-
-const CountsSchema = Type.Object({
-  developers: Type.Integer(),
-  products: Type.Integer(),
-  credentials: Type.Integer(),
-  activeCredentials: Type.Integer(),
-  customers: Type.Integer(),
-  licenses: Type.Integer(),
-  activations: Type.Integer(),
-  requests: Type.Integer()
-})
-
-const SettingsSchema = Type.Object({
-  headerPrefix: Type.String(),
-  strict: Type.Boolean()
-})
+import { ServerInfoResponse, SettingsResponse } from '../../schemas/server-info'
 
 /** What the Overview screen shows: where things are, how they are set, how much there is. */
 export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -28,19 +13,7 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Emulator'],
         summary: 'Server status: base URL, settings, database location, runtime key, counts',
-        response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            version: Type.String(),
-            baseUrl: Type.String(),
-            databasePath: Type.String(),
-            hasRuntimeKey: Type.Boolean(),
-            credentialHeaders: Type.Object({ appId: Type.String(), pluginKey: Type.String(), pluginSecret: Type.String() }),
-            settings: SettingsSchema,
-            counts: CountsSchema
-          }),
-          ...errorResponses
-        }
+        response: { 200: ServerInfoResponse, ...errorResponses }
       }
     },
     async () => {
@@ -69,7 +42,7 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/settings',
-    { schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: Type.Object({ ok: Type.Literal(true), settings: SettingsSchema }), ...errorResponses } } },
+    { schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: SettingsResponse, ...errorResponses } } },
     async () => ({ ok: true as const, settings: { headerPrefix: app.settings.headerPrefix, strict: app.settings.strict } })
   )
 
@@ -86,7 +59,7 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false }
         ),
-        response: { 200: Type.Object({ ok: Type.Literal(true), settings: SettingsSchema }), ...errorResponses }
+        response: { 200: SettingsResponse, ...errorResponses }
       }
     },
     async (request) => {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common'
+import { PresetSchema } from '../../schemas/scenarios'
 import { SCENARIO_FORMAT } from '../../../core/scenarios/scenario-schema'
 
 const tags = ['Emulator']
@@ -67,7 +68,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: Type.Object({
             ok: Type.Literal(true),
-            presets: Type.Array(Type.Object({ name: Type.String(), title: Type.String(), description: Type.String() }))
+            presets: Type.Array(PresetSchema)
           }),
           ...errorResponses
         }

@@ -1,27 +1,20 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { actingDeveloper } from '../../auth/developer-auth'
-import { ActionNoteBody, Nullable, ProductIdParams, errorResponses } from '../../schemas/common'
-import { CredentialRecordSchema, OneTimeRevealSchema, RevealedMaterialSchema } from '../../schemas/credentials'
+import { ActionNoteBody, ProductIdParams, errorResponses } from '../../schemas/common'
+import {
+  CredentialListResponse,
+  CurrentCredentialResponse,
+  ExistingResponse,
+  IssuedResponse,
+  RevealResponse,
+  RevokeResponse,
+  RotatedResponse
+} from '../../schemas/credentials'
 import { oneTimeReveal, revealedMaterial } from './presenters'
 
 const tags = ['Product credentials']
 const security = [{ developerJwt: [] }]
-
-const IssuedResponse = Type.Object({
-  ok: Type.Literal(true),
-  credential: CredentialRecordSchema,
-  created: Type.Boolean(),
-  one_time_reveal: OneTimeRevealSchema
-})
-
-const RotatedResponse = Type.Object({
-  ok: Type.Literal(true),
-  credential: CredentialRecordSchema,
-  one_time_reveal: OneTimeRevealSchema,
-  previous_credential: CredentialRecordSchema,
-  rotated: Type.Literal(true)
-})
 
 /**
  * Product credential management, service-interface.md section 4.1. Developer JWT only;
@@ -42,10 +35,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
           { productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
           { additionalProperties: false }
         ),
-        response: {
-          200: Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema), count: Type.Integer() }),
-          ...errorResponses
-        }
+        response: { 200: CredentialListResponse, ...errorResponses }
       }
     },
     async (request) => {
@@ -62,15 +52,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         security,
         summary: "The product's active credential, else its most recent revoked one",
         params: ProductIdParams,
-        response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            credential: CredentialRecordSchema,
-            status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
-            isActive: Type.Boolean()
-          }),
-          ...errorResponses
-        }
+        response: { 200: CurrentCredentialResponse, ...errorResponses }
       }
     },
     async (request) => {
@@ -111,11 +93,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         summary: 'Return the active credential, creating it if none exists (one_time_reveal only when created)',
         params: ProductIdParams,
         body: ActionNoteBody,
-        response: {
-          200: Type.Object({ ok: Type.Literal(true), credential: CredentialRecordSchema, created: Type.Literal(false) }),
-          201: IssuedResponse,
-          ...errorResponses
-        }
+        response: { 200: ExistingResponse, 201: IssuedResponse, ...errorResponses }
       }
     },
     async (request, reply) => {
@@ -139,10 +117,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         summary: 'Reveal the full key and secret of the active credential, when recoverable',
         params: ProductIdParams,
         body: ActionNoteBody,
-        response: {
-          200: Type.Object({ ok: Type.Literal(true), credential: CredentialRecordSchema, one_time_reveal: RevealedMaterialSchema }),
-          ...errorResponses
-        }
+        response: { 200: RevealResponse, ...errorResponses }
       }
     },
     async (request) => {
@@ -186,15 +161,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         summary: 'Revoke the active credential (revoked: false when nothing was active)',
         params: ProductIdParams,
         body: ActionNoteBody,
-        response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            revoked: Type.Boolean(),
-            status: Nullable(Type.Union([Type.Literal('active'), Type.Literal('revoked')])),
-            credential: Nullable(CredentialRecordSchema)
-          }),
-          ...errorResponses
-        }
+        response: { 200: RevokeResponse, ...errorResponses }
       }
     },
     async (request) => {

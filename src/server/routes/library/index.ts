@@ -2,8 +2,10 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { errorResponses } from '../../schemas/common'
+import { ClaimResponse, LibraryResponse } from '../../schemas/library'
 import { bearerLibraryToken } from '../../auth/plugin-auth'
 import { signedInCustomer } from '../../auth/user-auth'
+import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 
 const tags = ['Customer library']
 const Token = Type.String({ maxLength: 4096 })
@@ -11,12 +13,12 @@ const Id = Type.String({ maxLength: 200 })
 
 /** The customer library (service-interface.md 4.3, decisions.md section 4). */
 export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Bodies as sent: `{"claim": 123}` is a 400 VALIDATION_ERROR, not a coerced "123" (decisions.md section 1).
   const { library, purchases } = app.core
 
   app.get(
     '/',
     {
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
         summary: "The customer's library: products, subscriptions, licenses, orders, preferences, profile, support, download_token",
@@ -35,7 +37,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false }
         ),
-        response: { 200: Type.Object({ ok: Type.Literal(true) }, { additionalProperties: true }), ...errorResponses }
+        response: { 200: LibraryResponse, ...errorResponses }
       }
     },
     async (request) => {
@@ -60,17 +62,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Signed-in user JWT (customer or developer). The claim token as `claim` or `claim_token`, in the body or the query. Invalid token: 400 LIBRARY_CLAIM_FAILED reason INVALID_CLAIM_TOKEN; claimed by another account: 409 reason ALREADY_CLAIMED.',
         querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
         body: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
-        response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            claimed: Type.Literal(true),
-            already_claimed: Type.Boolean(),
-            order_item: Type.Object({ id: Type.String(), order_id: Type.String(), product_id: Type.String(), claimed_at: Type.String() }),
-            entitlement: Type.Object({ id: Type.String(), product_id: Type.String(), source: Type.String(), status: Type.String() }),
-            license: Type.Object({ id: Type.String(), license_key: Type.String(), product_id: Type.String(), max_activations: Type.Integer() })
-          }),
-          ...errorResponses
-        }
+        response: { 200: ClaimResponse, ...errorResponses }
       }
     },
     async (request) => {

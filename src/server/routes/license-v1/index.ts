@@ -2,11 +2,13 @@ import { Type } from 'typebox'
 import { exportSPKI } from 'jose'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common'
+import { WebviewResponse } from '../../schemas/library'
 import { TOKEN_ISSUER } from '../../../core/accounts/session-tokens'
 import {
   ActivateBody,
   ActivationViewSchema,
   DeactivateBody,
+  JwkSchema,
   LibraryTokenResponse,
   LicenseCodeSchema,
   LicenseViewSchema,
@@ -14,6 +16,7 @@ import {
 } from '../../schemas/licensing'
 import { authenticatePlugin, bearerLibraryToken, hasPluginContext } from '../../auth/plugin-auth'
 import { activationView, licenseView } from './presenters'
+import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 
 const tags = ['Licensing v1']
 const security = [{ pluginAppId: [], pluginKey: [], pluginSecret: [] }]
@@ -44,7 +47,6 @@ const LibraryContextBody = Type.Object(
  * credential headers. library-token and webview-library also take a library token instead.
  */
 export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
-  // Bodies as sent: `{"license_key": 123}` is a 400, not a coerced "123" (decisions.md section 1).
   const { licensing, library } = app.core
 
   app.post(
@@ -198,11 +200,12 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     app.route({
       method,
       url: '/webview-library',
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
         summary: 'The customer library, compact, for an in-plugin web view (scoped to the calling product)',
         ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
-        response: { 200: Type.Object({ ok: Type.Literal(true) }, { additionalProperties: true }), ...errorResponses }
+        response: { 200: WebviewResponse, ...errorResponses }
       },
       handler: async (request) => {
         const query = request.query as Record<string, string | undefined>
@@ -237,7 +240,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
             typ: Type.Literal('license+jwt'),
             public_key_pem: Type.String(),
             public_key_hex: Type.String(),
-            jwk: Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() }),
+            jwk: JwkSchema,
             issuer: Type.String({ description: 'The `iss` of every license token; `aud` is the App ID of the product.' })
           })
         }

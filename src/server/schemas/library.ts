@@ -1,0 +1,160 @@
+import { Type } from 'typebox'
+import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
+import { Nullable, Ok, Timestamp } from './common'
+import { ActivationViewSchema, LicenseCodeSchema } from './licensing'
+
+/**
+ * The customer library (decisions.md section 4) and the in-plugin web view, as
+ * src/core/library/library-view.ts and webview-view.ts build them. Responses are serialized
+ * through these schemas, which drops any field they do not declare: a field the core adds
+ * belongs here too (test/unit/schema-agreement.test.ts compares the two types).
+ */
+
+const OnThisDevice = Nullable(Type.Boolean({ description: 'null when the request named no instance (`instance_id`).' }))
+
+export const LibraryDownloadSchema = Type.Object({
+  file_id: Type.String(),
+  version: Type.String(),
+  platform: Type.String(),
+  filename: Type.String(),
+  size_bytes: Type.Integer(),
+  url: Type.String({ description: 'The file under /api/downloads, with the download token in its query.' })
+})
+
+export const LibraryProductSchema = Type.Object({
+  product_id: Type.String(),
+  name: Type.String(),
+  version: Nullable(Type.String({ description: 'The newest file version; null when the product has no files.' })),
+  storefront_slug: Nullable(Type.String()),
+  sources: Type.Array(Type.Union([Type.Literal('purchase'), Type.Literal('subscription'), Type.Literal('trial'), Type.Literal('reseller_claim')]), {
+    description: 'How the customer came to own it, one entry per kind of entitlement.'
+  }),
+  entitlement_ids: Type.Array(Type.String()),
+  acquired_at: Nullable(Timestamp),
+  downloads: Type.Array(LibraryDownloadSchema, { description: 'Newest first.' }),
+  license_ids: Type.Array(Type.String()),
+  activated_on_this_device: OnThisDevice
+})
+
+/** A live activation: the library lists no deactivated ones. */
+export const LibraryActivationSchema = Type.Omit(ActivationViewSchema, ['deactivated_at'])
+
+export const LibraryLicenseSchema = Type.Object({
+  id: Type.String(),
+  license_key: Type.String(),
+  product_id: Type.String(),
+  product_name: Type.String(),
+  kind: LicenseKindSchema,
+  status: LicenseStatusSchema,
+  state: LicenseCodeSchema,
+  expires_at: Nullable(Timestamp),
+  max_activations: Type.Integer(),
+  activation_count: Type.Integer(),
+  activations_remaining: Type.Integer(),
+  activations: Type.Array(LibraryActivationSchema),
+  activated_on_this_device: OnThisDevice
+})
+
+export const LibrarySubscriptionSchema = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  product_name: Type.String(),
+  plan: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]),
+  status: Type.String({ description: 'active, canceled or past_due; expired once the current period has ended.' }),
+  current_period_end: Timestamp,
+  renews_at: Nullable(Timestamp),
+  cancel_at_period_end: Type.Boolean(),
+  canceled_at: Nullable(Timestamp)
+})
+
+export const LibraryOrderItemSchema = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  product_name: Nullable(Type.String()),
+  kind: LicenseKindSchema,
+  unit_price_cents: Type.Integer(),
+  claimed_at: Nullable(Timestamp)
+})
+
+export const LibraryOrderSchema = Type.Object({
+  id: Type.String(),
+  created_at: Timestamp,
+  channel: Type.Union([Type.Literal('direct'), Type.Literal('reseller')]),
+  reseller: Nullable(Type.String()),
+  storefront_slug: Nullable(Type.String()),
+  status: Type.Union([Type.Literal('paid'), Type.Literal('refunded')]),
+  currency: Type.String(),
+  total_cents: Type.Integer(),
+  items: Type.Array(LibraryOrderItemSchema)
+})
+
+export const MarketingPreferencesSchema = Type.Object({
+  newsletter: Type.Boolean(),
+  product_updates: Type.Boolean(),
+  updated_at: Timestamp
+})
+
+export const LibraryProfileSchema = Type.Object({
+  customer_id: Type.String(),
+  user_id: Type.String(),
+  email: Type.String(),
+  name: Nullable(Type.String()),
+  country: Nullable(Type.String()),
+  locale: Nullable(Type.String()),
+  member_since: Timestamp
+})
+
+export const LibrarySupportSchema = Type.Object({
+  customer_reference: Type.String(),
+  contact_email: Type.String(),
+  help_url: Type.String(),
+  product_contacts: Type.Array(Type.Object({ product_id: Type.String(), product_name: Type.String(), email: Type.String() }))
+})
+
+export const LibraryPayloadSchema = Type.Object({
+  products: Type.Array(LibraryProductSchema),
+  subscriptions: Type.Array(LibrarySubscriptionSchema),
+  licenses: Type.Array(LibraryLicenseSchema),
+  orders: Type.Array(LibraryOrderSchema),
+  marketing_preferences: MarketingPreferencesSchema,
+  profile: LibraryProfileSchema,
+  support: LibrarySupportSchema,
+  download_token: Type.String({ description: 'Opens the download links; the same token is in each link.' })
+})
+
+export const LibraryResponse = Ok(LibraryPayloadSchema)
+
+/** The library cut down to what a small panel inside a plugin shows. */
+export const WebviewPayloadSchema = Type.Object({
+  scope: Type.Union([Type.Literal('product'), Type.Literal('library')], { description: 'product when the calling product is known.' }),
+  product_id: Nullable(Type.String()),
+  owned: Type.Boolean({ description: 'The customer owns the product in scope (any product, for the library scope).' }),
+  products: Type.Array(
+    Type.Object({
+      product_id: Type.String(),
+      name: Type.String(),
+      version: Nullable(Type.String()),
+      downloads: Type.Array(Type.Pick(LibraryDownloadSchema, ['platform', 'version', 'size_bytes', 'url']))
+    })
+  ),
+  licenses: Type.Array(
+    Type.Pick(LibraryLicenseSchema, ['id', 'license_key', 'product_id', 'state', 'expires_at', 'activation_count', 'max_activations', 'activated_on_this_device'])
+  ),
+  subscriptions: Type.Array(Type.Pick(LibrarySubscriptionSchema, ['id', 'product_id', 'status', 'renews_at', 'current_period_end'])),
+  profile: Type.Pick(LibraryProfileSchema, ['name', 'email']),
+  support: Type.Pick(LibrarySupportSchema, ['contact_email', 'help_url']),
+  library_url: Type.String(),
+  download_token: Type.String()
+})
+
+export const WebviewResponse = Ok(WebviewPayloadSchema)
+
+/** POST /api/library/claim: the claimed item and what it granted. */
+export const ClaimResponse = Type.Object({
+  ok: Type.Literal(true),
+  claimed: Type.Literal(true),
+  already_claimed: Type.Boolean(),
+  order_item: Type.Object({ id: Type.String(), order_id: Type.String(), product_id: Type.String(), claimed_at: Type.String() }),
+  entitlement: Type.Object({ id: Type.String(), product_id: Type.String(), source: Type.String(), status: Type.String() }),
+  license: Type.Object({ id: Type.String(), license_key: Type.String(), product_id: Type.String(), max_activations: Type.Integer() })
+})

@@ -1,0 +1,36 @@
+import { Type } from 'typebox'
+import { Ok } from './common'
+
+/** What the Overview screen shows: liveness, where things are, how they are set, how much there is. */
+
+export const HealthResponse = Type.Object({ ok: Type.Literal(true), version: Type.String(), uptimeS: Type.Number() })
+
+export const ServerSettingsSchema = Type.Object({
+  headerPrefix: Type.String(),
+  strict: Type.Boolean()
+})
+
+export const SettingsResponse = Type.Object({ ok: Type.Literal(true), settings: ServerSettingsSchema })
+
+export const CountsSchema = Type.Object({
+  developers: Type.Integer(),
+  products: Type.Integer(),
+  credentials: Type.Integer(),
+  activeCredentials: Type.Integer(),
+  customers: Type.Integer(),
+  licenses: Type.Integer(),
+  activations: Type.Integer(),
+  requests: Type.Integer()
+})
+
+export const ServerInfoSchema = Type.Object({
+  version: Type.String(),
+  baseUrl: Type.String(),
+  databasePath: Type.String(),
+  hasRuntimeKey: Type.Boolean(),
+  credentialHeaders: Type.Object({ appId: Type.String(), pluginKey: Type.String(), pluginSecret: Type.String() }),
+  settings: ServerSettingsSchema,
+  counts: CountsSchema
+})
+
+export const ServerInfoResponse = Ok(ServerInfoSchema)
