@@ -27,11 +27,30 @@ const suites = [
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(reports, 'playwright.json') },
     totals: () => {
       const report = JSON.parse(readFileSync(join(reports, 'playwright.json'), 'utf8'))
+      // Say plainly why anything was skipped (the Electron tests where the binary is missing).
+      for (const { title, reason } of skippedTests(report)) process.stdout.write(`skipped: ${title}: ${reason}\n`)
       const stats = report.stats
       return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped }
     }
   }
 ]
+
+/** Skipped Playwright tests with the reason given to test.skip. */
+function skippedTests(report) {
+  const out = []
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'skipped') continue
+        const note = (test.annotations ?? []).find((a) => a.type === 'skip')
+        out.push({ title: `[${test.projectName}] ${spec.title}`, reason: note?.description ?? 'no reason given' })
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child)
+  }
+  for (const suite of report.suites ?? []) visit(suite)
+  return out
+}
 
 let passed = 0
 let failed = 0
