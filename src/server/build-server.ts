@@ -57,7 +57,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           }
         }
       : false,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     // Errors Fastify raises before routing (a malformed percent-encoding, an over-long path
     // parameter) still leave in the contract's shape.
