@@ -105,6 +105,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     })
     // One validation for every route: bodies checked as sent (no coercion), JSON bodies only.
     useStrictRequests(app)
+    app.decorateRequest('rawBody', null)
     app.removeContentTypeParser('application/json')
     app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, emptyTolerantJsonParser(app.getDefaultJsonParser('error', 'error')))
 

@@ -97,9 +97,12 @@ function productIdOf(capture: RequestCapture, query: Record<string, string | str
   return null
 }
 
+const HEAD_LIMIT_BYTES = 64 * 1024
+
 function requestBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: BodyInfo } {
   const { parsed, receivedBytes } = capture.requestBody
-  const head = Buffer.concat(capture.requestBody.head)
+  // At most the first 64 KiB are looked at; bodies are shown cut to 16 KiB anyway.
+  const head = Buffer.concat(capture.requestBody.head.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))).subarray(0, HEAD_LIMIT_BYTES)
   if (receivedBytes === 0) {
     const declared = Number(headerText(capture.requestHeaders['content-length']) ?? 0)
     if (!(declared > 0)) return { body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: false } }

@@ -27,8 +27,8 @@ export type CapturedPayload = { kind: 'text'; text: string } | { kind: 'bytes'; 
 export interface CapturedRequestBody {
   /** The parsed body, when parsing succeeded; undefined when it failed or never ran. */
   parsed: unknown
-  /** The first bytes received (up to the tap's limit), in the chunks they came in. */
-  head: readonly Uint8Array[]
+  /** What arrived, as the JSON parser read it (text) or as bytes; cut to a size here, not on the request path. */
+  head: readonly (Uint8Array | string)[]
   /** Bytes received in all. */
   receivedBytes: number
 }

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { BodyTap } from '../../core/inspector/body-tap'
 import { isServiceRequest } from '../../core/inspector/surfaces'
 import type { CapturedPayload, CaptureRedaction } from '../../core/inspector/types'
 import { redactText } from '../../core/redaction/redact'
@@ -10,7 +9,6 @@ import { credentialHeaderNames } from '../auth/credential-headers'
 /** What the recorder holds for a request between its first hook and its response. */
 interface InFlight {
   startedAt: number
-  tap: BodyTap | null
   response: CapturedPayload
   done: boolean
 }
@@ -61,7 +59,12 @@ export const requestRecorder = fp(
         status: aborted && !reply.raw.headersSent ? 0 : reply.statusCode,
         durationMs: performance.now() - inFlight.startedAt,
         requestHeaders: request.headers,
-        requestBody: { parsed: request.body, head: inFlight.tap?.chunks ?? [], receivedBytes: inFlight.tap?.receivedBytes ?? 0 },
+        // The JSON parser's text (kept even when it fails to parse); other media types are refused unread.
+        requestBody: {
+          parsed: request.body,
+          head: request.rawBody === null ? [] : [request.rawBody],
+          receivedBytes: request.rawBody === null ? 0 : Buffer.byteLength(request.rawBody)
+        },
         routeProductId: typeof params?.productId === 'string' ? params.productId : null,
         // Fastify's own view: it hands its headers to writeHead, so the raw response may not list them.
         responseHeaders: reply.getHeaders(),
@@ -73,7 +76,7 @@ export const requestRecorder = fp(
 
     app.addHook('onRequest', (request, reply, done) => {
       if (isServiceRequest(request.url)) {
-        request.inspectorCapture = { startedAt: performance.now(), tap: null, response: NO_PAYLOAD, done: false }
+        request.inspectorCapture = { startedAt: performance.now(), response: NO_PAYLOAD, done: false }
         // onResponse runs only for a response that finished; this catches the rest (the client
         // went away, or a fault dropped the connection).
         reply.raw.once('close', () => {
@@ -81,21 +84,6 @@ export const requestRecorder = fp(
         })
       }
       done()
-    })
-
-    app.addHook('preParsing', (request, _reply, payload, done) => {
-      const inFlight = request.inspectorCapture
-      if (!inFlight || !hasBody(request.headers)) {
-        done(null, payload)
-        return
-      }
-      const tap = new BodyTap()
-      inFlight.tap = tap
-      // pipe plus error forwarding: an aborted upload still reaches the parser as an error. Not
-      // stream.pipeline, whose per-call AbortController cost a DOMException on every request.
-      payload.on('error', (error) => tap.destroy(error))
-      payload.pipe(tap)
-      done(null, tap)
     })
 
     app.addHook('onSend', (request, _reply, payload, done) => {
@@ -111,11 +99,6 @@ export const requestRecorder = fp(
   },
   { name: 'request-recorder', dependencies: ['emulator-context'] }
 )
-
-function hasBody(headers: FastifyRequest['headers']): boolean {
-  const length = headers['content-length']
-  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
-}
 
 /** The payload as the inspector will need it: a reference, never a copy or a read of a stream. */
 function capturedPayload(payload: unknown): CapturedPayload {
