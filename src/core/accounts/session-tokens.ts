@@ -6,6 +6,9 @@ import { DomainError } from '../errors/domain-error'
 
 export const TOKEN_ISSUER = 'plugin-license-emulator'
 
+/** Session lifetime when the caller does not choose one: a working day. */
+export const DEFAULT_SESSION_TTL_S = 12 * 60 * 60
+
 /** Who a session token speaks for: a developer (management API) or a signed-in customer. */
 export type SessionAudience = 'developer' | 'customer'
 
@@ -15,7 +18,7 @@ export interface IssuedToken {
 }
 
 export interface SessionTokens {
-  issue(input: { audience: SessionAudience; subject: string; ttlS: number; claims?: Record<string, unknown> }): Promise<IssuedToken>
+  issue(input: { audience: SessionAudience; subject: string; ttlS?: number | undefined; claims?: Record<string, unknown> }): Promise<IssuedToken>
   /** Verifies signature, issuer, audience and expiry against the emulator clock. */
   verify(token: string, audience: SessionAudience): Promise<JWTPayload & { sub: string }>
 }
@@ -23,7 +26,7 @@ export interface SessionTokens {
 export function createSessionTokens(keys: SigningKeyRing, clock: Clock): SessionTokens {
   const key = keys.get('session')
   return {
-    async issue({ audience, subject, ttlS, claims = {} }) {
+    async issue({ audience, subject, ttlS = DEFAULT_SESSION_TTL_S, claims = {} }) {
       const nowS = Math.floor(clock.now().getTime() / 1000)
       const exp = nowS + ttlS
       const token = await new SignJWT(claims)

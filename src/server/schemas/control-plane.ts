@@ -24,6 +24,12 @@ export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength:
 export const SessionSchema = Type.Object({ token: Type.String(), expiresAt: Timestamp })
 export const SessionResponse = Ok(SessionSchema)
 
+/** Body of the session-minting routes (developer and customer). */
+export const SessionBody = Type.Object(
+  { ttlS: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 24 * 60 * 60, description: 'Lifetime in seconds (default 12 h).' })) },
+  { additionalProperties: false }
+)
+
 export const AuditEntrySchema = Type.Object({
   id: Type.Integer(),
   productId: Type.String(),

@@ -1,11 +1,10 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common'
-import { IdParams, SessionResponse } from '../../schemas/control-plane'
+import { IdParams, SessionBody, SessionResponse } from '../../schemas/control-plane'
 import { CustomerSchema, LicenseSchema } from '../../schemas/commerce'
 
 const tags = ['Emulator']
-const DEFAULT_CUSTOMER_SESSION_TTL_S = 12 * 60 * 60
 
 export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { customers, sessions, library } = app.core
@@ -47,7 +46,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Mint a signed-in customer user JWT (for claims)',
         params: IdParams,
-        body: Type.Object({ ttlS: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 24 * 60 * 60 })) }, { additionalProperties: false }),
+        body: SessionBody,
         response: { 200: SessionResponse, ...errorResponses }
       }
     },
@@ -56,7 +55,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const issued = await sessions.issue({
         audience: 'customer',
         subject: customer.userId,
-        ttlS: request.body.ttlS ?? DEFAULT_CUSTOMER_SESSION_TTL_S,
+        ttlS: request.body.ttlS,
         claims: { email: customer.email, customer_id: customer.id }
       })
       return { ok: true as const, ...issued }

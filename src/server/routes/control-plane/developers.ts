@@ -1,11 +1,9 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../schemas/common'
-import { DeveloperSchema, IdParams, SessionResponse } from '../../schemas/control-plane'
+import { DeveloperSchema, IdParams, SessionBody, SessionResponse } from '../../schemas/control-plane'
 
 const tags = ['Emulator']
-/** Developer session lifetime when the caller does not choose one. */
-const DEFAULT_SESSION_TTL_S = 12 * 60 * 60
 
 export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { developers, sessions } = app.core
@@ -49,10 +47,7 @@ export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
         tags,
         summary: 'Mint a developer JWT for the management API',
         params: IdParams,
-        body: Type.Object(
-          { ttlS: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 24 * 60 * 60, description: 'Lifetime in seconds (default 12 h).' })) },
-          { additionalProperties: false }
-        ),
+        body: SessionBody,
         response: { 200: SessionResponse, ...errorResponses }
       }
     },
@@ -61,7 +56,7 @@ export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
       const issued = await sessions.issue({
         audience: 'developer',
         subject: developer.id,
-        ttlS: request.body.ttlS ?? DEFAULT_SESSION_TTL_S,
+        ttlS: request.body.ttlS,
         claims: { role: developer.role, email: developer.email }
       })
       return { ok: true as const, ...issued }
