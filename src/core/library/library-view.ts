@@ -31,14 +31,15 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
   const { clock, customers, queries } = deps
   const supportEmail = (product: Product) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
 
-  function downloadLink(file: ProductFile, query: LibraryQuery): DownloadLink {
+  /** `tokenQuery` is `download_token=<encoded>`, encoded once per page rather than once per link. */
+  function downloadLink(file: ProductFile, query: LibraryQuery, tokenQuery: string): DownloadLink {
     return {
       file_id: file.id,
       version: file.version,
       platform: file.platform,
       filename: file.filename,
       size_bytes: file.sizeBytes,
-      url: `${query.baseUrl}/api/downloads/${encodeURIComponent(file.id)}?download_token=${encodeURIComponent(query.downloadToken)}`
+      url: `${query.baseUrl}/api/downloads/${encodeURIComponent(file.id)}?${tokenQuery}`
     }
   }
 
@@ -93,6 +94,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
       (query.storefront === undefined || product.storefrontSlug === query.storefront) &&
       (query.productId === undefined || product.id === query.productId)
     const subscriptionsById = new Map(held.subscriptions.map((s) => [s.id, s]))
+    const tokenQuery = `download_token=${encodeURIComponent(query.downloadToken)}`
 
     const licenseViews = held.licenses
       .filter((l) => inScope(productOf(l.productId)))
@@ -115,7 +117,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
         sources: [...new Set(own.map((e) => e.source))],
         entitlement_ids: own.map((e) => e.id),
         acquired_at: own[0]?.createdAt ?? null,
-        downloads: productFiles.map((f) => downloadLink(f, query)),
+        downloads: productFiles.map((f) => downloadLink(f, query, tokenQuery)),
         license_ids: ownLicenses.map((l) => l.id),
         activated_on_this_device: query.instanceId === undefined ? null : ownLicenses.some((l) => l.activated_on_this_device === true)
       }
