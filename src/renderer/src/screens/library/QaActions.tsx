@@ -15,6 +15,7 @@ import { useSettings } from '../../stores/settings'
 import { useConnection } from '../../stores/connection'
 import { toast } from '../../stores/toasts'
 import { useEmulatorNow } from '../../components/useNow'
+import { ProductOptions } from '../../components/ProductOptions'
 
 function useAction() {
   const [busy, setBusy] = useState<string | null>(null)
@@ -57,11 +58,7 @@ function PurchaseForm() {
       <Field label="Product">
         {(control) => (
           <Select {...control} value={chosen} onChange={(event) => setProductId(event.target.value)}>
-            {(products ?? []).map((product) => (
-              <option key={product.id} value={product.id}>
-                {product.name}
-              </option>
-            ))}
+            <ProductOptions products={products} />
           </Select>
         )}
       </Field>
@@ -112,11 +109,7 @@ function ResellerForm() {
           <Field label="Product">
             {(control) => (
               <Select {...control} value={chosen} onChange={(event) => setProductId(event.target.value)}>
-                {(products ?? []).map((product) => (
-                  <option key={product.id} value={product.id}>
-                    {product.name}
-                  </option>
-                ))}
+                <ProductOptions products={products} />
               </Select>
             )}
           </Field>

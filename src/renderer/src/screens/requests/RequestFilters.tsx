@@ -8,6 +8,7 @@ import { Field, Select } from '../../components/Field'
 import { useProducts } from '../../stores/products'
 import { useRequests } from '../../stores/requests'
 import { toast } from '../../stores/toasts'
+import { ProductOptions } from '../../components/ProductOptions'
 
 export const SURFACE_LABELS: Record<Surface, string> = {
   'developer-plugin-keys': 'Credential management',
@@ -86,11 +87,7 @@ export function RequestFilters() {
         {(control) => (
           <Select {...control} value={filters.productId ?? ''} onChange={(event) => setFilters({ productId: event.target.value || undefined })} data-testid="filter-product">
             <option value="">All products</option>
-            {(products ?? []).map((product) => (
-              <option key={product.id} value={product.id}>
-                {product.name}
-              </option>
-            ))}
+            <ProductOptions products={products} />
           </Select>
         )}
       </Field>

@@ -10,6 +10,7 @@ import { useProducts } from '../../stores/products'
 import { useTester } from '../../stores/tester'
 import { diagnose, FIELD_LABELS } from './diagnosis'
 import type { CredentialField } from './diagnosis'
+import { ProductOptions } from '../../components/ProductOptions'
 
 const FIELDS: { field: CredentialField; placeholder: string; secret?: boolean }[] = [
   { field: 'productId', placeholder: 'prod_…' },
@@ -62,11 +63,7 @@ export function CredentialForm() {
               }}
             >
               <option value="">{products === null ? 'Loading products…' : 'Pasted values (no product chosen)'}</option>
-              {(products ?? []).map((product) => (
-                <option key={product.id} value={product.id}>
-                  {product.name} ({product.id})
-                </option>
-              ))}
+              <ProductOptions products={products} withId />
             </Select>
           )}
         </Field>
