@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { createClock } from '../../src/core/clock/clock'
-import { FLUSH_DELAY_MS, MAX_BATCH, createRequestLog } from '../../src/core/inspector/request-log'
+import { FLUSH_DELAY_MS, MAX_BATCH, WRITE_SLICE, createRequestLog } from '../../src/core/inspector/request-log'
 import type { RequestLog } from '../../src/core/inspector/request-log'
 import { MAX_BODY_CHARS } from '../../src/core/inspector/redact-exchange'
 import { matchesFilter } from '../../src/core/inspector/request-filter'
@@ -114,7 +114,40 @@ describe('the request log', () => {
       open(10_000)
       for (let i = 0; i < MAX_BATCH; i++) log.record(capture())
       vi.advanceTimersByTime(0)
+      // Started at once (no FLUSH_DELAY_MS wait), and written a slice per timer turn.
+      expect(rowCount()).toBeGreaterThanOrEqual(WRITE_SLICE)
+      vi.advanceTimersByTime(MAX_BATCH)
       expect(rowCount()).toBe(MAX_BATCH)
+    })
+
+    it('writes a long queue a slice at a time, freeing the event loop between slices', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      open(10_000)
+      const total = WRITE_SLICE * 2 + 5
+      for (let i = 0; i < total; i++) log.record(capture())
+      vi.advanceTimersByTime(FLUSH_DELAY_MS)
+      // The first slice is written; the rest waits for the next turn of the event loop.
+      expect(rowCount()).toBe(WRITE_SLICE)
+      expect(log.pending()).toBe(total - WRITE_SLICE)
+      // A zero-delay timer is a one-millisecond one, as in Node.
+      vi.advanceTimersByTime(1)
+      expect(rowCount()).toBe(WRITE_SLICE * 2)
+      vi.advanceTimersByTime(1)
+      expect(rowCount()).toBe(total)
+      expect(transactions).toBe(3)
+      expect(log.pending()).toBe(0)
+    })
+
+    it('a read in the middle of a sliced write still sees every finished request', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      open(10_000)
+      const total = WRITE_SLICE + 10
+      for (let i = 0; i < total; i++) log.record(capture())
+      vi.advanceTimersByTime(FLUSH_DELAY_MS)
+      expect(rowCount()).toBe(WRITE_SLICE)
+      expect(log.list({ limit: 500 }).entries).toHaveLength(total)
+      vi.advanceTimersByTime(1)
+      expect(rowCount()).toBe(total)
     })
 
     it('flushes on close and ignores what arrives after', () => {

@@ -10,6 +10,11 @@ import type { AuthKind, RequestCapture, RequestEntry, RequestFilter, RequestPage
 export const FLUSH_DELAY_MS = 75
 /** A batch this large is written at once instead of waiting for the timer. */
 export const MAX_BATCH = 500
+/**
+ * Entries redacted and written per turn of the event loop. A long queue is written a slice at a
+ * time, so requests arriving meanwhile wait for one slice (about a millisecond), not the whole batch.
+ */
+export const WRITE_SLICE = 64
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 500
 
@@ -29,8 +34,9 @@ export interface RequestListQuery extends RequestFilter {
  * The request inspector's store: a bounded ring of redacted exchanges in `request_log`.
  *
  * `record` runs on the request path, so it only queues the raw capture. Redaction, product
- * lookup and the SQL happen later, in batches (one transaction each) from a short unref'd timer
- * or `flush()`. Reads flush first, so a QA script sees every request that has finished.
+ * lookup and the SQL happen later, from a short unref'd timer, in slices of WRITE_SLICE entries
+ * (one transaction each) with the event loop free between them; or all at once in `flush()`.
+ * Reads flush first, so a QA script sees every request that has finished.
  */
 export interface RequestLog {
   /** Queues a finished exchange. Cheap: no redaction, no SQL. */
@@ -116,10 +122,18 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     }
     timer = setTimeout(() => {
       timer = null
-      flush()
+      writeSlice()
     }, delayMs)
     // An idle emulator (or a test run) must be able to exit with entries still queued.
     timer.unref?.()
+  }
+
+  /** Writes the oldest WRITE_SLICE queued entries, and schedules the next slice if more wait. */
+  function writeSlice(): void {
+    if (closed) return
+    dropUnshowable()
+    write(queue.splice(0, WRITE_SLICE))
+    if (queue.length > 0) schedule(0)
   }
 
   function flush(): void {
@@ -128,9 +142,19 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
       timer = null
     }
     if (queue.length === 0 || closed) return
-    // Entries the ring would drop at once are not worth redacting or writing.
-    const batch = queue.length > capacity ? queue.slice(-capacity) : queue
+    dropUnshowable()
+    const batch = queue
     queue = []
+    write(batch)
+  }
+
+  /** Entries the ring would drop at once are not worth redacting or writing. */
+  function dropUnshowable(): void {
+    if (queue.length > capacity) queue = queue.slice(-capacity)
+  }
+
+  function write(batch: Queued[]): void {
+    if (batch.length === 0) return
     const prepared: { entry: PreparedEntry; atMs: number }[] = []
     for (const item of batch) {
       try {
