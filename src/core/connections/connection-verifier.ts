@@ -45,11 +45,11 @@ export function createConnectionVerifier(deps: {
   const { store, clock, products, credentials, audit, statuses } = deps
   return {
     verify(attempt) {
-      const product = products.find(attempt.productId)
-      if (!product) throw failure('UNKNOWN_PRODUCT')
-
       const found = credentials.findByPluginKey(attempt.pluginKey)
-      const credential = found && found.product.id === product.id ? found.row : null
+      // The usual case, a key of this very product, needs no second lookup.
+      const product = found?.product.id === attempt.productId ? found.product : products.find(attempt.productId)
+      if (!product) throw failure('UNKNOWN_PRODUCT')
+      const credential = found && found.product.id === product.id ? found.credential : null
       let reason: ConnectionFailureReason | null = null
       if (attempt.appId !== product.appId) reason = 'APP_ID_MISMATCH'
       else if (!credential) reason = 'KEY_MISMATCH'

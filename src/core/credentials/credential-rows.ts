@@ -1,4 +1,5 @@
 import type { Store } from '../store/store'
+import type { ProductRow } from '../products/products'
 
 export type CredentialStatus = 'active' | 'revoked'
 export type RevocationCause = 'revoke' | 'rotate-key' | 'rotate-secret'
@@ -44,12 +45,19 @@ export interface NewCredentialRow {
   rotatedFromId: string | null
 }
 
+/** What a plugin's credential check needs of the credential a key hash names, and its product. */
+export interface KeyHashMatch {
+  credential: Pick<CredentialRow, 'id' | 'status' | 'secret_hash'>
+  product: ProductRow
+}
+
 /** The SQL of product credentials, prepared once. No rules here: those live in the service. */
 export interface CredentialRows {
   active(productId: string): CredentialRow | undefined
   latest(productId: string): CredentialRow | undefined
   byId(id: string): CredentialRow | undefined
-  byKeyHash(keyHash: string): CredentialRow | undefined
+  /** One statement for the plugin side's hot path: every licensing call authenticates this way. */
+  matchKeyHash(keyHash: string): KeyHashMatch | undefined
   /** Newest first: every credential, one product's, or those of one developer's products. */
   list(scope: { all: true } | { productId: string } | { developerId: string }): CredentialRow[]
   insert(row: NewCredentialRow): void
@@ -64,7 +72,11 @@ export function createCredentialRows(store: Store): CredentialRows {
   const active = db.prepare("SELECT * FROM product_credentials WHERE product_id = ? AND status = 'active'")
   const latest = db.prepare('SELECT * FROM product_credentials WHERE product_id = ? ORDER BY seq DESC LIMIT 1')
   const byId = db.prepare('SELECT * FROM product_credentials WHERE id = ?')
-  const byKeyHash = db.prepare('SELECT * FROM product_credentials WHERE key_hash = ?')
+  const matchKeyHash = db.prepare(
+    `SELECT c.id AS credential_id, c.status AS credential_status, c.secret_hash AS credential_secret_hash, p.*
+       FROM product_credentials c JOIN products p ON p.id = c.product_id
+      WHERE c.key_hash = ?`
+  )
   const all = db.prepare('SELECT * FROM product_credentials ORDER BY seq DESC')
   const forProduct = db.prepare('SELECT * FROM product_credentials WHERE product_id = ? ORDER BY seq DESC')
   const forDeveloper = db.prepare(
@@ -96,7 +108,12 @@ export function createCredentialRows(store: Store): CredentialRows {
     active: (productId) => active.get(productId) as CredentialRow | undefined,
     latest: (productId) => latest.get(productId) as CredentialRow | undefined,
     byId: (id) => byId.get(id) as CredentialRow | undefined,
-    byKeyHash: (keyHash) => byKeyHash.get(keyHash) as CredentialRow | undefined,
+    matchKeyHash(keyHash) {
+      const row = matchKeyHash.get(keyHash) as (ProductRow & { credential_id: string; credential_status: CredentialStatus; credential_secret_hash: string }) | undefined
+      if (!row) return undefined
+      const { credential_id: id, credential_status: status, credential_secret_hash: secretHash, ...product } = row
+      return { credential: { id, status, secret_hash: secretHash }, product }
+    },
     list(scope) {
       if ('all' in scope) return all.all() as CredentialRow[]
       if ('productId' in scope) return forProduct.all(scope.productId) as CredentialRow[]

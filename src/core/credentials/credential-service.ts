@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import type { DeveloperActor, AuditActor } from '../accounts/actor'
 import { auditActorId } from '../accounts/actor'
-import { isVisibleTo } from '../products/products'
+import { isVisibleTo, toProduct } from '../products/products'
 import type { ProductService, Product } from '../products/products'
 import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
@@ -12,7 +12,7 @@ import { previewOf, redactText } from '../redaction/redact'
 import { newPluginKey, newPluginSecret } from './credential-material'
 import type { CredentialMaterial } from './credential-material'
 import { createCredentialRows } from './credential-rows'
-import type { CredentialRow } from './credential-rows'
+import type { CredentialRow, KeyHashMatch } from './credential-rows'
 import { toCredentialRecord } from './credential-record'
 import type { CredentialRecord } from './credential-record'
 import type { CredentialAudit } from './credential-audit'
@@ -74,7 +74,7 @@ export interface CredentialService {
   /** Records for any product (control plane and the plugin side; no ownership check). */
   recordsOf(productId: string): CredentialRecord[]
   /** The credential a plugin key belongs to (any status), with its product: the plugin side looks credentials up this way. */
-  findByPluginKey(pluginKey: string): { row: CredentialRow; product: Product } | null
+  findByPluginKey(pluginKey: string): { credential: KeyHashMatch['credential']; product: Product } | null
   markUsed(credentialId: string): void
   toRecord(row: CredentialRow): CredentialRecord
 }
@@ -248,10 +248,8 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     recordsOf: (productId) => rows.list({ productId }).map(toRecord),
 
     findByPluginKey(pluginKey) {
-      const row = rows.byKeyHash(sha256Hex(pluginKey))
-      if (!row) return null
-      const product = products.find(row.product_id)
-      return product ? { row, product } : null
+      const match = rows.matchKeyHash(sha256Hex(pluginKey))
+      return match ? { credential: match.credential, product: toProduct(match.product) } : null
     },
 
     markUsed(credentialId) {

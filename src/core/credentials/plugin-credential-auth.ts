@@ -36,8 +36,8 @@ export function authenticatePluginCredential(
   const found = deps.credentials.findByPluginKey(presented.pluginKey)
   if (!found) throw fail('KEY_UNKNOWN')
   if (found.product.appId !== presented.appId) throw fail('APP_ID_MISMATCH')
-  if (found.row.status !== 'active') throw fail('CREDENTIAL_REVOKED')
-  if (!digestsEqual(sha256Hex(presented.pluginSecret), found.row.secret_hash)) throw fail('SECRET_MISMATCH')
-  deps.credentials.markUsed(found.row.id)
-  return { product: found.product, credentialId: found.row.id }
+  if (found.credential.status !== 'active') throw fail('CREDENTIAL_REVOKED')
+  if (!digestsEqual(sha256Hex(presented.pluginSecret), found.credential.secret_hash)) throw fail('SECRET_MISMATCH')
+  deps.credentials.markUsed(found.credential.id)
+  return { product: found.product, credentialId: found.credential.id }
 }
