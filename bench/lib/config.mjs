@@ -10,6 +10,8 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build]
   --no-build   use the existing out/main/cli.js instead of running electron-vite build first
   --only LIST  comma-separated phases: baseline,throughput,coldstart,memory,scale
                (the baseline always runs when throughput or scale does: ratios need it)
+  --endpoints LIST  comma-separated throughput runs (validate,verify,activate,library-10,
+               library-1000,plugin-keys-1000); all by default
   -h, --help   this text`
 
 export const PHASES = ['baseline', 'throughput', 'coldstart', 'memory', 'scale']
@@ -20,6 +22,7 @@ export const PHASES = ['baseline', 'throughput', 'coldstart', 'memory', 'scale']
  * @property {boolean} profile
  * @property {boolean} build
  * @property {Set<string>} phases
+ * @property {Set<string> | null} endpoints  throughput runs to make; null for all
  * @property {number} connections     for every throughput run (the targets are stated at 50)
  * @property {number} durationS       measured seconds per throughput run
  * @property {number} warmupS         unmeasured seconds before each, so V8 has optimised the hot path
@@ -38,6 +41,7 @@ export function parseConfig(argv) {
       profile: { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
       only: { type: 'string' },
+      endpoints: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false }
     }
   })
@@ -51,6 +55,7 @@ export function parseConfig(argv) {
     profile: values.profile,
     build: !values['no-build'],
     phases,
+    endpoints: values.endpoints ? new Set(values.endpoints.split(',').map((e) => e.trim())) : null,
     connections: 50,
     durationS: quick ? 3 : 10,
     warmupS: quick ? 1 : 3,

@@ -15,7 +15,9 @@ import { profileRef } from './profiling.mjs'
  */
 export async function runThroughput(config, fixtures, workDir, log) {
   const results = []
-  for (const endpoint of ENDPOINTS) {
+  const unknown = [...(config.endpoints ?? [])].filter((name) => !ENDPOINTS.some((e) => e.name === name))
+  if (unknown.length) throw new Error(`unknown endpoint ${unknown.join(', ')} (${ENDPOINTS.map((e) => e.name).join(', ')})`)
+  for (const endpoint of ENDPOINTS.filter((e) => !config.endpoints || config.endpoints.has(e.name))) {
     const emu = await startEmulator({ databasePath: join(workDir, `${endpoint.name}.db`), profileName: config.profile ? endpoint.name : null })
     try {
       await emu.control('PUT', '/state', fixtures.document)
