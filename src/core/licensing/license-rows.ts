@@ -93,6 +93,18 @@ export const toLicense = (row: LicenseRow): License => ({
   createdAt: row.created_at
 })
 
+/** A license row with its live activation count and, by LEFT JOIN, one activation's columns (all null without one). */
+interface LicenseWithActivationsRow extends LicenseRow {
+  live_activation_count: number
+  a_id: string | null
+  a_instance_id: string | null
+  a_instance_name: string | null
+  a_platform: string | null
+  a_app_version: string | null
+  a_first_seen_at: string | null
+  a_last_seen_at: string | null
+}
+
 export const toActivation = (row: ActivationRow): Activation => ({
   id: row.id,
   licenseId: row.license_id,
@@ -130,9 +142,19 @@ export interface NewLicense {
   createdAt: string
 }
 
+/** A license with what validation needs of its activations, read in one statement. */
+export interface LicenseWithActivations {
+  license: License
+  liveActivationCount: number
+  /** The live activation of the instance asked about; null when none, or no instance was named. */
+  activation: Activation | null
+}
+
 /** The SQL of licenses, activations and subscriptions, prepared once. */
 export interface LicenseRows {
   byKey(key: string): License | null
+  /** validate's hot path: the license of a key, its live activation count and one instance's activation. */
+  byKeyWithActivations(key: string, instanceId: string | null): LicenseWithActivations | null
   byId(id: string): License | null
   forCustomer(customerId: string): License[]
   /** Newest first, filtered by product and/or customer. */
@@ -154,6 +176,15 @@ export interface LicenseRows {
 export function createLicenseRows(store: Store): LicenseRows {
   const { db } = store
   const byKey = db.prepare('SELECT * FROM licenses WHERE license_key = ?')
+  const byKeyWithActivations = db.prepare(
+    `SELECT l.*,
+            (SELECT COUNT(*) FROM activations c WHERE c.license_id = l.id AND c.deactivated_at IS NULL) AS live_activation_count,
+            a.id AS a_id, a.instance_id AS a_instance_id, a.instance_name AS a_instance_name, a.platform AS a_platform,
+            a.app_version AS a_app_version, a.first_seen_at AS a_first_seen_at, a.last_seen_at AS a_last_seen_at
+       FROM licenses l
+       LEFT JOIN activations a ON a.license_id = l.id AND a.instance_id = @instanceId AND a.deactivated_at IS NULL
+      WHERE l.license_key = @key`
+  )
   const byId = db.prepare('SELECT * FROM licenses WHERE id = ?')
   const forCustomer = db.prepare('SELECT * FROM licenses WHERE customer_id = ? ORDER BY created_at, rowid')
   const filtered = db.prepare(
@@ -191,6 +222,28 @@ export function createLicenseRows(store: Store): LicenseRows {
 
   return {
     byKey: (key) => one(byKey.get(key), toLicense),
+    byKeyWithActivations(key, instanceId) {
+      const row = byKeyWithActivations.get({ key, instanceId }) as LicenseWithActivationsRow | undefined
+      if (!row) return null
+      return {
+        license: toLicense(row),
+        liveActivationCount: row.live_activation_count,
+        activation:
+          row.a_id === null
+            ? null
+            : {
+                id: row.a_id,
+                licenseId: row.id,
+                instanceId: row.a_instance_id as string,
+                instanceName: row.a_instance_name,
+                platform: row.a_platform,
+                appVersion: row.a_app_version,
+                firstSeenAt: row.a_first_seen_at as string,
+                lastSeenAt: row.a_last_seen_at as string,
+                deactivatedAt: null
+              }
+      }
+    },
     byId: (id) => one(byId.get(id), toLicense),
     forCustomer: (customerId) => (forCustomer.all(customerId) as LicenseRow[]).map(toLicense),
     list: ({ productId, customerId, limit }) =>

@@ -4,7 +4,7 @@ import type { Product } from '../products/products'
 import { DomainError } from '../errors/domain-error'
 import type { LicenseFailureCode } from '../errors/domain-error'
 import { newId } from '../crypto/random'
-import type { Activation, License, LicenseRows } from './license-rows'
+import type { Activation, License, LicenseRows, Subscription } from './license-rows'
 import { LICENSE_MESSAGES, effectiveExpiry, judgeLicense } from './license-judgement'
 import type { LicenseCode } from './license-judgement'
 import type { LicenseTokens } from './license-tokens'
@@ -52,8 +52,7 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
 
   const failure = (code: LicenseFailureCode) => new DomainError(code, LICENSE_MESSAGES[code])
 
-  function standingOf(license: License, instanceId: string | undefined): LicenseStanding {
-    const subscription = license.subscriptionId ? rows.subscription(license.subscriptionId) : null
+  function standingOf(license: License, subscription: Subscription | null, instanceId: string | undefined): LicenseStanding {
     return {
       license,
       activation: instanceId === undefined ? null : rows.liveActivation(license.id, instanceId),
@@ -62,10 +61,12 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
     }
   }
 
-  function judge(product: Product, licenseKey: string): { code: LicenseCode; license: License | null } {
-    const license = rows.byKey(licenseKey.trim())
-    const subscription = license?.subscriptionId ? rows.subscription(license.subscriptionId) : null
-    return { code: judgeLicense({ license, subscription, productId: product.id, now: clock.now() }), license }
+  const subscriptionOf = (license: License | null): Subscription | null =>
+    license?.subscriptionId ? rows.subscription(license.subscriptionId) : null
+
+  function judge(product: Product, license: License | null): { code: LicenseCode; subscription: Subscription | null } {
+    const subscription = subscriptionOf(license)
+    return { code: judgeLicense({ license, subscription, productId: product.id, now: clock.now() }), subscription }
   }
 
   const sign = (product: Product, standing: LicenseStanding, nonce: string | undefined) =>
@@ -88,7 +89,8 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         return { created: true, standing, licenseToken: await sign(product, standing, input.nonce) }
       }
       const outcome = store.transaction(() => {
-        const { code, license } = judge(product, input.licenseKey)
+        const license = rows.byKey(input.licenseKey.trim())
+        const { code, subscription } = judge(product, license)
         if (code !== 'VALID' || !license) throw failure(code as LicenseFailureCode)
         const at = clock.nowIso()
         const details = { instanceName: input.instanceName, platform: input.platform, appVersion: input.appVersion }
@@ -96,7 +98,7 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         if (existing) {
           // Idempotent per instance: no slot used, just seen again.
           rows.touchActivation(existing.id, at, details)
-          return { created: false, license }
+          return { created: false, license, subscription }
         }
         if (rows.liveActivationCount(license.id) >= license.maxActivations) throw failure('TOO_MANY_ACTIVATIONS')
         rows.insertActivation({
@@ -109,9 +111,9 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
           firstSeenAt: at,
           lastSeenAt: at
         })
-        return { created: true, license }
+        return { created: true, license, subscription }
       })
-      const standing = standingOf(outcome.license, input.instanceId)
+      const standing = standingOf(outcome.license, outcome.subscription, input.instanceId)
       return { created: outcome.created, standing, licenseToken: await sign(product, standing, input.nonce) }
     },
 
@@ -130,11 +132,18 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         const licenseToken = magic === 'VALID' ? await sign(product, standing, input.nonce) : null
         return { code: magic, message: LICENSE_MESSAGES[magic], standing, licenseToken }
       }
-      const { code: judged, license } = judge(product, input.licenseKey)
-      if (!license || judged === 'NOT_FOUND' || judged === 'PRODUCT_SCOPE_MISMATCH') {
+      const found = rows.byKeyWithActivations(input.licenseKey.trim(), input.instanceId ?? null)
+      const license = found?.license ?? null
+      const { code: judged, subscription } = judge(product, license)
+      if (!found || !license || judged === 'NOT_FOUND' || judged === 'PRODUCT_SCOPE_MISMATCH') {
         return { code: judged, message: LICENSE_MESSAGES[judged], standing: null, licenseToken: null }
       }
-      const standing = standingOf(license, input.instanceId)
+      const standing: LicenseStanding = {
+        license,
+        activation: found.activation,
+        activationCount: found.liveActivationCount,
+        licenseExpiresAt: effectiveExpiry(license, subscription)
+      }
       let code: LicenseCode = judged
       // More live machines than the limit allows (the limit was lowered after activation).
       if (code === 'VALID' && standing.activationCount > license.maxActivations) code = 'TOO_MANY_ACTIVATIONS'
@@ -165,7 +174,7 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         const activation = rows.liveActivation(license.id, input.instanceId)
         if (!activation) throw failure('NOT_ACTIVATED')
         rows.deactivate(activation.id, clock.nowIso())
-        const standing = standingOf(license, undefined)
+        const standing = standingOf(license, subscriptionOf(license), undefined)
         return { ...standing, activation: { ...activation, deactivatedAt: clock.nowIso() } }
       })
     }

@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { openStore } from '../../src/core/store/store'
+import type { Store } from '../../src/core/store/store'
+import { createClock } from '../../src/core/clock/clock'
+import { createEmulatorCore } from '../../src/core/emulator-core'
+import type { EmulatorCore } from '../../src/core/emulator-core'
+import { createLicenseRows } from '../../src/core/licensing/license-rows'
+import type { LicenseRows } from '../../src/core/licensing/license-rows'
+import { makeTempDir } from '../support/temp-dir'
+
+// validate reads a license, its live activation count and one instance's activation in one
+// statement; these pin that statement against what the separate lookups answer.
+describe('license rows: a license with its activations in one read', () => {
+  let dir: ReturnType<typeof makeTempDir>
+  let store: Store
+  let core: EmulatorCore
+  let rows: LicenseRows
+  let key: string
+  let product: { id: string; appId: string }
+
+  beforeEach(async () => {
+    dir = makeTempDir('license-rows')
+    store = openStore({ path: join(dir.path, 'emulator.db') })
+    core = await createEmulatorCore({ store, clock: createClock(), runtimeKey: null, apiBaseUrl: () => 'http://127.0.0.1:4747' })
+    rows = createLicenseRows(store)
+    const developer = core.developers.create({ email: 'dev@example.test' })
+    const created = core.products.create({ developerId: developer.id, name: 'Synth' })
+    product = { id: created.id, appId: created.appId }
+    const customer = core.customers.create({ email: 'buyer@example.test' })
+    key = core.purchases.purchase({ customerId: customer.id, productId: product.id, maxActivations: 5 }).license.key
+  })
+  afterEach(() => {
+    core.requests.close()
+    store.close()
+    dir.remove()
+  })
+
+  const activate = (instanceId: string) => core.licensing.activate(core.products.find(product.id)!, { licenseKey: key, instanceId })
+  const deactivate = (instanceId: string) => core.licensing.deactivate(core.products.find(product.id)!, { licenseKey: key, instanceId })
+
+  it('answers null for an unknown key', () => {
+    expect(rows.byKeyWithActivations('NOPE-NOPE', 'machine-a')).toBeNull()
+  })
+
+  it('counts only live activations and finds the live one of the instance asked about', async () => {
+    await activate('machine-a')
+    await activate('machine-b')
+    deactivate('machine-b')
+    await activate('machine-b')
+    await activate('machine-c')
+    deactivate('machine-c')
+
+    const found = rows.byKeyWithActivations(key, 'machine-b')
+    expect(found?.license).toEqual(rows.byKey(key))
+    expect(found?.liveActivationCount).toBe(2)
+    expect(found?.liveActivationCount).toBe(rows.liveActivationCount(found!.license.id))
+    // The re-activation, not the deactivated row of the same machine.
+    expect(found?.activation).toEqual(rows.liveActivation(found!.license.id, 'machine-b'))
+    expect(found?.activation?.deactivatedAt).toBeNull()
+  })
+
+  it('has no activation for a deactivated instance, an unknown one, or when none is named', async () => {
+    await activate('machine-a')
+    await activate('machine-c')
+    deactivate('machine-c')
+    expect(rows.byKeyWithActivations(key, 'machine-c')?.activation).toBeNull()
+    expect(rows.byKeyWithActivations(key, 'machine-z')?.activation).toBeNull()
+    const unnamed = rows.byKeyWithActivations(key, null)
+    expect(unnamed?.activation).toBeNull()
+    expect(unnamed?.liveActivationCount).toBe(1)
+  })
+})
