@@ -1,11 +1,9 @@
 import type { Clock } from '../clock/clock'
-import type { Product } from '../products/products'
 import type { Customer, CustomerService } from '../customers/customers'
-import type { Activation, License, Subscription } from '../licensing/license-rows'
+import type { License, Subscription } from '../licensing/license-rows'
 import { effectiveExpiry, judgeLicense } from '../licensing/license-judgement'
-import type { ProductFile } from '../downloads/product-files'
-import { groupBy } from './library-queries'
-import type { LibraryQueries } from './library-queries'
+import { pushTo } from './library-queries'
+import type { LibraryActivation, LibraryEntitlement, LibraryFile, LibraryProduct, LibraryQueries } from './library-queries'
 
 /** Options of one library request: storefront filter, the device asking, where links point. */
 export interface LibraryQuery {
@@ -29,21 +27,22 @@ export interface DownloadLink {
 /** Reads one customer's library from the store; the payload groups of decisions.md section 4. */
 export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: LibraryQueries }) {
   const { clock, customers, queries } = deps
-  const supportEmail = (product: Product) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
+  const supportEmail = (product: LibraryProduct) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
 
-  /** `tokenQuery` is `download_token=<encoded>`, encoded once per page rather than once per link. */
-  function downloadLink(file: ProductFile, query: LibraryQuery, tokenQuery: string): DownloadLink {
+  /** `urlPrefix` ends in `/api/downloads/`; `tokenQuery` is `?download_token=<encoded>`: both built once per page, not per link. */
+  function downloadLink(file: LibraryFile, urlPrefix: string, tokenQuery: string): DownloadLink {
     return {
       file_id: file.id,
       version: file.version,
       platform: file.platform,
       filename: file.filename,
       size_bytes: file.sizeBytes,
-      url: `${query.baseUrl}/api/downloads/${encodeURIComponent(file.id)}?${tokenQuery}`
+      url: urlPrefix + encodeURIComponent(file.id) + tokenQuery
     }
   }
 
-  function licenseView(license: License, product: Product, subscription: Subscription | null, live: readonly Activation[], query: LibraryQuery) {
+  /** `now` is one instant for the whole page, so every license on it is judged at the same time. */
+  function licenseView(license: License, product: LibraryProduct, subscription: Subscription | null, live: readonly LibraryActivation[], instanceId: string | undefined, now: Date) {
     return {
       id: license.id,
       license_key: license.key,
@@ -51,7 +50,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
       product_name: product.name,
       kind: license.kind,
       status: license.status,
-      state: judgeLicense({ license, subscription, productId: license.productId, now: clock.now() }),
+      state: judgeLicense({ license, subscription, productId: license.productId, now }),
       expires_at: effectiveExpiry(license, subscription),
       max_activations: license.maxActivations,
       activation_count: live.length,
@@ -65,12 +64,12 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
         first_seen_at: a.firstSeenAt,
         last_seen_at: a.lastSeenAt
       })),
-      activated_on_this_device: query.instanceId === undefined ? null : live.some((a) => a.instanceId === query.instanceId)
+      activated_on_this_device: instanceId === undefined ? null : live.some((a) => a.instanceId === instanceId)
     }
   }
 
-  function subscriptionView(subscription: Subscription, product: Product) {
-    const ended = Date.parse(subscription.currentPeriodEnd) <= clock.now().getTime()
+  function subscriptionView(subscription: Subscription, product: LibraryProduct, nowMs: number) {
+    const ended = Date.parse(subscription.currentPeriodEnd) <= nowMs
     const renews = subscription.status === 'active' && !subscription.cancelAtPeriodEnd && !ended
     return {
       id: subscription.id,
@@ -87,73 +86,91 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
 
   function build(customer: Customer, query: LibraryQuery) {
     // A fixed handful of queries, then grouping in memory: cost grows with the library, not its query count.
+    // Each group below is one loop over its rows (no filter/map chains), as this runs per row of a large page.
     const held = queries.holdings(customer.id)
-    const productOf = (id: string) => held.products.get(id) ?? null
-    const inScope = (product: Product | null): product is Product =>
-      product !== null &&
-      (query.storefront === undefined || product.storefrontSlug === query.storefront) &&
-      (query.productId === undefined || product.id === query.productId)
-    const subscriptionsById = new Map(held.subscriptions.map((s) => [s.id, s]))
-    const tokenQuery = `download_token=${encodeURIComponent(query.downloadToken)}`
+    const { storefront, instanceId } = query
+    const onlyProductId = query.productId
+    const now = clock.now()
+    const nowMs = now.getTime()
+    const inScope = (product: LibraryProduct | undefined): product is LibraryProduct =>
+      product !== undefined && (storefront === undefined || product.storefrontSlug === storefront) && (onlyProductId === undefined || product.id === onlyProductId)
+    const urlPrefix = `${query.baseUrl}/api/downloads/`
+    const tokenQuery = `?download_token=${encodeURIComponent(query.downloadToken)}`
+    const noActivations: readonly LibraryActivation[] = []
 
-    const licenseViews = held.licenses
-      .filter((l) => inScope(productOf(l.productId)))
-      .map((l) =>
-        licenseView(l, productOf(l.productId) as Product, l.subscriptionId ? (subscriptionsById.get(l.subscriptionId) ?? null) : null, held.activations.get(l.id) ?? [], query)
-      )
-    const licensesByProduct = groupBy(licenseViews, (l) => l.product_id)
+    const subscriptionsById = new Map<string, Subscription>()
+    for (const s of held.subscriptions) subscriptionsById.set(s.id, s)
 
-    const entitlements = held.entitlements.filter((e) => e.status === 'active' && inScope(productOf(e.productId)))
-    const entitlementsByProduct = groupBy(entitlements, (e) => e.productId)
-    const productViews = [...entitlementsByProduct].map(([productId, own]) => {
-      const product = productOf(productId) as Product
+    type LicenseView = ReturnType<typeof licenseView>
+    const licenseViews: LicenseView[] = []
+    const licensesByProduct = new Map<string, LicenseView[]>()
+    for (const l of held.licenses) {
+      const product = held.products.get(l.productId)
+      if (!inScope(product)) continue
+      const subscription = l.subscriptionId ? (subscriptionsById.get(l.subscriptionId) ?? null) : null
+      const view = licenseView(l, product, subscription, held.activations.get(l.id) ?? noActivations, instanceId, now)
+      licenseViews.push(view)
+      pushTo(licensesByProduct, l.productId, view)
+    }
+
+    // In the order each product was first acquired: the product list follows its first entitlement.
+    const entitlementsByProduct = new Map<string, LibraryEntitlement[]>()
+    for (const e of held.entitlements) if (inScope(held.products.get(e.productId))) pushTo(entitlementsByProduct, e.productId, e)
+    const ownedProducts: LibraryProduct[] = []
+    const productViews = []
+    for (const [productId, own] of entitlementsByProduct) {
+      const product = held.products.get(productId) as LibraryProduct
+      ownedProducts.push(product)
       const productFiles = held.files.get(productId) ?? []
       const ownLicenses = licensesByProduct.get(productId) ?? []
-      return {
+      const sources: LibraryEntitlement['source'][] = []
+      for (const e of own) if (!sources.includes(e.source)) sources.push(e.source)
+      productViews.push({
         product_id: product.id,
         name: product.name,
         version: productFiles[0]?.version ?? null,
         storefront_slug: product.storefrontSlug,
-        sources: [...new Set(own.map((e) => e.source))],
+        sources,
         entitlement_ids: own.map((e) => e.id),
         acquired_at: own[0]?.createdAt ?? null,
-        downloads: productFiles.map((f) => downloadLink(f, query, tokenQuery)),
+        downloads: productFiles.map((f) => downloadLink(f, urlPrefix, tokenQuery)),
         license_ids: ownLicenses.map((l) => l.id),
-        activated_on_this_device: query.instanceId === undefined ? null : ownLicenses.some((l) => l.activated_on_this_device === true)
-      }
-    })
-
-    const subscriptionViews = held.subscriptions
-      .filter((s) => inScope(productOf(s.productId)))
-      .map((s) => subscriptionView(s, productOf(s.productId) as Product))
-
-    const orderViews = held.orders
-      .filter((o) => query.storefront === undefined || o.storefrontSlug === query.storefront)
-      .map((order) => {
-        const items = (held.items.get(order.id) ?? []).filter((item) => query.productId === undefined || item.productId === query.productId)
-        return {
-          id: order.id,
-          created_at: order.createdAt,
-          channel: order.channel,
-          reseller: order.reseller,
-          storefront_slug: order.storefrontSlug,
-          status: order.status,
-          currency: order.currency,
-          total_cents: order.totalCents,
-          items: items.map((item) => ({
-            id: item.id,
-            product_id: item.productId,
-            product_name: productOf(item.productId)?.name ?? null,
-            kind: item.kind,
-            unit_price_cents: item.unitPriceCents,
-            claimed_at: item.claimedAt
-          }))
-        }
+        activated_on_this_device: instanceId === undefined ? null : ownLicenses.some((l) => l.activated_on_this_device === true)
       })
-      .filter((o) => o.items.length > 0)
+    }
+
+    const subscriptionViews = []
+    for (const s of held.subscriptions) {
+      const product = held.products.get(s.productId)
+      if (inScope(product)) subscriptionViews.push(subscriptionView(s, product, nowMs))
+    }
+
+    const orderViews = []
+    for (const order of held.orders) {
+      if (storefront !== undefined && order.storefrontSlug !== storefront) continue
+      const items = onlyProductId === undefined ? order.items : order.items.filter((item) => item.productId === onlyProductId)
+      if (items.length === 0) continue
+      orderViews.push({
+        id: order.id,
+        created_at: order.createdAt,
+        channel: order.channel,
+        reseller: order.reseller,
+        storefront_slug: order.storefrontSlug,
+        status: order.status,
+        currency: order.currency,
+        total_cents: order.totalCents,
+        items: items.map((item) => ({
+          id: item.id,
+          product_id: item.productId,
+          product_name: held.products.get(item.productId)?.name ?? null,
+          kind: item.kind,
+          unit_price_cents: item.unitPriceCents,
+          claimed_at: item.claimedAt
+        }))
+      })
+    }
 
     const preferences = customers.preferences(customer.id)
-    const ownedProducts = [...entitlementsByProduct.keys()].map((id) => productOf(id) as Product)
     return {
       products: productViews,
       subscriptions: subscriptionViews,

@@ -1,0 +1,81 @@
+// Microbenchmark of the customer library's service time, in process (no HTTP, no load generator):
+// what `GET /api/library` spends in the core (LibraryService.library) plus JSON.stringify of the
+// route's body, for the bench customers with 10 and 1,000 items (bench/lib/fixtures.mjs).
+//
+//   npx jiti bench/library-service-time.ts                     # mean/median of 50 runs after warm-up
+//   npx jiti bench/library-service-time.ts --iterations 200
+//   npx jiti bench/library-service-time.ts --save /tmp/library-before   # also write the bodies
+//
+// The clock is fixed and the database (with its signing keys) is kept at DB_PATH between runs, so
+// the download token, and therefore every body, is the same from one run to the next: `--save`
+// writes <prefix>-10.json, <prefix>-1000.json and <prefix>-webview-{10,1000}.json to compare with
+// `cmp`. Delete DB_PATH to start from a fresh import.
+import { existsSync, writeFileSync } from 'node:fs'
+import { openStore } from '../src/core/store/store'
+import { createEmulatorCore } from '../src/core/emulator-core'
+import { createClock } from '../src/core/clock/clock'
+import { buildFixtures } from './lib/fixtures.mjs'
+
+const DB_PATH = '/tmp/library-service-time.db'
+const FIXED_NOW_MS = Date.parse('2025-06-01T12:00:00.000Z')
+const BASE_URL = 'http://127.0.0.1:4747'
+
+const argValue = (name: string): string | undefined => {
+  const at = process.argv.indexOf(name)
+  return at === -1 ? undefined : process.argv[at + 1]
+}
+const iterations = Number(argValue('--iterations') ?? 50)
+const savePrefix = argValue('--save')
+
+const fresh = !existsSync(DB_PATH)
+const store = openStore({ path: DB_PATH })
+const core = await createEmulatorCore({
+  store,
+  clock: createClock(() => FIXED_NOW_MS),
+  runtimeKey: Buffer.alloc(32, 1),
+  apiBaseUrl: () => BASE_URL
+})
+const fixtures = buildFixtures()
+if (fresh) core.state.import(fixtures.document as Parameters<typeof core.state.import>[0])
+
+/** What the route does: the service call, then the plain JSON serializer over `{ ok, ...payload }`. */
+async function libraryBody(customerId: string): Promise<string> {
+  const customer = core.customers.require(customerId)
+  const payload = await core.library.library(customer, { baseUrl: BASE_URL, storefront: undefined, instanceId: undefined })
+  return JSON.stringify({ ok: true, ...payload })
+}
+async function webviewBody(customerId: string): Promise<string> {
+  const customer = core.customers.require(customerId)
+  const payload = await core.library.webview(customer, { baseUrl: BASE_URL, productId: null })
+  return JSON.stringify({ ok: true, ...payload })
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+async function time(label: string, run: () => Promise<string>) {
+  for (let i = 0; i < Math.max(20, iterations / 2); i++) await run()
+  const samples: number[] = []
+  let bytes = 0
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint()
+    bytes = (await run()).length
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6)
+  }
+  const mean = samples.reduce((a, b) => a + b, 0) / samples.length
+  console.log(`${label.padEnd(16)} mean ${mean.toFixed(2).padStart(6)} ms  median ${median(samples).toFixed(2).padStart(6)} ms  (${iterations} runs, ${bytes} chars)`)
+}
+
+for (const size of [10, 1000]) {
+  const customerId = fixtures.libraryCustomerIds[size] as string
+  if (savePrefix) {
+    writeFileSync(`${savePrefix}-${size}.json`, await libraryBody(customerId))
+    writeFileSync(`${savePrefix}-webview-${size}.json`, await webviewBody(customerId))
+  }
+  await time(`library ${size}`, () => libraryBody(customerId))
+}
+await time('webview 1000', () => webviewBody(fixtures.libraryCustomerIds[1000] as string))
+store.close()
