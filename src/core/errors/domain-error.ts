@@ -58,7 +58,12 @@ export class DomainError extends Error {
   readonly strictMessage: string
 
   constructor(code: DomainErrorCode, message: string, options: DomainErrorOptions = {}) {
+    // An expected outcome (a wrong key, an expired license) answered in the contract's shape and
+    // never logged with a stack: capturing one cost about 15 us per refused request (bench profile).
+    const stackTraceLimit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(message)
+    Error.stackTraceLimit = stackTraceLimit
     this.name = 'DomainError'
     this.code = code
     this.details = options.details ?? {}
