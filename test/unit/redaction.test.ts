@@ -70,6 +70,15 @@ describe('redactText', () => {
     expect(out.endsWith('; next')).toBe(true)
   })
 
+  it('catches the shortest secrets each pattern allows, alone and inside text', () => {
+    const key = `sk_${'a'.repeat(16)}`
+    const jwt = 'eyJaaaa.bbbb.cccccccc'
+    for (const secret of [key, `clm_${'b'.repeat(16)}`, jwt]) {
+      expect(redactText(secret)).not.toContain(secret)
+      expect(redactText(`value=${secret};`)).not.toContain(secret)
+    }
+  })
+
   it('leaves ordinary text alone, including short pk_-like words and App IDs', () => {
     const text = 'product prod_abc with app_0123456789abcdefghij uses pk_short and a sk_ prefix'
     expect(redactText(text)).toBe(text)
