@@ -39,7 +39,7 @@ import { sampleRss, mib } from './rss.mjs'
  * @param {LoadSpec} spec
  * @param {{ connections: number, durationS: number, warmupS: number }} config
  * @param {number} pid  the server process
- * @returns {Promise<LoadResult & { single: { rps: number, p50: number, p99: number, mean: number, requests: number }, window: { startedAt: number, endedAt: number } }>}
+ * @returns {Promise<LoadResult & { single: { rps: number, p50: number, p99: number, mean: number, requests: number, non2xx: number, errors: number }, window: { startedAt: number, endedAt: number } }>}
  *   `window`: performance.now() in the bench around both parts (to cut a CPU profile to the load)
  */
 export async function warmAndMeasure(baseUrl, spec, config, pid) {
@@ -48,7 +48,7 @@ export async function warmAndMeasure(baseUrl, spec, config, pid) {
   const measured = await runLoad(baseUrl, spec, { connections: config.connections, durationS: config.durationS, pid })
   return {
     ...measured,
-    single: { rps: single.rps, p50: single.p50, p99: single.p99, mean: single.mean, requests: single.requests },
+    single: { rps: single.rps, p50: single.p50, p99: single.p99, mean: single.mean, requests: single.requests, non2xx: single.non2xx, errors: single.errors },
     window: { startedAt, endedAt: performance.now() }
   }
 }
