@@ -53,6 +53,26 @@ describe('list product credentials', () => {
     expect(listed.text).not.toContain('one_time_reveal')
   })
 
+  it('lists each credential as the same record the single-credential answers give', async () => {
+    const { api, product } = await ownedProduct(emulator)
+    await issueCredential(api, product.id)
+    await api.act(product.id, 'reveal-secret', { reason: 'support ticket' })
+    const revoked = await api.act(product.id, 'revoke', { reason: 'leaked' })
+    expect(revoked.status).toBe(200)
+    const legacy = await emulator.control('POST', `/products/${product.id}/legacy-credential`, {})
+    expect(legacy.status).toBe(201)
+    const current = await api.get(product.id)
+    expect(current.status).toBe(200)
+
+    const listed = (await api.list()).body.credentials
+    expect(listed).toHaveLength(2)
+    // The list reads fewer columns than the single answers; the records must not differ.
+    expect(listed[0]).toEqual(current.body.credential)
+    expect(listed[0].hasRecoverableSecret).toBe(false)
+    expect(listed[1]).toEqual(revoked.body.credential)
+    expect(listed[1]).toMatchObject({ hasRecoverableSecret: true, revealCount: 1, revokedReason: 'leaked', revocationCause: 'revoke' })
+  })
+
   it('filters by productId, and without the filter covers all of the developer\u2019s products', async () => {
     const { api, product, developer } = await ownedProduct(emulator)
     const other = await emulator.createProduct(developer.id, 'Second Synth')

@@ -34,7 +34,31 @@ export interface CredentialRecord {
   lastRevealedAt: string | null
 }
 
-export function toCredentialRecord(row: CredentialRow, context: { apiBaseUrl: string; canOpenSealed: boolean }): CredentialRecord {
+/** What a record is made of: a credential row without its hashes and sealed material, only whether it has some. */
+export type CredentialRecordSource = Pick<
+  CredentialRow,
+  | 'id'
+  | 'product_id'
+  | 'app_id'
+  | 'key_preview'
+  | 'secret_preview'
+  | 'status'
+  | 'created_at'
+  | 'created_by'
+  | 'last_used_at'
+  | 'rotated_from_id'
+  | 'replaced_by_id'
+  | 'revoked_at'
+  | 'revoked_reason'
+  | 'revocation_cause'
+  | 'secret_shown_once_at'
+  | 'reveal_count'
+  | 'last_revealed_at'
+> & { has_sealed_material: boolean }
+
+export const recordSourceOf = (row: CredentialRow): CredentialRecordSource => ({ ...row, has_sealed_material: row.sealed_material !== null })
+
+export function toCredentialRecord(row: CredentialRecordSource, context: { apiBaseUrl: string; canOpenSealed: boolean }): CredentialRecord {
   return {
     id: row.id,
     productId: row.product_id,
@@ -47,7 +71,7 @@ export function toCredentialRecord(row: CredentialRow, context: { apiBaseUrl: st
     createdAt: row.created_at,
     createdBy: row.created_by,
     lastUsedAt: row.last_used_at,
-    hasRecoverableSecret: row.sealed_material !== null && context.canOpenSealed,
+    hasRecoverableSecret: row.has_sealed_material && context.canOpenSealed,
     rotatedFromId: row.rotated_from_id,
     replacedById: row.replaced_by_id,
     revokedAt: row.revoked_at,

@@ -13,8 +13,8 @@ import { newPluginKey, newPluginSecret } from './credential-material'
 import type { CredentialMaterial } from './credential-material'
 import { createCredentialRows } from './credential-rows'
 import type { CredentialRow, KeyHashMatch } from './credential-rows'
-import { toCredentialRecord } from './credential-record'
-import type { CredentialRecord } from './credential-record'
+import { recordSourceOf, toCredentialRecord } from './credential-record'
+import type { CredentialRecord, CredentialRecordSource } from './credential-record'
 import type { CredentialAudit } from './credential-audit'
 
 /** `reason` and `metadata`: accepted on every management POST, kept in the audit trail. */
@@ -85,8 +85,9 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
   /** When each credential's lastUsedAt was last written, on the emulator clock. */
   const lastMarked = new Map<string, number>()
 
-  const toRecord = (row: CredentialRow): CredentialRecord =>
-    toCredentialRecord(row, { apiBaseUrl: deps.apiBaseUrl(), canOpenSealed: secretBox !== null })
+  const recordOf = (source: CredentialRecordSource): CredentialRecord =>
+    toCredentialRecord(source, { apiBaseUrl: deps.apiBaseUrl(), canOpenSealed: secretBox !== null })
+  const toRecord = (row: CredentialRow): CredentialRecord => recordOf(recordSourceOf(row))
 
   const recovery = (productId: string) => ({
     rotateKey: `/api/developer/plugin-keys/products/${encodeURIComponent(productId)}/rotate-key`,
@@ -148,9 +149,9 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       if (filter.productId !== undefined) {
         const product = products.find(filter.productId)
         if (!product || !isVisibleTo(actor, product)) return []
-        return rows.list({ productId: product.id }).map(toRecord)
+        return rows.list({ productId: product.id }).map(recordOf)
       }
-      return rows.list(actor.role === 'admin' ? { all: true } : { developerId: actor.developerId }).map(toRecord)
+      return rows.list(actor.role === 'admin' ? { all: true } : { developerId: actor.developerId }).map(recordOf)
     },
 
     current(actor, productId) {
@@ -245,7 +246,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       return create({ kind: 'emulator' }, product, 'create-legacy', undefined, false)
     },
 
-    recordsOf: (productId) => rows.list({ productId }).map(toRecord),
+    recordsOf: (productId) => rows.list({ productId }).map(recordOf),
 
     findByPluginKey(pluginKey) {
       const match = rows.matchKeyHash(sha256Hex(pluginKey))
