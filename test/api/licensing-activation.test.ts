@@ -46,6 +46,12 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
       deactivated_at: null
     })
     expect(typeof result.body.license_token).toBe('string')
+    // The answer is built from what was written, not read back: it must be what is stored.
+    const stored = await activationsOf(bought.license.id)
+    expect(stored.map((a) => a.id)).toEqual([result.body.activation.id])
+    const validated = await plugin().validate(bought.license.key, 'mac-studio')
+    expect(validated.body.activation).toEqual(result.body.activation)
+    expect(validated.body.license).toEqual(result.body.license)
   })
 
   it('is idempotent per instance: 200, no slot used, the same activation seen again', async () => {

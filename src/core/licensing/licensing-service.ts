@@ -88,20 +88,19 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         const standing = { license, activation: magicActivation(license, input.instanceId, clock.now()), activationCount: 1, licenseExpiresAt: null }
         return { created: true, standing, licenseToken: await sign(product, standing, input.nonce) }
       }
-      const outcome = store.transaction(() => {
-        const license = rows.byKey(input.licenseKey.trim())
+      const outcome = store.transaction((): { created: boolean; standing: LicenseStanding } => {
+        const found = rows.byKeyWithActivations(input.licenseKey.trim(), input.instanceId)
+        const license = found?.license ?? null
         const { code, subscription } = judge(product, license)
-        if (code !== 'VALID' || !license) throw failure(code as LicenseFailureCode)
+        if (code !== 'VALID' || !found || !license) throw failure(code as LicenseFailureCode)
         const at = clock.nowIso()
-        const details = { instanceName: input.instanceName, platform: input.platform, appVersion: input.appVersion }
-        const existing = rows.liveActivation(license.id, input.instanceId)
-        if (existing) {
+        if (found.activation) {
           // Idempotent per instance: no slot used, just seen again.
-          rows.touchActivation(existing.id, at, details)
-          return { created: false, license, subscription }
+          rows.touchActivation(found.activation.id, at, { instanceName: input.instanceName, platform: input.platform, appVersion: input.appVersion })
+          return { created: false, standing: standingOf(license, subscription, input.instanceId) }
         }
-        if (rows.liveActivationCount(license.id) >= license.maxActivations) throw failure('TOO_MANY_ACTIVATIONS')
-        rows.insertActivation({
+        if (found.liveActivationCount >= license.maxActivations) throw failure('TOO_MANY_ACTIVATIONS')
+        const activation: Activation = {
           id: newId('act'),
           licenseId: license.id,
           instanceId: input.instanceId,
@@ -109,12 +108,15 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
           platform: input.platform ?? null,
           appVersion: input.appVersion ?? null,
           firstSeenAt: at,
-          lastSeenAt: at
-        })
-        return { created: true, license, subscription }
+          lastSeenAt: at,
+          deactivatedAt: null
+        }
+        rows.insertActivation(activation)
+        // The standing follows from what was just read and written: no second read.
+        const standing = { license, activation, activationCount: found.liveActivationCount + 1, licenseExpiresAt: effectiveExpiry(license, subscription) }
+        return { created: true, standing }
       })
-      const standing = standingOf(outcome.license, outcome.subscription, input.instanceId)
-      return { created: outcome.created, standing, licenseToken: await sign(product, standing, input.nonce) }
+      return { ...outcome, licenseToken: await sign(product, outcome.standing, input.nonce) }
     },
 
     async validate(product, input) {
