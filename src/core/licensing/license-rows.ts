@@ -178,7 +178,8 @@ export function createLicenseRows(store: Store): LicenseRows {
   const byKey = db.prepare('SELECT * FROM licenses WHERE license_key = ?')
   const byKeyWithActivations = db.prepare(
     `SELECT l.*,
-            (SELECT COUNT(*) FROM activations c WHERE c.license_id = l.id AND c.deactivated_at IS NULL) AS live_activation_count,
+            (SELECT COUNT(*) FROM activations c INDEXED BY activations_one_live_per_instance
+              WHERE c.license_id = l.id AND c.deactivated_at IS NULL) AS live_activation_count,
             a.id AS a_id, a.instance_id AS a_instance_id, a.instance_name AS a_instance_name, a.platform AS a_platform,
             a.app_version AS a_app_version, a.first_seen_at AS a_first_seen_at, a.last_seen_at AS a_last_seen_at
        FROM licenses l
@@ -197,7 +198,11 @@ export function createLicenseRows(store: Store): LicenseRows {
   )
   const live = db.prepare('SELECT * FROM activations WHERE license_id = ? AND deactivated_at IS NULL ORDER BY first_seen_at, rowid')
   const all = db.prepare('SELECT * FROM activations WHERE license_id = ? ORDER BY first_seen_at, rowid')
-  const liveCount = db.prepare('SELECT COUNT(*) AS n FROM activations WHERE license_id = ? AND deactivated_at IS NULL')
+  // Counted over the partial index of live activations: the planner picks activations_by_license
+  // and reads every row, deactivated ones included (half the speed at 400 activations a license).
+  const liveCount = db.prepare(
+    'SELECT COUNT(*) AS n FROM activations INDEXED BY activations_one_live_per_instance WHERE license_id = ? AND deactivated_at IS NULL'
+  )
   const liveOne = db.prepare('SELECT * FROM activations WHERE license_id = ? AND instance_id = ? AND deactivated_at IS NULL')
   const insertActivation = db.prepare(
     `INSERT INTO activations (id, license_id, instance_id, instance_name, platform, app_version, first_seen_at, last_seen_at)
