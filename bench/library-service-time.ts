@@ -14,7 +14,13 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { openStore } from '../src/core/store/store'
 import { createEmulatorCore } from '../src/core/emulator-core'
 import { createClock } from '../src/core/clock/clock'
-import { buildFixtures } from './lib/fixtures.mjs'
+// @ts-expect-error -- bench/lib is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
+import * as untypedFixtures from './lib/fixtures.mjs'
+
+/** What this script reads of bench/lib/fixtures.mjs (its Fixtures typedef). */
+const { buildFixtures } = untypedFixtures as {
+  buildFixtures: () => { document: unknown; libraryCustomerIds: Record<number, string> }
+}
 
 const DB_PATH = '/tmp/library-service-time.db'
 const FIXED_NOW_MS = Date.parse('2025-06-01T12:00:00.000Z')
