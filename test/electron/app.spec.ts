@@ -32,6 +32,8 @@ function findElectron(): { executable: string } | { skip: string } {
 }
 
 const found = findElectron()
+// Skipped only where no Electron binary (or no display) exists, as on this CI machine, which cannot
+// download Electron; the reason is the skip's description and is printed by `npm test`.
 test.skip('skip' in found, 'skip' in found ? found.skip : '')
 // The list reporter shows no skip reasons; say it once where people look.
 if ('skip' in found) console.log(`[electron] skipped: ${found.skip}`)
