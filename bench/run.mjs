@@ -9,6 +9,7 @@ import { USAGE, parseConfig } from './lib/config.mjs'
 import { buildBundle } from './lib/build.mjs'
 import { buildFixtures } from './lib/fixtures.mjs'
 import { runBaseline } from './lib/phase-baseline.mjs'
+import { runLimit } from './lib/phase-limit.mjs'
 import { runThroughput } from './lib/phase-throughput.mjs'
 import { runColdStart } from './lib/phase-cold-start.mjs'
 import { runMemory } from './lib/phase-memory.mjs'
@@ -42,6 +43,7 @@ async function main() {
   const fixtures = buildFixtures()
   const phases = config.phases
   let baseline = null
+  let limit = null
   let runs = []
   let coldStart = null
   let memory = null
@@ -49,6 +51,8 @@ async function main() {
     if (phases.has('baseline')) {
       log('baseline (bare Fastify)')
       baseline = await runBaseline(config, log)
+      log('limit (the least work a correct validate needs)')
+      limit = await runLimit(config, fixtures, workDir, log)
     }
     if (phases.has('throughput')) {
       log('throughput and latency')
@@ -70,7 +74,7 @@ async function main() {
     rmSync(workDir, { recursive: true, force: true })
   }
 
-  runs = runs.map((run) => withRatios(run, baseline))
+  runs = runs.map((run) => withRatios(run, baseline, limit))
   const result = {
     startedAt: startedAt.toISOString(),
     elapsedS: Math.round((Date.now() - startedAt.getTime()) / 1000),
@@ -86,15 +90,16 @@ async function main() {
     },
     machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, loadStart, loadEnd: load() },
     baseline,
+    limit,
     runs,
     coldStart,
     memory,
-    targets: evaluateTargets({ baseline, runs, coldStart, memory }),
+    targets: evaluateTargets({ limit, runs, coldStart, memory }),
     profiles: null
   }
   if (config.profile) {
     // Each run's profile, cut to the load it measured (a server writes its profile as it exits).
-    result.profiles = [baseline, ...runs]
+    result.profiles = [baseline, limit, ...runs]
       .filter((run) => run?.profile && existsSync(run.profile.file))
       .map((run) => ({ run: run.name, ...summariseProfile(run.profile.file, { top: 15, ...run.profile }) }))
     for (const summary of result.profiles) log(`\n${formatSummary(summary)}`)

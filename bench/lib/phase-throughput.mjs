@@ -22,11 +22,14 @@ export async function runThroughput(config, fixtures, workDir, log) {
     try {
       await emu.control('PUT', '/state', fixtures.document)
       const spec = await endpoint.prepare(emu, fixtures)
+      const idBefore = await newestRequestId(emu)
       await preflight(emu.baseUrl, spec)
-      const result = await warmAndMeasure(emu.baseUrl, spec, config, emu.pid)
+      const measured = await warmAndMeasure(emu.baseUrl, spec, config, emu.pid)
+      const result = { ...measured, inspector: inspectorCount(await newestRequestId(emu) - idBefore, measured, config) }
       log(
         `  ${endpoint.name}: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms ` +
-          `(1 connection: mean ${result.single.mean} ms, ${result.single.rps} req/s)${result.unexpected ? `, ${result.unexpected} unexpected answers` : ''}`
+          `(1 connection: mean ${result.single.mean} ms, ${result.single.rps} req/s)${result.unexpected ? `, ${result.unexpected} unexpected answers` : ''}; ` +
+          `inspector recorded ${result.inspector.recorded} of ${result.inspector.answered} answered`
       )
       results.push({ name: endpoint.name, label: endpoint.label, ...result, profile: config.profile ? profileRef(endpoint.name, emu, result) : null })
     } catch (error) {
@@ -36,4 +39,27 @@ export async function runThroughput(config, fixtures, workDir, log) {
     }
   }
   return results
+}
+
+/**
+ * The newest request log id. Ids are AUTOINCREMENT, so the difference across a run counts every
+ * entry written, even those the bounded ring has already dropped again. Reading the list flushes
+ * the log's queue first, so every finished request is counted.
+ */
+async function newestRequestId(emu) {
+  const page = await emu.control('GET', '/requests?limit=1')
+  return page.requests[0]?.id ?? 0
+}
+
+/**
+ * What the inspector recorded against what the load had answered (the preflight, the one-connection
+ * warm-up and the measured run). A request still in flight when autocannon stopped is recorded
+ * but not counted as answered, so up to one per connection (50, and the warm-up's one) more is
+ * expected; fewer is a loss.
+ */
+export function inspectorCount(recorded, measured, config) {
+  const answered = 1 + measured.single.requests + measured.requests
+  // A timed-out request may or may not have reached the server: it may add one entry, never lose one.
+  const unsure = config.connections + 1 + measured.single.errors + measured.errors
+  return { recorded, answered, complete: recorded >= answered && recorded <= answered + unsure }
 }

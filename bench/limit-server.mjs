@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// The limit for validate: the least work any correct licensing server must do for one validate,
+// and nothing else. Fastify parses the JSON body; the key and secret from the headers are hashed
+// with SHA-256 and compared with the stored hashes; one SQLite read finds the credential by App
+// ID and one finds the license by key; one Ed25519 signature (node:crypto) signs the license
+// token; the answer is JSON. Nothing is recorded: no request log, no last-used stamp, no audit.
+// The bench loads it exactly as it loads the emulator's validate, so every licensing run can be
+// read as a share of what is possible at all on this machine.
+//
+// Usage: node bench/limit-server.mjs --port 0 --db FILE --fixtures FILE
+//   --fixtures: JSON { plugin: { appId, pluginKey, pluginSecret, productId }, validateLicenses: [{ key }] }
+//   (the bench's own fixtures); the database is filled to LIMIT_LICENSES licenses around them.
+import { createHash, generateKeyPairSync, sign, timingSafeEqual } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import Database from 'better-sqlite3'
+import Fastify from 'fastify'
+
+export const LIMIT_LICENSES = 10_000
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, db: { type: 'string' }, fixtures: { type: 'string' } } })
+if (!values.db || !values.fixtures) {
+  process.stderr.write('usage: node bench/limit-server.mjs --port 0 --db FILE --fixtures FILE\n')
+  process.exit(2)
+}
+const fixtures = JSON.parse(readFileSync(values.fixtures, 'utf8'))
+const sha256 = (text) => createHash('sha256').update(text).digest()
+
+const db = new Database(values.db)
+db.pragma('journal_mode = WAL')
+db.exec(`
+  CREATE TABLE IF NOT EXISTS credentials (app_id TEXT PRIMARY KEY, product_id TEXT NOT NULL, key_hash BLOB NOT NULL, secret_hash BLOB NOT NULL);
+  CREATE TABLE IF NOT EXISTS licenses (license_key TEXT PRIMARY KEY, id TEXT NOT NULL, product_id TEXT NOT NULL, status TEXT NOT NULL,
+    kind TEXT NOT NULL, expires_at TEXT, max_activations INTEGER NOT NULL);
+  DELETE FROM credentials; DELETE FROM licenses;
+`)
+const { plugin } = fixtures
+db.prepare('INSERT INTO credentials VALUES (?, ?, ?, ?)').run(plugin.appId, plugin.productId, sha256(plugin.pluginKey), sha256(plugin.pluginSecret))
+const insertLicense = db.prepare('INSERT INTO licenses VALUES (?, ?, ?, ?, ?, ?, ?)')
+db.transaction(() => {
+  const keys = fixtures.validateLicenses.map((license) => license.key)
+  for (let i = keys.length; i < LIMIT_LICENSES; i++) keys.push(`LIMIT-${String(i).padStart(5, '0')}-BENCH`)
+  keys.forEach((key, i) => insertLicense.run(key, `lic_limit_${i}`, plugin.productId, 'active', 'perpetual', null, 2))
+})()
+
+const credentialByAppId = db.prepare('SELECT product_id, key_hash, secret_hash FROM credentials WHERE app_id = ?')
+const licenseByKey = db.prepare('SELECT id, product_id, status, kind, expires_at, max_activations FROM licenses WHERE license_key = ?')
+const { privateKey } = generateKeyPairSync('ed25519')
+const b64url = (value) => Buffer.from(value).toString('base64url')
+const header = b64url(JSON.stringify({ alg: 'EdDSA', kid: 'limit', typ: 'license+jwt' }))
+
+const app = Fastify({ logger: false })
+app.post('/api/license/v1/validate', async (request, reply) => {
+  const credential = credentialByAppId.get(request.headers['x-svc-app-id'])
+  const key = request.headers['x-svc-plugin-key']
+  const secret = request.headers['x-svc-plugin-secret']
+  if (!credential || typeof key !== 'string' || typeof secret !== 'string' || !timingSafeEqual(sha256(key), credential.key_hash) || !timingSafeEqual(sha256(secret), credential.secret_hash)) {
+    return reply.code(401).send({ ok: false, error: 'PLUGIN_AUTH_FAILED', message: 'The product credential is not valid.' })
+  }
+  const license = licenseByKey.get(request.body?.license_key)
+  if (!license || license.product_id !== credential.product_id) return { ok: true, valid: false, code: 'NOT_FOUND' }
+  const now = Math.floor(Date.now() / 1000)
+  const claims = { iss: 'limit', aud: request.headers['x-svc-app-id'], sub: license.id, iat: now, exp: now + 86_400, instance_id: request.body.instance_id, license: { kind: license.kind, status: license.status, expires_at: license.expires_at, max_activations: license.max_activations } }
+  const signingInput = `${header}.${b64url(JSON.stringify(claims))}`
+  const token = `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString('base64url')}`
+  return { ok: true, valid: true, code: 'VALID', license: { id: license.id, status: license.status, kind: license.kind, expires_at: license.expires_at }, license_token: token }
+})
+
+await app.listen({ host: '127.0.0.1', port: Number(values.port) })
+const address = app.server.address()
+process.stdout.write(`Limit server listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : values.port}\n`)
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    app.close().then(
+      () => {
+        db.close()
+        process.exit(0)
+      },
+      () => process.exit(1)
+    )
+  })
+}
