@@ -1,10 +1,12 @@
 // Microbenchmark of the customer library's service time, in process (no HTTP, no load generator):
 // what `GET /api/library` spends in the core (LibraryService.library) plus JSON.stringify of the
-// route's body, for the bench customers with 10 and 1,000 items (bench/lib/fixtures.mjs).
+// route's body, for the bench customers with 10 and 1,000 items (bench/lib/fixtures.mjs), and how
+// that time splits: the SQLite reads (LibraryQueries.holdings, rows mapped to records), the view
+// assembled from them, and the serialisation; plus the body's bytes per item.
 //
-//   npx jiti bench/library-service-time.ts                     # mean/median of 50 runs after warm-up
-//   npx jiti bench/library-service-time.ts --iterations 200
-//   npx jiti bench/library-service-time.ts --save /tmp/library-before   # also write the bodies
+//   npm run bench:library                                       # mean/median of 50 runs after warm-up
+//   npm run bench:library -- --iterations 200
+//   npm run bench:library -- --save /tmp/library-before          # also write the bodies
 //
 // The clock is fixed and the database (with its signing keys) is kept at DB_PATH between runs, so
 // the download token, and therefore every body, is the same from one run to the next: `--save`
@@ -14,6 +16,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { openStore } from '../src/core/store/store'
 import { createEmulatorCore } from '../src/core/emulator-core'
 import { createClock } from '../src/core/clock/clock'
+import { createLibraryQueries } from '../src/core/library/library-queries'
 // @ts-expect-error -- bench/lib is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedFixtures from './lib/fixtures.mjs'
 
@@ -32,6 +35,12 @@ const argValue = (name: string): string | undefined => {
 }
 const iterations = Number(argValue('--iterations') ?? 50)
 const savePrefix = argValue('--save')
+/** --json: one JSON line of the figures instead of the text (what `npm run bench` reads). */
+const asJson = process.argv.includes('--json')
+const say = (line: string) => {
+  if (!asJson) console.log(line)
+}
+const figures: Record<string, { medianMs: number; bytes: number; bytesPerItem: number; sqliteMs: number; viewMs: number; serialiseMs: number }> = {}
 
 const fresh = !existsSync(DB_PATH)
 const store = openStore({ path: DB_PATH })
@@ -62,18 +71,34 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
 }
 
+/** Median milliseconds of `run` over `iterations` runs after a warm-up. */
+async function medianMs(run: () => unknown): Promise<number> {
+  for (let i = 0; i < Math.max(20, iterations / 2); i++) await run()
+  const samples: number[] = []
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint()
+    await run()
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6)
+  }
+  return median(samples)
+}
+
 async function time(label: string, run: () => Promise<string>) {
   for (let i = 0; i < Math.max(20, iterations / 2); i++) await run()
   const samples: number[] = []
   let bytes = 0
   for (let i = 0; i < iterations; i++) {
     const start = process.hrtime.bigint()
-    bytes = (await run()).length
+    bytes = Buffer.byteLength(await run())
     samples.push(Number(process.hrtime.bigint() - start) / 1e6)
   }
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length
-  console.log(`${label.padEnd(16)} mean ${mean.toFixed(2).padStart(6)} ms  median ${median(samples).toFixed(2).padStart(6)} ms  (${iterations} runs, ${bytes} chars)`)
+  say(`${label.padEnd(16)} mean ${mean.toFixed(2).padStart(6)} ms  median ${median(samples).toFixed(2).padStart(6)} ms  (${iterations} runs, ${bytes} bytes)`)
+  return { bytes, medianMs: median(samples) }
 }
+
+// The same reads the view makes, on their own: the SQLite share of a library.
+const queries = createLibraryQueries(store)
 
 for (const size of [10, 1000]) {
   const customerId = fixtures.libraryCustomerIds[size] as string
@@ -81,7 +106,19 @@ for (const size of [10, 1000]) {
     writeFileSync(`${savePrefix}-${size}.json`, await libraryBody(customerId))
     writeFileSync(`${savePrefix}-webview-${size}.json`, await webviewBody(customerId))
   }
-  await time(`library ${size}`, () => libraryBody(customerId))
+  const { bytes, medianMs: totalMs } = await time(`library ${size}`, () => libraryBody(customerId))
+  const customer = core.customers.require(customerId)
+  const context = { baseUrl: BASE_URL, storefront: undefined, instanceId: undefined }
+  const payload = await core.library.library(customer, context)
+  const sqliteMs = await medianMs(() => queries.holdings(customerId))
+  const coreMs = await medianMs(() => core.library.library(customer, context))
+  const serialiseMs = await medianMs(() => JSON.stringify({ ok: true, ...payload }))
+  figures[`library-${size}`] = { medianMs: totalMs, bytes, bytesPerItem: Math.round(bytes / size), sqliteMs, viewMs: Math.max(0, coreMs - sqliteMs), serialiseMs }
+  say(
+    `  split (medians): SQLite reads ${sqliteMs.toFixed(2)} ms, view ${Math.max(0, coreMs - sqliteMs).toFixed(2)} ms, ` +
+      `serialisation ${serialiseMs.toFixed(2)} ms; ${Math.round(bytes / size).toLocaleString('en-US')} bytes per item`
+  )
 }
-await time('webview 1000', () => webviewBody(fixtures.libraryCustomerIds[1000] as string))
+if (!asJson) await time('webview 1000', () => webviewBody(fixtures.libraryCustomerIds[1000] as string))
+if (asJson) console.log(JSON.stringify(figures))
 store.close()

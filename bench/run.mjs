@@ -10,6 +10,7 @@ import { buildBundle } from './lib/build.mjs'
 import { buildFixtures } from './lib/fixtures.mjs'
 import { runBaseline } from './lib/phase-baseline.mjs'
 import { runLimit } from './lib/phase-limit.mjs'
+import { runLibrarySplit } from './lib/phase-library-split.mjs'
 import { runThroughput } from './lib/phase-throughput.mjs'
 import { runColdStart } from './lib/phase-cold-start.mjs'
 import { runMemory } from './lib/phase-memory.mjs'
@@ -45,6 +46,7 @@ async function main() {
   let baseline = null
   let limit = null
   let runs = []
+  let librarySplit = null
   let coldStart = null
   let memory = null
   try {
@@ -57,6 +59,10 @@ async function main() {
     if (phases.has('throughput')) {
       log('throughput and latency')
       runs = await runThroughput(config, fixtures, workDir, log)
+    }
+    if (runs.some((run) => run.name.startsWith('library-'))) {
+      log('library service time, in process: where it goes')
+      librarySplit = runLibrarySplit(log)
     }
     if (phases.has('scale')) {
       log('scale')
@@ -92,6 +98,7 @@ async function main() {
     baseline,
     limit,
     runs,
+    librarySplit,
     coldStart,
     memory,
     targets: evaluateTargets({ limit, runs, coldStart, memory }),

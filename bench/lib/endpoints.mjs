@@ -7,6 +7,7 @@
  * @typedef {object} Endpoint
  * @property {string} name        stable key in latest.json and the profile file name
  * @property {string} label       for the table
+ * @property {number} [items]     library items in one answer (the report gives bytes per item)
  * @property {(emu: import('./emulator.mjs').Emulator, fixtures: Fixtures) => Promise<LoadSpec>} prepare
  */
 
@@ -65,6 +66,7 @@ export const ENDPOINTS = [
   },
   ...[10, 1000].map((size) => ({
     name: `library-${size}`,
+    items: size,
     label: `GET /api/library (${size.toLocaleString('en-US')} items)`,
     async prepare(emu, fixtures) {
       const issued = await emu.control('POST', `/customers/${fixtures.libraryCustomerIds[size]}/library-token`)
@@ -83,7 +85,7 @@ export const ENDPOINTS = [
 
 /**
  * One request exactly as the load sends it, checked before the load: a run of error answers
- * would measure nothing. Answers the parsed body.
+ * would measure nothing. Answers the parsed body and its size in bytes.
  * @param {string} baseUrl
  * @param {LoadSpec} spec
  */
@@ -99,5 +101,5 @@ export async function preflight(baseUrl, spec) {
   if (response.status !== expected) throw new Error(`${spec.method} ${spec.path}: expected ${expected}, got ${response.status}: ${text.slice(0, 400)}`)
   const parsed = JSON.parse(text)
   if (parsed.ok !== true || parsed.valid === false) throw new Error(`${spec.method} ${spec.path}: not a success: ${text.slice(0, 400)}`)
-  return parsed
+  return { body: parsed, bytes: Buffer.byteLength(text) }
 }

@@ -123,6 +123,15 @@ export function formatReport(result) {
     '',
     table(['run', 'req/s', 'x base', 'x limit', 'p50 ms', 'p99 ms', 'p99 x base', 'p99 x limit', '1 conn: mean ms / req/s', 'errors', 'peak RSS MiB'], rows)
   ]
+  const libraries = runs.filter((r) => r.bytesPerItem)
+  if (libraries.length) out.push('')
+  for (const run of libraries) {
+    const split = result.librarySplit?.[run.name]
+    out.push(
+      `${run.label}: ${run.bytes.toLocaleString('en-US')} bytes, ${run.bytesPerItem.toLocaleString('en-US')} per item` +
+        (split ? `; in process ${split.medianMs.toFixed(2)} ms = SQLite ${split.sqliteMs.toFixed(2)} + view ${split.viewMs.toFixed(2)} + serialisation ${split.serialiseMs.toFixed(2)} ms` : '')
+    )
+  }
   if (coldStart) out.push('', `cold start to first health answer: median ${coldStart.medianMs} ms (runs: ${coldStart.runsMs.join(', ')} ms)`)
   if (memory) {
     out.push('', `RSS under validate load: ${memory.checkpoints.map((c) => `${c.requests.toLocaleString('en-US')} req ${c.rssMiB} MiB`).join(' | ')}; peak ${memory.peakMiB} MiB`)

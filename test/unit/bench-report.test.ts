@@ -352,3 +352,14 @@ describe('bench report: console table', () => {
     expect(text).toContain('ONLY ROW')
   })
 })
+
+describe('bench report: library sizes and split', () => {
+  it('prints bytes per item of each library run, with the in-process split where it was measured', () => {
+    const inputs = allGood()
+    const runs = [run('library-1000', { label: 'LIB 1000', bytes: 1_865_363, bytesPerItem: 1865 } as Partial<Run>), run('library-10', { label: 'LIB 10', bytes: 19_260, bytesPerItem: 1926 } as Partial<Run>)]
+    const librarySplit = { 'library-1000': { medianMs: 14.96, bytes: 1_865_363, bytesPerItem: 1865, sqliteMs: 8.03, viewMs: 1.39, serialiseMs: 3.55 } }
+    const text = formatReport({ ...inputs, runs, targets: [], mode: 'quick', config: { connections: 50, durationS: 3, warmupS: 1 }, machine: { node: 'v20', cpus: 2, loadStart: [0], loadEnd: [0] }, librarySplit } as Parameters<typeof formatReport>[0])
+    expect(text).toContain('LIB 1000: 1,865,363 bytes, 1,865 per item; in process 14.96 ms = SQLite 8.03 + view 1.39 + serialisation 3.55 ms')
+    expect(text).toContain('LIB 10: 19,260 bytes, 1,926 per item\n')
+  })
+})
