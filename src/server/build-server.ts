@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs'
+import { createServer as createHttpServer } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import Fastify from 'fastify'
 import type { FastifyInstance, FastifyReply } from 'fastify'
@@ -28,6 +30,8 @@ import { requestRecorder } from './plugins/request-recorder'
 import { trustedOrigins } from './plugins/trusted-origins'
 import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useStrictRequests } from './plugins/strict-requests'
+import { handleClientError } from './errors/client-error'
+import { TransportError } from './errors/transport-codes'
 
 import packageJson from '../../package.json'
 
@@ -42,7 +46,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const clock = options.clock ?? createClock()
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
 
-  const app = Fastify({
+  const app = Fastify<Server, IncomingMessage, ServerResponse>({
     bodyLimit,
     // close() must not wait on idle keep-alive sockets (a quitting desktop app, a test teardown).
     forceCloseConnections: true,
@@ -57,7 +61,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           }
         }
       : false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Path parameters are as long as the request line allows (Node's parser caps it): each route's
+    // params schema then refuses an over-long one as VALIDATION_ERROR naming the parameter,
+    // instead of the router answering "no route".
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    // What Node's parser refuses (bad framing, header overflow) still leaves in the contract's shape.
+    clientErrorHandler: handleClientError,
+    // Node would answer a Host-less HTTP/1.1 request with an empty 400 of its own; the hook below
+    // answers it in the contract's shape instead.
+    serverFactory: (handler) => createHttpServer({ requireHostHeader: false }, handler),
     // Errors Fastify raises before routing (a malformed percent-encoding, an over-long path
     // parameter) still leave in the contract's shape.
     frameworkErrors: (error, _request, reply) => {
@@ -66,7 +78,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       void plain
         .code(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
         .type('application/json; charset=utf-8')
-        .send({ ok: false, error: 'VALIDATION_ERROR', message: 'The request URL is not valid.' })
+        .send(
+          error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? { ok: false, error: 'URI_TOO_LONG', message: 'The request URL is longer than this server accepts.' }
+            : { ok: false, error: 'VALIDATION_ERROR', message: 'The request URL is not valid.' }
+        )
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
@@ -102,6 +118,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     app.addHook('onClose', async () => {
       core.requests.close()
       store.close()
+    })
+    app.addHook('onRequest', async (request) => {
+      if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+        throw new TransportError('MALFORMED_REQUEST', 'An HTTP/1.1 request needs a Host header.')
+      }
     })
     // One validation for every route: bodies checked as sent (no coercion), JSON bodies only.
     useStrictRequests(app)

@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { request as httpRequest } from 'node:http'
 
 export interface RawResult {
@@ -45,5 +46,48 @@ export function rawRequest(
     req.on('error', reject)
     if (options.body !== undefined) req.write(options.body)
     req.end()
+  })
+}
+
+export interface SocketAnswer {
+  status: number
+  headers: Record<string, string>
+  text: string
+  // Tests read arbitrary response fields.
+  body: Record<string, any> | undefined
+}
+
+/**
+ * Sends `bytes` as they are over a new TCP connection and parses the first answer: for what no
+ * HTTP client will send (bad framing, duplicate Content-Length, control characters, no Host).
+ */
+export function sendRawBytes(baseUrl: string, bytes: string | Buffer): Promise<SocketAnswer> {
+  const url = new URL(baseUrl)
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) })
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString('utf8')
+      const split = raw.indexOf('\r\n\r\n')
+      const head = split === -1 ? raw : raw.slice(0, split)
+      const text = split === -1 ? '' : raw.slice(split + 4)
+      const [statusLine = '', ...headerLines] = head.split('\r\n')
+      const headers: Record<string, string> = {}
+      for (const line of headerLines) {
+        const colon = line.indexOf(':')
+        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+      }
+      let body: Record<string, any> | undefined
+      try {
+        body = JSON.parse(text) as Record<string, any>
+      } catch {
+        body = undefined
+      }
+      resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, text, body })
+    })
+    // The server answers and closes; a request it would wait on is ended from this side.
+    socket.end(bytes)
   })
 }

@@ -32,12 +32,16 @@ const NO_PAYLOAD: CapturedPayload = { kind: 'none' }
 export const requestRecorder = fp(
   async (app) => {
     const log = app.core.requests
-    const names = credentialHeaderNames(app.settings.headerPrefix)
-    const redaction: CaptureRedaction = {
-      appIdHeader: names.appId,
-      credentialHeaders: [names.pluginKey, names.pluginSecret, names.apiKey],
-      hiddenHeaders: ['x-emulator-token'],
-      hiddenValues: [app.settings.adminToken]
+    // The credential header names follow the header prefix, which PUT /_emulator/settings can
+    // change at run time: read per request, rebuilt only when the prefix changed.
+    let prefix = app.settings.headerPrefix
+    let redaction = redactionFor(prefix, app.settings.adminToken)
+    const currentRedaction = () => {
+      if (app.settings.headerPrefix !== prefix) {
+        prefix = app.settings.headerPrefix
+        redaction = redactionFor(prefix, app.settings.adminToken)
+      }
+      return redaction
     }
     const stopReporting = log.onWriteError((error) => {
       const message = error instanceof Error ? error.message : String(error)
@@ -70,7 +74,7 @@ export const requestRecorder = fp(
         responseHeaders: reply.getHeaders(),
         response: inFlight.response,
         aborted,
-        redaction
+        redaction: currentRedaction()
       })
     }
 
@@ -99,6 +103,16 @@ export const requestRecorder = fp(
   },
   { name: 'request-recorder', dependencies: ['emulator-context'] }
 )
+
+function redactionFor(headerPrefix: string, adminToken: string): CaptureRedaction {
+  const names = credentialHeaderNames(headerPrefix)
+  return {
+    appIdHeader: names.appId,
+    credentialHeaders: [names.pluginKey, names.pluginSecret, names.apiKey],
+    hiddenHeaders: ['x-emulator-token'],
+    hiddenValues: [adminToken]
+  }
+}
 
 /** The payload as the inspector will need it: a reference, never a copy or a read of a stream. */
 function capturedPayload(payload: unknown): CapturedPayload {

@@ -1,0 +1,56 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+
+/** The longest request line (method, URL, version) read as a header overflow of its own: a URI too long. */
+const LONGEST_REQUEST_LINE = 8 * 1024
+
+interface ClientError extends Error {
+  code?: string
+  /** What Node's parser was reading when it gave up: a Buffer at run time (Fastify's type says otherwise). */
+  rawPacket?: unknown
+}
+
+export interface ClientErrorAnswer {
+  status: number
+  error: string
+  message: string
+}
+
+/**
+ * What a request Node's HTTP parser refused before Fastify saw it is answered with, in the
+ * contract's error shape. The message never echoes the input back.
+ */
+export function clientErrorAnswer(error: ClientError): ClientErrorAnswer {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+    return { status: 408, error: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' }
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : null
+    const lineEnd = packet ? packet.indexOf('\r\n') : -1
+    const requestLineLength = packet ? (lineEnd === -1 ? packet.length : lineEnd) : 0
+    if (requestLineLength > LONGEST_REQUEST_LINE) {
+      return { status: 414, error: 'URI_TOO_LONG', message: 'The request URL is longer than this server accepts.' }
+    }
+    return { status: 431, error: 'HEADERS_TOO_LARGE', message: 'The request headers are larger than this server accepts.' }
+  }
+  return { status: 400, error: 'MALFORMED_REQUEST', message: 'The request is not valid HTTP/1.1 (framing, Content-Length, header or request line).' }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node's parser refused the bytes (bad framing, a duplicate or
+ * invalid Content-Length, a control character, a header overflow), so there is no request to
+ * route; answer on the socket and close it.
+ */
+export function handleClientError(error: ClientError, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const answer = clientErrorAnswer(error)
+  const body = JSON.stringify({ ok: false, error: answer.error, message: answer.message })
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+    )
+  }
+  socket.destroy()
+}
