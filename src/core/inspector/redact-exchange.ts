@@ -1,4 +1,4 @@
-import { HIDDEN, redactHeaders, redactJson, redactJsonText, redactText, redactUrl } from '../redaction/redact'
+import { HIDDEN, MAX_REDACTION_DEPTH, TOO_DEEP, redactHeaders, redactJson, redactJsonText, redactText, redactUrl } from '../redaction/redact'
 import { authKindOf } from './auth-kind'
 import { surfaceOf } from './surfaces'
 import type { AuthKind, BodyInfo, CapturedPayload, CaptureRedaction, RecordedRequest, RecordedResponse, RequestCapture, Surface } from './types'
@@ -60,6 +60,28 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     appId: typeof appId === 'string' && appId.trim() !== '' ? appId.trim().slice(0, 200) : null,
     requestJson: hide(JSON.stringify(request)),
     responseJson: hide(JSON.stringify(response))
+  }
+}
+
+/**
+ * What is stored when a capture cannot be prepared whole: the exchange still appears, with what
+ * is certain (method, redacted path, status, timing) and a note instead of headers and bodies.
+ */
+export function fallbackEntry(capture: RequestCapture): PreparedEntry {
+  const path = hideValues(redactUrl(capture.url), capture.redaction.hiddenValues)
+  const note = 'This exchange could not be recorded in full; its headers and bodies are left out.'
+  const empty = { headers: {}, body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: true, note } }
+  return {
+    surface: surfaceOf(capture.url),
+    method: capture.method.toUpperCase(),
+    path,
+    status: capture.status,
+    durationMs: Math.round(capture.durationMs * 10) / 10,
+    authKind: 'none',
+    productId: null,
+    appId: null,
+    requestJson: JSON.stringify({ ...empty, query: {} }),
+    responseJson: JSON.stringify(empty)
   }
 }
 
@@ -172,6 +194,10 @@ function textOrJson(text: string, contentType: string | null, bytes: number): { 
 
 function jsonBody(value: unknown, bytes: number): { body: unknown; bodyInfo: BodyInfo } {
   const serialized = JSON.stringify(value) ?? 'null'
+  if (serialized.includes(TOO_DEEP)) {
+    const body = serialized.length <= MAX_BODY_CHARS ? value : serialized.slice(0, MAX_BODY_CHARS)
+    return { body, bodyInfo: { kind: 'json', bytes, truncated: true, note: `Nested too deeply to record whole: levels past the ${MAX_REDACTION_DEPTH}th are left out.` } }
+  }
   if (serialized.length <= MAX_BODY_CHARS) return { body: value, bodyInfo: { kind: 'json', bytes, truncated: false } }
   // Cut after redaction, so the cut can only shorten a preview, never expose what it hid.
   return { body: serialized.slice(0, MAX_BODY_CHARS), bodyInfo: { kind: 'json', bytes, truncated: true, note: truncationNote(bytes) } }

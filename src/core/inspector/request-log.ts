@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
-import { prepareEntry } from './redact-exchange'
+import { fallbackEntry, prepareEntry } from './redact-exchange'
 import type { PreparedEntry } from './redact-exchange'
 import { filterSql } from './request-filter'
 import type { AuthKind, RequestCapture, RequestEntry, RequestFilter, RequestPage, RequestSummary, Surface } from './types'
@@ -157,11 +157,15 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     if (batch.length === 0) return
     const prepared: { entry: PreparedEntry; atMs: number }[] = []
     for (const item of batch) {
+      // Client input decides what a capture holds: one that cannot be prepared whole is still
+      // recorded, with a note, and is no defect worth an error-level line.
+      let entry: PreparedEntry
       try {
-        prepared.push({ entry: prepareEntry(item.capture), atMs: item.atMs })
-      } catch (error) {
-        reportError(error)
+        entry = prepareEntry(item.capture)
+      } catch {
+        entry = fallbackEntry(item.capture)
       }
+      prepared.push({ entry, atMs: item.atMs })
     }
     const written: RequestSummary[] = []
     try {

@@ -30,18 +30,22 @@ export function redactText(text: string): string {
 }
 
 /** Deep copy of `value` with every secret-looking string, and every value under a secret-named key, previewed. */
-export function redactJson(value: unknown, secretKeys: ReadonlySet<string> = SECRET_FIELD_NAMES): unknown {
+/** JSON nested deeper than this is not walked: the inspector keeps a marker in its place. */
+export const MAX_REDACTION_DEPTH = 64
+/** What stands where nesting went deeper than MAX_REDACTION_DEPTH. */
+export const TOO_DEEP = `[nested deeper than ${MAX_REDACTION_DEPTH} levels: not recorded]`
+
+export function redactJson(value: unknown, secretKeys: ReadonlySet<string> = SECRET_FIELD_NAMES, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value)
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, secretKeys))
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) {
-      out[key] =
-        secretKeys.has(key.toLowerCase()) && typeof item === 'string' ? previewOf(item) : redactJson(item, secretKeys)
-    }
-    return out
+  if (value === null || typeof value !== 'object') return value
+  // Client input may nest thousands of levels: cut, so a capture never overflows the stack.
+  if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, secretKeys, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = secretKeys.has(key.toLowerCase()) && typeof item === 'string' ? previewOf(item) : redactJson(item, secretKeys, depth + 1)
   }
-  return value
+  return out
 }
 
 /** Field names whose values are secret whatever they look like (compared lower-case). */
