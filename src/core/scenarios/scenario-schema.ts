@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import type { TSchema } from 'typebox'
-import { SECTIONS } from './scenario-tables'
+import { MAX_INTEGER, SECTIONS } from './scenario-tables'
 import type { ColumnSpec, SectionSpec } from './scenario-tables'
 
 export const SCENARIO_FORMAT = 'plugin-license-emulator/scenario'
@@ -9,15 +9,35 @@ export const SCENARIO_VERSION = 1
 /** Credential fields an author may leave out when writing the plain key and secret instead. */
 const DERIVABLE_CREDENTIAL_FIELDS = new Set(['seq', 'appId', 'keyHash', 'secretHash', 'keyPreview', 'secretPreview'])
 
+/**
+ * RFC 3339 date-time with a time and an offset: what every answer's date-time field is, so a
+ * date-only or free-text value is refused at import instead of breaking answers later. Calendar
+ * validity (no 31 April) is checked by the import as well.
+ */
+export const DATE_TIME_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d{1,9})?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)$'
+export const DATE_TIME_EXAMPLE = '2026-12-31T00:00:00Z'
+
+/** What a column accepts, in words with an example: the import's 400 says it. */
+export function allowedValues(column: ColumnSpec): string {
+  const orNull = column.nullable ? ', or null' : ''
+  if (column.enum !== undefined) return `one of ${column.enum.map((v) => JSON.stringify(v)).join(', ')}${orNull}`
+  if (column.dateTime) return `an RFC 3339 date-time with a time and an offset, such as "${DATE_TIME_EXAMPLE}"${orNull}`
+  if (column.type === 'integer') return `a whole number from 0 to ${column.maximum ?? MAX_INTEGER}, such as 2${orNull}`
+  if (column.type === 'boolean') return `true or false${orNull}`
+  return `a string of at most 10,000 characters${orNull}`
+}
+
 function columnSchema(column: ColumnSpec): TSchema {
   const base =
     column.enum !== undefined
       ? Type.Union(column.enum.map((value) => Type.Literal(value)))
       : column.type === 'integer'
-        ? Type.Integer({ minimum: 0 })
+        ? Type.Integer({ minimum: 0, maximum: column.maximum ?? MAX_INTEGER })
         : column.type === 'boolean'
           ? Type.Boolean()
-          : Type.String({ maxLength: 10_000 })
+          : column.dateTime
+            ? Type.String({ pattern: DATE_TIME_PATTERN, description: `RFC 3339 date-time with a time and an offset, e.g. ${DATE_TIME_EXAMPLE}` })
+            : Type.String({ maxLength: 10_000 })
   return column.nullable ? Type.Union([base, Type.Null()]) : base
 }
 

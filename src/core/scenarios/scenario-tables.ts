@@ -17,7 +17,14 @@ export interface ColumnSpec {
   enum?: readonly string[]
   /** The section whose `id` this field must name. */
   ref?: SectionName
+  /** An RFC 3339 date-time with a time and an offset (`2026-12-31T00:00:00Z`). */
+  dateTime?: true
+  /** The largest integer accepted (integers are never negative). */
+  maximum?: number
 }
+
+/** The largest count or amount an integer field takes (SQLite and JavaScript both hold it exactly). */
+export const MAX_INTEGER = 2_147_483_647
 
 export type SectionName =
   | 'developers'
@@ -44,10 +51,12 @@ export interface SectionSpec {
 }
 
 const id: ColumnSpec = { field: 'id', column: 'id', type: 'string' }
-const createdAt: ColumnSpec = { field: 'createdAt', column: 'created_at', type: 'string' }
+const createdAt: ColumnSpec = { field: 'createdAt', column: 'created_at', type: 'string', dateTime: true }
 const str = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'string', ...extra })
 const opt = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'string', nullable: true, ...extra })
 const int = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'integer', ...extra })
+const at = (field: string, column: string): ColumnSpec => ({ field, column, type: 'string', dateTime: true })
+const optAt = (field: string, column: string): ColumnSpec => ({ field, column, type: 'string', nullable: true, dateTime: true })
 const bool = (field: string, column: string, fallback: boolean): ColumnSpec => ({ field, column, type: 'boolean', default: fallback })
 
 export const SECTIONS: readonly SectionSpec[] = [
@@ -91,16 +100,16 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('status', 'status', { enum: ['active', 'revoked'] }),
       createdAt,
       opt('createdBy', 'created_by'),
-      opt('lastUsedAt', 'last_used_at'),
+      optAt('lastUsedAt', 'last_used_at'),
       opt('rotatedFromId', 'rotated_from_id', { ref: 'credentials' }),
       opt('replacedById', 'replaced_by_id', { ref: 'credentials' }),
-      opt('revokedAt', 'revoked_at'),
+      optAt('revokedAt', 'revoked_at'),
       opt('revokedBy', 'revoked_by'),
       opt('revokedReason', 'revoked_reason'),
       opt('revocationCause', 'revocation_cause', { enum: ['revoke', 'rotate-key', 'rotate-secret'] }),
-      opt('secretShownOnceAt', 'secret_shown_once_at'),
+      optAt('secretShownOnceAt', 'secret_shown_once_at'),
       int('revealCount', 'reveal_count', { default: 0 }),
-      opt('lastRevealedAt', 'last_revealed_at'),
+      optAt('lastRevealedAt', 'last_revealed_at'),
       opt('lastRevealedBy', 'last_revealed_by')
     ]
   },
@@ -124,7 +133,7 @@ export const SECTIONS: readonly SectionSpec[] = [
     section: 'marketingPreferences',
     table: 'marketing_preferences',
     orderBy: 'customer_id',
-    columns: [str('customerId', 'customer_id', { ref: 'customers' }), bool('newsletter', 'newsletter', false), bool('productUpdates', 'product_updates', true), str('updatedAt', 'updated_at')]
+    columns: [str('customerId', 'customer_id', { ref: 'customers' }), bool('newsletter', 'newsletter', false), bool('productUpdates', 'product_updates', true), at('updatedAt', 'updated_at')]
   },
   {
     section: 'orders',
@@ -156,7 +165,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       int('unitPriceCents', 'unit_price_cents'),
       opt('claimTokenHash', 'claim_token_hash'),
       opt('claimedByCustomerId', 'claimed_by_customer_id', { ref: 'customers' }),
-      opt('claimedAt', 'claimed_at')
+      optAt('claimedAt', 'claimed_at')
     ]
   },
   {
@@ -170,9 +179,9 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('productId', 'product_id', { ref: 'products' }),
       str('plan', 'plan', { enum: ['monthly', 'yearly'] }),
       str('status', 'status', { enum: ['active', 'canceled', 'past_due'] }),
-      str('currentPeriodEnd', 'current_period_end'),
+      at('currentPeriodEnd', 'current_period_end'),
       bool('cancelAtPeriodEnd', 'cancel_at_period_end', false),
-      opt('canceledAt', 'canceled_at'),
+      optAt('canceledAt', 'canceled_at'),
       createdAt
     ]
   },
@@ -205,7 +214,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       opt('subscriptionId', 'subscription_id', { ref: 'subscriptions' }),
       str('kind', 'kind', { enum: ['perpetual', 'subscription', 'trial'], default: 'perpetual' }),
       str('status', 'status', { enum: ['active', 'suspended', 'revoked'], default: 'active' }),
-      opt('expiresAt', 'expires_at'),
+      optAt('expiresAt', 'expires_at'),
       int('maxActivations', 'max_activations', { default: 2 }),
       createdAt
     ]
@@ -222,9 +231,9 @@ export const SECTIONS: readonly SectionSpec[] = [
       opt('instanceName', 'instance_name'),
       opt('platform', 'platform'),
       opt('appVersion', 'app_version'),
-      str('firstSeenAt', 'first_seen_at'),
-      str('lastSeenAt', 'last_seen_at'),
-      opt('deactivatedAt', 'deactivated_at')
+      at('firstSeenAt', 'first_seen_at'),
+      at('lastSeenAt', 'last_seen_at'),
+      optAt('deactivatedAt', 'deactivated_at')
     ]
   },
   {

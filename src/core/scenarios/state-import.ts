@@ -5,18 +5,42 @@ import { sha256Hex } from '../crypto/digest'
 import { previewOf } from '../redaction/redact'
 import { DomainError } from '../errors/domain-error'
 import { DATA_TABLES, SECTIONS } from './scenario-tables'
-import type { SectionName } from './scenario-tables'
-import { ScenarioDocumentSchema } from './scenario-schema'
+import type { ColumnSpec, SectionName } from './scenario-tables'
+import { ScenarioDocumentSchema, allowedValues } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
 
 const checkDocument = Compile(ScenarioDocumentSchema)
 
 export type ImportCounts = Record<SectionName, number>
 
-function invalid(path: string, problem: string): DomainError {
-  return new DomainError('VALIDATION_ERROR', `The scenario is not valid at ${path || '/'}: ${problem}.`, {
-    details: { path: path || '/', details: [{ location: 'body', path: path || '/', problem }] }
+/** The 400 for a refused document: the JSON path, the value found there and what is allowed. */
+function invalid(path: string, problem: string, found?: { value: unknown; allowed?: string }): DomainError {
+  const at = path || '/'
+  const shown = found === undefined ? '' : ` (found ${describeValue(found.value)}${found.allowed ? `; allowed: ${found.allowed}` : ''})`
+  return new DomainError('VALIDATION_ERROR', `The scenario is not valid at ${at}: ${problem}${shown}. Nothing was changed.`, {
+    details: {
+      path: at,
+      ...(found === undefined ? {} : { value: found.value === undefined ? null : found.value, ...(found.allowed ? { allowed: found.allowed } : {}) }),
+      details: [{ location: 'body', path: at, problem }]
+    }
   })
+}
+
+/** A value as a message shows it: short, and never a whole nested document. */
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text
+}
+
+/** The value at a JSON pointer in `document`, and the column it belongs to when it is a row field. */
+function locate(document: unknown, pointer: string): { value: unknown; column: ColumnSpec | undefined } {
+  const parts = pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+  let value: unknown = document
+  for (const part of parts) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined
+  const [section, , field] = parts
+  const spec = SECTIONS.find((candidate) => candidate.section === section)
+  return { value, column: parts.length === 3 ? spec?.columns.find((column) => column.field === field) : undefined }
 }
 
 /** The first schema error, as a path and a sentence. */
@@ -32,9 +56,31 @@ function firstSchemaError(document: unknown): DomainError | null {
   }
   if (first.keyword === 'required') {
     const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0]
-    return invalid(`${first.instancePath}/${missing ?? ''}`, 'is required')
+    const { column } = locate(document, `${first.instancePath}/${missing ?? ''}`)
+    return invalid(`${first.instancePath}/${missing ?? ''}`, 'is required', column ? { value: undefined, allowed: allowedValues(column) } : undefined)
   }
-  return invalid(first.instancePath, first.message)
+  // A field of a row: say what it holds and what it may hold, whatever the schema's wording.
+  const deepest = errors.reduce((best, e) => (e.instancePath.length > best.instancePath.length ? e : best), first)
+  const { value, column } = locate(document, deepest.instancePath)
+  if (column) return invalid(deepest.instancePath, 'is not allowed here', { value, allowed: allowedValues(column) })
+  return invalid(first.instancePath, first.message, { value: locate(document, first.instancePath).value })
+}
+
+/** What the schema cannot say: a date-time that matches the pattern but names no real instant (31 April). */
+function checkValues(document: ScenarioDocument): void {
+  for (const spec of SECTIONS) {
+    ;((document[spec.section] as ScenarioRow[] | undefined) ?? []).forEach((row, index) => {
+      for (const column of spec.columns) {
+        const value = row[column.field]
+        if (!column.dateTime || typeof value !== 'string') continue
+        const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(value) ?? []
+        const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
+        if (Number.isNaN(Date.parse(value)) || date.getUTCDate() !== Number(day)) {
+          throw invalid(`/${spec.section}/${index}/${column.field}`, 'is not a real date', { value, allowed: allowedValues(column) })
+        }
+      }
+    })
+  }
 }
 
 /** Fills derivable credential fields from plain values; never keeps the plain values. */
@@ -101,6 +147,7 @@ export function importState(store: Store, input: unknown, secretBox: SecretBox |
   const schemaError = firstSchemaError(input)
   if (schemaError) throw schemaError
   const document = structuredClone(input) as ScenarioDocument
+  checkValues(document)
   normaliseCredentials(document, secretBox)
   checkReferences(document)
 
