@@ -1,11 +1,20 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import { ErrorResponse } from '../schemas/common'
+import { ERROR_CODES } from '../errors/error-codes'
 
 /** The OpenAPI 3.1 document, generated from the route schemas and served at /openapi.json. */
 export const openApi = fp(
   async (app) => {
-    app.addSchema(ErrorResponse)
+    // The one error schema every route refers to, with every code the server can answer (the
+    // renderer imports the schemas too, so the list is added here, on the server side only).
+    app.addSchema({
+      ...ErrorResponse,
+      properties: {
+        ...ErrorResponse.properties,
+        error: { type: 'string', enum: [...ERROR_CODES], description: 'UPPER_SNAKE error code: one of these, each listed with its status and meaning in the README (Errors).' }
+      }
+    })
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

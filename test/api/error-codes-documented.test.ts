@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { ERROR_CODES } from '../../src/server/errors/error-codes'
+import { startEmulator } from '../support/emulator'
+import type { TestEmulator } from '../support/emulator'
+
+// Every code the server can answer (the domain's typed status table and the transport's) is
+// documented: in the README's Errors table and in the OpenAPI document's one error schema.
+let emu: TestEmulator
+beforeAll(async () => {
+  emu = await startEmulator()
+})
+afterAll(async () => emu.close())
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const errorsSection = readme.slice(readme.indexOf('## Errors'), readme.indexOf('\n## ', readme.indexOf('## Errors') + 1))
+
+describe('error codes', () => {
+  it('knows the codes of both tables, transport codes included', () => {
+    for (const code of ['VALIDATION_ERROR', 'MALFORMED_REQUEST', 'HEADERS_TOO_LARGE', 'URI_TOO_LONG', 'INTERNAL', 'RATE_LIMITED', 'LIBRARY_CLAIM_FAILED']) {
+      expect(ERROR_CODES).toContain(code)
+    }
+  })
+
+  it.each(ERROR_CODES.map((code) => [code]))('documents %s in the README Errors table', (code) => {
+    const row = errorsSection.split('\n').find((line) => line.startsWith('|') && line.includes(`\`${code}\``))
+    expect(row, `no row for ${code}`).toBeDefined()
+    // The row gives a status.
+    expect(row).toMatch(/\| \d{3}/)
+  })
+
+  it('lists exactly these codes in the OpenAPI ErrorResponse schema', async () => {
+    const document = (await emu.request('GET', '/openapi.json')).body
+    const schema = document.components.schemas.ErrorResponse
+    expect([...schema.properties.error.enum].sort()).toEqual([...ERROR_CODES].sort())
+  })
+
+  it('documents no code the server cannot answer', () => {
+    const documented = new Set([...errorsSection.matchAll(/`([A-Z][A-Z_]+)`/g)].map((match) => match[1]!))
+    const known = new Set(ERROR_CODES)
+    // Reason values and field names that the table mentions in its explanations.
+    for (const other of ['INVALID_CLAIM_TOKEN', 'ALREADY_CLAIMED']) documented.delete(other)
+    expect([...documented].filter((code) => !known.has(code))).toEqual([])
+  })
+})
