@@ -58,7 +58,16 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
     adminUrl: `${baseUrl}/#admin-token=${encodeURIComponent(adminToken)}`,
     adminToken,
     databasePath: options.databasePath,
-    stop: () => app.close(),
+    stop: async () => {
+      // A keep-alive connection whose request finishes during close() turns idle afterwards;
+      // close it then, rather than when its keep-alive timeout runs out.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
+      try {
+        await app.close()
+      } finally {
+        clearInterval(sweep)
+      }
+    },
     dropConnections: () => app.server.closeAllConnections()
   }
 }
