@@ -72,4 +72,19 @@ describe('Electron downloads that fail explain themselves', () => {
     expectExplained(run.output, 'build:native:electron')
     expect(existsSync(join(out.path, 'better_sqlite3.node'))).toBe(false)
   })
+
+  it("prints the path @electron/get's own cache reads the zip from", async () => {
+    // @electron/get comes with electron (it is electron's downloader); its Cache names the folder.
+    const { Cache } = (await import(join(projectRoot, 'node_modules', '@electron', 'get', 'dist', 'Cache.js'))) as {
+      Cache: new (root: string) => { getCachePath(url: string, file: string): string }
+    }
+    const help = (await import(join(projectRoot, 'scripts', 'electron-download-help.mjs'))) as {
+      electronVersion(): string
+      electronCachePath(version: string, env: Record<string, string>): { dir: string; file: string }
+    }
+    const version = help.electronVersion()
+    const ours = help.electronCachePath(version, { ELECTRON_MIRROR: closed, electron_config_cache: cache.path })
+    const url = `${closed}v${version}/${ours.file}`
+    expect(join(ours.dir, ours.file)).toBe(new Cache(cache.path).getCachePath(url, ours.file))
+  })
 })
