@@ -3,6 +3,8 @@ import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
 
+// Bundled into out/main, so they are devDependencies: the published package (and the desktop app)
+// needs only better-sqlite3 at run time.
 const BUNDLED_DEPENDENCIES = [
   'fastify',
   'fastify-plugin',

@@ -21,6 +21,7 @@
 //   --from-source         skip the prebuilt download and compile
 //   --headers-dir <dir>   compile against headers already on disk (an extracted Electron headers
 //                         tarball) instead of downloading them; implies --from-source
+// Environment: ELECTRON_HEADERS_MIRROR replaces https://electronjs.org/headers.
 //   --out-dir <dir>       write somewhere else than build/native/<name> (for trying the script out)
 //   --print-out-dir       print the output directory and exit
 //   --if-missing          do nothing when the build for this Electron is already there (for a
@@ -32,6 +33,7 @@ import { createRequire } from 'node:module'
 import { homedir, tmpdir } from 'node:os'
 import { join, relative, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
+import { electronDownloadHelp } from './electron-download-help.mjs'
 
 const root = resolve(import.meta.dirname, '..')
 const BINARY = 'better_sqlite3.node'
@@ -113,6 +115,14 @@ try {
   log(`wrote ${join(outDir, BINARY)}`)
 } catch (error) {
   console.error(`build-electron-native: ${error instanceof Error ? error.message : String(error)}`)
+  if (error?.mayBeOffline) {
+    console.error(
+      electronDownloadHelp(
+        `better-sqlite3 for Electron needs its prebuilt binary (from GitHub) or Electron's headers (from ${process.env.ELECTRON_HEADERS_MIRROR || 'electronjs.org/headers'}), and neither could be downloaded`,
+        'see the prebuild-install and node-gyp output above'
+      )
+    )
+  }
   process.exitCode = 1
 } finally {
   rmSync(work, { recursive: true, force: true })
@@ -149,10 +159,15 @@ function compile(copy) {
   const nodeGyp = findNodeGyp()
   const headers = options['headers-dir']
     ? [`--nodedir=${resolve(options['headers-dir'])}`]
-    : [`--target=${electronVersion}`, '--dist-url=https://electronjs.org/headers', `--devdir=${join(homedir(), '.electron-gyp')}`]
+    : [`--target=${electronVersion}`, `--dist-url=${process.env.ELECTRON_HEADERS_MIRROR || 'https://electronjs.org/headers'}`, `--devdir=${join(homedir(), '.electron-gyp')}`]
   log(`compiling with node-gyp (${headers.join(' ')})`)
   const run = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--arch=${arch}`, ...headers], { cwd: copy, stdio: 'inherit', env: cleanEnv() })
-  if (run.status !== 0) throw new Error(`node-gyp failed (exit ${run.status ?? run.signal}); it needs Python, a C++20 compiler and Electron's headers (network access)`)
+  if (run.status !== 0) {
+    const failure = new Error(`node-gyp failed (exit ${run.status ?? run.signal}); it needs Python, a C++20 compiler and Electron's headers (network access)`)
+    // Without --headers-dir the headers are downloaded first: offline, that is what failed.
+    if (!options['headers-dir']) failure.mayBeOffline = true
+    throw failure
+  }
 }
 
 function findNodeGyp() {

@@ -16,6 +16,8 @@ export interface ServeOptions {
   requestLogSize: number
   /** A scenario document to load at start (replacing the state). */
   scenarioPath: string | null
+  /** Print one JSON line on stdout when ready (for scripts), instead of the two lines for people. */
+  readyJson: boolean
   /** The built UI to serve at /; set by the entry point, which knows where the bundle lives. */
   rendererDir?: string | undefined
 }
@@ -32,7 +34,13 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --scenario FILE         load a scenario document at start (replaces the state)
   --log-level LEVEL       fatal, error, warn (default), info, debug
   --request-log-size N    requests the inspector keeps (default 5000)
-  -h, --help              this text`
+  --ready-json            when ready, print one JSON line on stdout (baseUrl, adminUrl,
+                          adminToken, databasePath, pid, version); the two lines for
+                          people go to stderr instead
+  -h, --help              this text
+
+  Exit codes: 0 stopped by SIGTERM/SIGINT, 1 other failure, 2 bad option, 3 port in use,
+  4 scenario unreadable or invalid, 5 database locked or not a database.`
 
 export class UsageError extends Error {}
 
@@ -55,6 +63,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
         scenario: { type: 'string' },
         'log-level': { type: 'string', default: 'warn' },
         'request-log-size': { type: 'string', default: '5000' },
+        'ready-json': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false }
       }
     })
@@ -86,6 +95,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     strict: values.strict,
     logLevel: values['log-level'],
     requestLogSize,
-    scenarioPath: values.scenario ? resolve(values.scenario) : null
+    scenarioPath: values.scenario ? resolve(values.scenario) : null,
+    readyJson: values['ready-json']
   }
 }

@@ -5,12 +5,18 @@ import type { FastifyInstance } from 'fastify'
 import { buildServer } from '../server/build-server'
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
 import type { ServeOptions } from './serve-options'
+import { ScenarioError } from './exit-codes'
 
 export interface RunningServer {
   app: FastifyInstance
   baseUrl: string
   adminUrl: string
+  adminToken: string
+  databasePath: string
+  /** Stops listening, lets requests in flight finish, writes the inspector's queue, closes the database. */
   stop(): Promise<void>
+  /** Drops the connections still open (a second signal, or requests that never end). */
+  dropConnections(): void
 }
 
 /** Starts the headless emulator: the same server and database code as the desktop app. */
@@ -31,10 +37,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
     strict: options.strict,
     rendererDir: options.rendererDir ?? undefined,
     requestLogCapacity: options.requestLogSize,
-    log: { level: options.logLevel, stream: process.stderr }
+    log: { level: options.logLevel, stream: process.stderr },
+    closeConnections: 'idle'
   })
   try {
-    if (options.scenarioPath) app.core.state.import(readScenario(options.scenarioPath))
+    if (options.scenarioPath) loadScenario(app, options.scenarioPath)
     await app.listen({ host: options.host, port: options.port })
   } catch (error) {
     await app.close()
@@ -49,7 +56,28 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
     baseUrl,
     // The token travels in the fragment: browsers never send it to a server or put it in a log.
     adminUrl: `${baseUrl}/#admin-token=${encodeURIComponent(adminToken)}`,
-    stop: () => app.close()
+    adminToken,
+    databasePath: options.databasePath,
+    stop: async () => {
+      // A keep-alive connection whose request finishes during close() turns idle afterwards;
+      // close it then, rather than when its keep-alive timeout runs out.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50)
+      try {
+        await app.close()
+      } finally {
+        clearInterval(sweep)
+      }
+    },
+    dropConnections: () => app.server.closeAllConnections()
+  }
+}
+
+function loadScenario(app: FastifyInstance, path: string): void {
+  const document = readScenario(path)
+  try {
+    app.core.state.import(document)
+  } catch (error) {
+    throw new ScenarioError(`the scenario ${path} cannot be loaded: ${(error as Error).message}`)
   }
 }
 
@@ -58,11 +86,11 @@ function readScenario(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new Error(`cannot read the scenario ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new ScenarioError(`cannot read the scenario ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
   try {
     return JSON.parse(text) as unknown
   } catch {
-    throw new Error(`the scenario ${path} is not valid JSON`)
+    throw new ScenarioError(`the scenario ${path} is not valid JSON`)
   }
 }

@@ -48,8 +48,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const app = Fastify<Server, IncomingMessage, ServerResponse>({
     bodyLimit,
-    // close() must not wait on idle keep-alive sockets (a quitting desktop app, a test teardown).
-    forceCloseConnections: true,
+    // close() must not wait on idle keep-alive sockets (a quitting desktop app, a test teardown);
+    // with 'idle', requests in flight still get their answer.
+    forceCloseConnections: options.closeConnections === 'idle' ? 'idle' : true,
     logger: options.log
       ? {
           level: options.log.level ?? 'info',

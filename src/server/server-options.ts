@@ -32,6 +32,11 @@ export interface ServerOptions {
   rendererDir?: string | undefined
   /** Version reported by health and the OpenAPI document. */
   version?: string | undefined
+  /**
+   * What close() does with open connections: 'all' drops them (the desktop app quitting, test
+   * teardown; the default), 'idle' lets requests in flight finish first (`serve` on SIGTERM).
+   */
+  closeConnections?: 'all' | 'idle' | undefined
 }
 
 export const DEFAULT_HEADER_PREFIX = 'svc'

@@ -35,25 +35,25 @@ describe('serve --scenario', () => {
     expect(readdirSync(dir.path).filter((name) => name.endsWith('.tmp'))).toEqual([])
   })
 
-  it('refuses to start on an invalid scenario, naming the path, and exits 1', async () => {
+  it('refuses to start on an invalid scenario, naming the path, and exits 4', async () => {
     const scenario = join(dir.path, 'broken.json')
     const document = fullLibrary.build(new Date())
     ;(document.licenses as Record<string, unknown>[])[2]!.kind = 'lifetime'
     writeFileSync(scenario, JSON.stringify(document))
     const cli = spawnCli(['serve', '--port', '0', '--db', join(dir.path, 'broken.db'), '--scenario', scenario])
     const exit = await cli.exited
-    expect(exit.code).toBe(1)
+    expect(exit.code).toBe(4)
     expect(cli.stderr()).toContain('/licenses/2/kind')
   })
 
-  it('says so when the scenario file is missing or not JSON', async () => {
+  it('says so when the scenario file is missing or not JSON, and exits 4', async () => {
     const missing = spawnCli(['serve', '--port', '0', '--db', ':memory:', '--scenario', join(dir.path, 'nope.json')])
-    expect((await missing.exited).code).toBe(1)
+    expect((await missing.exited).code).toBe(4)
     expect(missing.stderr()).toContain('cannot read the scenario')
     const garbage = join(dir.path, 'garbage.json')
     writeFileSync(garbage, '{ not json')
     const bad = spawnCli(['serve', '--port', '0', '--db', ':memory:', '--scenario', garbage])
-    expect((await bad.exited).code).toBe(1)
+    expect((await bad.exited).code).toBe(4)
     expect(bad.stderr()).toContain('not valid JSON')
   })
 })

@@ -126,7 +126,7 @@ describe('plugin-license-emulator serve (built CLI)', () => {
     cli.child.kill(signal)
     const exit = await cli.exited
     expect(exit).toEqual({ code: 0, signal: null })
-    expect(cli.stderr()).toContain(`${signal}: closing the server and the database`)
+    expect(cli.stderr()).toContain(`${signal}: finishing requests in flight, then closing the server and the database`)
     await expect(fetch(`${baseUrl}/_emulator/health`)).rejects.toThrow()
 
     const db = new BetterSqlite3(dbPath, { readonly: true })
@@ -158,11 +158,11 @@ describe('plugin-license-emulator serve (built CLI)', () => {
     expect(revealed.status).toBe(200)
   })
 
-  it('a second serve on a port in use fails with a clear message and exit code 1', async () => {
+  it('a second serve on a port in use fails with a clear message and exit code 3', async () => {
     const first = await startServeCli(['--port', '0', '--db', dbPath, '--admin-token', adminToken])
     const second = spawnCli(['serve', '--port', String(first.port), '--db', join(dir.path, 'second.db'), '--admin-token', adminToken])
     const exit = await second.exited
-    expect(exit).toEqual({ code: 1, signal: null })
+    expect(exit).toEqual({ code: 3, signal: null })
     expect(second.stderr()).toContain(`Port ${first.port} on 127.0.0.1 is already in use`)
     expect(second.stderr()).toContain('--port 0')
     expect(second.stdoutLines()).toEqual([])

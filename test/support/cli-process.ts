@@ -46,7 +46,12 @@ const running = new Set<CliProcess>()
 
 /** Starts `node bin/plugin-license-emulator.js ...args`. Register `killAllCli` in afterEach. */
 export function spawnCli(args: readonly string[]): CliProcess {
-  const child = spawn(process.execPath, [cliEntry, ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+  return spawnCommand(process.execPath, [cliEntry, ...args], { cwd: projectRoot })
+}
+
+/** Starts any command (`npx plugin-license-emulator ...` in an installed project), read like spawnCli. */
+export function spawnCommand(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): CliProcess {
+  const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] })
   const lines: string[] = []
   let consumed = 0
   let ended = false

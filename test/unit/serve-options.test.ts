@@ -31,7 +31,8 @@ describe('serve options', () => {
       adminToken: null,
       logLevel: 'warn',
       requestLogSize: 5000,
-      scenarioPath: null
+      scenarioPath: null,
+      readyJson: false
     })
     expect(isAbsolute(options.databasePath)).toBe(true)
     expect(options.databasePath.endsWith('emulator.db')).toBe(true)

@@ -47,6 +47,14 @@ export function openStore(options: StoreOptions): Store {
     close() {
       if (closed) return
       closed = true
+      // Fold the WAL into the database file, so a copy of the .db alone holds everything.
+      if (options.path !== ':memory:') {
+        try {
+          db.pragma('wal_checkpoint(TRUNCATE)')
+        } catch {
+          // Another connection is reading; SQLite checkpoints when the last one closes.
+        }
+      }
       db.close()
     }
   }

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, inject, it } from 'vitest'
+import { existsSync, lstatSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { killAllCli, spawnCommand } from '../support/cli-process'
+import { PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
+
+// The published package, as a plugin developer gets it: packed, installed without
+// devDependencies into an empty project (test/package/global-setup.ts), run with npx.
+
+/** Budgets the README states: what `npm install plugin-license-emulator` costs a CI job. */
+const TARBALL_BUDGET_BYTES = 3_000_000
+const INSTALLED_BUDGET_BYTES = 40_000_000
+
+const packed = inject('packedPackage')
+
+/** Apparent size of every file under `path` (symlinks counted as links, not followed). */
+function treeBytes(path: string): number {
+  const stat = lstatSync(path)
+  if (!stat.isDirectory()) return stat.size
+  return readdirSync(path).reduce((sum, name) => sum + treeBytes(join(path, name)), 0)
+}
+
+interface Ready {
+  baseUrl: string
+  adminUrl: string
+  adminToken: string
+  databasePath: string
+  pid: number
+  version: string
+}
+
+afterEach(async () => killAllCli())
+
+describe('the npm package', () => {
+  it('holds the built CLI, server, UI and resources, and no sources, tests or bench', () => {
+    const files = packed.files
+    for (const needed of ['bin/plugin-license-emulator.js', 'out/main/cli.js', 'out/renderer/index.html', 'resources/scenario.schema.json', 'resources/scenarios/ci.json', 'package.json', 'README.md']) {
+      expect(files).toContain(needed)
+    }
+    expect(files.some((f) => /^out\/main\/chunks\/build-server-.*\.js$/.test(f))).toBe(true)
+    expect(files.filter((f) => /^(src|test|bench|scripts|docs|\.ci)\//.test(f))).toEqual([])
+    expect(files.filter((f) => f.endsWith('.ts') || f.endsWith('.map'))).toEqual([])
+  })
+
+  it(`stays within its size budgets: tarball ${TARBALL_BUDGET_BYTES / 1e6} MB, installed ${INSTALLED_BUDGET_BYTES / 1e6} MB`, () => {
+    const installed = treeBytes(join(packed.projectDir, 'node_modules'))
+    process.stdout.write(`package sizes: tarball ${(packed.tarballBytes / 1e6).toFixed(2)} MB, installed ${(installed / 1e6).toFixed(1)} MB\n`)
+    expect(packed.tarballBytes).toBeLessThanOrEqual(TARBALL_BUDGET_BYTES)
+    expect(installed).toBeLessThanOrEqual(INSTALLED_BUDGET_BYTES)
+  })
+
+  it('installs without devDependencies: no Electron, Vite or React', () => {
+    const modules = join(packed.projectDir, 'node_modules')
+    expect(existsSync(join(modules, 'plugin-license-emulator', 'out', 'main', 'cli.js'))).toBe(true)
+    expect(existsSync(join(modules, 'better-sqlite3'))).toBe(true)
+    for (const dev of ['electron', 'electron-vite', 'vite', 'react', 'vitest', 'typescript']) expect(existsSync(join(modules, dev)), dev).toBe(false)
+  })
+
+  it('`npx plugin-license-emulator serve --port 0 --db :memory:` serves health, the UI, the OpenAPI document and a full license round trip', async () => {
+    const cli = spawnCommand('npx', ['--no-install', 'plugin-license-emulator', 'serve', '--port', '0', '--db', ':memory:', '--ready-json'], {
+      cwd: packed.projectDir
+    })
+    const ready = JSON.parse(await cli.nextLine()) as Ready
+    expect(ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(ready.databasePath).toBe(':memory:')
+    const admin = { 'x-emulator-token': ready.adminToken }
+
+    const health = await fetch(`${ready.baseUrl}/_emulator/health`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({ ok: true, version: ready.version })
+
+    const index = await fetch(`${ready.baseUrl}/`)
+    expect(index.status).toBe(200)
+    expect(index.headers.get('content-type')).toContain('text/html')
+    const html = await index.text()
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)
+    expect(script, html).not.toBeNull()
+    const bundle = await fetch(new URL(script![1]!, `${ready.baseUrl}/`))
+    expect(bundle.status).toBe(200)
+    expect((await bundle.text()).length).toBeGreaterThan(1000)
+
+    const openapi = await fetch(`${ready.baseUrl}/openapi.json`)
+    expect(openapi.status).toBe(200)
+    const document = (await openapi.json()) as { openapi: string; paths: Record<string, unknown> }
+    expect(document.openapi).toMatch(/^3\./)
+    expect(Object.keys(document.paths)).toContain('/api/license/v1/validate')
+
+    // A library with a credential and licenses, then what a plugin does with one of them.
+    expect((await fetch(`${ready.baseUrl}/_emulator/presets/full-library`, { method: 'POST', headers: admin })).status).toBe(200)
+    const plugin = {
+      'content-type': 'application/json',
+      'x-svc-app-id': PRESET_CREDENTIAL.appId,
+      'x-svc-plugin-key': PRESET_CREDENTIAL.pluginKey,
+      'x-svc-plugin-secret': PRESET_CREDENTIAL.pluginSecret
+    }
+    const license = { license_key: 'DEMO1-PERPE-TUAL0-00000-00001', instance_id: 'packed-ci-machine' }
+    const call = async (path: string) => {
+      const response = await fetch(`${ready.baseUrl}/api/license/v1/${path}`, { method: 'POST', headers: plugin, body: JSON.stringify(license) })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    }
+    expect((await call('activate')).status).toBe(201)
+    const valid = await call('validate')
+    expect(valid.status).toBe(200)
+    expect(valid.body).toMatchObject({ valid: true, code: 'VALID' })
+    expect(typeof valid.body.license_token).toBe('string')
+    expect((await call('deactivate')).status).toBe(200)
+    expect((await call('validate')).body).toMatchObject({ valid: false, code: 'NOT_ACTIVATED' })
+
+    // The pid is the emulator's own process (not npx's): a script stops it with it.
+    process.kill(ready.pid, 'SIGTERM')
+    expect((await cli.exited).code).toBe(0)
+  })
+})
