@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { errorResponses } from '../../schemas/common'
 import { ClaimResponse, LibraryResponse } from '../../schemas/library'
-import { bearerLibraryToken } from '../../auth/plugin-auth'
+import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
 import { signedInCustomer } from '../../auth/user-auth'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 
@@ -23,12 +23,13 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "The customer's library: products, subscriptions, licenses, orders, preferences, profile, support, download_token",
         description:
-          'Library token as Bearer, or query `token`, `download_token` or `libraryToken`. `storefront`/`storefrontSlug` filter to one storefront; `instance_id`/`instanceId`/`machine_id` mark what is activated on that device.',
+          'Library token as Bearer, or query `token`, `library_token`, `libraryToken` or `download_token`. `storefront`/`storefrontSlug` filter to one storefront; `instance_id`/`instanceId`/`machine_id` mark what is activated on that device.',
         querystring: Type.Object(
           {
             token: Type.Optional(Token),
-            download_token: Type.Optional(Token),
+            library_token: Type.Optional(Token),
             libraryToken: Type.Optional(Token),
+            download_token: Type.Optional(Token),
             storefront: Type.Optional(Id),
             storefrontSlug: Type.Optional(Id),
             instance_id: Type.Optional(Id),
@@ -42,7 +43,10 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = request.query
-      const customer = await library.customerFromToken(bearerLibraryToken(request) ?? q.token ?? q.download_token ?? q.libraryToken ?? null)
+      const customer = await library.customerFromToken(
+        presentedLibraryToken(request, LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS),
+        libraryTokenHint(LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, 'query')
+      )
       const payload = await library.library(customer, {
         baseUrl: app.core.apiBaseUrl(),
         storefront: q.storefront ?? q.storefrontSlug,

@@ -14,7 +14,7 @@ import {
   LicenseViewSchema,
   ValidateBody
 } from '../../schemas/licensing'
-import { authenticatePlugin, bearerLibraryToken, hasPluginContext } from '../../auth/plugin-auth'
+import { LIBRARY_TOKEN_FIELDS, authenticatePlugin, hasPluginContext, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
 import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 
@@ -35,7 +35,9 @@ const LibraryContextQuery = Type.Object(
 )
 const LibraryContextBody = Type.Object(
   {
+    token: Type.Optional(Type.String({ maxLength: 4096 })),
     library_token: Type.Optional(Type.String({ maxLength: 4096 })),
+    libraryToken: Type.Optional(Type.String({ maxLength: 4096 })),
     license_key: Type.Optional(Type.String({ maxLength: 200 })),
     instance_id: Type.Optional(Type.String({ maxLength: 200 }))
   },
@@ -164,13 +166,14 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   /** Who the library-token and webview-library calls speak for: a library token, else plugin context. */
-  async function resolveCustomer(request: Parameters<typeof bearerLibraryToken>[0], token: string | undefined, licenseKey: string | undefined) {
+  async function resolveCustomer(request: Parameters<typeof presentedLibraryToken>[0], licenseKey: string | undefined) {
     const prefix = app.settings.headerPrefix
     const plugin = hasPluginContext(request, prefix) ? authenticatePlugin(app, request) : null
-    const libraryToken = token ?? bearerLibraryToken(request)
+    const libraryToken = presentedLibraryToken(request, LIBRARY_TOKEN_FIELDS)
     if (libraryToken) return { customer: await library.customerFromToken(libraryToken), productId: plugin?.product.id ?? null }
     if (plugin) return { customer: library.customerFromLicense(plugin.product, licenseKey ?? null), productId: plugin.product.id }
-    return { customer: await library.customerFromToken(null), productId: null }
+    const hint = `${libraryTokenHint(LIBRARY_TOKEN_FIELDS, request.method === 'POST' ? 'query or body' : 'query')} Or send the product credential headers with a \`license_key\`.`
+    return { customer: await library.customerFromToken(null, hint), productId: null }
   }
 
   for (const method of ['GET', 'POST'] as const) {
@@ -181,18 +184,14 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'A library token for the package and web view library flows',
         description:
-          'Identify the customer with a library token (Bearer or `token`/`libraryToken`/`library_token`), or with the product credential headers plus `license_key`.',
+          'Identify the customer with a library token (Bearer, or `token`, `library_token` or `libraryToken` in the query or a POST body), or with the product credential headers plus `license_key`.',
         ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
         response: { 200: LibraryTokenResponse, ...errorResponses }
       },
       handler: async (request) => {
         const query = request.query as Record<string, string | undefined>
         const body = (request.body ?? {}) as Record<string, string | undefined>
-        const { customer } = await resolveCustomer(
-          request,
-          body.library_token ?? query.token ?? query.libraryToken ?? query.library_token,
-          body.license_key ?? query.license_key
-        )
+        const { customer } = await resolveCustomer(request, body.license_key ?? query.license_key)
         return { ok: true as const, ...(await library.issueToken(customer, app.core.apiBaseUrl())) }
       }
     })
@@ -210,11 +209,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       handler: async (request) => {
         const query = request.query as Record<string, string | undefined>
         const body = (request.body ?? {}) as Record<string, string | undefined>
-        const { customer, productId } = await resolveCustomer(
-          request,
-          body.library_token ?? query.token ?? query.libraryToken ?? query.library_token,
-          body.license_key ?? query.license_key
-        )
+        const { customer, productId } = await resolveCustomer(request, body.license_key ?? query.license_key)
         const payload = await library.webview(customer, {
           baseUrl: app.core.apiBaseUrl(),
           instanceId: body.instance_id ?? query.instance_id ?? query.instanceId,
