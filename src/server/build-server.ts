@@ -23,6 +23,7 @@ import { rendererRoutes } from './routes/renderer'
 import { libraryRoutes } from './routes/library'
 import { licenseV1Routes } from './routes/license-v1'
 import { downloadRoutes } from './routes/downloads'
+import { supportPageRoutes } from './routes/support-page'
 import { faultInjection } from './plugins/fault-injection'
 import { requestRecorder } from './plugins/request-recorder'
 import { trustedOrigins } from './plugins/trusted-origins'
@@ -126,6 +127,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(libraryRoutes, { prefix: '/api/library' })
     await app.register(licenseV1Routes, { prefix: '/api/license/v1' })
     await app.register(downloadRoutes, { prefix: '/api/downloads' })
+    await app.register(supportPageRoutes)
     await app.register(wellKnownRoutes)
     await app.register(controlPlaneRoutes, { prefix: '/_emulator' })
     if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {
