@@ -29,6 +29,9 @@ const LibraryContextQuery = Type.Object(
     license_key: Type.Optional(Type.String({ maxLength: 200 })),
     instance_id: Type.Optional(Type.String({ maxLength: 200 })),
     instanceId: Type.Optional(Type.String({ maxLength: 200 })),
+    machine_id: Type.Optional(Type.String({ maxLength: 200 })),
+    storefront: Type.Optional(Type.String({ maxLength: 200 })),
+    storefrontSlug: Type.Optional(Type.String({ maxLength: 200 })),
     productId: Type.Optional(Type.String({ maxLength: 200 }))
   },
   { additionalProperties: false }
@@ -39,7 +42,11 @@ const LibraryContextBody = Type.Object(
     library_token: Type.Optional(Type.String({ maxLength: 4096 })),
     libraryToken: Type.Optional(Type.String({ maxLength: 4096 })),
     license_key: Type.Optional(Type.String({ maxLength: 200 })),
-    instance_id: Type.Optional(Type.String({ maxLength: 200 }))
+    instance_id: Type.Optional(Type.String({ maxLength: 200 })),
+    instanceId: Type.Optional(Type.String({ maxLength: 200 })),
+    machine_id: Type.Optional(Type.String({ maxLength: 200 })),
+    storefront: Type.Optional(Type.String({ maxLength: 200 })),
+    storefrontSlug: Type.Optional(Type.String({ maxLength: 200 }))
   },
   { additionalProperties: false }
 )
@@ -203,6 +210,8 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'The customer library, compact, for an in-plugin web view (scoped to the calling product)',
+        description:
+          'The same groups and filters as GET /api/library: `storefront`/`storefrontSlug` filter to one storefront, `instance_id`/`instanceId`/`machine_id` mark what is activated on that device (query, or a POST body). With the product credential headers (and `license_key` when no library token is sent), every group is narrowed to the calling product.',
         ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
         response: { 200: WebviewResponse, ...errorResponses }
       },
@@ -212,7 +221,8 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         const { customer, productId } = await resolveCustomer(request, body.license_key ?? query.license_key)
         const payload = await library.webview(customer, {
           baseUrl: app.core.apiBaseUrl(),
-          instanceId: body.instance_id ?? query.instance_id ?? query.instanceId,
+          instanceId: body.instance_id ?? body.instanceId ?? body.machine_id ?? query.instance_id ?? query.instanceId ?? query.machine_id,
+          storefront: body.storefront ?? body.storefrontSlug ?? query.storefront ?? query.storefrontSlug,
           productId: productId ?? query.productId ?? null
         })
         return { ok: true as const, ...payload }
