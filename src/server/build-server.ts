@@ -29,6 +29,7 @@ import { requestRecorder } from './plugins/request-recorder'
 import { trustedOrigins } from './plugins/trusted-origins'
 import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useStrictRequests } from './plugins/strict-requests'
+import { tolerantRequests } from './plugins/tolerant-requests'
 
 import packageJson from '../../package.json'
 
@@ -114,6 +115,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     app.addHook('preValidation', async (request) => {
       if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT')) request.body = {}
     })
+    await app.register(tolerantRequests)
     await app.register(errorHandling)
     await app.register(openApi)
     await app.register(developerAuth)
