@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream, parseByteRange } from '../../core/downloads/generated-bytes'
-import { errorResponses } from '../schemas/common'
+import { ERROR_ANSWERS, errorAnswers } from '../schemas/error-answers'
 import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../auth/plugin-auth'
 
 /** Entitlement-gated delivery: the library's download links land here (decisions.md section 4). */
@@ -25,7 +25,13 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
         { additionalProperties: false }
       ),
-      response: errorResponses
+      response: errorAnswers(
+        ERROR_ANSWERS.validation,
+        ERROR_ANSWERS.libraryTokenInvalid,
+        ERROR_ANSWERS.entitlementRequired,
+        ERROR_ANSWERS.fileNotFound,
+        ERROR_ANSWERS.rangeNotSatisfiable
+      )
     },
     handler: async (request, reply) => {
       const customer = await library.customerFromToken(

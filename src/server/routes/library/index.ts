@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
-import { errorResponses } from '../../schemas/common'
+import { ERROR_ANSWERS, errorAnswers } from '../../schemas/error-answers'
 import { ClaimResponse, LibraryResponse } from '../../schemas/library'
 import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
 import { signedInCustomer } from '../../auth/user-auth'
@@ -38,7 +38,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false }
         ),
-        response: { 200: LibraryResponse, ...errorResponses }
+        response: { 200: LibraryResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.libraryTokenInvalid) }
       }
     },
     async (request) => {
@@ -66,7 +66,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Signed-in user JWT (customer or developer). The claim token as `claim` or `claim_token`, in the body or the query. Invalid token: 400 LIBRARY_CLAIM_FAILED reason INVALID_CLAIM_TOKEN; claimed by another account: 409 reason ALREADY_CLAIMED.',
         querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
         body: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
-        response: { 200: ClaimResponse, ...errorResponses }
+        response: { 200: ClaimResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.claimInvalid, ERROR_ANSWERS.authRequired, ERROR_ANSWERS.invalidToken, ERROR_ANSWERS.tokenExpired, ERROR_ANSWERS.claimTaken) }
       }
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { exportSPKI } from 'jose'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../schemas/common'
+import { ERROR_ANSWERS, LICENSE_ACTION_ERRORS, errorAnswers } from '../../schemas/error-answers'
 import { WebviewResponse } from '../../schemas/library'
 import { TOKEN_ISSUER } from '../../../core/accounts/session-tokens'
 import {
@@ -19,6 +19,13 @@ import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 
 const tags = ['Licensing v1']
+const LIBRARY_CONTEXT_ERRORS = [
+  ERROR_ANSWERS.validation,
+  ERROR_ANSWERS.libraryTokenInvalid,
+  ERROR_ANSWERS.productCredentialInvalid,
+  ERROR_ANSWERS.licenseNotFound,
+  ERROR_ANSWERS.scopeMismatch
+]
 const security = [{ pluginAppId: [], pluginKey: [], pluginSecret: [] }]
 
 const LibraryContextQuery = Type.Object(
@@ -77,7 +84,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
             activation: ActivationViewSchema,
             license_token: Type.String()
           }),
-          ...errorResponses
+          ...errorAnswers(...LICENSE_ACTION_ERRORS, ERROR_ANSWERS.tooManyActivations)
         }
       }
     },
@@ -123,7 +130,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
             activation: Type.Optional(ActivationViewSchema),
             license_token: Type.Optional(Type.String())
           }),
-          ...errorResponses
+          ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.productCredentialInvalid)
         }
       }
     },
@@ -156,7 +163,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         body: DeactivateBody,
         response: {
           200: Type.Object({ ok: Type.Literal(true), deactivated: Type.Literal(true), license: LicenseViewSchema, activation: ActivationViewSchema }),
-          ...errorResponses
+          ...errorAnswers(...LICENSE_ACTION_ERRORS, ERROR_ANSWERS.notActivated)
         }
       }
     },
@@ -193,7 +200,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Identify the customer with a library token (Bearer, or `token`, `library_token` or `libraryToken` in the query or a POST body), or with the product credential headers plus `license_key`.',
         ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
-        response: { 200: LibraryTokenResponse, ...errorResponses }
+        response: { 200: LibraryTokenResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
         const query = request.query as Record<string, string | undefined>
@@ -213,7 +220,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'The same groups and filters as GET /api/library: `storefront`/`storefrontSlug` filter to one storefront, `instance_id`/`instanceId`/`machine_id` mark what is activated on that device (query, or a POST body). With the product credential headers (and `license_key` when no library token is sent), every group is narrowed to the calling product.',
         ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
-        response: { 200: WebviewResponse, ...errorResponses }
+        response: { 200: WebviewResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
         const query = request.query as Record<string, string | undefined>
