@@ -80,3 +80,17 @@ describe('every URL the library, library-token and web view hand out answers 2xx
     expect(page.text).toMatch(/<h1>Customer support<\/h1>/)
   })
 })
+
+describe('the support page under a fault rule', () => {
+  it('answers an injected error as JSON in the contract shape', async () => {
+    const emu = await startEmulator()
+    try {
+      expect((await emu.control('PUT', '/faults', { rules: [{ route: '/support', kind: 'error', status: 503 }] })).status).toBe(200)
+      const failed = await emu.request('GET', '/support')
+      expect(failed.status).toBe(503)
+      expect(failed.body).toMatchObject({ ok: false, error: expect.any(String) })
+    } finally {
+      await emu.close()
+    }
+  })
+})

@@ -5,6 +5,10 @@ import { generatedByteStream, parseByteRange } from '../../core/downloads/genera
 import { ERROR_ANSWERS, errorAnswers } from '../schemas/error-answers'
 import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../auth/plugin-auth'
 
+/** The file's bytes, documented as such (streamed as sent, never serialized). */
+const FILE_BYTES = (description: string) =>
+  Type.Unsafe({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+
 /** Entitlement-gated delivery: the library's download links land here (decisions.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files, library, commerce } = app.core
@@ -25,13 +29,17 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
         { additionalProperties: false }
       ),
-      response: errorAnswers(
+      response: {
+        200: FILE_BYTES('The whole file.'),
+        206: FILE_BYTES('The requested byte range (Content-Range names it).'),
+        ...errorAnswers(
         ERROR_ANSWERS.validation,
         ERROR_ANSWERS.libraryTokenInvalid,
         ERROR_ANSWERS.entitlementRequired,
         ERROR_ANSWERS.fileNotFound,
         ERROR_ANSWERS.rangeNotSatisfiable
-      )
+        )
+      }
     },
     handler: async (request, reply) => {
       const customer = await library.customerFromToken(

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { errorResponses } from '../schemas/common'
 
 /**
  * The page behind the library's `support.help_url`: the emulator hands that URL out, so it must
@@ -10,13 +11,17 @@ export const supportPageRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/support',
     {
-      // The declared 200 documents the page; the HTML goes out as written, not JSON-serialized.
-      serializerCompiler: () => (data) => String(data),
+      // The declared 200 documents the page; the HTML goes out as written, errors as JSON.
+      serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
       schema: {
         tags: ['Customer library'],
         summary: "The support page the library's support.help_url points to (HTML)",
         produces: ['text/html'],
-        response: { 200: { type: 'string', description: 'An HTML page.' } }
+        response: {
+          200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
+          // Fault rules (rate limits, injected errors) reach every service route.
+          ...errorResponses
+        }
       }
     },
     async (_request, reply) => {

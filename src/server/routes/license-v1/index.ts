@@ -254,7 +254,9 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
             public_key_hex: Type.String(),
             jwk: JwkSchema,
             issuer: Type.String({ description: 'The `iss` of every license token; `aud` is the App ID of the product.' })
-          })
+          }),
+          // Fault rules (rate limits, injected errors) reach every service route.
+          ...errorAnswers()
         }
       }
     },
