@@ -28,6 +28,25 @@ describe('GET /openapi.json, checked by an independent validator', () => {
     await expect(SwaggerParser.validate(dangling as never)).rejects.toThrow()
   })
 
+  it('every service operation declares at least one specific error answer with an example', () => {
+    const bare: string[] = []
+    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
+      if (!path.startsWith('/api/') || path === '/api/license/v1/public-key') continue
+      for (const [method, operation] of Object.entries<Record<string, any>>(item)) {
+        const specific = Object.entries<Record<string, any>>(operation.responses).filter(([status]) => /^[45]\d\d$/.test(status))
+        const withExamples = specific.filter(([, response]) => Object.keys(response.content?.['application/json']?.examples ?? {}).length > 0)
+        if (withExamples.length === 0 || withExamples.length !== specific.length) bare.push(`${method} ${path}`)
+      }
+    }
+    expect(bare).toEqual([])
+  })
+
+  it('documents request bodies of the service API as open (unknown fields ignored) and the control plane as closed', () => {
+    const bodySchema = (path: string) => document.paths[path].post.requestBody.content['application/json'].schema
+    expect(bodySchema('/api/license/v1/validate').additionalProperties).toBe(true)
+    expect(bodySchema('/_emulator/customers').additionalProperties).toBe(false)
+  })
+
   const example = (path: string, method: string, status: string, code: string) => {
     const response = document.paths[path]?.[method]?.responses?.[status]
     expect(response, `${method} ${path} ${status}`).toBeDefined()

@@ -90,3 +90,21 @@ describe('unknown query parameters and body fields', () => {
     expectError(faults, 400, 'VALIDATION_ERROR')
   })
 })
+
+describe('claim: a misspelt claim token name', () => {
+  it('answers 400 LIBRARY_CLAIM_FAILED naming the field it meant', async () => {
+    const emu = await startEmulator()
+    try {
+      const customer = await createCustomer(emu)
+      const session = (await emu.control('POST', `/customers/${customer.id}/session`)).body.token as string
+      const result = await emu.request('POST', '/api/library/claim', { token: session, body: { claimToken: 'abc' } })
+      expectError(result, 400, 'LIBRARY_CLAIM_FAILED')
+      expect(result.body.reason).toBe('INVALID_CLAIM_TOKEN')
+      expect(result.body.message).toContain('did you mean `claim_token`?')
+      const plain = await emu.request('POST', '/api/library/claim', { token: session, body: {} })
+      expect(plain.body.message).toBe('Send the claim token as `claim` or `claim_token`.')
+    } finally {
+      await emu.close()
+    }
+  })
+})

@@ -97,3 +97,16 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length] ?? Number.POSITIVE_INFINITY
 }
+
+/**
+ * The OpenAPI view of a route's schema: on the service API, query and body objects take extra
+ * names (ignored), so the document says so; control-plane documents stay closed.
+ */
+export function documentTolerance<S extends { querystring?: unknown; body?: unknown } | undefined>(schema: S, url: string): S {
+  if (!schema || url === '/_emulator' || url.startsWith('/_emulator/')) return schema
+  const open = (part: unknown) =>
+    part && typeof part === 'object' && (part as { additionalProperties?: unknown }).additionalProperties === false
+      ? { ...(part as object), additionalProperties: true }
+      : part
+  return { ...schema, querystring: open(schema.querystring), body: open(schema.body) }
+}

@@ -6,6 +6,7 @@ import { ClaimResponse, LibraryResponse } from '../../schemas/library'
 import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
 import { signedInCustomer } from '../../auth/user-auth'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
+import { closeIgnoredField } from '../../plugins/tolerant-requests'
 
 const tags = ['Customer library']
 const Token = Type.String({ maxLength: 4096 })
@@ -73,7 +74,10 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const customer = await signedInCustomer(app, request)
       const claimToken = request.body.claim ?? request.body.claim_token ?? request.query.claim ?? request.query.claim_token
       if (!claimToken) {
-        throw new DomainError('LIBRARY_CLAIM_FAILED', 'Send the claim token as `claim` or `claim_token`.', { details: { reason: 'INVALID_CLAIM_TOKEN' } })
+        const close = closeIgnoredField(request, 'claim_token') ?? closeIgnoredField(request, 'claim')
+        const meant = close && closeIgnoredField(request, 'claim_token') === close ? 'claim_token' : 'claim'
+        const hint = close ? ` "${close.field}" (${close.location}) is not a field here: did you mean \`${meant}\`?` : ''
+        throw new DomainError('LIBRARY_CLAIM_FAILED', `Send the claim token as \`claim\` or \`claim_token\`.${hint}`, { details: { reason: 'INVALID_CLAIM_TOKEN' } })
       }
       const result = purchases.claim(customer.id, claimToken)
       return {
