@@ -25,6 +25,7 @@ import { rendererRoutes } from './routes/renderer'
 import { libraryRoutes } from './routes/library'
 import { licenseV1Routes } from './routes/license-v1'
 import { downloadRoutes } from './routes/downloads'
+import { supportPageRoutes } from './routes/support-page'
 import { faultInjection } from './plugins/fault-injection'
 import { requestRecorder } from './plugins/request-recorder'
 import { trustedOrigins } from './plugins/trusted-origins'
@@ -32,6 +33,7 @@ import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useStrictRequests } from './plugins/strict-requests'
 import { handleClientError } from './errors/client-error'
 import { TransportError } from './errors/transport-codes'
+import { tolerantRequests } from './plugins/tolerant-requests'
 
 import packageJson from '../../package.json'
 
@@ -135,6 +137,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     app.addHook('preValidation', async (request) => {
       if (request.body === undefined && (request.method === 'POST' || request.method === 'PUT')) request.body = {}
     })
+    await app.register(tolerantRequests)
     await app.register(errorHandling)
     await app.register(openApi)
     await app.register(developerAuth)
@@ -148,6 +151,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(libraryRoutes, { prefix: '/api/library' })
     await app.register(licenseV1Routes, { prefix: '/api/license/v1' })
     await app.register(downloadRoutes, { prefix: '/api/downloads' })
+    await app.register(supportPageRoutes)
     await app.register(wellKnownRoutes)
     await app.register(controlPlaneRoutes, { prefix: '/_emulator' })
     if (options.rendererDir && existsSync(join(options.rendererDir, 'index.html'))) {

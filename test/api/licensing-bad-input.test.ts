@@ -41,10 +41,10 @@ describe('/api/license/v1/*: bad input', () => {
     }
   })
 
-  it.each(POST_ROUTES)('%s: an unknown field is 400 VALIDATION_ERROR naming it', async (route) => {
+  it.each(POST_ROUTES)('%s: an unknown field is ignored, not refused', async (route) => {
     const result = await post(route, JSON.stringify({ license_key: licenseKey, instance_id: 'm-1', surprise: 'field' }))
-    expectError(result, 400, 'VALIDATION_ERROR')
-    expect(result.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'surprise' })]))
+    expect(result.status, result.text).toBeLessThan(300)
+    expect(result.body.ok).toBe(true)
   })
 
   it.each([
@@ -94,9 +94,9 @@ describe('/api/license/v1/*: bad input', () => {
     expectError(text, text.status, text.body?.error as string)
   })
 
-  it('GET library-token and webview-library refuse unknown or over-long query values with 400 VALIDATION_ERROR', async () => {
+  it('GET library-token and webview-library ignore unknown query parameters and refuse over-long values with 400 VALIDATION_ERROR', async () => {
     for (const route of ['library-token', 'webview-library']) {
-      expectError(await emu.request('GET', `/api/license/v1/${route}?token=${libraryToken}&surprise=1`), 400, 'VALIDATION_ERROR')
+      expect((await emu.request('GET', `/api/license/v1/${route}?token=${libraryToken}&surprise=1&_=123&utm_source=mail`)).status).toBe(200)
       expectError(await emu.request('GET', `/api/license/v1/${route}?license_key=${'K'.repeat(201)}`, { headers }), 400, 'VALIDATION_ERROR')
       expectError(await emu.request('GET', `/api/license/v1/${route}?token=${'t'.repeat(5000)}`), 400, 'VALIDATION_ERROR')
     }

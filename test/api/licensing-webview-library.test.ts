@@ -3,7 +3,7 @@ import { startEmulator } from '../support/emulator'
 import type { TestEmulator, HttpResult } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
-import { addFile, createCustomer, libraryTokenOf, localPath, purchase } from '../support/commerce'
+import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase, storefrontProductWithCredential } from '../support/commerce'
 import type { Purchase } from '../support/commerce'
 
 // GET and POST /api/license/v1/webview-library: the customer library for an in-plugin web view,
@@ -110,5 +110,73 @@ describe('/api/license/v1/webview-library', () => {
     expectError(await emu.request('GET', path), 401, 'LIBRARY_TOKEN_INVALID')
     expectError(await emu.request('POST', path, { body: {} }), 401, 'LIBRARY_TOKEN_INVALID')
     expectError(await emu.request('GET', path, { token: alpha.developer.token }), 401, 'LIBRARY_TOKEN_INVALID')
+  })
+})
+
+// The web view gets the same library (decisions.md section 8): the same groups as GET /api/library
+// (orders and marketing_preferences included) and the same filters, narrowed to the calling product.
+describe('/api/license/v1/webview-library: the same groups and filters as /api/library', () => {
+  let emu: TestEmulator
+  let north: Awaited<ReturnType<typeof storefrontProductWithCredential>>
+  let south: Awaited<ReturnType<typeof storefrontProductWithCredential>>
+  let northPurchase: Purchase
+  let token: string
+  const path = '/api/license/v1/webview-library'
+
+  beforeAll(async () => {
+    emu = await startEmulator()
+    const developer = await emu.createDeveloper()
+    north = await storefrontProductWithCredential(emu, developer, { name: 'North Reverb', storefrontSlug: 'north' })
+    south = await storefrontProductWithCredential(emu, developer, { name: 'South Delay', storefrontSlug: 'south' })
+    const customer = await createCustomer(emu, { name: 'Eli' })
+    northPurchase = await purchase(emu, customer.id, north.productId)
+    await purchase(emu, customer.id, south.productId)
+    expect((await pluginClient(emu, north).activate(northPurchase.license.key, 'studio-mac')).status).toBe(201)
+    token = await libraryTokenOf(emu, customer.id)
+  })
+  afterAll(async () => emu.close())
+
+  it('carries orders and marketing_preferences, as the library does', async () => {
+    const library = await getLibrary(emu, token)
+    const webview = await emu.request('GET', path, { token })
+    expect(webview.status, webview.text).toBe(200)
+    expect(webview.body.orders).toHaveLength(2)
+    expect(webview.body.orders).toEqual(library.body.orders)
+    expect(webview.body.marketing_preferences).toEqual(library.body.marketing_preferences)
+  })
+
+  it.each(['storefront', 'storefrontSlug'])('?%s= filters every group to one storefront, GET and POST', async (name) => {
+    for (const result of [
+      await emu.request('GET', `${path}?${name}=north`, { token }),
+      await emu.request('POST', path, { token, body: { [name]: 'north' } })
+    ]) {
+      expect(result.status, result.text).toBe(200)
+      expect(result.body.products.map((p: { name: string }) => p.name)).toEqual(['North Reverb'])
+      expect(result.body.licenses.map((l: { product_id: string }) => l.product_id)).toEqual([north.productId])
+      expect(result.body.orders.map((o: { storefront_slug: string }) => o.storefront_slug)).toEqual(['north'])
+    }
+  })
+
+  it.each(['instance_id', 'instanceId', 'machine_id'])('?%s= marks what is activated on that device', async (name) => {
+    const here = await emu.request('GET', `${path}?${name}=studio-mac`, { token })
+    expect(here.status, here.text).toBe(200)
+    const mark = (result: HttpResult, productId: string) => result.body.licenses.find((l: { product_id: string }) => l.product_id === productId).activated_on_this_device
+    expect(mark(here, north.productId)).toBe(true)
+    expect(mark(here, south.productId)).toBe(false)
+    const elsewhere = await emu.request('POST', path, { token, body: { [name]: 'laptop' } })
+    expect(mark(elsewhere, north.productId)).toBe(false)
+  })
+
+  it('with the credential headers and license_key, orders are narrowed to the calling product', async () => {
+    const result = await pluginClient(emu, north).call('webview-library', { license_key: northPurchase.license.key })
+    expect(result.status, result.text).toBe(200)
+    expect(result.body.scope).toBe('product')
+    const items = result.body.orders.flatMap((o: { items: { product_id: string }[] }) => o.items.map((i) => i.product_id))
+    expect(items).toEqual([north.productId])
+    expect(result.body.marketing_preferences).toMatchObject({ newsletter: expect.any(Boolean) })
+  })
+
+  it('an invalid value of a known filter stays 400', async () => {
+    expectError(await emu.request('GET', `${path}?storefront=${'x'.repeat(300)}`, { token }), 400, 'VALIDATION_ERROR')
   })
 })

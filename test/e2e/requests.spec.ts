@@ -81,3 +81,22 @@ test('arrow keys move through the log', async ({ page, emulator }) => {
   await expect(page.getByTestId('request-detail')).toContainText('/.well-known/jwks.json')
   await expect(rows.nth(1).getByRole('button')).toBeFocused()
 })
+
+test('the detail names each query parameter and body field the server ignored', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  const validated = await callService(emulator, 'POST', '/api/license/v1/validate?_=123', { license_key: DEMO.perpetualKey, client_build: 'nightly' }, {
+    'x-svc-app-id': DEMO.appId,
+    'x-svc-plugin-key': DEMO.pluginKey,
+    'x-svc-plugin-secret': DEMO.pluginSecret
+  })
+  expect(validated.status).toBe(200)
+  await callService(emulator, 'GET', '/api/license/v1/public-key')
+  await openApp(page, emulator, '#/requests')
+  await page.getByRole('row').filter({ hasText: '/api/license/v1/validate' }).getByRole('button').click()
+  const warnings = page.getByTestId('request-warnings')
+  await expect(warnings).toContainText('Ignored unknown query parameter "_".')
+  await expect(warnings).toContainText('Ignored unknown body field "client_build".')
+  await page.getByRole('row').filter({ hasText: '/api/license/v1/public-key' }).getByRole('button').click()
+  await expect(page.getByTestId('request-detail')).toContainText('/api/license/v1/public-key')
+  await expect(page.getByTestId('request-warnings')).toHaveCount(0)
+})

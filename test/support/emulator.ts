@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify'
 import { buildServer } from '../../src/server/build-server'
 import type { ServerOptions } from '../../src/server/server-options'
 import { makeTempDir } from './temp-dir'
+import { responseContract } from './response-contract'
+import type { ResponseContract } from './response-contract'
 
 export interface HttpResult<T = Record<string, any>> {
   status: number
@@ -61,6 +63,7 @@ export async function startEmulator(overrides: Partial<ServerOptions> = {}): Pro
   if (!address || typeof address !== 'object') throw new Error('server did not listen')
   const baseUrl = `http://127.0.0.1:${address.port}`
 
+  let contract: ResponseContract | undefined
   const request: TestEmulator['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers }
     let body: string | Buffer | undefined
@@ -78,6 +81,10 @@ export async function startEmulator(overrides: Partial<ServerOptions> = {}): Pro
     } catch {
       parsed = undefined
     }
+    // Every answer is held to the published OpenAPI document (route, method, status, body schema).
+    contract ??= responseContract(app.swagger() as Record<string, any>)
+    const violation = contract.check(method, path, response.status, response.headers.get('content-type'), parsed)
+    if (violation) throw new Error(`Response outside the OpenAPI document: ${violation}\n${text.slice(0, 500)}`)
     return { status: response.status, headers: response.headers, body: parsed, text }
   }
 

@@ -42,7 +42,8 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
   const request: RecordedRequest = {
     headers: redactHeaders(capture.requestHeaders, headerRules),
     query: queryOf(path),
-    ...requestBodyOf(capture)
+    ...requestBodyOf(capture),
+    ...(capture.warnings && capture.warnings.length > 0 ? { warnings: capture.warnings.slice(0, 50).map((warning) => hide(redactText(warning))) } : {})
   }
   const response: RecordedResponse = {
     headers: redactHeaders(capture.responseHeaders, headerRules),

@@ -66,6 +66,8 @@ export interface RequestCapture {
    * `status` is then 0 if not even the status line went out.
    */
   aborted: boolean
+  /** Sentences for QA about the exchange (unknown query parameters or body fields the route ignored). */
+  warnings?: readonly string[] | undefined
   redaction: CaptureRedaction
 }
 
@@ -85,6 +87,8 @@ export interface RecordedRequest {
   /** JSON value, text, or null (see bodyInfo). Redacted. */
   body: unknown
   bodyInfo: BodyInfo
+  /** Present when the server ignored something the request sent (unknown names), one sentence each. */
+  warnings?: string[]
 }
 
 export interface RecordedResponse {

@@ -21,8 +21,9 @@ const REUSE_MARGIN_MS = 30 * 60 * 1000
 export function createLibraryService(deps: { clock: Clock; customers: CustomerService; tokens: LibraryTokens; view: LibraryView; licenses: LicenseRows }) {
   const { clock, customers, tokens, view, licenses } = deps
 
-  async function customerFromToken(token: string | null): Promise<Customer> {
-    if (!token) throw new DomainError('LIBRARY_TOKEN_INVALID', 'Send a library token as Bearer, or as ?token=, ?download_token= or ?libraryToken=.')
+  /** `missingHint` says how this caller's route takes a token (its forms differ by route). */
+  async function customerFromToken(token: string | null, missingHint = 'Send a library token.'): Promise<Customer> {
+    if (!token) throw new DomainError('LIBRARY_TOKEN_INVALID', missingHint)
     const { customerId } = await tokens.verify(token)
     const customer = customers.find(customerId)
     if (!customer) throw new DomainError('LIBRARY_TOKEN_INVALID', 'The customer of this library token no longer exists.')

@@ -33,6 +33,9 @@ export function toWebviewPayload(library: LibraryPayload, scope: { productId: st
       renews_at: s.renews_at,
       current_period_end: s.current_period_end
     })),
+    // The same groups as the library (orders and preferences too), narrowed like the rest.
+    orders: library.orders,
+    marketing_preferences: library.marketing_preferences,
     profile: { name: library.profile.name, email: library.profile.email },
     support: { contact_email: library.support.contact_email, help_url: library.support.help_url },
     library_url: scope.libraryUrl,

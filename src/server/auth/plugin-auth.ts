@@ -32,3 +32,33 @@ export function bearerLibraryToken(request: FastifyRequest): string | null {
   const bearer = bearerToken(request.headers)
   return bearer && !looksLikeProductCredential(bearer) ? bearer : null
 }
+
+/**
+ * The names a library token travels under, one set for every route that takes one: `token`,
+ * `library_token` (the field library-token answers with), `libraryToken`, and `download_token`
+ * where the route also takes the library's download token (the library, downloads).
+ */
+export const LIBRARY_TOKEN_FIELDS = ['token', 'library_token', 'libraryToken'] as const
+export const LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS = [...LIBRARY_TOKEN_FIELDS, 'download_token'] as const
+export type LibraryTokenField = (typeof LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS)[number]
+
+/** The library token of a request: Bearer, else the first of `fields` found in the query, else in the body. */
+export function presentedLibraryToken(request: FastifyRequest, fields: readonly LibraryTokenField[]): string | null {
+  const bearer = bearerLibraryToken(request)
+  if (bearer) return bearer
+  for (const part of [request.query, request.body]) {
+    if (!part || typeof part !== 'object') continue
+    for (const field of fields) {
+      const value = (part as Record<string, unknown>)[field]
+      if (typeof value === 'string' && value !== '') return value
+    }
+  }
+  return null
+}
+
+/** The hint of a 401 for a missing library token: only the forms this route accepts. */
+export function libraryTokenHint(fields: readonly LibraryTokenField[], where: 'query' | 'query or body'): string {
+  const names = fields.map((field) => `\`${field}\``)
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : (names[0] ?? '')
+  return `Send a library token as "Authorization: Bearer <token>", or as ${list} in the ${where}.`
+}

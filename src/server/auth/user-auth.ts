@@ -12,11 +12,18 @@ export async function signedInCustomer(app: FastifyInstance, request: FastifyReq
   const token = bearerLibraryToken(request)
   if (!token) throw new DomainError('AUTH_REQUIRED', 'Sign in: send a customer or developer session token as "Authorization: Bearer <token>".')
   let audience: 'customer' | 'developer' = 'developer'
+  let audiences: string[] = []
   try {
     const aud = decodeJwt(token).aud
-    if (aud === 'customer' || (Array.isArray(aud) && aud.includes('customer'))) audience = 'customer'
+    audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : []
+    if (audiences.includes('customer')) audience = 'customer'
   } catch {
     // Not even a JWT: verification below says INVALID_TOKEN.
+  }
+  if (audiences.length > 0 && !audiences.includes('customer') && !audiences.includes('developer')) {
+    // A library token (or another emulator token) here is a likely mix-up: name what the route takes.
+    const kind = audiences.includes('library') ? 'a library token' : 'not a session token'
+    throw new DomainError('INVALID_TOKEN', `This route takes a signed-in customer or developer session token as Bearer; this is ${kind}.`)
   }
   const claims = await app.core.sessions.verify(token, audience)
   if (audience === 'customer') {

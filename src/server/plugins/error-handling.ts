@@ -6,6 +6,7 @@ import { httpStatusOf } from '../errors/http-status'
 import type { DomainErrorCode } from '../../core/errors/domain-error'
 import { TRANSPORT_STATUS_BY_CODE, TransportError } from '../errors/transport-codes'
 import type { TransportErrorCode } from '../errors/transport-codes'
+import { closeIgnoredField } from './tolerant-requests'
 
 export interface ErrorBody {
   ok: false
@@ -68,7 +69,7 @@ export const errorHandling = fp(
         return send(reply, 400, {
           ok: false,
           error: 'VALIDATION_ERROR',
-          message: describeValidation(error),
+          message: describeValidation(error, request),
           details: error.validation.map((issue) => ({
             location: error.validationContext ?? 'body',
             path: issue.instancePath || '/',
@@ -106,7 +107,7 @@ function send(reply: FastifyReply, status: number, body: ErrorBody): FastifyRepl
   return reply.code(status).type('application/json; charset=utf-8').send(body)
 }
 
-function describeValidation(error: FastifyError): string {
+function describeValidation(error: FastifyError, request: FastifyRequest): string {
   const first = error.validation?.[0]
   if (!first) return 'The request is not valid.'
   const where = error.validationContext ?? 'body'
@@ -116,6 +117,9 @@ function describeValidation(error: FastifyError): string {
   }
   if (first.keyword === 'required') {
     const field = (first.params as { missingProperty?: string }).missingProperty
+    // An unknown name close to the missing one was ignored: likely the same field, misspelt.
+    const close = field ? closeIgnoredField(request, field) : null
+    if (close) return `Missing required field "${field}" in the ${where}; "${close.field}" (${close.location}) is not a field here: did you mean \`${field}\`?`
     return `Missing required field "${field}" in the ${where}.`
   }
   const path = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : where

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import { ErrorResponse } from '../schemas/common'
 import { ERROR_CODES } from '../errors/error-codes'
+import { documentTolerance } from './tolerant-requests'
 
 /** The OpenAPI 3.1 document, generated from the route schemas and served at /openapi.json. */
 export const openApi = fp(
@@ -40,6 +41,8 @@ export const openApi = fp(
           }
         }
       },
+      // Unknown query parameters and body fields are ignored on the service API: documented as accepted.
+      transform: ({ schema, url }) => ({ schema: documentTolerance(schema, url), url }),
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`)
       }

@@ -5,6 +5,7 @@ import { isServiceRequest } from '../../core/inspector/surfaces'
 import type { CapturedPayload, CaptureRedaction } from '../../core/inspector/types'
 import { redactText } from '../../core/redaction/redact'
 import { credentialHeaderNames } from '../auth/credential-headers'
+import { ignoredFieldWarnings } from './tolerant-requests'
 
 /** What the recorder holds for a request between its first hook and its response. */
 interface InFlight {
@@ -65,7 +66,7 @@ export const requestRecorder = fp(
         requestHeaders: request.headers,
         // The JSON parser's text (kept even when it fails to parse); other media types are refused unread.
         requestBody: {
-          parsed: request.body,
+          parsed: request.sentBody ? request.sentBody.value : request.body,
           head: request.rawBody === null ? [] : [request.rawBody],
           receivedBytes: request.rawBody === null ? 0 : Buffer.byteLength(request.rawBody)
         },
@@ -74,6 +75,7 @@ export const requestRecorder = fp(
         responseHeaders: reply.getHeaders(),
         response: inFlight.response,
         aborted,
+        warnings: ignoredFieldWarnings(request),
         redaction: currentRedaction()
       })
     }

@@ -2,8 +2,12 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream, parseByteRange } from '../../core/downloads/generated-bytes'
-import { errorResponses } from '../schemas/common'
-import { bearerLibraryToken } from '../auth/plugin-auth'
+import { ERROR_ANSWERS, errorAnswers } from '../schemas/error-answers'
+import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../auth/plugin-auth'
+
+/** The file's bytes, documented as such (streamed as sent, never serialized). */
+const FILE_BYTES = (description: string) =>
+  Type.Unsafe({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
 
 /** Entitlement-gated delivery: the library's download links land here (decisions.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -17,13 +21,31 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Download a product file (download token; active entitlement required; Range supported)',
       params: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
       querystring: Type.Object(
-        { download_token: Type.Optional(Type.String({ maxLength: 4096 })), token: Type.Optional(Type.String({ maxLength: 4096 })) },
+        {
+          download_token: Type.Optional(Type.String({ maxLength: 4096 })),
+          token: Type.Optional(Type.String({ maxLength: 4096 })),
+          library_token: Type.Optional(Type.String({ maxLength: 4096 })),
+          libraryToken: Type.Optional(Type.String({ maxLength: 4096 }))
+        },
         { additionalProperties: false }
       ),
-      response: errorResponses
+      response: {
+        200: FILE_BYTES('The whole file.'),
+        206: FILE_BYTES('The requested byte range (Content-Range names it).'),
+        ...errorAnswers(
+        ERROR_ANSWERS.validation,
+        ERROR_ANSWERS.libraryTokenInvalid,
+        ERROR_ANSWERS.entitlementRequired,
+        ERROR_ANSWERS.fileNotFound,
+        ERROR_ANSWERS.rangeNotSatisfiable
+        )
+      }
     },
     handler: async (request, reply) => {
-      const customer = await library.customerFromToken(request.query.download_token ?? request.query.token ?? bearerLibraryToken(request))
+      const customer = await library.customerFromToken(
+        presentedLibraryToken(request, LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS),
+        libraryTokenHint(LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, 'query')
+      )
       const file = files.find(request.params.fileId)
       if (!file) throw new DomainError('FILE_NOT_FOUND', `No file has the id ${request.params.fileId}.`)
       if (!commerce.hasActiveEntitlement(customer.id, file.productId)) {

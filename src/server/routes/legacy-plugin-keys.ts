@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
-import { errorResponses } from '../schemas/common'
+import { ERROR_ANSWERS, errorAnswers } from '../schemas/error-answers'
 
 const REPLACEMENT = '/api/developer/plugin-keys/products/:productId'
 
@@ -19,7 +19,7 @@ export const legacyPluginKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const schema = {
     tags: ['Legacy'],
     summary: 'Retired: developer-level plugin keys (410 LEGACY_PLUGIN_KEYS_RETIRED)',
-    response: errorResponses
+    response: errorAnswers(ERROR_ANSWERS.legacyRetired)
   }
   app.post('/api/developer/plugin-keys', { schema: { ...schema, summary: 'Retired: create a developer-level plugin key' } }, retired)
   app.post('/api/developer/plugin-keys/reveal-secret', { schema: { ...schema, summary: 'Retired: reveal the developer-level plugin secret' } }, retired)

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../schemas/common'
+import { ERROR_ANSWERS, errorAnswers } from '../schemas/error-answers'
 import { VerifiedConnectionResponse, VerifyConnectionBody } from '../schemas/plugin-connections'
 
 /** POST /api/plugin-connections/verify: section 4.2, answered as decisions.md section 3 pins. */
@@ -13,7 +13,7 @@ export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => 
         description:
           'Records the product connection status on every attempt. Failure is 401 PLUGIN_CONNECTION_FAILED with `verified: false` and a `reason` (UNKNOWN_PRODUCT, APP_ID_MISMATCH, KEY_MISMATCH, SECRET_MISMATCH, CREDENTIAL_REVOKED), hidden in --strict mode.',
         body: VerifyConnectionBody,
-        response: { 200: VerifiedConnectionResponse, ...errorResponses }
+        response: { 200: VerifiedConnectionResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.connectionFailed) }
       }
     },
     async (request) => {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { JwkSchema } from '../schemas/licensing'
+import { errorResponses } from '../schemas/common'
 
 /** Public signing keys: verify developer session tokens and signed license tokens offline. */
 export const wellKnownRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -14,7 +15,9 @@ export const wellKnownRoutes: FastifyPluginAsyncTypebox = async (app) => {
           200: Type.Object({
             ok: Type.Literal(true),
             keys: Type.Array(JwkSchema)
-          })
+          }),
+          // Fault rules (rate limits, injected errors) reach every service route.
+          ...errorResponses
         }
       }
     },

@@ -141,6 +141,8 @@ export const WebviewPayloadSchema = Type.Object({
     Type.Pick(LibraryLicenseSchema, ['id', 'license_key', 'product_id', 'state', 'expires_at', 'activation_count', 'max_activations', 'activated_on_this_device'])
   ),
   subscriptions: Type.Array(Type.Pick(LibrarySubscriptionSchema, ['id', 'product_id', 'status', 'renews_at', 'current_period_end'])),
+  orders: Type.Array(LibraryOrderSchema, { description: 'As in the library; with a calling product, only its items.' }),
+  marketing_preferences: MarketingPreferencesSchema,
   profile: Type.Pick(LibraryProfileSchema, ['name', 'email']),
   support: Type.Pick(LibrarySupportSchema, ['contact_email', 'help_url']),
   library_url: Type.String(),

@@ -84,7 +84,10 @@ export const RequestEntrySchema = Type.Object(
       headers: HeaderMapSchema,
       query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())])),
       body: BodyField,
-      bodyInfo: BodyInfoSchema
+      bodyInfo: BodyInfoSchema,
+      warnings: Type.Optional(
+        Type.Array(Type.String(), { description: 'What the server ignored in this request (unknown query parameters or body fields), one sentence each.' })
+      )
     }),
     response: Type.Object({ headers: HeaderMapSchema, body: BodyField, bodyInfo: BodyInfoSchema })
   },

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { actingDeveloper } from '../../auth/developer-auth'
-import { ActionNoteBody, ProductIdParams, errorResponses } from '../../schemas/common'
+import { ActionNoteBody, ProductIdParams } from '../../schemas/common'
+import { ERROR_ANSWERS, MANAGEMENT_ERRORS, errorAnswers } from '../../schemas/error-answers'
 import {
   CredentialListResponse,
   CurrentCredentialResponse,
@@ -35,7 +36,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
           { productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
           { additionalProperties: false }
         ),
-        response: { 200: CredentialListResponse, ...errorResponses }
+        response: { 200: CredentialListResponse, ...errorAnswers(...MANAGEMENT_ERRORS) }
       }
     },
     async (request) => {
@@ -52,7 +53,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         security,
         summary: "The product's active credential, else its most recent revoked one",
         params: ProductIdParams,
-        response: { 200: CurrentCredentialResponse, ...errorResponses }
+        response: { 200: CurrentCredentialResponse, ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.credentialNotFound) }
       }
     },
     async (request) => {
@@ -70,7 +71,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         summary: 'Create the first active credential (409 ACTIVE_CREDENTIAL_EXISTS if one exists)',
         params: ProductIdParams,
         body: ActionNoteBody,
-        response: { 201: IssuedResponse, ...errorResponses }
+        response: { 201: IssuedResponse, ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.activeCredentialExists) }
       }
     },
     async (request, reply) => {
@@ -93,7 +94,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         summary: 'Return the active credential, creating it if none exists (one_time_reveal only when created)',
         params: ProductIdParams,
         body: ActionNoteBody,
-        response: { 200: ExistingResponse, 201: IssuedResponse, ...errorResponses }
+        response: { 200: ExistingResponse, 201: IssuedResponse, ...errorAnswers(...MANAGEMENT_ERRORS) }
       }
     },
     async (request, reply) => {
@@ -117,7 +118,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         summary: 'Reveal the full key and secret of the active credential, when recoverable',
         params: ProductIdParams,
         body: ActionNoteBody,
-        response: { 200: RevealResponse, ...errorResponses }
+        response: { 200: RevealResponse, ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.credentialNotFound, ERROR_ANSWERS.secretUnavailable) }
       }
     },
     async (request) => {
@@ -136,7 +137,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
           summary: `Rotate the ${what}: revoke the active credential and issue a new key and secret`,
           params: ProductIdParams,
           body: ActionNoteBody,
-          response: { 201: RotatedResponse, ...errorResponses }
+          response: { 201: RotatedResponse, ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.credentialNotFound) }
         }
       },
       async (request, reply) => {
@@ -161,7 +162,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         summary: 'Revoke the active credential (revoked: false when nothing was active)',
         params: ProductIdParams,
         body: ActionNoteBody,
-        response: { 200: RevokeResponse, ...errorResponses }
+        response: { 200: RevokeResponse, ...errorAnswers(...MANAGEMENT_ERRORS) }
       }
     },
     async (request) => {

@@ -1,11 +1,12 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
-import { errorResponses } from '../../schemas/common'
+import { ERROR_ANSWERS, errorAnswers } from '../../schemas/error-answers'
 import { ClaimResponse, LibraryResponse } from '../../schemas/library'
-import { bearerLibraryToken } from '../../auth/plugin-auth'
+import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
 import { signedInCustomer } from '../../auth/user-auth'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
+import { closeIgnoredField } from '../../plugins/tolerant-requests'
 
 const tags = ['Customer library']
 const Token = Type.String({ maxLength: 4096 })
@@ -23,12 +24,13 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "The customer's library: products, subscriptions, licenses, orders, preferences, profile, support, download_token",
         description:
-          'Library token as Bearer, or query `token`, `download_token` or `libraryToken`. `storefront`/`storefrontSlug` filter to one storefront; `instance_id`/`instanceId`/`machine_id` mark what is activated on that device.',
+          'Library token as Bearer, or query `token`, `library_token`, `libraryToken` or `download_token`. `storefront`/`storefrontSlug` filter to one storefront; `instance_id`/`instanceId`/`machine_id` mark what is activated on that device.',
         querystring: Type.Object(
           {
             token: Type.Optional(Token),
-            download_token: Type.Optional(Token),
+            library_token: Type.Optional(Token),
             libraryToken: Type.Optional(Token),
+            download_token: Type.Optional(Token),
             storefront: Type.Optional(Id),
             storefrontSlug: Type.Optional(Id),
             instance_id: Type.Optional(Id),
@@ -37,12 +39,15 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
           { additionalProperties: false }
         ),
-        response: { 200: LibraryResponse, ...errorResponses }
+        response: { 200: LibraryResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.libraryTokenInvalid) }
       }
     },
     async (request) => {
       const q = request.query
-      const customer = await library.customerFromToken(bearerLibraryToken(request) ?? q.token ?? q.download_token ?? q.libraryToken ?? null)
+      const customer = await library.customerFromToken(
+        presentedLibraryToken(request, LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS),
+        libraryTokenHint(LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, 'query')
+      )
       const payload = await library.library(customer, {
         baseUrl: app.core.apiBaseUrl(),
         storefront: q.storefront ?? q.storefrontSlug,
@@ -62,14 +67,17 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Signed-in user JWT (customer or developer). The claim token as `claim` or `claim_token`, in the body or the query. Invalid token: 400 LIBRARY_CLAIM_FAILED reason INVALID_CLAIM_TOKEN; claimed by another account: 409 reason ALREADY_CLAIMED.',
         querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
         body: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
-        response: { 200: ClaimResponse, ...errorResponses }
+        response: { 200: ClaimResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.claimInvalid, ERROR_ANSWERS.authRequired, ERROR_ANSWERS.invalidToken, ERROR_ANSWERS.tokenExpired, ERROR_ANSWERS.claimTaken) }
       }
     },
     async (request) => {
       const customer = await signedInCustomer(app, request)
       const claimToken = request.body.claim ?? request.body.claim_token ?? request.query.claim ?? request.query.claim_token
       if (!claimToken) {
-        throw new DomainError('LIBRARY_CLAIM_FAILED', 'Send the claim token as `claim` or `claim_token`.', { details: { reason: 'INVALID_CLAIM_TOKEN' } })
+        const close = closeIgnoredField(request, 'claim_token') ?? closeIgnoredField(request, 'claim')
+        const meant = close && closeIgnoredField(request, 'claim_token') === close ? 'claim_token' : 'claim'
+        const hint = close ? ` "${close.field}" (${close.location}) is not a field here: did you mean \`${meant}\`?` : ''
+        throw new DomainError('LIBRARY_CLAIM_FAILED', `Send the claim token as \`claim\` or \`claim_token\`.${hint}`, { details: { reason: 'INVALID_CLAIM_TOKEN' } })
       }
       const result = purchases.claim(customer.id, claimToken)
       return {

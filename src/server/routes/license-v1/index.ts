@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { exportSPKI } from 'jose'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../schemas/common'
+import { ERROR_ANSWERS, LICENSE_ACTION_ERRORS, errorAnswers } from '../../schemas/error-answers'
 import { WebviewResponse } from '../../schemas/library'
 import { TOKEN_ISSUER } from '../../../core/accounts/session-tokens'
 import {
@@ -14,11 +14,18 @@ import {
   LicenseViewSchema,
   ValidateBody
 } from '../../schemas/licensing'
-import { authenticatePlugin, bearerLibraryToken, hasPluginContext } from '../../auth/plugin-auth'
+import { LIBRARY_TOKEN_FIELDS, authenticatePlugin, hasPluginContext, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
 import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 
 const tags = ['Licensing v1']
+const LIBRARY_CONTEXT_ERRORS = [
+  ERROR_ANSWERS.validation,
+  ERROR_ANSWERS.libraryTokenInvalid,
+  ERROR_ANSWERS.productCredentialInvalid,
+  ERROR_ANSWERS.licenseNotFound,
+  ERROR_ANSWERS.scopeMismatch
+]
 const security = [{ pluginAppId: [], pluginKey: [], pluginSecret: [] }]
 
 const LibraryContextQuery = Type.Object(
@@ -29,15 +36,24 @@ const LibraryContextQuery = Type.Object(
     license_key: Type.Optional(Type.String({ maxLength: 200 })),
     instance_id: Type.Optional(Type.String({ maxLength: 200 })),
     instanceId: Type.Optional(Type.String({ maxLength: 200 })),
+    machine_id: Type.Optional(Type.String({ maxLength: 200 })),
+    storefront: Type.Optional(Type.String({ maxLength: 200 })),
+    storefrontSlug: Type.Optional(Type.String({ maxLength: 200 })),
     productId: Type.Optional(Type.String({ maxLength: 200 }))
   },
   { additionalProperties: false }
 )
 const LibraryContextBody = Type.Object(
   {
+    token: Type.Optional(Type.String({ maxLength: 4096 })),
     library_token: Type.Optional(Type.String({ maxLength: 4096 })),
+    libraryToken: Type.Optional(Type.String({ maxLength: 4096 })),
     license_key: Type.Optional(Type.String({ maxLength: 200 })),
-    instance_id: Type.Optional(Type.String({ maxLength: 200 }))
+    instance_id: Type.Optional(Type.String({ maxLength: 200 })),
+    instanceId: Type.Optional(Type.String({ maxLength: 200 })),
+    machine_id: Type.Optional(Type.String({ maxLength: 200 })),
+    storefront: Type.Optional(Type.String({ maxLength: 200 })),
+    storefrontSlug: Type.Optional(Type.String({ maxLength: 200 }))
   },
   { additionalProperties: false }
 )
@@ -68,7 +84,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
             activation: ActivationViewSchema,
             license_token: Type.String()
           }),
-          ...errorResponses
+          ...errorAnswers(...LICENSE_ACTION_ERRORS, ERROR_ANSWERS.tooManyActivations)
         }
       }
     },
@@ -114,7 +130,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
             activation: Type.Optional(ActivationViewSchema),
             license_token: Type.Optional(Type.String())
           }),
-          ...errorResponses
+          ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.productCredentialInvalid)
         }
       }
     },
@@ -147,7 +163,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         body: DeactivateBody,
         response: {
           200: Type.Object({ ok: Type.Literal(true), deactivated: Type.Literal(true), license: LicenseViewSchema, activation: ActivationViewSchema }),
-          ...errorResponses
+          ...errorAnswers(...LICENSE_ACTION_ERRORS, ERROR_ANSWERS.notActivated)
         }
       }
     },
@@ -164,13 +180,14 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   )
 
   /** Who the library-token and webview-library calls speak for: a library token, else plugin context. */
-  async function resolveCustomer(request: Parameters<typeof bearerLibraryToken>[0], token: string | undefined, licenseKey: string | undefined) {
+  async function resolveCustomer(request: Parameters<typeof presentedLibraryToken>[0], licenseKey: string | undefined) {
     const prefix = app.settings.headerPrefix
     const plugin = hasPluginContext(request, prefix) ? authenticatePlugin(app, request) : null
-    const libraryToken = token ?? bearerLibraryToken(request)
+    const libraryToken = presentedLibraryToken(request, LIBRARY_TOKEN_FIELDS)
     if (libraryToken) return { customer: await library.customerFromToken(libraryToken), productId: plugin?.product.id ?? null }
     if (plugin) return { customer: library.customerFromLicense(plugin.product, licenseKey ?? null), productId: plugin.product.id }
-    return { customer: await library.customerFromToken(null), productId: null }
+    const hint = `${libraryTokenHint(LIBRARY_TOKEN_FIELDS, request.method === 'POST' ? 'query or body' : 'query')} Or send the product credential headers with a \`license_key\`.`
+    return { customer: await library.customerFromToken(null, hint), productId: null }
   }
 
   for (const method of ['GET', 'POST'] as const) {
@@ -181,18 +198,14 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'A library token for the package and web view library flows',
         description:
-          'Identify the customer with a library token (Bearer or `token`/`libraryToken`/`library_token`), or with the product credential headers plus `license_key`.',
+          'Identify the customer with a library token (Bearer, or `token`, `library_token` or `libraryToken` in the query or a POST body), or with the product credential headers plus `license_key`.',
         ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
-        response: { 200: LibraryTokenResponse, ...errorResponses }
+        response: { 200: LibraryTokenResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
         const query = request.query as Record<string, string | undefined>
         const body = (request.body ?? {}) as Record<string, string | undefined>
-        const { customer } = await resolveCustomer(
-          request,
-          body.library_token ?? query.token ?? query.libraryToken ?? query.library_token,
-          body.license_key ?? query.license_key
-        )
+        const { customer } = await resolveCustomer(request, body.license_key ?? query.license_key)
         return { ok: true as const, ...(await library.issueToken(customer, app.core.apiBaseUrl())) }
       }
     })
@@ -204,20 +217,19 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'The customer library, compact, for an in-plugin web view (scoped to the calling product)',
+        description:
+          'The same groups and filters as GET /api/library: `storefront`/`storefrontSlug` filter to one storefront, `instance_id`/`instanceId`/`machine_id` mark what is activated on that device (query, or a POST body). With the product credential headers (and `license_key` when no library token is sent), every group is narrowed to the calling product.',
         ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
-        response: { 200: WebviewResponse, ...errorResponses }
+        response: { 200: WebviewResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
         const query = request.query as Record<string, string | undefined>
         const body = (request.body ?? {}) as Record<string, string | undefined>
-        const { customer, productId } = await resolveCustomer(
-          request,
-          body.library_token ?? query.token ?? query.libraryToken ?? query.library_token,
-          body.license_key ?? query.license_key
-        )
+        const { customer, productId } = await resolveCustomer(request, body.license_key ?? query.license_key)
         const payload = await library.webview(customer, {
           baseUrl: app.core.apiBaseUrl(),
-          instanceId: body.instance_id ?? query.instance_id ?? query.instanceId,
+          instanceId: body.instance_id ?? body.instanceId ?? body.machine_id ?? query.instance_id ?? query.instanceId ?? query.machine_id,
+          storefront: body.storefront ?? body.storefrontSlug ?? query.storefront ?? query.storefrontSlug,
           productId: productId ?? query.productId ?? null
         })
         return { ok: true as const, ...payload }
@@ -242,7 +254,9 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
             public_key_hex: Type.String(),
             jwk: JwkSchema,
             issuer: Type.String({ description: 'The `iss` of every license token; `aud` is the App ID of the product.' })
-          })
+          }),
+          // Fault rules (rate limits, injected errors) reach every service route.
+          ...errorAnswers()
         }
       }
     },

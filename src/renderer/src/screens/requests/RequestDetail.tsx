@@ -54,6 +54,18 @@ function EntryView({ entry }: { entry: RequestEntry }) {
         ]}
       />
       <p className="muted small">Redacted by the server: plugin keys, secrets and tokens show previews only.</p>
+      {entry.request.warnings && entry.request.warnings.length > 0 ? (
+        <div className="stack" role="note" data-testid="request-warnings">
+          <p className="small">
+            <Badge tone="warning">ignored</Badge> The server ignored names this route does not know:
+          </p>
+          <ul className="small">
+            {entry.request.warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <Tabs
         label="Request and response"
         selected={tab}

@@ -1,0 +1,112 @@
+import fp from 'fastify-plugin'
+import type { FastifyRequest } from 'fastify'
+
+/** A query parameter or body field the route does not know, dropped before validation. */
+export interface IgnoredField {
+  location: 'query' | 'body'
+  field: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Unknown names this request sent and the route ignored; null when there were none. */
+    ignoredFields: IgnoredField[] | null
+    /** The body as sent, when unknown fields were dropped from `body` (the inspector shows what arrived). */
+    sentBody: { value: unknown } | null
+  }
+}
+
+/**
+ * Unknown names are ignored, not refused, on the service API: browsers, web views and HTTP
+ * libraries add `?_=1700000000` or `utm_source`, and clients send body fields the platform does
+ * not know. Top-level query parameters and body fields a route's schema does not declare are
+ * dropped before validation and remembered (the inspector shows them; a 400 for a missing field
+ * names a close one). Known fields with invalid values still fail validation. The control plane
+ * (`/_emulator/*`) stays strict: its documents are written by people, and a typo there must be named.
+ */
+export const tolerantRequests = fp(
+  async (app) => {
+    app.decorateRequest('ignoredFields', null)
+    app.decorateRequest('sentBody', null)
+    app.addHook('preValidation', async (request) => {
+      const url = request.routeOptions.url
+      if (url === undefined || url === '/_emulator' || url.startsWith('/_emulator/')) return
+      const schema = request.routeOptions.schema
+      const ignored = dropUnknown(request.query, schema?.querystring, 'query')
+      const body = request.body
+      if (body && typeof body === 'object' && !Array.isArray(body)) {
+        const copy = { ...(body as Record<string, unknown>) }
+        const dropped = dropUnknown(copy, schema?.body, 'body')
+        if (dropped.length > 0) {
+          request.sentBody = { value: body }
+          request.body = copy
+          ignored.push(...dropped)
+        }
+      }
+      if (ignored.length > 0) request.ignoredFields = ignored
+    })
+  },
+  { name: 'tolerant-requests' }
+)
+
+function dropUnknown(part: unknown, schema: unknown, location: IgnoredField['location']): IgnoredField[] {
+  if (!part || typeof part !== 'object' || Array.isArray(part)) return []
+  const declared = schema && typeof schema === 'object' ? (schema as { properties?: unknown; additionalProperties?: unknown }) : null
+  // A schema that takes any name (a record, or extra properties allowed) knows them all.
+  if (declared && (declared.additionalProperties !== false || !declared.properties || typeof declared.properties !== 'object')) return []
+  const known = new Set(declared ? Object.keys(declared.properties as object) : [])
+  const ignored: IgnoredField[] = []
+  const fields = part as Record<string, unknown>
+  for (const field of Object.keys(fields)) {
+    if (known.has(field)) continue
+    ignored.push({ location, field })
+    delete fields[field]
+  }
+  return ignored
+}
+
+/** The inspector's warning for each ignored name. */
+export function ignoredFieldWarnings(request: FastifyRequest): string[] | undefined {
+  return request.ignoredFields?.map(({ location, field }) =>
+    location === 'query' ? `Ignored unknown query parameter "${field.slice(0, 100)}".` : `Ignored unknown body field "${field.slice(0, 100)}".`
+  )
+}
+
+/**
+ * An ignored name close to `missing` (a typo, another case or separator): "did you mean" material.
+ * Close: the same letters once case, `_` and `-` are set aside, or at most two edits apart.
+ */
+export function closeIgnoredField(request: FastifyRequest, missing: string): IgnoredField | null {
+  const normal = (name: string) => name.toLowerCase().replace(/[_-]/g, '')
+  for (const candidate of request.ignoredFields ?? []) {
+    if (normal(candidate.field) === normal(missing)) return candidate
+    if (missing.length >= 4 && editDistance(candidate.field.toLowerCase(), missing.toLowerCase()) <= 2) return candidate
+  }
+  return null
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || a.length > 100 || b.length > 100) return Number.POSITIVE_INFINITY
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length] ?? Number.POSITIVE_INFINITY
+}
+
+/**
+ * The OpenAPI view of a route's schema: on the service API, query and body objects take extra
+ * names (ignored), so the document says so; control-plane documents stay closed.
+ */
+export function documentTolerance<S extends { querystring?: unknown; body?: unknown } | undefined>(schema: S, url: string): S {
+  if (!schema || url === '/_emulator' || url.startsWith('/_emulator/')) return schema
+  const open = (part: unknown) =>
+    part && typeof part === 'object' && (part as { additionalProperties?: unknown }).additionalProperties === false
+      ? { ...(part as object), additionalProperties: true }
+      : part
+  return { ...schema, querystring: open(schema.querystring), body: open(schema.body) }
+}

@@ -1,0 +1,127 @@
+import { Type } from 'typebox'
+import type { TSchema } from 'typebox'
+import { errorResponses } from './common'
+
+/** One specific error a route answers: its status and code, and an example body for the OpenAPI document. */
+export interface ErrorAnswer {
+  status: number
+  error: string
+  message: string
+  /** Extra top-level keys of this answer (`replacement`, `recovery`, `reason`, `details` ...). */
+  details?: Record<string, unknown>
+}
+
+/**
+ * A route's response entries for its specific errors, each status referring to the one shared
+ * ErrorResponse schema with a description naming its codes and one example per code; the generic
+ * 4xx and 5xx stay for everything else (validation, faults, the unexpected).
+ */
+export function errorAnswers(...answers: ErrorAnswer[]): Record<string, TSchema> {
+  const byStatus = new Map<number, ErrorAnswer[]>()
+  for (const answer of answers) byStatus.set(answer.status, [...(byStatus.get(answer.status) ?? []), answer])
+  const entries: Record<string, TSchema> = {}
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const codes = [...new Set(list.map((answer) => answer.error))]
+    entries[String(status)] = Type.Unsafe({
+      description: codes.join(', '),
+      content: {
+        'application/json': {
+          schema: { $ref: 'ErrorResponse' },
+          examples: Object.fromEntries(
+            list.map((answer) => [answer.error, { summary: answer.message, value: { ok: false, error: answer.error, message: answer.message, ...answer.details } }])
+          )
+        }
+      }
+    })
+  }
+  return { ...entries, ...errorResponses }
+}
+
+const PRODUCT = '/api/developer/plugin-keys/products/prod_123'
+
+/** The specific answers of the service's routes, with example bodies as the server words them. */
+export const ERROR_ANSWERS = {
+  validation: {
+    status: 400,
+    error: 'VALIDATION_ERROR',
+    message: 'Missing required field "license_key" in the body.',
+    details: { details: [{ location: 'body', path: '/', problem: "must have required property 'license_key'" }] }
+  },
+  authRequired: { status: 401, error: 'AUTH_REQUIRED', message: 'Send a developer session token as "Authorization: Bearer <token>".' },
+  invalidToken: { status: 401, error: 'INVALID_TOKEN', message: 'The token was not issued by this emulator.' },
+  tokenExpired: { status: 401, error: 'TOKEN_EXPIRED', message: 'The session token has expired; mint a new one.' },
+  credentialNotAccepted: {
+    status: 403,
+    error: 'PRODUCT_CREDENTIAL_NOT_ACCEPTED',
+    message: 'Product credentials (App ID, plugin key, plugin secret) are for plugins and the licensing API; the management API needs a developer session token.'
+  },
+  productNotFound: { status: 404, error: 'PRODUCT_NOT_FOUND', message: 'No product prod_123 is visible to this developer.' },
+  credentialNotFound: { status: 404, error: 'PRODUCT_CREDENTIAL_NOT_FOUND', message: 'Product prod_123 has no credential yet; create or ensure one.' },
+  activeCredentialExists: {
+    status: 409,
+    error: 'ACTIVE_CREDENTIAL_EXISTS',
+    message: 'Product prod_123 already has an active credential. Use ensure or rotate instead.'
+  },
+  secretUnavailable: {
+    status: 409,
+    error: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE',
+    message: 'The plugin secret of this credential cannot be revealed again. Rotate to get new values.',
+    details: { recovery: { rotateKey: `${PRODUCT}/rotate-key`, rotateSecret: `${PRODUCT}/rotate-secret` } }
+  },
+  legacyRetired: {
+    status: 410,
+    error: 'LEGACY_PLUGIN_KEYS_RETIRED',
+    message: 'Developer-level plugin keys are retired. Use product-scoped credentials instead.',
+    details: { replacement: '/api/developer/plugin-keys/products/:productId' }
+  },
+  connectionFailed: {
+    status: 401,
+    error: 'PLUGIN_CONNECTION_FAILED',
+    message: 'The plugin secret does not match this App ID and plugin key.',
+    details: { verified: false, reason: 'SECRET_MISMATCH' }
+  },
+  productCredentialInvalid: {
+    status: 401,
+    error: 'PRODUCT_CREDENTIAL_INVALID',
+    message: 'Send the product credential: x-svc-app-id, x-svc-plugin-key and x-svc-plugin-secret.'
+  },
+  libraryTokenInvalid: { status: 401, error: 'LIBRARY_TOKEN_INVALID', message: 'The library token is missing, not valid or expired.' },
+  claimInvalid: {
+    status: 400,
+    error: 'LIBRARY_CLAIM_FAILED',
+    message: 'No reseller order item has this claim token.',
+    details: { reason: 'INVALID_CLAIM_TOKEN' }
+  },
+  claimTaken: {
+    status: 409,
+    error: 'LIBRARY_CLAIM_FAILED',
+    message: 'This order item was already claimed by another account.',
+    details: { reason: 'ALREADY_CLAIMED' }
+  },
+  entitlementRequired: { status: 403, error: 'ENTITLEMENT_REQUIRED', message: 'This account has no active entitlement to the product of this file.' },
+  fileNotFound: { status: 404, error: 'FILE_NOT_FOUND', message: 'No file has the id file_123.' },
+  rangeNotSatisfiable: { status: 416, error: 'RANGE_NOT_SATISFIABLE', message: "The requested range is outside the file's 4096 bytes." },
+  licenseNotFound: { status: 404, error: 'NOT_FOUND', message: 'No license has this key.' },
+  notActivated: { status: 404, error: 'NOT_ACTIVATED', message: 'The license is not active on this instance.' },
+  suspended: { status: 403, error: 'SUSPENDED', message: 'The license is suspended.' },
+  expired: { status: 403, error: 'EXPIRED', message: 'The license expired.' },
+  revoked: { status: 403, error: 'REVOKED', message: 'The license was revoked.' },
+  trialExpired: { status: 403, error: 'TRIAL_EXPIRED', message: 'The trial has ended.' },
+  scopeMismatch: { status: 403, error: 'PRODUCT_SCOPE_MISMATCH', message: 'The license belongs to another product.' },
+  tooManyActivations: { status: 409, error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' }
+} satisfies Record<string, ErrorAnswer>
+
+const A = ERROR_ANSWERS
+/** Every management route: developer auth and product ownership. */
+export const MANAGEMENT_ERRORS: ErrorAnswer[] = [A.validation, A.authRequired, A.invalidToken, A.tokenExpired, A.credentialNotAccepted, A.productNotFound]
+/** The licensing routes that act on a license (activate, deactivate). */
+export const LICENSE_ACTION_ERRORS: ErrorAnswer[] = [
+  A.validation,
+  A.productCredentialInvalid,
+  A.licenseNotFound,
+  A.suspended,
+  A.expired,
+  A.revoked,
+  A.trialExpired,
+  A.scopeMismatch
+]
