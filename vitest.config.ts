@@ -1,14 +1,17 @@
 import { defineConfig } from 'vitest/config'
 
-// Unit: core and renderer logic on real SQLite files. API: the real server on 127.0.0.1.
+const buildBundle = 'test/support/build-bundle.ts'
+
+// Unit: core and renderer logic on real SQLite files. API: the real server on 127.0.0.1. Both
+// build the bundle first (test/support/build-bundle.ts): some of their tests run out/main.
 // Package: the packed tarball installed into an empty project (slow: one install compiles
 // better-sqlite3; test/package/global-setup.ts does it once and reuses it while the tarball is the same).
 // Playwright suites (test/e2e) run separately through scripts/run-tests.mjs.
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000 } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', globalSetup: [buildBundle] } },
+      { test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000, globalSetup: [buildBundle] } },
       {
         test: {
           name: 'package',

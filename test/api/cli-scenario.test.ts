@@ -1,14 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureCliBuilt, killAllCli, spawnCli, startServeCli } from '../support/cli-process'
+import { killAllCli, spawnCli, startServeCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 import { PRESETS, PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 
 // `serve --scenario FILE` and `export-state`: scenario documents through the real command line.
 
 const dir = makeTempDir('cli-scenario')
-beforeAll(() => ensureCliBuilt())
 afterEach(async () => killAllCli())
 afterAll(() => dir.remove())
 

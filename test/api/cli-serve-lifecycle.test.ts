@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { ensureCliBuilt, killAllCli, projectRoot, spawnCli } from '../support/cli-process'
+import { killAllCli, projectRoot, spawnCli } from '../support/cli-process'
 import type { CliProcess } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
@@ -39,7 +39,6 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
   let dir: ReturnType<typeof makeTempDir>
   let dbPath: string
 
-  beforeAll(() => ensureCliBuilt(), 180_000)
   beforeEach(() => {
     dir = makeTempDir('cli-life')
     dbPath = join(dir.path, 'emu.db')

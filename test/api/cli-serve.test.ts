@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, statSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { ensureCliBuilt, killAllCli, spawnCli, startServeCli } from '../support/cli-process'
+import { killAllCli, spawnCli, startServeCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
 // The real command line: `node bin/plugin-license-emulator.js serve ...` running out/main/cli.js,
@@ -48,10 +48,6 @@ describe('plugin-license-emulator serve (built CLI)', () => {
   let dir: ReturnType<typeof makeTempDir>
   let dbPath: string
   let adminToken: string
-
-  beforeAll(() => {
-    ensureCliBuilt()
-  }, 180_000)
 
   beforeEach(() => {
     dir = makeTempDir('cli')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES } from '../../src/server/errors/error-codes'
-import { ensureCliBuilt, killAllCli, startServeCli } from '../support/cli-process'
+import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { sendRawBytes } from '../support/raw-http'
 
@@ -165,7 +165,6 @@ async function control(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  ensureCliBuilt()
   serving = await startServeCli(['--port', '0', '--db', ':memory:', '--admin-token', ADMIN_TOKEN, '--log-level', 'error'])
   expect((await control('POST', '/presets/full-library')).status).toBe(200)
   baseState = (await control('GET', '/state')).body.state

@@ -1,26 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
-/** The project root, the entry script of the command line and the bundle it runs. */
+/** The project root and the entry script of the command line (it runs out/main/cli.js, built by build-bundle.ts). */
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 export const cliEntry = fileURLToPath(new URL('../../bin/plugin-license-emulator.js', import.meta.url))
-export const cliBundle = fileURLToPath(new URL('../../out/main/cli.js', import.meta.url))
-
-/** Builds the bundle the command line runs, only when it is missing (scripts/run-tests.mjs builds first). */
-export function ensureCliBuilt(): void {
-  if (existsSync(cliBundle)) return
-  const build = spawnSync('npx', ['electron-vite', 'build', '--logLevel', 'warn'], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    shell: process.platform === 'win32'
-  })
-  if (build.status !== 0 || !existsSync(cliBundle)) {
-    throw new Error(`electron-vite build failed (exit ${build.status}):\n${build.stdout}\n${build.stderr}`)
-  }
-}
 
 export interface CliExit {
   code: number | null

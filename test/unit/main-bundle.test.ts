@@ -10,11 +10,11 @@ vi.mock('electron', () => import('../support/fake-electron'))
 
 // The built main bundle (out/main/index.js, what Electron runs), with Electron replaced by the
 // fake: checks what only the bundle can show, that the preload and the built UI are found beside
-// it and served. `npm test` builds first; a bare `vitest run` before any build skips this file.
+// it and served. The unit project builds it before its tests (test/support/build-bundle.ts).
 const root = resolve(import.meta.dirname, '../..')
 const bundle = join(root, 'out', 'main', 'index.js')
 
-describe.skipIf(!existsSync(bundle) || !existsSync(join(root, 'out', 'renderer', 'index.html')))('the built main bundle (out/main/index.js)', () => {
+describe('the built main bundle (out/main/index.js)', () => {
   let temp: ReturnType<typeof makeTempDir>
 
   beforeAll(async () => {
