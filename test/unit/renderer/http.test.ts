@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError, toApiError } from '../../src/renderer/src/api/errors'
-import { buildUrl, createHttpClient } from '../../src/renderer/src/api/http'
-import type { FetchLike } from '../../src/renderer/src/api/http'
-import { credentialHeaders } from '../../src/renderer/src/api/service'
-import { maskBody, maskHeaders, toCurl } from '../../src/renderer/src/screens/tester/exchange-mask'
+import { ApiError, toApiError } from '../../../src/renderer/src/api/errors'
+import { buildUrl, createHttpClient } from '../../../src/renderer/src/api/http'
+import type { FetchLike } from '../../../src/renderer/src/api/http'
+import { credentialHeaders } from '../../../src/renderer/src/api/service'
+import { maskBody, maskHeaders, toCurl } from '../../../src/renderer/src/screens/tester/exchange-mask'
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 

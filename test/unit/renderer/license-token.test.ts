@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { base64url, exportJWK, generateKeyPair, SignJWT } from 'jose'
-import { inspectLicenseToken } from '../../src/renderer/src/screens/tester/license-token'
-import type { Jwk } from '../../src/renderer/src/api/types'
+import { inspectLicenseToken } from '../../../src/renderer/src/screens/tester/license-token'
+import type { Jwk } from '../../../src/renderer/src/api/types'
 
 const NOW_S = 1_800_000_000
 let privateKey: CryptoKey

@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { FetchLike } from '../../src/renderer/src/api/http'
-import type { CredentialRecord, Developer, Product, RequestSummary } from '../../src/renderer/src/api/types'
-import { useConnection } from '../../src/renderer/src/stores/connection'
-import { forgetSessions, selectActingDeveloper, useDevelopers } from '../../src/renderer/src/stores/developers'
-import { useLibrary } from '../../src/renderer/src/stores/library'
-import { currentCredentialByProduct, useProducts, visibleProducts } from '../../src/renderer/src/stores/products'
-import { MAX_ROWS, matchesFilters, mergeEntries, useRequests } from '../../src/renderer/src/stores/requests'
-import { useSettings } from '../../src/renderer/src/stores/settings'
+import type { FetchLike } from '../../../src/renderer/src/api/http'
+import type { CredentialRecord, Developer, Product, RequestSummary } from '../../../src/renderer/src/api/types'
+import { useConnection } from '../../../src/renderer/src/stores/connection'
+import { forgetSessions, selectActingDeveloper, useDevelopers } from '../../../src/renderer/src/stores/developers'
+import { useLibrary } from '../../../src/renderer/src/stores/library'
+import { currentCredentialByProduct, useProducts, visibleProducts } from '../../../src/renderer/src/stores/products'
+import { MAX_ROWS, matchesFilters, mergeEntries, useRequests } from '../../../src/renderer/src/stores/requests'
+import { useSettings } from '../../../src/renderer/src/stores/settings'
 
 // ---- A fake emulator: routes by "METHOD /path", records every call ---------------------------
 

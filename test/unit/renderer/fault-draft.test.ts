@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeRule, draftOf, FAULT_TEMPLATES, newDraft, ruleOf } from '../../src/renderer/src/screens/scenarios/fault-draft'
+import { describeRule, draftOf, FAULT_TEMPLATES, newDraft, ruleOf } from '../../../src/renderer/src/screens/scenarios/fault-draft'
 
 describe('fault rule editor rows', () => {
   it('turns a row into the contract rule, sending only the fields of its kind', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { formatDateTime, formatDuration, formatOffset, formatRelative, formatTimeOfDay, parseInstant, toDateTimeLocalValue } from '../../src/renderer/src/format/date'
-import { formatBytes } from '../../src/renderer/src/format/bytes'
-import { formatCount, formatMoney, formatPercent, pluralize } from '../../src/renderer/src/format/number'
+import { formatDateTime, formatDuration, formatOffset, formatRelative, formatTimeOfDay, parseInstant, toDateTimeLocalValue } from '../../../src/renderer/src/format/date'
+import { formatBytes } from '../../../src/renderer/src/format/bytes'
+import { formatCount, formatMoney, formatPercent, pluralize } from '../../../src/renderer/src/format/number'
 
 const en = { locale: 'en-US', timeZone: 'UTC' }
 const NOW = Date.parse('2026-11-21T10:00:00.000Z')

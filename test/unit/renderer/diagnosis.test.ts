@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/renderer/src/api/errors'
-import { diagnose, licensingHint } from '../../src/renderer/src/screens/tester/diagnosis'
+import { ApiError } from '../../../src/renderer/src/api/errors'
+import { diagnose, licensingHint } from '../../../src/renderer/src/screens/tester/diagnosis'
 
 const failure = (code: string, reason?: string) =>
   ApiError.fromBody(401, { ok: false, error: code, message: 'It failed.', ...(reason ? { reason } : {}) })
