@@ -1,35 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { licensingSuite } from '../support/licensing-suite'
 import { expectError } from '../support/credentials'
-import { pluginClient, productWithCredential } from '../support/plugin-client'
-import type { PluginCredential } from '../support/plugin-client'
-import { DAY_MS, createCustomer, purchase } from '../support/commerce'
-import type { PurchaseKind } from '../support/commerce'
+import { DAY_MS, purchase } from '../support/commerce'
 
 // POST activate / deactivate (decisions.md section 5): 201 new, 200 idempotent; failures are the licensing
 // codes as `error` with 4xx: 404 not found, 403 suspended/expired/revoked/scope, 409 too many.
 describe('POST /api/license/v1/activate and /deactivate', () => {
   const base = Date.parse('2036-07-07T07:00:00.000Z')
-  const clock = createClock(() => base)
-  let emu: TestEmulator
-  let product: PluginCredential
-  let otherProduct: PluginCredential
-  let customerId: string
-
-  beforeAll(async () => {
-    emu = await startEmulator({ clock })
-    product = await productWithCredential(emu, 'Activation Arp')
-    otherProduct = await productWithCredential(emu, 'Other Ensemble')
-    customerId = (await createCustomer(emu)).id
-  })
-  afterAll(async () => emu.close())
-
-  const buy = (kind: PurchaseKind = 'perpetual', extra: { expiresAt?: string; maxActivations?: number } = {}) =>
-    purchase(emu, customerId, product.productId, { kind, ...extra })
-  const plugin = () => pluginClient(emu, product)
-  const activationsOf = async (licenseId: string) => (await emu.control('GET', `/licenses/${licenseId}`)).body.activations as Array<Record<string, any>>
+  const suite = licensingSuite(new Date(base).toISOString(), ['Activation Arp', 'Other Ensemble'])
+  const { clock, buy, plugin } = suite
+  const activationsOf = async (licenseId: string) => (await suite.emu.control('GET', `/licenses/${licenseId}`)).body.activations as Array<Record<string, any>>
 
   it('201 for a new activation, with the license, the activation and a license token', async () => {
     const bought = await buy('perpetual', { maxActivations: 2 })
@@ -133,8 +113,8 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
   })
 
   it('403 PRODUCT_SCOPE_MISMATCH for a license of another product, on activate and deactivate', async () => {
-    const foreign = await purchase(emu, customerId, otherProduct.productId)
-    expect((await pluginClient(emu, otherProduct).activate(foreign.license.key, 'theirs')).status).toBe(201)
+    const foreign = await purchase(suite.emu, suite.customerId, suite.otherProduct.productId)
+    expect((await suite.otherPlugin().activate(foreign.license.key, 'theirs')).status).toBe(201)
     expectError(await plugin().activate(foreign.license.key, 'mine'), 403, 'PRODUCT_SCOPE_MISMATCH')
     expectError(await plugin().deactivate(foreign.license.key, 'theirs'), 403, 'PRODUCT_SCOPE_MISMATCH')
     // Nothing changed on the other product's license.
@@ -143,9 +123,9 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
 
   it('403 SUSPENDED and 403 REVOKED on activate', async () => {
     const bought = await buy()
-    expect((await emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(200)
+    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(200)
     expectError(await plugin().activate(bought.license.key, 'x'), 403, 'SUSPENDED')
-    expect((await emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'revoked' })).status).toBe(200)
+    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'revoked' })).status).toBe(200)
     expectError(await plugin().activate(bought.license.key, 'x'), 403, 'REVOKED')
     expect(await activationsOf(bought.license.id)).toEqual([])
   })
@@ -184,7 +164,7 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
   it('a suspended customer can still free a seat (deactivate is not blocked by the license state)', async () => {
     const bought = await buy()
     expect((await plugin().activate(bought.license.key, 'seat')).status).toBe(201)
-    expect((await emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(200)
+    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(200)
     const off = await plugin().deactivate(bought.license.key, 'seat')
     expect(off.status, off.text).toBe(200)
     expect(off.body.license.activation_count).toBe(0)

@@ -1,34 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator, HttpResult } from '../support/emulator'
-import { pluginClient, productWithCredential } from '../support/plugin-client'
-import type { PluginCredential } from '../support/plugin-client'
-import { DAY_MS, HOUR_MS, createCustomer, purchase } from '../support/commerce'
-import type { PurchaseKind } from '../support/commerce'
+import { describe, expect, it } from 'vitest'
+import { licensingSuite } from '../support/licensing-suite'
+import type { HttpResult } from '../support/emulator'
+import { DAY_MS, HOUR_MS, purchase } from '../support/commerce'
 
 // POST /api/license/v1/validate: always 200 once authenticated, `{ ok:true, valid, code, message, license?,
 // activation?, license_token? }` with the codes of decisions.md section 5, judged on the emulator clock.
 describe('POST /api/license/v1/validate: every code', () => {
   const base = Date.parse('2035-05-05T12:00:00.000Z')
-  const clock = createClock(() => base)
-  let emu: TestEmulator
-  let product: PluginCredential
-  let otherProduct: PluginCredential
-  let customerId: string
-
-  beforeAll(async () => {
-    emu = await startEmulator({ clock })
-    product = await productWithCredential(emu, 'Validate Vocoder')
-    otherProduct = await productWithCredential(emu, 'Other Overdrive')
-    customerId = (await createCustomer(emu)).id
-  })
-  afterAll(async () => emu.close())
-
-  const buy = (kind: PurchaseKind = 'perpetual', extra: { expiresAt?: string; maxActivations?: number } = {}) =>
-    purchase(emu, customerId, product.productId, { kind, ...extra })
-  const plugin = () => pluginClient(emu, product)
-  const patchLicense = (id: string, body: Record<string, unknown>) => emu.control('PATCH', `/licenses/${id}`, body)
+  const suite = licensingSuite(new Date(base).toISOString(), ['Validate Vocoder', 'Other Overdrive'])
+  const { clock, buy, plugin } = suite
+  const patchLicense = (id: string, body: Record<string, unknown>) => suite.emu.control('PATCH', `/licenses/${id}`, body)
 
   /** 200, `ok:true`, the code, `valid` true only for VALID, a message, and a token only when valid. */
   function expectCode(result: HttpResult, code: string): void {
@@ -49,7 +30,7 @@ describe('POST /api/license/v1/validate: every code', () => {
     expect(result.body.license).toMatchObject({
       id: bought.license.id,
       license_key: bought.license.key,
-      product_id: product.productId,
+      product_id: suite.product.productId,
       kind: 'perpetual',
       status: 'active',
       expires_at: null,
@@ -76,13 +57,13 @@ describe('POST /api/license/v1/validate: every code', () => {
   })
 
   it('PRODUCT_SCOPE_MISMATCH: a license of another product (and nothing about it leaks)', async () => {
-    const foreign = await purchase(emu, customerId, otherProduct.productId)
+    const foreign = await purchase(suite.emu, suite.customerId, suite.otherProduct.productId)
     const result = await plugin().validate(foreign.license.key)
     expectCode(result, 'PRODUCT_SCOPE_MISMATCH')
     expect(result.body.license).toBeUndefined()
     expect(result.text).not.toContain(foreign.license.id)
     // The right product validates it.
-    expectCode(await pluginClient(emu, otherProduct).validate(foreign.license.key), 'VALID')
+    expectCode(await suite.otherPlugin().validate(foreign.license.key), 'VALID')
   })
 
   it('SUSPENDED and REVOKED follow PATCH /_emulator/licenses/:id, and reinstating makes it VALID again', async () => {
