@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { resolve } from 'node:path'
 import { openStore } from '../core/store/store'
 import { exportState, serializeScenario } from '../core/scenarios/state-export'
-import { writeFileAtomic } from '../core/scenarios/atomic-file'
+import { writeFileAtomic } from '../core/files/atomic-file'
 import { UsageError } from './serve-options'
 
 export const EXPORT_USAGE = `Usage: plugin-license-emulator export-state --db PATH [--out FILE]

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
-import { writeFileAtomic } from './atomic-file'
+import { writeFileAtomic } from '../core/files/atomic-file'
 
 /** How the runtime key is kept at rest; the UI shows it (appInfo().runtimeKeyProtection). */
 export type RuntimeKeyProtection = 'safeStorage' | 'file'

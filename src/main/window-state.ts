@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { writeFileAtomic } from './atomic-file'
+import { writeFileAtomic } from '../core/files/atomic-file'
 
 export interface Rectangle {
   x: number
@@ -37,7 +37,7 @@ export function readWindowState(path: string): WindowState | null {
 }
 
 export function writeWindowState(path: string, state: WindowState): void {
-  writeFileAtomic(path, JSON.stringify(state, null, 2) + '\n')
+  writeFileAtomic(path, JSON.stringify(state, null, 2) + '\n', 0o644)
 }
 
 /**
