@@ -2,7 +2,7 @@
 // `npm test`: every suite, one after another, then one totals line ("N passed, N failed") as the
 // last line of output, which CI reads. Exit code is non-zero when anything failed or did not run.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname

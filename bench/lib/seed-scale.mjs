@@ -28,6 +28,7 @@ export async function seedScaleDatabase(databasePath, size) {
   const plugin = { productId: 'prd_scale', appId: `app_${token()}`, pluginKey: `pk_${token()}`, pluginSecret: `sk_${token()}` }
   const migrateStart = performance.now()
   const emu = await startEmulator({ databasePath })
+  let exit
   try {
     await emu.control('PUT', '/state', {
       format: 'plugin-license-emulator/scenario',
@@ -38,9 +39,9 @@ export async function seedScaleDatabase(databasePath, size) {
       credentials: [{ id: 'cred_scale', productId: plugin.productId, status: 'active', createdAt: CREATED, pluginKey: plugin.pluginKey, pluginSecret: plugin.pluginSecret }]
     })
   } finally {
-    const exit = await emu.stop()
-    if (exit.code !== 0) throw new Error(`serve did not stop cleanly (${JSON.stringify(exit)}): ${emu.stderr()}`)
+    exit = await emu.stop()
   }
+  if (exit.code !== 0) throw new Error(`serve did not stop cleanly (${JSON.stringify(exit)}): ${emu.stderr()}`)
   const migrateMs = performance.now() - migrateStart
 
   const seedStart = performance.now()

@@ -65,6 +65,8 @@ async function startServe(): Promise<{ emulator: ServedEmulator; stop: () => Pro
 /** `emulator`: one `serve` per test file (worker), reset before each test. */
 export const test = base.extend<{ emulator: ServedEmulator }, { servedEmulator: ServedEmulator }>({
   servedEmulator: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const { emulator, stop } = await startServe()
       await use(emulator)

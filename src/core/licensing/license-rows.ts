@@ -257,9 +257,18 @@ export function createLicenseRows(store: Store): LicenseRows {
     update(id, changes) {
       const sets: string[] = []
       const values: Record<string, unknown> = { id }
-      if (changes.status !== undefined) (sets.push('status = @status'), (values.status = changes.status))
-      if (changes.expiresAt !== undefined) (sets.push('expires_at = @expiresAt'), (values.expiresAt = changes.expiresAt))
-      if (changes.maxActivations !== undefined) (sets.push('max_activations = @maxActivations'), (values.maxActivations = changes.maxActivations))
+      if (changes.status !== undefined) {
+        sets.push('status = @status')
+        values.status = changes.status
+      }
+      if (changes.expiresAt !== undefined) {
+        sets.push('expires_at = @expiresAt')
+        values.expiresAt = changes.expiresAt
+      }
+      if (changes.maxActivations !== undefined) {
+        sets.push('max_activations = @maxActivations')
+        values.maxActivations = changes.maxActivations
+      }
       if (sets.length > 0) db.prepare(`UPDATE licenses SET ${sets.join(', ')} WHERE id = @id`).run(values)
     },
     liveActivations: (licenseId) => (live.all(licenseId) as ActivationRow[]).map(toActivation),

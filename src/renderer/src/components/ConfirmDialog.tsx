@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { ApiError } from '../api/errors'
 import { toApiError } from '../api/errors'
@@ -27,13 +27,16 @@ export function ConfirmDialog({ open, title, description, confirmLabel, variant 
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
-  useEffect(() => {
+  // Each opening starts clean (state adjusted during render, React's pattern for a changed prop).
+  const [wasOpen, setWasOpen] = useState(open)
+  if (open !== wasOpen) {
+    setWasOpen(open)
     if (open) {
       setReason('')
       setError(null)
       setBusy(false)
     }
-  }, [open])
+  }
   const submit = async () => {
     setBusy(true)
     setError(null)

@@ -1,16 +1,17 @@
 import { useSyncExternalStore } from 'react'
 import { useConnection } from '../stores/connection'
 
-/** One shared ticker: relative times re-render twice a minute, all at once. */
-let tick = Math.floor(Date.now() / 30_000)
+/** One shared ticker: relative times re-render twice a minute, all at once, reading the same now. */
+let now = Date.now()
 const listeners = new Set<() => void>()
 let timer: ReturnType<typeof setInterval> | null = null
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
   if (!timer) {
+    now = Date.now()
     timer = setInterval(() => {
-      tick = Math.floor(Date.now() / 30_000)
+      now = Date.now()
       for (const notify of listeners) notify()
     }, 30_000)
   }
@@ -25,7 +26,8 @@ function subscribe(listener: () => void): () => void {
 
 /** The emulator's now (system time plus the clock offset), refreshed every 30 s. */
 export function useEmulatorNow(): number {
-  useSyncExternalStore(subscribe, () => tick)
+  // Rendering stays pure: the time comes from the ticker's snapshot, not from Date.now() here.
+  const systemNow = useSyncExternalStore(subscribe, () => now)
   const offset = useConnection((state) => state.clockOffsetMs)
-  return Date.now() + offset
+  return systemNow + offset
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
 import { FAULT_KINDS } from '../../api/types'
@@ -114,10 +114,12 @@ export function FaultEditor() {
   const [confirmClear, setConfirmClear] = useState(false)
   const [showErrors, setShowErrors] = useState(false)
 
-  // Follow the server until the person starts editing.
-  useEffect(() => {
+  // Follow the server until the person starts editing (adjusted during render, not in an effect).
+  const [followed, setFollowed] = useState<{ data: typeof faults.data; dirty: boolean }>({ data: null, dirty: true })
+  if (followed.data !== faults.data || followed.dirty !== dirty) {
+    setFollowed({ data: faults.data, dirty })
     if (faults.data && !dirty) setDrafts(faults.data.map(draftOf))
-  }, [faults.data, dirty])
+  }
 
   const edit = (next: FaultDraft[]) => {
     setDrafts(next)

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
 import { Button } from '../../components/Button'
@@ -23,12 +23,15 @@ export function ServerSettingsCard() {
   const [error, setError] = useState<ApiError | null>(null)
   const current = settings.data
 
-  useEffect(() => {
+  // The fields follow each settings document the server sends (adjusted during render).
+  const [shown, setShown] = useState(current)
+  if (shown !== current) {
+    setShown(current)
     if (current) {
       setPrefix(current.headerPrefix)
       setStrict(current.strict)
     }
-  }, [current])
+  }
 
   const save = async (what: 'prefix' | 'strict', patch: { headerPrefix?: string; strict?: boolean }, done: string) => {
     setBusy(what)

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { Exchange } from '../../api/http'
 import { Badge, StatusBadge } from '../../components/Badge'
 import type { Tone } from '../../components/Badge'
@@ -60,7 +60,11 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
   const [tab, setTab] = useState('response')
   // Details of the step run last are open; the others fold to their summary unless opened.
   const [pinned, setPinned] = useState<boolean | null>(null)
-  useEffect(() => setPinned(null), [result])
+  const [pinnedFor, setPinnedFor] = useState(result)
+  if (pinnedFor !== result) {
+    setPinnedFor(result)
+    setPinned(null)
+  }
   const expanded = pinned ?? lastRun === step
   const info = STEPS[step]
   const why = missing(step, { values, license })
