@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events'
 
 /**
  * A stand-in for the `electron` module in main-process unit tests, wired with
- * `vi.mock('electron', () => import('../support/fake-electron'))`. It replaces Electron only:
+ * `vi.mock('electron', () => import('./fake-electron'))`. It replaces Electron only:
  * the project's own modules, SQLite files and HTTP on 127.0.0.1 stay real. Each fake records
  * what main did (URLs loaded, handlers registered, dialogs shown) and lets a test script the
  * OS's answers (dialog buttons, safeStorage backend, displays). Call resetFakeElectron() in

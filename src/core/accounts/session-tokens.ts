@@ -3,8 +3,7 @@ import type { JWTPayload } from 'jose'
 import type { Clock } from '../clock/clock'
 import type { SigningKeyRing } from '../crypto/signing-keys'
 import { DomainError } from '../errors/domain-error'
-
-export const TOKEN_ISSUER = 'plugin-license-emulator'
+import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 
 /** Session lifetime when the caller does not choose one: a working day. */
 export const DEFAULT_SESSION_TTL_S = 12 * 60 * 60

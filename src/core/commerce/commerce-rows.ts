@@ -1,7 +1,8 @@
 import type { Store } from '../store/store'
 
 export type OrderChannel = 'direct' | 'reseller'
-export type ItemKind = 'perpetual' | 'subscription' | 'trial'
+import type { LicenseKind } from '../../shared/contract/licensing'
+
 export type EntitlementSource = 'purchase' | 'subscription' | 'trial' | 'reseller_claim'
 
 export interface Order {
@@ -20,7 +21,7 @@ export interface OrderItem {
   id: string
   orderId: string
   productId: string
-  kind: ItemKind
+  kind: LicenseKind
   unitPriceCents: number
   claimable: boolean
   claimedByCustomerId: string | null
@@ -52,7 +53,7 @@ export interface ItemRow {
   id: string
   order_id: string
   product_id: string
-  kind: ItemKind
+  kind: LicenseKind
   unit_price_cents: number
   claim_token_hash: string | null
   claimed_by_customer_id: string | null
@@ -129,7 +130,7 @@ export function createCommerceRows(store: Store) {
 
   return {
     insertOrder: (order: Omit<Order, 'status'>) => void insertOrder.run(order),
-    insertItem: (item: { id: string; orderId: string; productId: string; kind: ItemKind; unitPriceCents: number; claimTokenHash: string | null }) =>
+    insertItem: (item: { id: string; orderId: string; productId: string; kind: LicenseKind; unitPriceCents: number; claimTokenHash: string | null }) =>
       void insertItem.run(item),
     insertEntitlement: (e: Omit<Entitlement, 'status'>) => void insertEntitlement.run(e),
     order: (id: string) => {

@@ -7,7 +7,8 @@ import { newId, randomBase62 } from '../crypto/random'
 import { sha256Hex } from '../crypto/digest'
 import type { License, LicenseRows, Subscription } from '../licensing/license-rows'
 import { newLicenseKey } from '../licensing/license-keys'
-import type { CommerceRows, Entitlement, ItemKind, Order, OrderItem } from './commerce-rows'
+import type { CommerceRows, Entitlement, Order, OrderItem } from './commerce-rows'
+import type { LicenseKind } from '../../shared/contract/licensing'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** Defaults a QA engineer can override per purchase. */
@@ -15,14 +16,14 @@ export const PURCHASE_DEFAULTS = {
   maxActivations: 2,
   trialDays: 14,
   subscriptionPeriodDays: 30,
-  priceCents: { perpetual: 9900, subscription: 999, trial: 0 } satisfies Record<ItemKind, number>,
+  priceCents: { perpetual: 9900, subscription: 999, trial: 0 } satisfies Record<LicenseKind, number>,
   currency: 'USD'
 }
 
 export interface PurchaseInput {
   customerId: string
   productId: string
-  kind?: ItemKind | undefined
+  kind?: LicenseKind | undefined
   maxActivations?: number | undefined
   /** License expiry (perpetual, trial) or end of the first paid period (subscription). */
   expiresAt?: string | undefined
@@ -80,7 +81,7 @@ export function createPurchaseService(deps: {
     customerId: string
     productId: string
     itemId: string
-    kind: ItemKind
+    kind: LicenseKind
     source: Entitlement['source']
     maxActivations: number
     expiresAt: string | null

@@ -1,13 +1,4 @@
-/** Licensing outcomes that are failures (decisions.md section 5); `VALID` is the only success. */
-export type LicenseFailureCode =
-  | 'NOT_FOUND'
-  | 'SUSPENDED'
-  | 'EXPIRED'
-  | 'REVOKED'
-  | 'NOT_ACTIVATED'
-  | 'PRODUCT_SCOPE_MISMATCH'
-  | 'TOO_MANY_ACTIVATIONS'
-  | 'TRIAL_EXPIRED'
+import type { LicenseFailureCode } from '../../shared/contract/licensing'
 
 /**
  * Every failure the domain can report, by contract code (decisions.md section 1).

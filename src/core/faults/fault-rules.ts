@@ -2,29 +2,8 @@ import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
 import { compileRoutePattern, routePatternProblem } from './route-pattern'
 import type { PathMatcher } from './route-pattern'
-
-export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'offline', 'trickle'] as const
-export type FaultKind = (typeof FAULT_KINDS)[number]
-
-/** Bounds of a rule; the HTTP schema (src/server/schemas/faults.ts) states the same ones, held equal by test/unit/schema-agreement.test.ts. */
-export const FAULT_LIMITS = {
-  maxRules: 100,
-  /** Ten minutes: longer than any client timeout worth testing. */
-  maxMs: 600_000,
-  maxRouteLength: 500,
-  maxRetryAfterS: 86_400,
-  idPattern: '^[A-Za-z0-9_-]{1,64}$',
-  methodPattern: '^[A-Za-z]{1,20}$'
-} as const
-
-/** What an absent field means; stored rules show these values resolved. */
-export const FAULT_DEFAULTS = {
-  /** Delay of a latency rule, and the time a trickle rule spreads the body over. */
-  ms: 1000,
-  errorStatus: 503,
-  retryAfterS: 1,
-  probability: 1
-} as const
+import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_LIMITS } from '../../shared/contract/faults'
+import type { FaultKind } from '../../shared/contract/faults'
 
 /**
  * A stored rule, every key present. `ms` is the delay for `latency`, the spread of the body for

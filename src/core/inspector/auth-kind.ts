@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose'
-import type { AuthKind, CaptureRedaction, Surface } from './types'
+import type { CaptureRedaction } from './types'
+import type { AuthKind, Surface } from '../../shared/contract/inspector'
 
 // Same shape the server's credential checks use: an App ID, plugin key or plugin secret.
 const PRODUCT_CREDENTIAL_VALUE = /^(?:app|pk|sk)_[A-Za-z0-9]+$/

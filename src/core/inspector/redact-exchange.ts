@@ -1,7 +1,8 @@
 import { HIDDEN, MAX_REDACTION_DEPTH, TOO_DEEP, redactHeaders, redactJson, redactJsonText, redactText, redactUrl } from '../redaction/redact'
 import { authKindOf } from './auth-kind'
 import { surfaceOf } from './surfaces'
-import type { AuthKind, BodyInfo, CapturedPayload, CaptureRedaction, RecordedRequest, RecordedResponse, RequestCapture, Surface } from './types'
+import type { BodyInfo, CapturedPayload, CaptureRedaction, RecordedRequest, RecordedResponse, RequestCapture } from './types'
+import type { AuthKind, Surface } from '../../shared/contract/inspector'
 
 /** Bodies are kept up to this many characters (after redaction); the rest is cut. */
 export const MAX_BODY_CHARS = 16 * 1024

@@ -4,7 +4,9 @@ import type { Clock } from '../clock/clock'
 import { fallbackEntry, prepareEntry } from './redact-exchange'
 import type { PreparedEntry } from './redact-exchange'
 import { filterSql } from './request-filter'
-import type { AuthKind, RequestCapture, RequestEntry, RequestFilter, RequestPage, RequestSummary, Surface } from './types'
+import type { RequestCapture, RequestEntry, RequestFilter, RequestPage, RequestSummary } from './types'
+import { REQUEST_PAGE_MAX } from '../../shared/contract/inspector'
+import type { AuthKind, Surface } from '../../shared/contract/inspector'
 
 /** How long a finished request waits in memory before its batch is written. */
 export const FLUSH_DELAY_MS = 75
@@ -16,7 +18,6 @@ export const MAX_BATCH = 500
  */
 export const WRITE_SLICE = 64
 export const DEFAULT_PAGE_SIZE = 50
-export const MAX_PAGE_SIZE = 500
 
 export interface RequestLogOptions {
   /** Rows kept; the oldest beyond it are deleted after each batch. */
@@ -289,7 +290,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
 
 function clampLimit(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE
-  return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(limit)))
+  return Math.min(REQUEST_PAGE_MAX, Math.max(1, Math.floor(limit)))
 }
 
 function summaryOf(row: SummaryRow): RequestSummary {

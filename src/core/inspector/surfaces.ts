@@ -1,4 +1,4 @@
-import type { Surface } from './types'
+import type { Surface } from '../../shared/contract/inspector'
 
 /** The path part of a URL, without query or fragment. */
 export function pathOf(url: string): string {

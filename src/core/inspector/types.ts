@@ -3,22 +3,7 @@
  * (a raw capture, secrets and all) and what the inspector keeps and shows (redacted entries).
  */
 
-/** Which part of the service API a request went to, by path prefix. */
-export const SURFACES = [
-  'developer-plugin-keys',
-  'plugin-connections',
-  'library',
-  'license-v1',
-  'downloads',
-  'legacy',
-  'well-known',
-  'other'
-] as const
-export type Surface = (typeof SURFACES)[number]
-
-/** How a request presented itself, read from its headers and query (never verified here). */
-export const AUTH_KINDS = ['developer-jwt', 'product-credential', 'product-credential-bearer', 'library-token', 'user-jwt', 'none'] as const
-export type AuthKind = (typeof AUTH_KINDS)[number]
+import type { AuthKind, Surface } from '../../shared/contract/inspector'
 
 /** A response body as the server held it when sending: text, bytes, a stream, or nothing. */
 export type CapturedPayload = { kind: 'text'; text: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'stream' } | { kind: 'none' }

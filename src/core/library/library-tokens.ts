@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify } from 'jose'
 import type { Clock } from '../clock/clock'
 import type { SigningKeyRing } from '../crypto/signing-keys'
-import { TOKEN_ISSUER } from '../accounts/session-tokens'
+import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 import { DomainError } from '../errors/domain-error'
 
 const AUDIENCE = 'library'

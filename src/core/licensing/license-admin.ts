@@ -1,5 +1,6 @@
 import { DomainError } from '../errors/domain-error'
-import type { License, LicenseRows, LicenseStatus } from './license-rows'
+import type { License, LicenseRows } from './license-rows'
+import type { LicenseStatus } from '../../shared/contract/licensing'
 
 export interface LicenseChanges {
   status?: LicenseStatus | undefined

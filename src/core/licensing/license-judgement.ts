@@ -1,7 +1,5 @@
-import type { LicenseFailureCode } from '../errors/domain-error'
+import type { LicenseCode } from '../../shared/contract/licensing'
 import type { License, Subscription } from './license-rows'
-
-export type LicenseCode = 'VALID' | LicenseFailureCode
 
 export const LICENSE_MESSAGES: Record<LicenseCode, string> = {
   VALID: 'The license is valid.',

@@ -1,7 +1,6 @@
 import type { Store } from '../store/store'
 
-export type LicenseKind = 'perpetual' | 'subscription' | 'trial'
-export type LicenseStatus = 'active' | 'suspended' | 'revoked'
+import type { LicenseKind, LicenseStatus } from '../../shared/contract/licensing'
 
 export interface License {
   id: string

@@ -2,7 +2,7 @@ import { SignJWT } from 'jose'
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../clock/clock'
 import type { SigningKeyRing } from '../crypto/signing-keys'
-import { TOKEN_ISSUER } from '../accounts/session-tokens'
+import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 import type { Activation, License } from './license-rows'
 
 export const LICENSE_TOKEN_TYPE = 'license+jwt'

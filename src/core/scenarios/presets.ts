@@ -1,6 +1,7 @@
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
 import { sha256Hex } from '../crypto/digest'
+import type { LicenseKind } from '../../shared/contract/licensing'
 
 /**
  * Built-in scenarios QA would otherwise build by hand. Ids, keys and secrets are fixed and
@@ -74,7 +75,7 @@ function document(name: string, description: string, body: Partial<ScenarioDocum
 }
 
 /** One purchase line of the full-library preset: order, item, entitlement, license. */
-function owned(now: Date, n: number, kind: 'perpetual' | 'subscription' | 'trial', license: ScenarioRow, subscriptionId: string | null = null) {
+function owned(now: Date, n: number, kind: LicenseKind, license: ScenarioRow, subscriptionId: string | null = null) {
   const createdAt = at(now, -20 + n)
   return {
     order: { id: `ord_demo_${n}`, customerId: 'cus_demo', channel: 'direct', storefrontSlug: 'demo-audio', totalCents: kind === 'trial' ? 0 : 9900, createdAt },

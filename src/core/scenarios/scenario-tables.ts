@@ -3,6 +3,7 @@
  * export, the import, the reference checks and the JSON Schema, so they cannot drift apart.
  * Sections are listed parents first, the order rows are written in.
  */
+import { LICENSE_KINDS } from '../../shared/contract/licensing'
 
 export type ColumnType = 'string' | 'integer' | 'boolean'
 
@@ -161,7 +162,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       id,
       str('orderId', 'order_id', { ref: 'orders' }),
       str('productId', 'product_id', { ref: 'products' }),
-      str('kind', 'kind', { enum: ['perpetual', 'subscription', 'trial'] }),
+      str('kind', 'kind', { enum: LICENSE_KINDS }),
       int('unitPriceCents', 'unit_price_cents'),
       opt('claimTokenHash', 'claim_token_hash'),
       opt('claimedByCustomerId', 'claimed_by_customer_id', { ref: 'customers' }),
@@ -212,7 +213,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('productId', 'product_id', { ref: 'products' }),
       opt('entitlementId', 'entitlement_id', { ref: 'entitlements' }),
       opt('subscriptionId', 'subscription_id', { ref: 'subscriptions' }),
-      str('kind', 'kind', { enum: ['perpetual', 'subscription', 'trial'], default: 'perpetual' }),
+      str('kind', 'kind', { enum: LICENSE_KINDS, default: 'perpetual' }),
       str('status', 'status', { enum: ['active', 'suspended', 'revoked'], default: 'active' }),
       optAt('expiresAt', 'expires_at'),
       int('maxActivations', 'max_activations', { default: 2 }),

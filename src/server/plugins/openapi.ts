@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
-import { ErrorResponse } from '../schemas/common'
+import { ErrorResponse } from '../../shared/schemas/common'
 import { ERROR_CODES } from '../errors/error-codes'
 import { documentTolerance } from './tolerant-requests'
 

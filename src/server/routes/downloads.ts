@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream, parseByteRange } from '../../core/downloads/generated-bytes'
-import { ERROR_ANSWERS, errorAnswers } from '../schemas/error-answers'
+import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../auth/plugin-auth'
 
 /** The file's bytes, documented as such (streamed as sent, never serialized). */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
-import { ERROR_ANSWERS, errorAnswers } from '../schemas/error-answers'
+import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 
 const REPLACEMENT = '/api/developer/plugin-keys/products/:productId'
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ERROR_ANSWERS, errorAnswers } from '../schemas/error-answers'
-import { VerifiedConnectionResponse, VerifyConnectionBody } from '../schemas/plugin-connections'
+import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
+import { VerifiedConnectionResponse, VerifyConnectionBody } from '../../shared/schemas/plugin-connections'
 
 /** POST /api/plugin-connections/verify: section 4.2, answered as decisions.md section 3 pins. */
 export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { errorResponses } from '../schemas/common'
+import { errorResponses } from '../../shared/schemas/common'
 
 /**
  * The page behind the library's `support.help_url`: the emulator hands that URL out, so it must

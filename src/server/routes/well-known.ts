@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { JwkSchema } from '../schemas/licensing'
-import { errorResponses } from '../schemas/common'
+import { JwkSchema } from '../../shared/schemas/licensing'
+import { errorResponses } from '../../shared/schemas/common'
 
 /** Public signing keys: verify developer session tokens and signed license tokens offline. */
 export const wellKnownRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,12 +1,12 @@
 /**
- * The shapes the renderer reads, derived from the server's TypeBox schemas (src/server/schemas):
+ * The shapes the renderer reads, derived from the wire contract's TypeBox schemas (src/shared/schemas):
  * the same schemas validate requests, serialize responses and make GET /openapi.json, so a
  * change there reaches the renderer as a compile error, not a surprise at run time. Imports are
  * type-only: no server code reaches the renderer bundle. Control-plane JSON is camelCase; the
  * service's licensing and library payloads are snake_case, as the service answers them.
  */
 import type { Static } from 'typebox'
-import type { ActionNoteBody } from '../../../server/schemas/common'
+import type { ActionNoteBody } from '../../../shared/schemas/common'
 import type {
   ActivationSchema,
   CustomerSchema,
@@ -17,8 +17,8 @@ import type {
   OrderSchema,
   PurchaseSchema,
   ResellerOrderSchema
-} from '../../../server/schemas/commerce'
-import type { AuditEntrySchema, ConnectionStatusSchema, DeveloperSchema, ProductSchema, SessionSchema } from '../../../server/schemas/control-plane'
+} from '../../../shared/schemas/commerce'
+import type { AuditEntrySchema, ConnectionStatusSchema, DeveloperSchema, ProductSchema, SessionSchema } from '../../../shared/schemas/control-plane'
 import type {
   CredentialListResponse,
   CredentialRecordSchema,
@@ -29,8 +29,8 @@ import type {
   RevealResponse,
   RevokeResponse,
   RotatedResponse
-} from '../../../server/schemas/credentials'
-import type { FaultKindSchema, FaultRuleInputSchema, FaultRuleSchema } from '../../../server/schemas/faults'
+} from '../../../shared/schemas/credentials'
+import type { FaultKindSchema, FaultRuleInputSchema, FaultRuleSchema } from '../../../shared/schemas/faults'
 import type {
   ClaimResponse,
   LibraryActivationSchema,
@@ -41,7 +41,7 @@ import type {
   LibraryResponse,
   LibrarySubscriptionSchema,
   WebviewResponse
-} from '../../../server/schemas/library'
+} from '../../../shared/schemas/library'
 import type {
   ActivateBody,
   ActivationViewSchema,
@@ -50,12 +50,11 @@ import type {
   LicenseCodeSchema,
   LicenseViewSchema,
   ValidateBody
-} from '../../../server/schemas/licensing'
-import type { VerifyConnectionBody } from '../../../server/schemas/plugin-connections'
-import type { AuthKindSchema, BodyInfoSchema, HeaderMapSchema, RequestEntrySchema, RequestSummarySchema, SurfaceSchema } from '../../../server/schemas/requests'
-import type { ClockStateSchema, PresetSchema } from '../../../server/schemas/scenarios'
-import type { CountsSchema, HealthResponse, ServerInfoResponse, ServerSettingsSchema } from '../../../server/schemas/server-info'
-import { everyMember } from './every-member'
+} from '../../../shared/schemas/licensing'
+import type { VerifyConnectionBody } from '../../../shared/schemas/plugin-connections'
+import type { AuthKindSchema, BodyInfoSchema, HeaderMapSchema, RequestEntrySchema, RequestSummarySchema, SurfaceSchema } from '../../../shared/schemas/requests'
+import type { ClockStateSchema, PresetSchema } from '../../../shared/schemas/scenarios'
+import type { CountsSchema, HealthResponse, ServerInfoResponse, ServerSettingsSchema } from '../../../shared/schemas/server-info'
 
 // ---- Control plane -------------------------------------------------------------------------
 
@@ -86,25 +85,12 @@ export type AuditEntry = Static<typeof AuditEntrySchema>
 export type ConnectionStatus = Static<typeof ConnectionStatusSchema>
 
 export type FaultKind = Static<typeof FaultKindSchema>
-/** The kinds in the order the fault editor offers them. */
-export const FAULT_KINDS = everyMember<FaultKind>()(['latency', 'error', 'rate_limit', 'offline', 'trickle'])
 export type FaultRule = Static<typeof FaultRuleSchema>
 export type FaultRuleInput = Static<typeof FaultRuleInputSchema>
 
 // ---- Request inspector ---------------------------------------------------------------------
 
 export type Surface = Static<typeof SurfaceSchema>
-/** The surfaces in the order the request filter offers them. */
-export const SURFACES = everyMember<Surface>()([
-  'developer-plugin-keys',
-  'plugin-connections',
-  'library',
-  'license-v1',
-  'downloads',
-  'legacy',
-  'well-known',
-  'other'
-])
 export type AuthKind = Static<typeof AuthKindSchema>
 
 export type RequestSummary = Static<typeof RequestSummarySchema>

@@ -1,8 +1,8 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
-import { errorResponses } from '../../schemas/common'
-import { ClockResponse } from '../../schemas/scenarios'
+import { errorResponses } from '../../../shared/schemas/common'
+import { ClockResponse } from '../../../shared/schemas/scenarios'
 
 /** Years either way: far enough for any expiry test, near enough to stay a valid date. */
 const MAX_OFFSET_S = 100 * 365 * 24 * 60 * 60

@@ -1,8 +1,8 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Nullable, Timestamp, errorResponses } from '../../schemas/common'
-import { ActivationSchema, LicenseKindSchema, LicenseSchema, LicenseStatusSchema, PurchaseResponse, ResellerOrderResponse } from '../../schemas/commerce'
-import { IdParams } from '../../schemas/control-plane'
+import { Nullable, Timestamp, errorResponses } from '../../../shared/schemas/common'
+import { ActivationSchema, LicenseKindSchema, LicenseSchema, LicenseStatusSchema, PurchaseResponse, ResellerOrderResponse } from '../../../shared/schemas/commerce'
+import { IdParams } from '../../../shared/schemas/control-plane'
 
 const tags = ['Emulator']
 const Id = Type.String({ minLength: 1, maxLength: 200 })

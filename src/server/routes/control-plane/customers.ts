@@ -1,8 +1,8 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../schemas/common'
-import { IdParams, SessionBody, SessionResponse } from '../../schemas/control-plane'
-import { CustomerSchema, LicenseSchema } from '../../schemas/commerce'
+import { errorResponses } from '../../../shared/schemas/common'
+import { IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
+import { CustomerSchema, LicenseSchema } from '../../../shared/schemas/commerce'
 
 const tags = ['Emulator']
 

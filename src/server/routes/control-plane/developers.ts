@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../schemas/common'
-import { DeveloperSchema, IdParams, SessionBody, SessionResponse } from '../../schemas/control-plane'
+import { errorResponses } from '../../../shared/schemas/common'
+import { DeveloperSchema, IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
 
 const tags = ['Emulator']
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../schemas/common'
-import { IdParams } from '../../schemas/control-plane'
-import { FaultRulesBody, FaultRulesRemovedResponse, FaultRulesResponse } from '../../schemas/faults'
+import { errorResponses } from '../../../shared/schemas/common'
+import { IdParams } from '../../../shared/schemas/control-plane'
+import { FaultRulesBody, FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'
 
 const tags = ['Emulator']
 

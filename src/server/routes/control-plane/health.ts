@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { HealthResponse } from '../../schemas/server-info'
+import { HealthResponse } from '../../../shared/schemas/server-info'
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

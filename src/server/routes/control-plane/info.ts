@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../schemas/common'
-import { ServerInfoResponse, SettingsResponse } from '../../schemas/server-info'
+import { errorResponses } from '../../../shared/schemas/common'
+import { ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/server-info'
 
 /** What the Overview screen shows: where things are, how they are set, how much there is. */
 export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {

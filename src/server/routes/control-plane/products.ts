@@ -1,9 +1,9 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
-import { Nullable, errorResponses } from '../../schemas/common'
-import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductSchema } from '../../schemas/control-plane'
-import { CredentialRecordSchema } from '../../schemas/credentials'
+import { Nullable, errorResponses } from '../../../shared/schemas/common'
+import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductSchema } from '../../../shared/schemas/control-plane'
+import { CredentialRecordSchema } from '../../../shared/schemas/credentials'
 
 const tags = ['Emulator']
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../schemas/common'
-import { PresetSchema } from '../../schemas/scenarios'
+import { errorResponses } from '../../../shared/schemas/common'
+import { PresetSchema } from '../../../shared/schemas/scenarios'
 import { SCENARIO_FORMAT } from '../../../core/scenarios/scenario-schema'
 
 const tags = ['Emulator']

@@ -1,8 +1,8 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { actingDeveloper } from '../../auth/developer-auth'
-import { ActionNoteBody, ProductIdParams } from '../../schemas/common'
-import { ERROR_ANSWERS, MANAGEMENT_ERRORS, errorAnswers } from '../../schemas/error-answers'
+import { ActionNoteBody, ProductIdParams } from '../../../shared/schemas/common'
+import { ERROR_ANSWERS, MANAGEMENT_ERRORS, errorAnswers } from '../../../shared/schemas/error-answers'
 import {
   CredentialListResponse,
   CurrentCredentialResponse,
@@ -11,7 +11,7 @@ import {
   RevealResponse,
   RevokeResponse,
   RotatedResponse
-} from '../../schemas/credentials'
+} from '../../../shared/schemas/credentials'
 import { oneTimeReveal, revealedMaterial } from './presenters'
 
 const tags = ['Product credentials']

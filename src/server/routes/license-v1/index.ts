@@ -1,9 +1,9 @@
 import { Type } from 'typebox'
 import { exportSPKI } from 'jose'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ERROR_ANSWERS, LICENSE_ACTION_ERRORS, errorAnswers } from '../../schemas/error-answers'
-import { WebviewResponse } from '../../schemas/library'
-import { TOKEN_ISSUER } from '../../../core/accounts/session-tokens'
+import { ERROR_ANSWERS, LICENSE_ACTION_ERRORS, errorAnswers } from '../../../shared/schemas/error-answers'
+import { WebviewResponse } from '../../../shared/schemas/library'
+import { TOKEN_ISSUER } from '../../../shared/contract/licensing'
 import {
   ActivateBody,
   ActivationViewSchema,
@@ -13,7 +13,7 @@ import {
   LicenseCodeSchema,
   LicenseViewSchema,
   ValidateBody
-} from '../../schemas/licensing'
+} from '../../../shared/schemas/licensing'
 import { LIBRARY_TOKEN_FIELDS, authenticatePlugin, hasPluginContext, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
 import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'

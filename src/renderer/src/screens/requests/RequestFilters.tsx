@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { SURFACES } from '../../api/types'
+import { SURFACES } from '../../../../shared/contract/inspector'
 import type { Surface } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
-import { FAULT_KINDS } from '../../api/types'
+import { FAULT_KINDS } from '../../../../shared/contract/faults'
 import type { FaultKind } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button, IconButton } from '../../components/Button'

@@ -1,4 +1,4 @@
-import { FAULT_KINDS } from '../../api/types'
+import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_LIMITS } from '../../../../shared/contract/faults'
 import type { FaultKind, FaultRule, FaultRuleInput } from '../../api/types'
 
 /**
@@ -89,10 +89,10 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
   else if (!/^[/*][^\s?#]*$/.test(route)) errors.route = 'Start with / (or *), no spaces, no query.'
   if (!FAULT_KINDS.includes(draft.kind)) errors.route = 'Unknown kind.'
   const uses = fieldsOf(draft.kind)
-  const ms = integer(draft.ms, 0, 600_000, 'ms')
-  const jitter = integer(draft.jitterMs, 0, 600_000, 'Jitter')
+  const ms = integer(draft.ms, 0, FAULT_LIMITS.maxMs, 'ms')
+  const jitter = integer(draft.jitterMs, 0, FAULT_LIMITS.maxMs, 'Jitter')
   const status = integer(draft.status, 400, 599, 'Status')
-  const retry = integer(draft.retryAfterS, 0, 86_400, 'Retry-After')
+  const retry = integer(draft.retryAfterS, 0, FAULT_LIMITS.maxRetryAfterS, 'Retry-After')
   if (ms.error) errors.ms = ms.error
   if (uses.jitterMs && jitter.error) errors.jitterMs = jitter.error
   if (uses.status && status.error) errors.status = status.error
@@ -122,19 +122,19 @@ export function describeRule(rule: FaultRuleInput): string {
   let what: string
   switch (rule.kind) {
     case 'latency':
-      what = `waits ${rule.ms ?? 1000} ms${rule.jitterMs ? ` ± ${rule.jitterMs}` : ''}`
+      what = `waits ${rule.ms ?? FAULT_DEFAULTS.ms} ms${rule.jitterMs ? ` ± ${rule.jitterMs}` : ''}`
       break
     case 'error':
-      what = `answers ${rule.status ?? 503}${rule.ms ? ` after ${rule.ms} ms` : ''}`
+      what = `answers ${rule.status ?? FAULT_DEFAULTS.errorStatus}${rule.ms ? ` after ${rule.ms} ms` : ''}`
       break
     case 'rate_limit':
-      what = `answers 429, Retry-After ${rule.retryAfterS ?? 1} s`
+      what = `answers 429, Retry-After ${rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS} s`
       break
     case 'offline':
       what = `drops the connection${rule.ms ? ` after ${rule.ms} ms` : ''}`
       break
     case 'trickle':
-      what = `trickles the body over ${rule.ms ?? 1000} ms`
+      what = `trickles the body over ${rule.ms ?? FAULT_DEFAULTS.ms} ms`
       break
   }
   const chance = rule.probability !== undefined && rule.probability !== null && rule.probability < 1 ? `, ${Math.round(rule.probability * 100)}% of the time` : ''

@@ -1,5 +1,6 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK } from 'jose'
 import type { Jwk } from '../../api/types'
+import { TOKEN_ISSUER } from '../../../../shared/contract/licensing'
 
 /**
  * Checks a license token the way a plugin should before trusting it: the signature against the
@@ -39,8 +40,6 @@ export interface TokenExpectations {
   instanceId?: string | undefined
   issuer?: string | undefined
 }
-
-export const LICENSE_TOKEN_ISSUER = 'plugin-license-emulator'
 
 function secondsToWords(seconds: number): string {
   const abs = Math.abs(seconds)
@@ -96,7 +95,7 @@ export async function inspectLicenseToken(token: string, expect: TokenExpectatio
     }
   }
 
-  const issuer = expect.issuer ?? LICENSE_TOKEN_ISSUER
+  const issuer = expect.issuer ?? TOKEN_ISSUER
   checks.push(
     claims.iss === issuer
       ? { id: 'iss', label: 'Issuer', outcome: 'pass', detail: `iss is ${issuer}.` }

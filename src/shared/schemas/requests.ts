@@ -1,20 +1,10 @@
 import { Type } from 'typebox'
 import { Nullable, Timestamp } from './common'
+import { AUTH_KINDS, REQUEST_PAGE_MAX, SURFACES } from '../contract/inspector'
 
-// The inspector's vocabulary and page size, as the core has them (SURFACES and AUTH_KINDS in
-// src/core/inspector/types.ts, MAX_PAGE_SIZE in request-log.ts). Written out because schema files
-// depend on typebox alone; test/unit/schema-agreement.test.ts fails when the two differ.
+export const SurfaceSchema = Type.Enum([...SURFACES], { description: 'The part of the service API, by path prefix.' })
 
-export const SurfaceSchema = Type.Enum(
-  ['developer-plugin-keys', 'plugin-connections', 'library', 'license-v1', 'downloads', 'legacy', 'well-known', 'other'],
-  { description: 'The part of the service API, by path prefix.' }
-)
-
-export const AuthKindSchema = Type.Enum(['developer-jwt', 'product-credential', 'product-credential-bearer', 'library-token', 'user-jwt', 'none'], {
-  description: 'How the request presented itself.'
-})
-
-export const REQUEST_PAGE_MAX = 500
+export const AuthKindSchema = Type.Enum([...AUTH_KINDS], { description: 'How the request presented itself.' })
 
 /** The request inspector's filters: shared by the list and the live stream. */
 export const requestFilterProperties = {

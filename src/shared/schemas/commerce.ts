@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { Nullable, Ok, Timestamp } from './common'
+import { LICENSE_KINDS, LICENSE_STATUSES } from '../contract/licensing'
 
 export const CustomerSchema = Type.Object({
   id: Type.String(),
@@ -45,8 +46,8 @@ export const EntitlementSchema = Type.Object({
   createdAt: Timestamp
 })
 
-export const LicenseKindSchema = Type.Union([Type.Literal('perpetual'), Type.Literal('subscription'), Type.Literal('trial')])
-export const LicenseStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('revoked')])
+export const LicenseKindSchema = Type.Enum([...LICENSE_KINDS])
+export const LicenseStatusSchema = Type.Enum([...LICENSE_STATUSES])
 
 export const LicenseSchema = Type.Object({
   id: Type.String(),

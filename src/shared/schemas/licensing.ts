@@ -1,12 +1,9 @@
 import { Type } from 'typebox'
 import { Nullable, Timestamp } from './common'
 import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
+import { LICENSE_CODES } from '../contract/licensing'
 
-/** Written as one literal list so the static type is the union of codes, not `string`. */
-export const LicenseCodeSchema = Type.Enum(
-  ['VALID', 'NOT_FOUND', 'SUSPENDED', 'EXPIRED', 'REVOKED', 'NOT_ACTIVATED', 'PRODUCT_SCOPE_MISMATCH', 'TOO_MANY_ACTIVATIONS', 'TRIAL_EXPIRED'],
-  { description: 'Licensing outcome (Keygen names where the meaning matches).' }
-)
+export const LicenseCodeSchema = Type.Enum([...LICENSE_CODES], { description: 'Licensing outcome (Keygen names where the meaning matches).' })
 
 export const LicenseViewSchema = Type.Object({
   id: Type.String(),
