@@ -1,4 +1,6 @@
 import type { Store } from './store/store'
+import { createRecordCounts } from './store/record-counts'
+import type { RecordCounts } from './store/record-counts'
 import type { Clock } from './clock/clock'
 import { createSecretBox } from './crypto/secret-box'
 import { loadSigningKeys } from './crypto/signing-keys'
@@ -64,7 +66,8 @@ export interface EmulatorCoreOptions {
 
 /** Every domain service, wired over one store and one clock. */
 export interface EmulatorCore {
-  store: Store
+  /** Where the database lives (`:memory:` for none). */
+  databasePath: string
   clock: Clock
   keys: SigningKeyRing
   sessions: SessionTokens
@@ -85,6 +88,7 @@ export interface EmulatorCore {
   faults: FaultRules
   requests: RequestLog
   state: StateService
+  counts: () => RecordCounts
   hasRuntimeKey: boolean
   /** The base URL plugins and customers are given in links. */
   apiBaseUrl: () => string
@@ -116,7 +120,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const requests = createRequestLog(store, clock, { capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY })
   const libraryView = createLibraryView({ clock, customers, queries: createLibraryQueries(store) })
   return {
-    store,
+    databasePath: store.path,
     clock,
     keys,
     sessions: createSessionTokens(keys, clock),
@@ -146,6 +150,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
         clock.setOffsetMs(0)
       }
     }),
+    counts: createRecordCounts(store),
     hasRuntimeKey: options.runtimeKey !== null,
     apiBaseUrl: options.apiBaseUrl
   }

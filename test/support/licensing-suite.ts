@@ -4,17 +4,19 @@ import type { Clock } from '../../src/core/clock/clock'
 import { startEmulator } from './emulator'
 import type { TestEmulator } from './emulator'
 import { pluginClient, productWithCredential } from './plugin-client'
-import type { PluginCredential } from './plugin-client'
 import { createCustomer, purchase } from './commerce'
 import type { PurchaseKind } from './commerce'
+
+/** A product with its first credential, and the developer who owns it. */
+type OwnedProduct = Awaited<ReturnType<typeof productWithCredential>>
 
 /** What a licensing test works with: a server on a test clock, two products with credentials, a customer. */
 export interface LicensingSuite {
   readonly clock: Clock
   readonly emu: TestEmulator
   /** The product under test, and another one (for scope mismatches). */
-  readonly product: PluginCredential
-  readonly otherProduct: PluginCredential
+  readonly product: OwnedProduct
+  readonly otherProduct: OwnedProduct
   readonly customerId: string
   /** A purchase of the product under test by the customer. */
   buy(kind?: PurchaseKind, extra?: { expiresAt?: string; maxActivations?: number }): ReturnType<typeof purchase>
@@ -29,7 +31,7 @@ export interface LicensingSuite {
  */
 export function licensingSuite(at: string, productNames: readonly [string, string]): LicensingSuite {
   const clock = createClock(() => Date.parse(at))
-  const parts: { emu?: TestEmulator; product?: PluginCredential; otherProduct?: PluginCredential; customerId?: string } = {}
+  const parts: { emu?: TestEmulator; product?: OwnedProduct; otherProduct?: OwnedProduct; customerId?: string } = {}
   const ready = <T>(value: T | undefined, name: string): T => {
     if (value === undefined) throw new Error(`licensingSuite: ${name} is used before beforeAll ran`)
     return value

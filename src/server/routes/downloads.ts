@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
-import { generatedByteStream, parseByteRange } from '../../core/downloads/generated-bytes'
+import { generatedByteStream } from '../../core/downloads/generated-bytes'
+import { parseByteRange } from '../http/byte-range'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../auth/plugin-auth'
 

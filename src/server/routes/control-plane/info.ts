@@ -5,8 +5,6 @@ import { ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/se
 
 /** What the Overview screen shows: where things are, how they are set, how much there is. */
 export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const count = (sql: string) => (app.core.store.db.prepare(sql).get() as { n: number }).n
-
   app.get(
     '/info',
     {
@@ -22,20 +20,11 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ok: true as const,
         version: app.settings.version,
         baseUrl: app.core.apiBaseUrl(),
-        databasePath: app.core.store.path,
+        databasePath: app.core.databasePath,
         hasRuntimeKey: app.core.hasRuntimeKey,
         credentialHeaders: { appId: `x-${prefix}-app-id`, pluginKey: `x-${prefix}-plugin-key`, pluginSecret: `x-${prefix}-plugin-secret` },
         settings: { headerPrefix: prefix, strict: app.settings.strict },
-        counts: {
-          developers: count('SELECT COUNT(*) AS n FROM developers'),
-          products: count('SELECT COUNT(*) AS n FROM products'),
-          credentials: count('SELECT COUNT(*) AS n FROM product_credentials'),
-          activeCredentials: count("SELECT COUNT(*) AS n FROM product_credentials WHERE status = 'active'"),
-          customers: count('SELECT COUNT(*) AS n FROM customers'),
-          licenses: count('SELECT COUNT(*) AS n FROM licenses'),
-          activations: count('SELECT COUNT(*) AS n FROM activations WHERE deactivated_at IS NULL'),
-          requests: count('SELECT COUNT(*) AS n FROM request_log')
-        }
+        counts: app.core.counts()
       }
     }
   )

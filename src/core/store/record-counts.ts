@@ -1,0 +1,30 @@
+import type { Store } from './store'
+
+/** How much the emulator holds, for the Overview screen. */
+export interface RecordCounts {
+  developers: number
+  products: number
+  credentials: number
+  activeCredentials: number
+  customers: number
+  licenses: number
+  /** Live activations only (deactivated ones are history). */
+  activations: number
+  requests: number
+}
+
+/** Counts of every table the Overview shows, read in one statement. */
+export function createRecordCounts(store: Store): () => RecordCounts {
+  const counts = store.db.prepare(`
+    SELECT
+      (SELECT COUNT(*) FROM developers) AS developers,
+      (SELECT COUNT(*) FROM products) AS products,
+      (SELECT COUNT(*) FROM product_credentials) AS credentials,
+      (SELECT COUNT(*) FROM product_credentials WHERE status = 'active') AS activeCredentials,
+      (SELECT COUNT(*) FROM customers) AS customers,
+      (SELECT COUNT(*) FROM licenses) AS licenses,
+      (SELECT COUNT(*) FROM activations WHERE deactivated_at IS NULL) AS activations,
+      (SELECT COUNT(*) FROM request_log) AS requests
+  `)
+  return () => counts.get() as RecordCounts
+}
