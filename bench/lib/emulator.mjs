@@ -33,7 +33,7 @@ export async function startEmulator({ databasePath, profileName = null }) {
   return Object.assign(server, { adminToken, databasePath, control })
 }
 
-/** One control-plane call (decisions.md section 6); throws with the answer on anything but 2xx. */
+/** One control-plane call (docs/api.md section 6); throws with the answer on anything but 2xx. */
 async function controlRequest(baseUrl, adminToken, method, path, body) {
   const response = await fetch(`${baseUrl}/_emulator${path}`, {
     method,

@@ -11,7 +11,7 @@
  * @property {(emu: import('./emulator.mjs').Emulator, fixtures: Fixtures) => Promise<LoadSpec>} prepare
  */
 
-/** The three product credential headers (decisions.md section 5, default prefix svc). */
+/** The three product credential headers (docs/api.md section 5, default prefix svc). */
 export function pluginHeaders(plugin) {
   return { 'x-svc-app-id': plugin.appId, 'x-svc-plugin-key': plugin.pluginKey, 'x-svc-plugin-secret': plugin.pluginSecret }
 }

@@ -44,7 +44,7 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
 
 export class UsageError extends Error {}
 
-/** Parses `serve`'s flags (decisions.md section 7). Throws UsageError with a message for a person. */
+/** Parses `serve`'s flags (docs/api.md section 7). Throws UsageError with a message for a person. */
 export function parseServeOptions(args: readonly string[]): ServeOptions | 'help' {
   let parsed
   try {

@@ -10,7 +10,7 @@ export interface ServerOptions {
   runtimeKey: Buffer | null
   /** Required by every control-plane route but health (`x-emulator-token`). */
   adminToken: string
-  /** The `svc` in `x-svc-app-id`; decisions.md section 5. */
+  /** The `svc` in `x-svc-app-id`; docs/api.md section 5. */
   headerPrefix?: string | undefined
   /** Hide debugging details (such as verification `reason`) like a production service. */
   strict?: boolean | undefined

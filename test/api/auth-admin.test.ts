@@ -4,7 +4,7 @@ import type { TestEmulator } from '../support/emulator'
 import { issueCredential, ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 
-// An admin developer sees and manages every product (service-interface.md section 5, rule 3).
+// An admin developer sees and manages every product (docs/api.md section 2).
 describe('admin developer', () => {
   let emulator: TestEmulator
   let a: OwnedProduct

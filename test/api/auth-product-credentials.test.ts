@@ -4,7 +4,7 @@ import type { TestEmulator } from '../support/emulator'
 import { CREDENTIALS_BASE, credentialPath, expectError, issueCredential, ownedProduct } from '../support/credentials'
 import type { Material } from '../support/credentials'
 
-// A product credential sent to a management endpoint: 403 PRODUCT_CREDENTIAL_NOT_ACCEPTED (decisions.md section 1).
+// A product credential sent to a management endpoint: 403 PRODUCT_CREDENTIAL_NOT_ACCEPTED (docs/api.md section 1).
 describe.each([
   { prefix: undefined, label: 'default prefix svc' },
   { prefix: 'acme', label: 'custom prefix acme' }

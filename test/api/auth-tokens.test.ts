@@ -4,7 +4,7 @@ import type { HttpResult, TestEmulator } from '../support/emulator'
 import { CREDENTIALS_BASE, CREDENTIAL_ACTIONS, credentialPath, expectError, ownedProduct } from '../support/credentials'
 import { EMULATOR_ISSUER, emulatorSessionKey, foreignSessionKey, signToken, unsignedToken } from '../support/tokens'
 
-// Management endpoints and the developer JWT (decisions.md section 1): 401 AUTH_REQUIRED / INVALID_TOKEN.
+// Management endpoints and the developer JWT (docs/api.md section 1): 401 AUTH_REQUIRED / INVALID_TOKEN.
 describe('developer JWT on the management API', () => {
   let emulator: TestEmulator
   let productId: string

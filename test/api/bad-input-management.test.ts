@@ -65,7 +65,7 @@ describe('bad input on the management endpoints', () => {
     expect(storedState(emulator.databasePath)).toEqual(before)
   })
 
-  it('ignores unknown fields (decisions.md section 8), while a bad value of a known one stays 400', async () => {
+  it('ignores unknown fields (docs/api.md section 8), while a bad value of a known one stays 400', async () => {
     const ensured = await postRaw(credentialPath(owned.product.id, 'ensure'), JSON.stringify({ reason: 'ok', productId: owned.product.id, force: true }))
     expect(ensured.status, ensured.text).toBe(200)
     expect(ensured.body.created).toBe(false)

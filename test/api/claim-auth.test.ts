@@ -7,7 +7,7 @@ import { productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { HOUR_MS, createCustomer, customerSession, getLibrary, libraryTokenOf, resellerOrder } from '../support/commerce'
 
-// POST /api/library/claim needs a signed-in user JWT (service-interface.md section 5): none is
+// POST /api/library/claim needs a signed-in user JWT (docs/api.md, Surfaces): none is
 // 401 AUTH_REQUIRED; a token that is not a signed-in user's is refused and the item stays unclaimed.
 describe('POST /api/library/claim: who may claim', () => {
   const clock = createClock()

@@ -6,7 +6,7 @@ import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { createCustomer, customerSession, getLibrary, libraryTokenOf, resellerOrder } from '../support/commerce'
 
-// POST /api/library/claim (service-interface.md 2.6, 4.3; decisions.md section 1): a signed-in user links a
+// POST /api/library/claim (docs/api.md sections 1 and 4): a signed-in user links a
 // reseller/partner order item to their account: an entitlement and a license appear.
 describe('POST /api/library/claim: claiming a reseller order item', () => {
   let emu: TestEmulator

@@ -7,7 +7,7 @@ import { killAllCli, spawnCli, startServeCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
 // The real command line: `node bin/plugin-license-emulator.js serve ...` running out/main/cli.js,
-// over a real SQLite file, talked to over HTTP. decisions.md section 7.
+// over a real SQLite file, talked to over HTTP. docs/api.md section 7.
 
 interface JsonResult {
   status: number

@@ -5,7 +5,7 @@ import { ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 import { countActiveCredentials } from '../support/database'
 
-// At most one active credential per product, whatever the interleaving (decisions.md section 2).
+// At most one active credential per product, whatever the interleaving (docs/api.md section 2).
 describe('concurrent create / ensure / rotate-key on one product', () => {
   let emulator: TestEmulator
   beforeAll(async () => {

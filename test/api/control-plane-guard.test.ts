@@ -10,7 +10,7 @@ function expectRawError(result: RawResult, status: number, code: string): void {
   expect(result.body).toMatchObject({ ok: false, message: expect.any(String) })
 }
 
-// The control plane's protection (decisions.md section 6): admin token, loopback Host, own Origin.
+// The control plane's protection (docs/api.md section 6): admin token, loopback Host, own Origin.
 describe('control plane guard', () => {
   let emulator: TestEmulator
   let developerId: string

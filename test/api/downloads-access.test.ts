@@ -7,7 +7,7 @@ import { productWithCredential } from '../support/plugin-client'
 import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase, resellerOrder } from '../support/commerce'
 import type { ProductFile } from '../support/commerce'
 
-// Downloads check the token and the entitlement (decisions.md section 4): no token 401, another
+// Downloads check the token and the entitlement (docs/api.md section 4): no token 401, another
 // customer's token 403 ENTITLEMENT_REQUIRED, unknown file 404.
 describe('GET /api/downloads/:fileId: who may download', () => {
   const clock = createClock()

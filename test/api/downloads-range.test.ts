@@ -5,7 +5,7 @@ import { productWithCredential } from '../support/plugin-client'
 import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 import type { ProductFile } from '../support/commerce'
 
-// Delivery behind the library's download links (decisions.md section 4): whole files and byte ranges.
+// Delivery behind the library's download links (docs/api.md section 4): whole files and byte ranges.
 // Every range must be the same bytes as that slice of the whole download.
 describe('GET/HEAD /api/downloads/:fileId: whole files and ranges', () => {
   const SIZE = 200_000 // several 64 KiB blocks, so ranges cross block boundaries

@@ -5,15 +5,16 @@ import { startEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 
 // Every code the server can answer (the domain's typed status table and the transport's) is
-// documented: in the README's Errors table and in the OpenAPI document's one error schema.
+// documented: in the Errors table of docs/api.md (section 1) and in the OpenAPI document's one error schema.
 let emu: TestEmulator
 beforeAll(async () => {
   emu = await startEmulator()
 })
 afterAll(async () => emu.close())
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-const errorsSection = readme.slice(readme.indexOf('## Errors'), readme.indexOf('\n## ', readme.indexOf('## Errors') + 1))
+const apiDoc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8')
+const errorsStart = apiDoc.indexOf('## 1. Envelope and errors')
+const errorsSection = apiDoc.slice(errorsStart, apiDoc.indexOf('\n## ', errorsStart + 1))
 
 describe('error codes', () => {
   it('knows the codes of both tables, transport codes included', () => {
@@ -22,7 +23,7 @@ describe('error codes', () => {
     }
   })
 
-  it.each(ERROR_CODES.map((code) => [code]))('documents %s in the README Errors table', (code) => {
+  it.each(ERROR_CODES.map((code) => [code]))('documents %s in the Errors table of docs/api.md', (code) => {
     const row = errorsSection.split('\n').find((line) => line.startsWith('|') && line.includes(`\`${code}\``))
     expect(row, `no row for ${code}`).toBeDefined()
     // The row gives a status.

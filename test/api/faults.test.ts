@@ -8,7 +8,7 @@ import type { PluginCredential } from '../support/plugin-client'
 import { rawRequest } from '../support/raw-http'
 import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 
-// Fault injection (decisions.md section 6): each kind as a real HTTP client sees it. No timing
+// Fault injection (docs/api.md section 6): each kind as a real HTTP client sees it. No timing
 // is asserted; the faults use small waits so the suite stays fast.
 
 interface ChunkedResult {

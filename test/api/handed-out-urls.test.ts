@@ -12,7 +12,7 @@ function urlsIn(value: unknown, out: string[] = []): string[] {
   return out
 }
 
-// Every URL the service hands out resolves on the emulator (decisions.md section 8): the
+// Every URL the service hands out resolves on the emulator (docs/api.md section 8): the
 // library's download links, support.help_url, library-token's library_url and webview_url.
 describe('every URL the library, library-token and web view hand out answers 2xx', () => {
   let emu: TestEmulator

@@ -5,7 +5,7 @@ import { expectError } from '../support/credentials'
 import { productWithCredential } from '../support/plugin-client'
 import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase, resellerOrder } from '../support/commerce'
 
-// decisions.md section 1 on the library, claim and download routes: bad input is a 4xx in the error envelope
+// docs/api.md section 1 on the library, claim and download routes: bad input is a 4xx in the error envelope
 // (400 VALIDATION_ERROR, 413 PAYLOAD_TOO_LARGE), never a 500, never a silent coercion.
 describe('library, claim and downloads: bad input', () => {
   let emu: TestEmulator

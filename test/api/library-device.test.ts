@@ -4,7 +4,7 @@ import type { TestEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { createCustomer, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
 
-// `instance_id` / `instanceId` / `machine_id` mark which licenses are activated on that device (decisions.md section 4).
+// `instance_id` / `instanceId` / `machine_id` mark which licenses are activated on that device (docs/api.md section 4).
 describe('GET /api/library: marking what is activated on this device', () => {
   let emu: TestEmulator
   let token: string

@@ -7,7 +7,7 @@ import type { PluginCredential } from '../support/plugin-client'
 import { DAY_MS, addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 import type { Purchase, TestCustomer } from '../support/commerce'
 
-// The library payload groups of service-interface.md 2.4 / decisions.md section 4, for a customer with a
+// The library payload groups of docs/api.md section 4, for a customer with a
 // perpetual, a subscription and a trial purchase. The clock is frozen, so every date is exact.
 describe('GET /api/library: every payload group', () => {
   const base = Date.parse('2032-06-01T10:00:00.000Z')

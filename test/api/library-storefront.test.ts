@@ -3,7 +3,7 @@ import { startEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { createCustomer, getLibrary, libraryTokenOf, purchase, storefrontProductWithCredential } from '../support/commerce'
 
-// `storefront` / `storefrontSlug` filter the library to one storefront (decisions.md section 4).
+// `storefront` / `storefrontSlug` filter the library to one storefront (docs/api.md section 4).
 describe('GET /api/library: the storefront filter', () => {
   let emu: TestEmulator
   let token: string

@@ -7,7 +7,7 @@ import { productWithCredential } from '../support/plugin-client'
 import { HOUR_MS, addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
 
 // GET /api/library identifies the customer by a library token: Bearer, ?token=, ?download_token=, ?libraryToken=
-// (service-interface.md 4.3, section 5). Anything else is 401 LIBRARY_TOKEN_INVALID (decisions.md section 1).
+// (docs/api.md section 4). Anything else is 401 LIBRARY_TOKEN_INVALID (docs/api.md section 1).
 describe('GET /api/library: the forms of the library token', () => {
   const clock = createClock()
   let emu: TestEmulator
@@ -126,7 +126,7 @@ describe('GET /api/library: the forms of the library token', () => {
   })
 })
 
-// One set of names wherever a library token is accepted (decisions.md section 8): `token`,
+// One set of names wherever a library token is accepted (docs/api.md section 8): `token`,
 // `library_token`, `libraryToken`, plus `download_token` on the library and downloads; a 401's
 // hint names only what that route accepts, and every name it gives works there.
 describe('library token forms on every route that takes one', () => {

@@ -3,7 +3,7 @@ import { licensingSuite } from '../support/licensing-suite'
 import { expectError } from '../support/credentials'
 import { DAY_MS, purchase } from '../support/commerce'
 
-// POST activate / deactivate (decisions.md section 5): 201 new, 200 idempotent; failures are the licensing
+// POST activate / deactivate (docs/api.md section 5): 201 new, 200 idempotent; failures are the licensing
 // codes as `error` with 4xx: 404 not found, 403 suspended/expired/revoked/scope, 409 too many.
 describe('POST /api/license/v1/activate and /deactivate', () => {
   const base = Date.parse('2036-07-07T07:00:00.000Z')

@@ -6,7 +6,7 @@ import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
 
-// decisions.md section 1: malformed JSON, wrong types, missing fields and unknown fields are 400 VALIDATION_ERROR,
+// docs/api.md section 1: malformed JSON, wrong types, missing fields and unknown fields are 400 VALIDATION_ERROR,
 // a body over the limit 413 PAYLOAD_TOO_LARGE; never a 500, never a silent coercion.
 describe('/api/license/v1/*: bad input', () => {
   let emu: TestEmulator

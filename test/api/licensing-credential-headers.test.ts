@@ -7,7 +7,7 @@ import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { createCustomer, purchase } from '../support/commerce'
 
-// /api/license/v1/* authenticate by x-svc-app-id, x-svc-plugin-key, x-svc-plugin-secret (decisions.md
+// /api/license/v1/* authenticate by x-svc-app-id, x-svc-plugin-key, x-svc-plugin-secret (docs/api.md
 // section 5); compatibility: the key as x-svc-api-key or as Bearer. Anything else: 401 PRODUCT_CREDENTIAL_INVALID.
 describe('/api/license/v1/*: the product credential headers', () => {
   const base = Date.parse('2034-02-03T04:05:06.000Z')

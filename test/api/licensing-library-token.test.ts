@@ -6,7 +6,7 @@ import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 
-// GET and POST /api/license/v1/library-token (service-interface.md 4.3; decisions.md section 4):
+// GET and POST /api/license/v1/library-token (docs/api.md section 4):
 // a library token from a library token, or from the product credential headers plus a license key.
 describe('/api/license/v1/library-token', () => {
   const base = Date.parse('2033-01-02T03:04:05.000Z')

@@ -5,7 +5,7 @@ import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, localPath, purchase, resellerOrder } from '../support/commerce'
 
-// service-interface.md 2.3: the plugin secret is never logged; the key is sensitive in logs. decisions.md section 2:
+// docs/api.md section 2: the plugin secret is never logged; the key is sensitive in logs. docs/api.md section 2:
 // a full key or secret never appears in a log line. Library, download, license and session tokens are credentials too.
 describe('secrets never reach the log (licensing, library, claim, downloads)', () => {
   let emu: TestEmulator

@@ -11,7 +11,7 @@ import { DAY_MS, HOUR_MS, createCustomer, epochSeconds, purchase } from '../supp
 const TOKEN_LIFETIME_S = 24 * 60 * 60
 const ISSUER = 'plugin-license-emulator'
 
-// The signed license token (decisions.md section 5): EdDSA JWS, kid, typ license+jwt, aud = App ID, sub = license id,
+// The signed license token (docs/api.md section 5): EdDSA JWS, kid, typ license+jwt, aud = App ID, sub = license id,
 // nonce echoed, exp apart from the license's own expiry; keys at /.well-known/jwks.json and /api/license/v1/public-key.
 describe('license_token', () => {
   const base = Date.parse('2037-03-03T03:03:03.000Z')

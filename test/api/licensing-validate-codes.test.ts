@@ -4,7 +4,7 @@ import type { HttpResult } from '../support/emulator'
 import { DAY_MS, HOUR_MS, purchase } from '../support/commerce'
 
 // POST /api/license/v1/validate: always 200 once authenticated, `{ ok:true, valid, code, message, license?,
-// activation?, license_token? }` with the codes of decisions.md section 5, judged on the emulator clock.
+// activation?, license_token? }` with the codes of docs/api.md section 5, judged on the emulator clock.
 describe('POST /api/license/v1/validate: every code', () => {
   const base = Date.parse('2035-05-05T12:00:00.000Z')
   const suite = licensingSuite(new Date(base).toISOString(), ['Validate Vocoder', 'Other Overdrive'])

@@ -113,7 +113,7 @@ describe('/api/license/v1/webview-library', () => {
   })
 })
 
-// The web view gets the same library (decisions.md section 8): the same groups as GET /api/library
+// The web view gets the same library (docs/api.md section 8): the same groups as GET /api/library
 // (orders and marketing_preferences included) and the same filters, narrowed to the calling product.
 describe('/api/license/v1/webview-library: the same groups and filters as /api/library', () => {
   let emu: TestEmulator

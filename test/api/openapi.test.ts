@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 
-// GET /openapi.json: the OpenAPI 3.1 document of every route (decisions.md section 7).
+// GET /openapi.json: the OpenAPI 3.1 document of every route (docs/api.md section 7).
 describe('OpenAPI document', () => {
   let emulator: TestEmulator
   let document: Record<string, any>

@@ -4,7 +4,7 @@ import type { HttpResult, TestEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { withReadOnlyDatabase } from '../support/database'
 
-// The request inspector (decisions.md section 6): every service API request, redacted, listed,
+// The request inspector (docs/api.md section 6): every service API request, redacted, listed,
 // filtered, paged and streamed; never a usable credential anywhere it shows or stores.
 
 /**

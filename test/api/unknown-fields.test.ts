@@ -5,7 +5,7 @@ import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
 
-// Unknown names are ignored, not refused (decisions.md section 8): the exchange is marked in the
+// Unknown names are ignored, not refused (docs/api.md section 8): the exchange is marked in the
 // request inspector with a warning per ignored name; a 400 for a missing field names a close one;
 // the control plane stays strict.
 describe('unknown query parameters and body fields', () => {

@@ -4,7 +4,7 @@ import type { HttpResult, TestEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { Material } from '../support/credentials'
 
-// Failures: 401 { ok:false, verified:false, error:"PLUGIN_CONNECTION_FAILED", message, reason } (decisions.md section 3).
+// Failures: 401 { ok:false, verified:false, error:"PLUGIN_CONNECTION_FAILED", message, reason } (docs/api.md section 3).
 function expectFailure(result: HttpResult, reason: string): void {
   expectError(result, 401, 'PLUGIN_CONNECTION_FAILED')
   expect(result.body.verified).toBe(false)

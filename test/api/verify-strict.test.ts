@@ -4,7 +4,7 @@ import type { TestEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { Material } from '../support/credentials'
 
-// --strict hides the failure `reason`, as a production service would (decisions.md section 3).
+// --strict hides the failure `reason`, as a production service would (docs/api.md section 3).
 describe('plugin connection verification in strict mode', () => {
   let emulator: TestEmulator
   let productId: string

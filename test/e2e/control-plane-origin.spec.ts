@@ -4,7 +4,7 @@ import { test, expect } from './fixtures'
 
 // A page on another origin must not be able to drive the control plane, even if it somehow
 // knew the admin token: the browser's CORS rules and the server's Origin check both stand in
-// the way (decisions.md section 6).
+// the way (docs/api.md section 6).
 
 test('a page on another origin cannot create data through the control plane', async ({ page, emulator }) => {
   const attacker = createServer((_request, response) => {

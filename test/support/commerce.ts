@@ -4,7 +4,7 @@ import type { PluginCredential } from './plugin-client'
 
 /**
  * Customers, purchases, files, reseller orders and the tokens a customer holds, made through the
- * control plane (decisions.md section 6) as a QA script would.
+ * control plane (docs/api.md section 6) as a QA script would.
  */
 
 const unique = (): string => randomBytes(4).toString('hex')

@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
 import type { HttpResult, TestEmulator } from './emulator'
 
-/** Base path of product credential management (service-interface.md section 4.1). */
+/** Base path of product credential management (docs/api.md section 2). */
 export const CREDENTIALS_BASE = '/api/developer/plugin-keys/products'
 
 /** The POST actions under `/:productId/...`; `create` is the POST on `/:productId` itself. */

@@ -207,7 +207,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       const result = store.transaction(() => {
         const previous = requireActive(productId)
         rows.markRevoked({ id: previous.id, at: clock.nowIso(), by: auditActorId(actor), reason: noteReason(note), cause })
-        // Both key and secret are replaced in either operation (service-interface.md section 3).
+        // Both key and secret are replaced in either operation (docs/api.md section 2).
         const issued = issue(product, actor, { recoverable: true, rotatedFromId: previous.id })
         rows.linkReplacement(previous.id, issued.credential.id)
         return { ...issued, previous: toRecord(rows.byId(previous.id) as CredentialRow) }

@@ -1,7 +1,7 @@
 import type { LicenseFailureCode } from '../../shared/contract/licensing'
 
 /**
- * Every failure the domain can report, by contract code (decisions.md section 1).
+ * Every failure the domain can report, by contract code (docs/api.md section 1).
  * The HTTP status for each lives in the server; core knows nothing of HTTP.
  */
 export type DomainErrorCode =

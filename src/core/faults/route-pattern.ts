@@ -1,5 +1,5 @@
 /**
- * Route patterns of fault rules (decisions.md section 6): `*` matches within one path segment,
+ * Route patterns of fault rules (docs/api.md section 6): `*` matches within one path segment,
  * `**` across segments. A whole `**` segment also matches no segment at all (as in shell
  * globstar): `/api/**` covers `/api` itself, and a `**` segment between `/api` and `/activate`
  * also covers `/api/activate`.

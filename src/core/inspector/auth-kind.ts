@@ -24,7 +24,7 @@ export interface AuthEvidence {
 export function authKindOf(evidence: AuthEvidence): AuthKind {
   const { headers, redaction } = evidence
   const bearer = bearerOf(headers.authorization)
-  // A plugin key sent as Bearer is the licensing routes' compatibility form (decisions.md section 5).
+  // A plugin key sent as Bearer is the licensing routes' compatibility form (docs/api.md section 5).
   if (bearer !== null && PRODUCT_CREDENTIAL_VALUE.test(bearer)) return 'product-credential-bearer'
   const credentialHeaders = [redaction.appIdHeader, ...redaction.credentialHeaders]
   if (credentialHeaders.some((name) => headers[name] !== undefined)) return 'product-credential'

@@ -24,7 +24,7 @@ export interface DownloadLink {
   url: string
 }
 
-/** Reads one customer's library from the store; the payload groups of decisions.md section 4. */
+/** Reads one customer's library from the store; the payload groups of docs/api.md section 4. */
 export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: LibraryQueries }) {
   const { clock, customers, queries } = deps
   const supportEmail = (product: LibraryProduct) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`

@@ -1,7 +1,7 @@
 /**
  * Replaces secrets inside free text and JSON with previews, so nothing that reaches a log,
  * the audit trail, the request inspector or an export can be used as a credential.
- * Previews keep at most the first 8 and last 4 characters (decisions.md section 2).
+ * Previews keep at most the first 8 and last 4 characters (docs/api.md section 2).
  */
 
 export function previewOf(value: string): string {

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 
-/** Header names of the product credential for a given prefix (decisions.md section 5). */
+/** Header names of the product credential for a given prefix (docs/api.md section 5). */
 export function credentialHeaderNames(prefix: string) {
   const p = prefix.toLowerCase()
   return {

@@ -28,7 +28,7 @@ export const developerAuth = fp(
       }
       const token = bearerToken(request.headers)
       if (!token) {
-        // "Bearer a b" is a token sent badly, not no token: garbage is INVALID_TOKEN (decisions.md section 1).
+        // "Bearer a b" is a token sent badly, not no token: garbage is INVALID_TOKEN (docs/api.md section 1).
         if (/^Bearer\s+\S/i.test(request.headers.authorization ?? '')) {
           throw new DomainError('INVALID_TOKEN', 'The Authorization header must be "Bearer <token>" with a single token.')
         }

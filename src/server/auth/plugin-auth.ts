@@ -11,7 +11,7 @@ export function presentedCredential(request: FastifyRequest, prefix: string) {
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : null
   }
   const bearer = bearerToken(request.headers)
-  // Compatibility (decisions.md section 5, licensing routes only): the key as x-svc-api-key or as Bearer.
+  // Compatibility (docs/api.md section 5, licensing routes only): the key as x-svc-api-key or as Bearer.
   const pluginKey = header(names.pluginKey) ?? header(names.apiKey) ?? (bearer && bearer.startsWith('pk_') ? bearer : null)
   return { appId: header(names.appId), pluginKey, pluginSecret: header(names.pluginSecret) }
 }

@@ -1,6 +1,6 @@
 import type { DomainError, DomainErrorCode } from '../../core/errors/domain-error'
 
-/** The HTTP status of every domain error code: decisions.md sections 1 and 5 are the source. */
+/** The HTTP status of every domain error code: docs/api.md sections 1 and 5 are the source. */
 export const HTTP_STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   VALIDATION_ERROR: 400,
   AUTH_REQUIRED: 401,

@@ -44,7 +44,7 @@ const CLIENT_ERRORS_BY_STATUS: Record<number, { status: number; error: WireCode;
 
 /**
  * The one error handler: every failure leaves as `{ ok:false, error, message, ...details }`
- * (decisions.md section 1). Anything unexpected is a 500 INTERNAL, logged with its request id.
+ * (docs/api.md section 1). Anything unexpected is a 500 INTERNAL, logged with its request id.
  */
 export const errorHandling = fp(
   async (app) => {

@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /**
- * Fault injection for the service API (decisions.md section 6). The rule is chosen once, in
+ * Fault injection for the service API (docs/api.md section 6). The rule is chosen once, in
  * onRequest: before the body is read and before authentication, as a network fault would be.
  * `trickle` is the one kind that acts on the way out (onSend), on the real response.
  */

@@ -23,7 +23,7 @@ export const openApi = fp(
           title: 'Plugin License Emulator',
           version: app.settings.version,
           description:
-            'The licensing and distribution platform API, emulated on localhost. Contract: service-interface.md and decisions.md. ' +
+            'The licensing and distribution platform API, emulated on localhost. Contract: docs/api.md in the repository. ' +
             `Licensing calls authenticate with x-${app.settings.headerPrefix}-app-id, x-${app.settings.headerPrefix}-plugin-key and x-${app.settings.headerPrefix}-plugin-secret.`
         },
         components: {

@@ -4,7 +4,7 @@ import { Compile } from 'typebox/compile'
 import { Value } from 'typebox/value'
 
 /**
- * Request validation as decisions.md section 1 reads: a JSON body of the wrong type is a 400
+ * Request validation as docs/api.md section 1 reads: a JSON body of the wrong type is a 400
  * VALIDATION_ERROR, never silently coerced. Fastify's default Ajv coerces (`{"reason": 123}`
  * becomes "123", `{"reason": ["x"]}` becomes "x", `null` becomes ""), so bodies are checked
  * as sent. Path and query values arrive as text and are still converted to the schema's type.

@@ -10,7 +10,7 @@ import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryTok
 const FILE_BYTES = (description: string) =>
   Type.Unsafe({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
 
-/** Entitlement-gated delivery: the library's download links land here (decisions.md section 4). */
+/** Entitlement-gated delivery: the library's download links land here (docs/api.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { files, library, commerce } = app.core
 

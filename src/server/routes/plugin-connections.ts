@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { VerifiedConnectionResponse, VerifyConnectionBody } from '../../shared/schemas/plugin-connections'
 
-/** POST /api/plugin-connections/verify: section 4.2, answered as decisions.md section 3 pins. */
+/** POST /api/plugin-connections/verify: section 4.2, answered as docs/api.md section 3 pins. */
 export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/verify',

@@ -4,12 +4,12 @@ import type { TObject, TProperties, TSchema } from 'typebox'
 /** `T | null`, as JSON Schema (OpenAPI 3.1). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
-/** A success body (decisions.md section 1): `ok: true` beside the fields of `schema`, which stays usable on its own. */
+/** A success body (docs/api.md section 1): `ok: true` beside the fields of `schema`, which stays usable on its own. */
 export const Ok = <P extends TProperties>(schema: TObject<P>) => Type.Object({ ok: Type.Literal(true), ...schema.properties })
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 instant (UTC), on the emulator clock.' })
 
-/** The error envelope of decisions.md section 1. Details are extra top-level keys. */
+/** The error envelope of docs/api.md section 1. Details are extra top-level keys. */
 export const ErrorResponse = Type.Object(
   {
     ok: Type.Literal(false),

@@ -56,7 +56,7 @@ export const RevealedMaterialSchema = Type.Object(
   { title: 'RevealedMaterial' }
 )
 
-// The answers of the credential management routes (service-interface.md section 4.1).
+// The answers of the credential management routes (docs/api.md section 2).
 
 export const CredentialListResponse = Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema), count: Type.Integer() })
 

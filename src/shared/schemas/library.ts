@@ -4,7 +4,7 @@ import { Nullable, Ok, Timestamp } from './common'
 import { ActivationViewSchema, LicenseCodeSchema } from './licensing'
 
 /**
- * The customer library (decisions.md section 4) and the in-plugin web view, as
+ * The customer library (docs/api.md section 4) and the in-plugin web view, as
  * src/core/library/library-view.ts and webview-view.ts build them. Responses are serialized
  * through these schemas, which drops any field they do not declare: a field the core adds
  * belongs here too (test/unit/schema-agreement.test.ts compares the two types).

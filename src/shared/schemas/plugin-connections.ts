@@ -3,7 +3,7 @@ import { Timestamp } from './common'
 
 const CredentialField = (description: string) => Type.String({ minLength: 1, maxLength: 512, description })
 
-/** The four values a plugin holds and sends to verify (service-interface.md 4.2). */
+/** The four values a plugin holds and sends to verify (docs/api.md section 3). */
 export const VerifyConnectionBody = Type.Object(
   {
     productId: CredentialField('The product ID (not the App ID).'),

@@ -27,7 +27,7 @@ import type {
 } from './types'
 
 /**
- * The emulator control plane (/_emulator, decisions.md section 6). The HttpClient it is given
+ * The emulator control plane (/_emulator, docs/api.md section 6). The HttpClient it is given
  * already sends the admin token as `x-emulator-token`.
  */
 export function createControlApi(http: HttpClient, adminToken: string) {

@@ -1,6 +1,6 @@
 /**
  * The one error type of the renderer's HTTP clients. It carries the contract's error body
- * (decisions.md section 1): `error` (UPPER_SNAKE code), `message` (a sentence for a person),
+ * (docs/api.md section 1): `error` (UPPER_SNAKE code), `message` (a sentence for a person),
  * `reason` when the server gives one, and the other detail keys as they came.
  */
 export class ApiError extends Error {

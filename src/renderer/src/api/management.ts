@@ -22,7 +22,7 @@ export interface DeveloperTokenSource {
 const SESSION_PROBLEMS = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN', 'AUTH_REQUIRED'])
 
 /**
- * Product credential management (service-interface.md 4.1), called exactly as a developer
+ * Product credential management (docs/api.md section 2), called exactly as a developer
  * dashboard calls it: `Authorization: Bearer <developer JWT>`. A token that expired (the
  * emulator clock may have been moved) is replaced once and the call retried.
  */

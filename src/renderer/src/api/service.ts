@@ -1,7 +1,7 @@
 import type { Exchange, HttpClient } from './http'
 import type { ActivateInput, ClaimResult, CredentialValues, DeactivateInput, Jwk, LibraryPayload, ValidateInput, WebviewPayload } from './types'
 
-/** The headers a plugin sends to /api/license/v1 (decisions.md section 5), for a header prefix. */
+/** The headers a plugin sends to /api/license/v1 (docs/api.md section 5), for a header prefix. */
 export function credentialHeaders(prefix: string, values: Pick<CredentialValues, 'appId' | 'pluginKey' | 'pluginSecret'>): Record<string, string> {
   const p = prefix.toLowerCase()
   return {

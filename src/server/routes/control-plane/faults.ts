@@ -6,7 +6,7 @@ import { FaultRulesBody, FaultRulesRemovedResponse, FaultRulesResponse } from '.
 const tags = ['Emulator']
 
 /**
- * Fault rules for the service API (decisions.md section 6). The rules live in memory only:
+ * Fault rules for the service API (docs/api.md section 6). The rules live in memory only:
  * a restart or a control-plane reset clears them. Every route answers the rules in force.
  */
 export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -12,7 +12,7 @@ import { clockControlRoutes } from './clock'
 import { infoControlRoutes } from './info'
 import { requestControlRoutes } from './requests'
 
-/** The emulator control plane under /_emulator (decisions.md section 6): not part of the service. */
+/** The emulator control plane under /_emulator (docs/api.md section 6): not part of the service. */
 export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', controlPlaneGuard(app.settings))
   await app.register(healthRoutes)

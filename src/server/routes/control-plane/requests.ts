@@ -17,7 +17,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024
 /** Entries replayed to a reconnecting client (Last-Event-ID) before live ones. */
 const MAX_REPLAY = 500
 
-/** The request inspector (decisions.md section 6): the redacted log of service API requests. */
+/** The request inspector (docs/api.md section 6): the redacted log of service API requests. */
 export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const log = app.core.requests
   const expectedToken = sha256(app.settings.adminToken)

@@ -18,7 +18,7 @@ const tags = ['Product credentials']
 const security = [{ developerJwt: [] }]
 
 /**
- * Product credential management, service-interface.md section 4.1. Developer JWT only;
+ * Product credential management, docs/api.md section 2. Developer JWT only;
  * every rule lives in core's credential service.
  */
 export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,6 +1,6 @@
 import type { CredentialMaterial } from '../../../core/credentials/credential-material'
 
-/** The `one_time_reveal` object of service-interface.md section 2.2. */
+/** The `one_time_reveal` object of docs/api.md section 2, `one_time_reveal`. */
 export function oneTimeReveal(material: CredentialMaterial) {
   return {
     appId: material.appId,

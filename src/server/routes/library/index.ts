@@ -12,7 +12,7 @@ const tags = ['Customer library']
 const Token = Type.String({ maxLength: 4096 })
 const Id = Type.String({ maxLength: 200 })
 
-/** The customer library (service-interface.md 4.3, decisions.md section 4). */
+/** The customer library (docs/api.md section 4). */
 export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { library, purchases } = app.core
 

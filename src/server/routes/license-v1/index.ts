@@ -59,7 +59,7 @@ const LibraryContextBody = Type.Object(
 )
 
 /**
- * Licensing under /api/license/v1 (decisions.md section 5), authenticated by the product
+ * Licensing under /api/license/v1 (docs/api.md section 5), authenticated by the product
  * credential headers. library-token and webview-library also take a library token instead.
  */
 export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,7 +1,7 @@
 import type { LicenseStanding } from '../../../core/licensing/licensing-service'
 import type { Activation } from '../../../core/licensing/license-rows'
 
-/** Licensing payloads use the service's snake_case keys (decisions.md section 5). */
+/** Licensing payloads use the service's snake_case keys (docs/api.md section 5). */
 export function licenseView(standing: LicenseStanding) {
   const { license } = standing
   return {

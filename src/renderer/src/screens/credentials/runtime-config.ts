@@ -1,5 +1,5 @@
 /**
- * The runtime config of a generated plugin package (service-interface.md 2.3): App ID, plugin
+ * The runtime config of a generated plugin package (docs/api.md section 2): App ID, plugin
  * key, plugin secret, product ID, developer ID, environment and API base URL, as JSON, as a
  * .env file and as a C++ header. Offered only while the full secret is in hand (a reveal).
  * Never includes the developer JWT (2.3: it must not be embedded in plugins).

@@ -99,7 +99,7 @@ function RuleRow({
 }
 
 /**
- * The fault rules of the service API (decisions.md section 6): first match decides. Edited
+ * The fault rules of the service API (docs/api.md section 6): first match decides. Edited
  * locally, applied all at once (PUT /_emulator/faults), so a half-written rule never goes live.
  */
 export function FaultEditor() {

@@ -3,7 +3,7 @@ import type { FaultKind, FaultRule, FaultRuleInput } from '../../api/types'
 
 /**
  * The fault rule editor's rows: every field as the text the person typed, turned into the
- * contract's rule (decisions.md section 6) only on Apply. Fields that do not belong to a rule's
+ * contract's rule (docs/api.md section 6) only on Apply. Fields that do not belong to a rule's
  * kind are never sent (the server refuses `status` on a latency rule, for one).
  */
 export interface FaultDraft {

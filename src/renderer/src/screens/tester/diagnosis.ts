@@ -22,7 +22,7 @@ export interface Diagnosis {
 /**
  * Turns a failed verify or licensing call into "which value is wrong and what to do",
  * from the `reason` of PLUGIN_CONNECTION_FAILED and PRODUCT_CREDENTIAL_INVALID
- * (decisions.md sections 1 and 3), and the licensing codes (section 5).
+ * (docs/api.md sections 1 and 3), and the licensing codes (section 5).
  */
 export function diagnose(error: ApiError, strict: boolean): Diagnosis {
   const reason = error.reason
