@@ -3,7 +3,6 @@ import { createRecordCounts } from './store/record-counts'
 import type { RecordCounts } from './store/record-counts'
 import type { Clock } from './clock/clock'
 import { createSecretBox } from './crypto/secret-box'
-import { upgradeLegacySealedMaterial } from './credentials/sealed-material'
 import { loadSigningKeys } from './crypto/signing-keys'
 import type { SigningKeyRing } from './crypto/signing-keys'
 import { createDeveloperService } from './accounts/developers'
@@ -102,7 +101,6 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const products = createProductService(store, clock)
   const audit = createCredentialAudit(store, clock)
   const secretBox = options.runtimeKey ? createSecretBox(options.runtimeKey) : null
-  upgradeLegacySealedMaterial(store, secretBox)
   const credentials = createCredentialService({
     store,
     clock,

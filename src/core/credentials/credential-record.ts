@@ -17,10 +17,7 @@ export interface CredentialRecord {
   createdAt: string
   createdBy: string | null
   lastUsedAt: string | null
-  /** True when reveal-secret can open the sealed secret: it was sealed under the runtime key this emulator holds. */
   hasRecoverableSecret: boolean
-  /** A sealed secret exists but another runtime key sealed it (a copied database, a replaced key file): rotate for new values. */
-  secretSealedUnderAnotherKey: boolean
   /** The credential this one replaced by rotation. */
   rotatedFromId: string | null
   /** The credential that replaced this one by rotation. */
@@ -57,14 +54,11 @@ export type CredentialRecordSource = Pick<
   | 'secret_shown_once_at'
   | 'reveal_count'
   | 'last_revealed_at'
-  | 'sealed_key_id'
 > & { has_sealed_material: boolean }
 
 export const recordSourceOf = (row: CredentialRow): CredentialRecordSource => ({ ...row, has_sealed_material: row.sealed_material !== null })
 
-export function toCredentialRecord(row: CredentialRecordSource, context: { apiBaseUrl: string; runtimeKeyId: string | null }): CredentialRecord {
-  // The flag follows the key that sealed the secret, not merely whether some key is loaded.
-  const canOpen = row.has_sealed_material && row.sealed_key_id !== null && row.sealed_key_id === context.runtimeKeyId
+export function toCredentialRecord(row: CredentialRecordSource, context: { apiBaseUrl: string; canOpenSealed: boolean }): CredentialRecord {
   return {
     id: row.id,
     productId: row.product_id,
@@ -77,8 +71,7 @@ export function toCredentialRecord(row: CredentialRecordSource, context: { apiBa
     createdAt: row.created_at,
     createdBy: row.created_by,
     lastUsedAt: row.last_used_at,
-    hasRecoverableSecret: canOpen,
-    secretSealedUnderAnotherKey: row.has_sealed_material && !canOpen,
+    hasRecoverableSecret: row.has_sealed_material && context.canOpenSealed,
     rotatedFromId: row.rotated_from_id,
     replacedById: row.replaced_by_id,
     revokedAt: row.revoked_at,

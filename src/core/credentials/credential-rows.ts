@@ -16,8 +16,6 @@ export interface CredentialRow {
   key_preview: string
   secret_preview: string
   sealed_material: string | null
-  /** Generated from sealed_material: the fingerprint of the runtime key that sealed it (null: none, or a legacy value). */
-  sealed_key_id: string | null
   status: CredentialStatus
   created_at: string
   created_by: string | null
@@ -86,7 +84,7 @@ export function createCredentialRows(store: Store): CredentialRows {
     `${c}.id, ${c}.product_id, ${c}.app_id, ${c}.key_preview, ${c}.secret_preview, ${c}.status, ${c}.created_at,
      ${c}.created_by, ${c}.last_used_at, ${c}.sealed_material IS NOT NULL, ${c}.rotated_from_id, ${c}.replaced_by_id,
      ${c}.revoked_at, ${c}.revoked_reason, ${c}.revocation_cause, ${c}.secret_shown_once_at, ${c}.reveal_count,
-     ${c}.last_revealed_at, ${c}.sealed_key_id`
+     ${c}.last_revealed_at`
   const all = db.prepare(`SELECT ${recordColumns('c')} FROM product_credentials c ORDER BY c.seq DESC`).raw(true)
   const forProduct = db.prepare(`SELECT ${recordColumns('c')} FROM product_credentials c WHERE c.product_id = ? ORDER BY c.seq DESC`).raw(true)
   const forDeveloper = db
@@ -157,8 +155,7 @@ type RecordColumns = [
   revocationCause: RevocationCause | null,
   secretShownOnceAt: string | null,
   revealCount: number,
-  lastRevealedAt: string | null,
-  sealedKeyId: string | null
+  lastRevealedAt: string | null
 ]
 
 function toRecordSource(c: RecordColumns): CredentialRecordSource {
@@ -180,7 +177,6 @@ function toRecordSource(c: RecordColumns): CredentialRecordSource {
     revocation_cause: c[14],
     secret_shown_once_at: c[15],
     reveal_count: c[16],
-    last_revealed_at: c[17],
-    sealed_key_id: c[18]
+    last_revealed_at: c[17]
   }
 }

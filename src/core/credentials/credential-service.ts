@@ -86,7 +86,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
   const lastMarked = new Map<string, number>()
 
   const recordOf = (source: CredentialRecordSource): CredentialRecord =>
-    toCredentialRecord(source, { apiBaseUrl: deps.apiBaseUrl(), runtimeKeyId: secretBox?.keyId ?? null })
+    toCredentialRecord(source, { apiBaseUrl: deps.apiBaseUrl(), canOpenSealed: secretBox !== null })
   const toRecord = (row: CredentialRow): CredentialRecord => recordOf(recordSourceOf(row))
 
   const recovery = (productId: string) => ({
@@ -188,10 +188,11 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       const opened = row.sealed_material && secretBox ? secretBox.open(row.sealed_material) : null
       if (!opened) {
         audit.record({ productId, credentialId: row.id, action: 'reveal-secret', outcome: 'failure', actor, reason: note?.reason, metadata: note?.metadata })
-        const message = row.sealed_material
-          ? 'This credential\'s secret was sealed under another runtime key (a copied database or a replaced key file). Rotate the key or the secret to issue new values, then regenerate packages.'
-          : 'This credential has no recoverable secret. Rotate the key or the secret to issue a new one, then regenerate packages.'
-        throw new DomainError('PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE', message, { details: { recovery: recovery(productId) } })
+        throw new DomainError(
+          'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE',
+          'This credential has no recoverable secret. Rotate the key or the secret to issue a new one, then regenerate packages.',
+          { details: { recovery: recovery(productId) } }
+        )
       }
       const { pluginKey, pluginSecret } = JSON.parse(opened) as { pluginKey: string; pluginSecret: string }
       rows.recordReveal({ id: row.id, at: clock.nowIso(), by: auditActorId(actor) })

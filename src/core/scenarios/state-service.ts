@@ -4,7 +4,6 @@ import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
 import { exportState } from './state-export'
 import { importState, resetState } from './state-import'
-import { upgradeLegacySealedMaterial } from '../credentials/sealed-material'
 import type { ImportCounts } from './state-import'
 import { PRESETS, findPreset } from './presets'
 import type { ScenarioDocument } from './scenario-schema'
@@ -21,15 +20,9 @@ export interface StateService {
 
 export function createStateService(deps: { store: Store; clock: Clock; secretBox: SecretBox | null; afterReset: () => void }): StateService {
   const { store, clock, secretBox } = deps
-  // An imported document may carry secrets sealed in the legacy format: name their key now.
-  const importAndUpgrade = (document: unknown) => {
-    const counts = importState(store, document, secretBox)
-    upgradeLegacySealedMaterial(store, secretBox)
-    return counts
-  }
   return {
     export: (meta) => exportState(store, meta),
-    import: importAndUpgrade,
+    import: (document) => importState(store, document, secretBox),
     reset() {
       resetState(store)
       deps.afterReset()
@@ -38,7 +31,7 @@ export function createStateService(deps: { store: Store; clock: Clock; secretBox
     loadPreset(name) {
       const preset = findPreset(name)
       if (!preset) throw new DomainError('PRESET_NOT_FOUND', `No preset is named "${name}". GET /_emulator/presets lists them.`)
-      return importAndUpgrade(preset.build(clock.now()))
+      return importState(store, preset.build(clock.now()), secretBox)
     }
   }
 }

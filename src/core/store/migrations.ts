@@ -251,15 +251,6 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX request_log_by_surface ON request_log (surface, id);
       CREATE INDEX request_log_by_product ON request_log (product_id, id);
     `
-  },
-  {
-    version: 5,
-    name: 'the runtime key that sealed each secret',
-    // Read from the sealed value itself (v2 names its key), so it can never disagree with it.
-    sql: `
-      ALTER TABLE product_credentials ADD COLUMN sealed_key_id TEXT
-        GENERATED ALWAYS AS (CASE WHEN sealed_material LIKE 'v2:%' THEN substr(sealed_material, 4, 16) END) VIRTUAL;
-    `
   }
 ]
 

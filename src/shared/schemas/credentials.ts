@@ -16,12 +16,7 @@ export const CredentialRecordSchema = Type.Object(
     createdAt: Timestamp,
     createdBy: Nullable(Type.String({ description: 'Developer ID that issued it; null when issued by the emulator control plane.' })),
     lastUsedAt: Nullable(Timestamp),
-    hasRecoverableSecret: Type.Boolean({
-      description: 'True when reveal-secret can show the full secret again: it was sealed under the runtime key this emulator holds.'
-    }),
-    secretSealedUnderAnotherKey: Type.Boolean({
-      description: 'True when a sealed secret exists but another runtime key sealed it (a copied database, a replaced key file): rotate to get new values.'
-    }),
+    hasRecoverableSecret: Type.Boolean({ description: 'True when reveal-secret can show the full secret again.' }),
     rotatedFromId: Nullable(Type.String({ description: 'Rotation metadata: the credential this one replaced.' })),
     replacedById: Nullable(Type.String({ description: 'Rotation metadata: the credential that replaced this one.' })),
     revokedAt: Nullable(Timestamp),

@@ -66,7 +66,6 @@ const credential = (productId: string, patch: Partial<CredentialRecord> = {}): C
   createdBy: null,
   lastUsedAt: null,
   hasRecoverableSecret: true,
-  secretSealedUnderAnotherKey: false,
   rotatedFromId: null,
   replacedById: null,
   revokedAt: null,

@@ -17,10 +17,7 @@ function unavailable(action: CredentialAction, current: CredentialRecord | null)
       return null
     case 'reveal-secret':
       if (!active) return 'No active credential to reveal.'
-      if (current?.hasRecoverableSecret) return null
-      return current?.secretSealedUnderAnotherKey
-        ? 'Sealed under another runtime key: rotate to get new values.'
-        : 'This secret is not recoverable: rotate the secret instead.'
+      return current?.hasRecoverableSecret ? null : 'This secret is not recoverable: rotate the secret instead.'
     case 'rotate-key':
     case 'rotate-secret':
     case 'revoke':

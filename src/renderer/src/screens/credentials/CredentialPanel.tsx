@@ -88,10 +88,7 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
             <span>Yes: the secret can be revealed again.</span>
           ) : (
             <span className="callout callout--warning callout--inline" data-testid="unrecoverable">
-              <Icon name="alert" size={14} />{' '}
-              {credential.secretSealedUnderAnotherKey
-                ? 'No: sealed under another runtime key (a copied database or a replaced key file). Rotate to get new values.'
-                : 'No: this secret cannot be revealed again. Rotate the secret to issue one you can export.'}
+              <Icon name="alert" size={14} /> No: this secret cannot be revealed again. Rotate the secret to issue one you can export.
             </span>
           )
         },
