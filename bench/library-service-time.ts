@@ -1,7 +1,7 @@
 // Microbenchmark of the customer library's service time, in process (no HTTP, no load generator):
 // what `GET /api/library` spends in the core (LibraryService.library) plus JSON.stringify of the
 // route's body, for the bench customers with 10 and 1,000 items (bench/lib/fixtures.mjs), and how
-// that time splits: the SQLite reads (LibraryQueries.holdings, rows mapped to records), the view
+// that time splits: the SQLite reads (LibraryRepository.holdings, rows mapped to records), the view
 // assembled from them, and the serialisation; plus the body's bytes per item.
 //
 //   npm run bench:library                                       # mean/median of 50 runs after warm-up
@@ -16,7 +16,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { openStore } from '../src/core/store/store'
 import { createEmulatorCore } from '../src/core/emulator-core'
 import { createClock } from '../src/core/clock/clock'
-import { createLibraryQueries } from '../src/core/library/library-queries'
+import { createLibraryRepository } from '../src/core/library/library-repository'
 // @ts-expect-error -- bench/lib is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedFixtures from './lib/fixtures.mjs'
 
@@ -98,7 +98,7 @@ async function time(label: string, run: () => Promise<string>) {
 }
 
 // The same reads the view makes, on their own: the SQLite share of a library.
-const queries = createLibraryQueries(store)
+const queries = createLibraryRepository(store)
 
 for (const size of [10, 1000]) {
   const customerId = fixtures.libraryCustomerIds[size] as string

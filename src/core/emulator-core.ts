@@ -15,17 +15,17 @@ import { createCredentialAudit } from './credentials/credential-audit'
 import type { CredentialAudit } from './credentials/credential-audit'
 import { createCredentialService } from './credentials/credential-service'
 import type { CredentialService } from './credentials/credential-service'
-import { createConnectionStatusRecords } from './connections/connection-status'
-import type { ConnectionStatusRecords } from './connections/connection-status'
+import { createConnectionStatusRepository } from './connections/connection-status-repository'
+import type { ConnectionStatusRepository } from './connections/connection-status-repository'
 import { createConnectionVerifier } from './connections/connection-verifier'
 import type { ConnectionVerifier } from './connections/connection-verifier'
 import { createCustomerService } from './customers/customers'
 import type { CustomerService } from './customers/customers'
-import { createCommerceRows } from './commerce/commerce-rows'
-import type { CommerceRows } from './commerce/commerce-rows'
+import { createCommerceRepository } from './commerce/commerce-repository'
+import type { CommerceRepository } from './commerce/commerce-repository'
 import { createPurchaseService } from './commerce/purchases'
 import type { PurchaseService } from './commerce/purchases'
-import { createLicenseRows } from './licensing/license-rows'
+import { createLicenseRepository } from './licensing/license-repository'
 import { createLicenseTokens } from './licensing/license-tokens'
 import { createLicensingService } from './licensing/licensing-service'
 import type { LicensingService } from './licensing/licensing-service'
@@ -36,7 +36,7 @@ import type { ProductFileService } from './downloads/product-files'
 import { createLibraryTokens } from './library/library-tokens'
 import type { LibraryTokens } from './library/library-tokens'
 import { createLibraryView } from './library/library-view'
-import { createLibraryQueries } from './library/library-queries'
+import { createLibraryRepository } from './library/library-repository'
 import { createLibraryService } from './library/library-service'
 import type { LibraryService } from './library/library-service'
 
@@ -75,10 +75,10 @@ export interface EmulatorCore {
   products: ProductService
   audit: CredentialAudit
   credentials: CredentialService
-  connectionStatuses: ConnectionStatusRecords
+  connectionStatuses: ConnectionStatusRepository
   connections: ConnectionVerifier
   customers: CustomerService
-  commerce: CommerceRows
+  commerce: CommerceRepository
   purchases: PurchaseService
   licensing: LicensingService
   licenses: LicenseAdmin
@@ -109,16 +109,16 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     secretBox,
     apiBaseUrl: options.apiBaseUrl
   })
-  const connectionStatuses = createConnectionStatusRecords(store)
+  const connectionStatuses = createConnectionStatusRepository(store)
   const customers = createCustomerService(store, clock)
-  const commerce = createCommerceRows(store)
-  const licenseRows = createLicenseRows(store)
+  const commerce = createCommerceRepository(store)
+  const licenseRows = createLicenseRepository(store)
   const files = createProductFileService(store, clock)
   const libraryTokens = createLibraryTokens(keys, clock)
   const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
   const faults = createFaultRules()
   const requests = createRequestLog(store, clock, { capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY })
-  const libraryView = createLibraryView({ clock, customers, queries: createLibraryQueries(store) })
+  const libraryView = createLibraryView({ clock, customers, queries: createLibraryRepository(store) })
   return {
     databasePath: store.path,
     clock,

@@ -8,7 +8,7 @@ import { createClock } from '../../src/core/clock/clock'
 import { createEmulatorCore } from '../../src/core/emulator-core'
 import type { EmulatorCore } from '../../src/core/emulator-core'
 import type { ImportCounts } from '../../src/core/scenarios/state-import'
-import { createLicenseRows } from '../../src/core/licensing/license-rows'
+import { createLicenseRepository } from '../../src/core/licensing/license-repository'
 import { authenticatePluginCredential } from '../../src/core/credentials/plugin-credential-auth'
 import { sha256Hex } from '../../src/core/crypto/digest'
 import { DomainError } from '../../src/core/errors/domain-error'
@@ -140,7 +140,7 @@ describe('bench fixtures: imported by the emulator', () => {
     const licenses = core.licenses.ofCustomer('cus_validate')
     expect(licenses).toHaveLength(VALIDATE_LICENSES)
     expect(licenses.map((l) => l.key).sort()).toEqual(fixtures.validateLicenses.map((l) => l.key).sort())
-    const rows = createLicenseRows(store)
+    const rows = createLicenseRepository(store)
     for (const { key, instanceId } of fixtures.validateLicenses) {
       const found = rows.byKeyWithActivations(key, instanceId)
       expect(found?.liveActivationCount).toBe(1)

@@ -5,7 +5,7 @@ import type { Store } from '../../src/core/store/store'
 import { createClock } from '../../src/core/clock/clock'
 import { createEmulatorCore } from '../../src/core/emulator-core'
 import type { EmulatorCore } from '../../src/core/emulator-core'
-import { createLibraryQueries } from '../../src/core/library/library-queries'
+import { createLibraryRepository } from '../../src/core/library/library-repository'
 import { createLibraryView } from '../../src/core/library/library-view'
 import type { LibraryQuery, LibraryView } from '../../src/core/library/library-view'
 import type { ScenarioDocument, ScenarioRow } from '../../src/core/scenarios/scenario-schema'
@@ -143,7 +143,7 @@ describe('the library view over its column-array reads', () => {
     const clock = createClock(() => NOW)
     core = await createEmulatorCore({ store, clock, runtimeKey: null, apiBaseUrl: () => BASE_URL })
     core.state.import(scenario())
-    view = createLibraryView({ clock, customers: core.customers, queries: createLibraryQueries(store) })
+    view = createLibraryView({ clock, customers: core.customers, queries: createLibraryRepository(store) })
   })
   afterAll(() => {
     core.requests.close()

@@ -3,30 +3,10 @@ import type { Clock } from '../clock/clock'
 import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
 import type { DeveloperRole } from './actor'
+import { createDeveloperRepository } from './developer-repository'
+import type { Developer } from './developer-repository'
 
-export interface Developer {
-  id: string
-  email: string
-  name: string | null
-  role: DeveloperRole
-  createdAt: string
-}
-
-interface DeveloperRow {
-  id: string
-  email: string
-  name: string | null
-  role: DeveloperRole
-  created_at: string
-}
-
-const toDeveloper = (row: DeveloperRow): Developer => ({
-  id: row.id,
-  email: row.email,
-  name: row.name,
-  role: row.role,
-  createdAt: row.created_at
-})
+export type { Developer } from './developer-repository'
 
 export interface DeveloperService {
   create(input: { email: string; name?: string | undefined; role?: DeveloperRole | undefined }): Developer
@@ -35,37 +15,27 @@ export interface DeveloperService {
   list(): Developer[]
 }
 
+/** Developer accounts: one per email. */
 export function createDeveloperService(store: Store, clock: Clock): DeveloperService {
-  const insert = store.db.prepare(
-    'INSERT INTO developers (id, email, name, role, created_at) VALUES (?, ?, ?, ?, ?)'
-  )
-  const byId = store.db.prepare('SELECT * FROM developers WHERE id = ?')
-  const byEmail = store.db.prepare('SELECT id FROM developers WHERE email = ?')
-  const all = store.db.prepare('SELECT * FROM developers ORDER BY created_at, rowid')
-
-  const find = (id: string): Developer | null => {
-    const row = byId.get(id) as DeveloperRow | undefined
-    return row ? toDeveloper(row) : null
-  }
-
+  const developers = createDeveloperRepository(store)
   return {
     create({ email, name, role = 'developer' }) {
       const normalisedEmail = email.trim()
       return store.transaction(() => {
-        if (byEmail.get(normalisedEmail)) {
+        if (developers.emailTaken(normalisedEmail)) {
           throw new DomainError('DEVELOPER_EXISTS', `A developer with the email ${normalisedEmail} already exists.`)
         }
-        const id = newId('dev')
-        insert.run(id, normalisedEmail, name?.trim() || null, role, clock.nowIso())
-        return find(id) as Developer
+        const developer: Developer = { id: newId('dev'), email: normalisedEmail, name: name?.trim() || null, role, createdAt: clock.nowIso() }
+        developers.insert(developer)
+        return developer
       })
     },
-    find,
+    find: (id) => developers.byId(id),
     require(id) {
-      const developer = find(id)
+      const developer = developers.byId(id)
       if (!developer) throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${id}.`)
       return developer
     },
-    list: () => (all.all() as DeveloperRow[]).map(toDeveloper)
+    list: () => developers.all()
   }
 }

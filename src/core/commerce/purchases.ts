@@ -5,9 +5,9 @@ import type { CustomerService } from '../customers/customers'
 import { DomainError } from '../errors/domain-error'
 import { newId, randomBase62 } from '../crypto/random'
 import { sha256Hex } from '../crypto/digest'
-import type { License, LicenseRows, Subscription } from '../licensing/license-rows'
+import type { License, LicenseRepository, Subscription } from '../licensing/license-repository'
 import { newLicenseKey } from '../licensing/license-keys'
-import type { CommerceRows, Entitlement, Order, OrderItem } from './commerce-rows'
+import type { CommerceRepository, Entitlement, Order, OrderItem } from './commerce-repository'
 import type { LicenseKind } from '../../shared/contract/licensing'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -65,8 +65,8 @@ export function createPurchaseService(deps: {
   clock: Clock
   products: ProductService
   customers: CustomerService
-  commerce: CommerceRows
-  licenses: LicenseRows
+  commerce: CommerceRepository
+  licenses: LicenseRepository
 }): PurchaseService {
   const { store, clock, products, customers, commerce, licenses } = deps
 

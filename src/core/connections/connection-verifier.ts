@@ -5,7 +5,7 @@ import type { CredentialService } from '../credentials/credential-service'
 import type { CredentialAudit } from '../credentials/credential-audit'
 import { DomainError } from '../errors/domain-error'
 import { digestsEqual, sha256Hex } from '../crypto/digest'
-import type { ConnectionFailureReason, ConnectionStatusRecords } from './connection-status'
+import type { ConnectionFailureReason, ConnectionStatusRepository } from './connection-status-repository'
 
 export interface ConnectionAttempt {
   productId: string
@@ -40,7 +40,7 @@ export function createConnectionVerifier(deps: {
   products: ProductService
   credentials: CredentialService
   audit: CredentialAudit
-  statuses: ConnectionStatusRecords
+  statuses: ConnectionStatusRepository
 }): ConnectionVerifier {
   const { store, clock, products, credentials, audit, statuses } = deps
   return {

@@ -1,4 +1,4 @@
-import type { CredentialRow, CredentialStatus, RevocationCause } from './credential-rows'
+import type { CredentialRow, CredentialStatus, RevocationCause } from './credential-repository'
 
 /**
  * The credential as every management response shows it: previews and metadata only.

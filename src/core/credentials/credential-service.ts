@@ -3,7 +3,8 @@ import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import type { DeveloperActor, AuditActor } from '../accounts/actor'
 import { auditActorId } from '../accounts/actor'
-import { isVisibleTo, toProduct } from '../products/products'
+import { isVisibleTo } from '../products/products'
+import { toProduct } from '../products/product-repository'
 import type { ProductService, Product } from '../products/products'
 import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
@@ -11,8 +12,8 @@ import { sha256Hex } from '../crypto/digest'
 import { previewOf, redactText } from '../redaction/redact'
 import { newPluginKey, newPluginSecret } from './credential-material'
 import type { CredentialMaterial } from './credential-material'
-import { createCredentialRows } from './credential-rows'
-import type { CredentialRow, KeyHashMatch } from './credential-rows'
+import { createCredentialRepository } from './credential-repository'
+import type { CredentialRow, KeyHashMatch } from './credential-repository'
 import { recordSourceOf, toCredentialRecord } from './credential-record'
 import type { CredentialRecord, CredentialRecordSource } from './credential-record'
 import type { CredentialAudit } from './credential-audit'
@@ -81,7 +82,7 @@ export interface CredentialService {
 
 export function createCredentialService(deps: CredentialServiceDeps): CredentialService {
   const { store, clock, products, audit, secretBox } = deps
-  const rows = createCredentialRows(store)
+  const rows = createCredentialRepository(store)
   /** When each credential's lastUsedAt was last written, on the emulator clock. */
   const lastMarked = new Map<string, number>()
 

@@ -4,7 +4,7 @@ import { DOWNLOAD_TOKEN_TTL_S } from './library-tokens'
 import type { LibraryTokens } from './library-tokens'
 import type { LibraryView } from './library-view'
 import { toWebviewPayload } from './webview-view'
-import type { LicenseRows } from '../licensing/license-rows'
+import type { LicenseRepository } from '../licensing/license-repository'
 import type { Product } from '../products/products'
 import { DomainError } from '../errors/domain-error'
 
@@ -18,7 +18,7 @@ export interface LibraryRequestContext {
 /** A reused download token keeps at least this long to live, so a page's links outlast the visit. */
 const REUSE_MARGIN_MS = 30 * 60 * 1000
 
-export function createLibraryService(deps: { clock: Clock; customers: CustomerService; tokens: LibraryTokens; view: LibraryView; licenses: LicenseRows }) {
+export function createLibraryService(deps: { clock: Clock; customers: CustomerService; tokens: LibraryTokens; view: LibraryView; licenses: LicenseRepository }) {
   const { clock, customers, tokens, view, licenses } = deps
 
   /** `missingHint` says how this caller's route takes a token (its forms differ by route). */

@@ -1,9 +1,9 @@
 import type { Clock } from '../clock/clock'
 import type { Customer, CustomerService } from '../customers/customers'
-import type { License, Subscription } from '../licensing/license-rows'
+import type { License, Subscription } from '../licensing/license-repository'
 import { effectiveExpiry, judgeLicense } from '../licensing/license-judgement'
-import { pushTo } from './library-queries'
-import type { LibraryActivation, LibraryEntitlement, LibraryFile, LibraryProduct, LibraryQueries } from './library-queries'
+import { pushTo } from './library-repository'
+import type { LibraryActivation, LibraryEntitlement, LibraryFile, LibraryProduct, LibraryRepository } from './library-repository'
 
 /** Options of one library request: storefront filter, the device asking, where links point. */
 export interface LibraryQuery {
@@ -25,7 +25,7 @@ export interface DownloadLink {
 }
 
 /** Reads one customer's library from the store; the payload groups of docs/api.md section 4. */
-export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: LibraryQueries }) {
+export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: LibraryRepository }) {
   const { clock, customers, queries } = deps
   const supportEmail = (product: LibraryProduct) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
 

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors/domain-error'
-import type { License, LicenseRows } from './license-rows'
+import type { License, LicenseRepository } from './license-repository'
 import type { LicenseStatus } from '../../shared/contract/licensing'
 
 export interface LicenseChanges {
@@ -9,7 +9,7 @@ export interface LicenseChanges {
 }
 
 /** QA's levers on a license: suspend, revoke, reinstate, expire, change the activation limit. */
-export function createLicenseAdmin(rows: LicenseRows) {
+export function createLicenseAdmin(rows: LicenseRepository) {
   const require = (id: string): License => {
     const license = rows.byId(id)
     if (!license) throw new DomainError('LICENSE_NOT_FOUND', `No license has the id ${id}.`)

@@ -1,5 +1,5 @@
 import type { LicenseCode } from '../../shared/contract/licensing'
-import type { License, Subscription } from './license-rows'
+import type { License, Subscription } from './license-repository'
 
 export const LICENSE_MESSAGES: Record<LicenseCode, string> = {
   VALID: 'The license is valid.',

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Clock } from '../clock/clock'
 import type { SigningKeyRing } from '../crypto/signing-keys'
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
-import type { Activation, License } from './license-rows'
+import type { Activation, License } from './license-repository'
 
 export const LICENSE_TOKEN_TYPE = 'license+jwt'
 

@@ -4,7 +4,7 @@ import type { Product } from '../products/products'
 import { DomainError } from '../errors/domain-error'
 import type { LicenseCode, LicenseFailureCode } from '../../shared/contract/licensing'
 import { newId } from '../crypto/random'
-import type { Activation, License, LicenseRows, Subscription } from './license-rows'
+import type { Activation, License, LicenseRepository, Subscription } from './license-repository'
 import { LICENSE_MESSAGES, effectiveExpiry, judgeLicense } from './license-judgement'
 import type { LicenseTokens } from './license-tokens'
 import { magicActivation, magicCodeOf, magicLicense } from './magic-keys'
@@ -46,7 +46,7 @@ export interface LicensingService {
 }
 
 /** The plugin lifecycle (activate, validate, deactivate) judged against the emulator clock. */
-export function createLicensingService(deps: { store: Store; clock: Clock; rows: LicenseRows; tokens: LicenseTokens }): LicensingService {
+export function createLicensingService(deps: { store: Store; clock: Clock; rows: LicenseRepository; tokens: LicenseTokens }): LicensingService {
   const { store, clock, rows, tokens } = deps
 
   const failure = (code: LicenseFailureCode) => new DomainError(code, LICENSE_MESSAGES[code])

@@ -1,5 +1,5 @@
 import type { Product } from '../products/products'
-import type { Activation, License } from './license-rows'
+import type { Activation, License } from './license-repository'
 import type { LicenseCode } from '../../shared/contract/licensing'
 
 /**

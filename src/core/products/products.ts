@@ -3,38 +3,10 @@ import type { Clock } from '../clock/clock'
 import type { DeveloperActor } from '../accounts/actor'
 import { DomainError } from '../errors/domain-error'
 import { newId, randomBase62 } from '../crypto/random'
+import { createProductRepository } from './product-repository'
+import type { Product } from './product-repository'
 
-export interface Product {
-  id: string
-  developerId: string
-  name: string
-  /** Client-distributable identifier; stays the same across credential rotations. */
-  appId: string
-  storefrontSlug: string | null
-  /** Support contact shown in customers' libraries. */
-  supportEmail: string | null
-  createdAt: string
-}
-
-export interface ProductRow {
-  id: string
-  developer_id: string
-  name: string
-  app_id: string
-  storefront_slug: string | null
-  support_email: string | null
-  created_at: string
-}
-
-export const toProduct = (row: ProductRow): Product => ({
-  id: row.id,
-  developerId: row.developer_id,
-  name: row.name,
-  appId: row.app_id,
-  storefrontSlug: row.storefront_slug,
-  supportEmail: row.support_email,
-  createdAt: row.created_at
-})
+export type { Product } from './product-repository'
 
 /** App IDs carry 128 random bits behind a recognisable prefix. */
 export const newAppId = (): string => `app_${randomBase62(16)}`
@@ -52,32 +24,31 @@ export function isVisibleTo(actor: DeveloperActor, product: Product): boolean {
   return actor.role === 'admin' || product.developerId === actor.developerId
 }
 
+/** Products belong to a developer; only the owner (or an admin) sees one. */
 export function createProductService(store: Store, clock: Clock): ProductService {
-  const insert = store.db.prepare(
-    'INSERT INTO products (id, developer_id, name, app_id, storefront_slug, support_email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'
-  )
-  const insertStorefront = store.db.prepare('INSERT OR IGNORE INTO storefronts (slug, name, created_at) VALUES (?, ?, ?)')
-  const byId = store.db.prepare('SELECT * FROM products WHERE id = ?')
-  const byDeveloper = store.db.prepare('SELECT * FROM products WHERE developer_id = ? ORDER BY created_at, rowid')
-  const all = store.db.prepare('SELECT * FROM products ORDER BY created_at, rowid')
-  const developerExists = store.db.prepare('SELECT 1 FROM developers WHERE id = ?')
-
-  const find = (id: string): Product | null => {
-    const row = byId.get(id) as ProductRow | undefined
-    return row ? toProduct(row) : null
-  }
+  const products = createProductRepository(store)
+  const find = (id: string): Product | null => products.byId(id)
 
   return {
     create({ developerId, name, storefrontSlug, supportEmail }) {
       return store.transaction(() => {
-        if (!developerExists.get(developerId)) {
+        if (!products.developerExists(developerId)) {
           throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${developerId}.`)
         }
-        const id = newId('prod')
+        const at = clock.nowIso()
         const slug = storefrontSlug?.trim() || null
-        if (slug) insertStorefront.run(slug, slug, clock.nowIso())
-        insert.run(id, developerId, name.trim(), newAppId(), slug, supportEmail?.trim() || null, clock.nowIso())
-        return find(id) as Product
+        if (slug) products.ensureStorefront(slug, at)
+        const product: Product = {
+          id: newId('prod'),
+          developerId,
+          name: name.trim(),
+          appId: newAppId(),
+          storefrontSlug: slug,
+          supportEmail: supportEmail?.trim() || null,
+          createdAt: at
+        }
+        products.insert(product)
+        return product
       })
     },
     find,
@@ -88,10 +59,7 @@ export function createProductService(store: Store, clock: Clock): ProductService
       }
       return product
     },
-    listVisible(actor) {
-      const rows = (actor.role === 'admin' ? all.all() : byDeveloper.all(actor.developerId)) as ProductRow[]
-      return rows.map(toProduct)
-    },
-    list: () => (all.all() as ProductRow[]).map(toProduct)
+    listVisible: (actor) => (actor.role === 'admin' ? products.all() : products.byDeveloper(actor.developerId)),
+    list: () => products.all()
   }
 }

@@ -1,5 +1,5 @@
 import type { LicenseStanding } from '../../../core/licensing/licensing-service'
-import type { Activation } from '../../../core/licensing/license-rows'
+import type { Activation } from '../../../core/licensing/license-repository'
 
 /** Licensing payloads use the service's snake_case keys (docs/api.md section 5). */
 export function licenseView(standing: LicenseStanding) {

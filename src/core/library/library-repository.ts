@@ -1,6 +1,6 @@
 import type { Store } from '../store/store'
-import type { Activation, License, Subscription } from '../licensing/license-rows'
-import type { Order, OrderItem, Entitlement } from '../commerce/commerce-rows'
+import type { Activation, License, Subscription } from '../licensing/license-repository'
+import type { Order, OrderItem, Entitlement } from '../commerce/commerce-repository'
 import type { Product } from '../products/products'
 import type { ProductFile } from '../downloads/product-files'
 
@@ -94,7 +94,7 @@ export function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value])
 }
 
-export function createLibraryQueries(store: Store) {
+export function createLibraryRepository(store: Store) {
   const { db } = store
   const licenses = db
     .prepare(
@@ -242,4 +242,4 @@ export function createLibraryQueries(store: Store) {
   }
 }
 
-export type LibraryQueries = ReturnType<typeof createLibraryQueries>
+export type LibraryRepository = ReturnType<typeof createLibraryRepository>

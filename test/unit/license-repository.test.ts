@@ -5,8 +5,8 @@ import type { Store } from '../../src/core/store/store'
 import { createClock } from '../../src/core/clock/clock'
 import { createEmulatorCore } from '../../src/core/emulator-core'
 import type { EmulatorCore } from '../../src/core/emulator-core'
-import { createLicenseRows } from '../../src/core/licensing/license-rows'
-import type { LicenseRows } from '../../src/core/licensing/license-rows'
+import { createLicenseRepository } from '../../src/core/licensing/license-repository'
+import type { LicenseRepository } from '../../src/core/licensing/license-repository'
 import { makeTempDir } from '../support/temp-dir'
 
 // validate reads a license, its live activation count and one instance's activation in one
@@ -15,7 +15,7 @@ describe('license rows: a license with its activations in one read', () => {
   let dir: ReturnType<typeof makeTempDir>
   let store: Store
   let core: EmulatorCore
-  let rows: LicenseRows
+  let rows: LicenseRepository
   let key: string
   let product: { id: string; appId: string }
 
@@ -23,7 +23,7 @@ describe('license rows: a license with its activations in one read', () => {
     dir = makeTempDir('license-rows')
     store = openStore({ path: join(dir.path, 'emulator.db') })
     core = await createEmulatorCore({ store, clock: createClock(), runtimeKey: null, apiBaseUrl: () => 'http://127.0.0.1:4747' })
-    rows = createLicenseRows(store)
+    rows = createLicenseRepository(store)
     const developer = core.developers.create({ email: 'dev@example.test' })
     const created = core.products.create({ developerId: developer.id, name: 'Synth' })
     product = { id: created.id, appId: created.appId }

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store'
-import type { ProductRow } from '../products/products'
+import type { ProductRow } from '../products/product-repository'
 import type { CredentialRecordSource } from './credential-record'
 
 export type CredentialStatus = 'active' | 'revoked'
@@ -53,7 +53,7 @@ export interface KeyHashMatch {
 }
 
 /** The SQL of product credentials, prepared once. No rules here: those live in the service. */
-export interface CredentialRows {
+export interface CredentialRepository {
   active(productId: string): CredentialRow | undefined
   latest(productId: string): CredentialRow | undefined
   byId(id: string): CredentialRow | undefined
@@ -68,7 +68,7 @@ export interface CredentialRows {
   touchLastUsed(id: string, at: string): void
 }
 
-export function createCredentialRows(store: Store): CredentialRows {
+export function createCredentialRepository(store: Store): CredentialRepository {
   const { db } = store
   const active = db.prepare("SELECT * FROM product_credentials WHERE product_id = ? AND status = 'active'")
   const latest = db.prepare('SELECT * FROM product_credentials WHERE product_id = ? ORDER BY seq DESC LIMIT 1')

@@ -32,12 +32,12 @@ interface ConnectionStatusRow {
   failure_count: number
 }
 
-export interface ConnectionStatusRecords {
+export interface ConnectionStatusRepository {
   record(input: { productId: string; at: string; credentialId: string | null; failure: ConnectionFailureReason | null }): void
   get(productId: string): ConnectionStatus | null
 }
 
-export function createConnectionStatusRecords(store: Store): ConnectionStatusRecords {
+export function createConnectionStatusRepository(store: Store): ConnectionStatusRepository {
   const upsert = store.db.prepare(
     `INSERT INTO connection_status
        (product_id, last_status, last_reason, last_attempt_at, last_verified_at, last_credential_id,

@@ -101,7 +101,7 @@ const toEntitlement = (r: EntitlementRow): Entitlement => ({
 })
 
 /** The SQL of orders, order items and entitlements, prepared once. */
-export function createCommerceRows(store: Store) {
+export function createCommerceRepository(store: Store) {
   const { db } = store
   const insertOrder = db.prepare(
     `INSERT INTO orders (id, customer_id, channel, reseller, storefront_slug, status, currency, total_cents, created_at)
@@ -163,4 +163,4 @@ export function createCommerceRows(store: Store) {
   }
 }
 
-export type CommerceRows = ReturnType<typeof createCommerceRows>
+export type CommerceRepository = ReturnType<typeof createCommerceRepository>

@@ -150,7 +150,7 @@ export interface LicenseWithActivations {
 }
 
 /** The SQL of licenses, activations and subscriptions, prepared once. */
-export interface LicenseRows {
+export interface LicenseRepository {
   byKey(key: string): License | null
   /** validate's hot path: the license of a key, its live activation count and one instance's activation. */
   byKeyWithActivations(key: string, instanceId: string | null): LicenseWithActivations | null
@@ -172,7 +172,7 @@ export interface LicenseRows {
   insertSubscription(subscription: Subscription): void
 }
 
-export function createLicenseRows(store: Store): LicenseRows {
+export function createLicenseRepository(store: Store): LicenseRepository {
   const { db } = store
   const byKey = db.prepare('SELECT * FROM licenses WHERE license_key = ?')
   const byKeyWithActivations = db.prepare(
