@@ -41,6 +41,34 @@ describe('faults seen through the inspector', () => {
     expect(JSON.stringify(entry.body.entry)).not.toContain(credential.pluginSecret)
   })
 
+  it('keeps the request body of a faulted exchange (error and rate limit), redacted as any other', async () => {
+    await emu.control('DELETE', '/requests')
+    await emu.control('PUT', '/faults', {
+      rules: [
+        { method: 'POST', route: '/api/license/v1/validate', kind: 'error', status: 503 },
+        { method: 'POST', route: '/api/plugin-connections/verify', kind: 'rate_limit' }
+      ]
+    })
+    const plugin = pluginClient(emu, credential)
+    expect((await plugin.validate('MAGIC-VALID', 'studio-mac', 'nonce-123')).status).toBe(503)
+    const verify = await emu.request('POST', '/api/plugin-connections/verify', {
+      body: { productId: credential.productId, appId: credential.appId, pluginKey: credential.pluginKey, pluginSecret: credential.pluginSecret }
+    })
+    expect(verify.status).toBe(429)
+
+    const listed = (await emu.control('GET', '/requests')).body.requests as Array<{ id: number; path: string }>
+    const entryOf = async (path: string) => (await emu.control('GET', `/requests/${listed.find((r) => r.path === path)!.id}`)).body.entry
+    const validate = await entryOf('/api/license/v1/validate')
+    expect(validate.request.bodyInfo.kind).toBe('json')
+    expect(validate.request.body).toMatchObject({ instance_id: 'studio-mac', nonce: 'nonce-123' })
+    const verified = await entryOf('/api/plugin-connections/verify')
+    expect(verified.request.body).toMatchObject({ productId: credential.productId, appId: credential.appId })
+    // The secret and the full key are previewed, never stored, also when a fault answered.
+    expect(JSON.stringify(verified)).not.toContain(credential.pluginSecret)
+    expect(JSON.stringify(verified)).not.toContain(credential.pluginKey)
+    await emu.control('PUT', '/faults', { rules: [] })
+  })
+
   it('reset clears the fault rules, the request log and the clock offset together', async () => {
     await emu.control('PUT', '/faults', { rules: [{ route: '/**', kind: 'error', status: 500 }] })
     await emu.control('PUT', '/clock', { offsetS: 999 })

@@ -58,12 +58,14 @@ export const faultInjection = fp(
         case 'latency':
           return
         case 'error':
+          await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
           return sendFault(reply, rule.status ?? 503, {
             ok: false,
             error: 'FAULT_INJECTED',
             message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? 503}.`
           })
         case 'rate_limit': {
+          await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
           const retryAfter = rule.retryAfterS ?? 1
           reply.header('retry-after', String(retryAfter))
           return sendFault(reply, 429, {
@@ -102,6 +104,39 @@ export const faultInjection = fp(
   },
   { name: 'fault-injection', dependencies: ['emulator-context'] }
 )
+
+const DEFAULT_INSPECTED_BODY = 1024 * 1024
+
+/**
+ * A fault answers before any route reads the body; the request inspector should still show what
+ * the plugin sent. Reads it (keeping at most `limit` bytes, draining the rest) where the JSON
+ * parser would have put it, and parses JSON so that redaction sees its fields.
+ */
+async function readBodyForInspector(request: FastifyRequest, limit: number): Promise<void> {
+  const raw = request.raw
+  const hasBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0
+  if (!hasBody || raw.readableEnded || !request.inspectorCapture) return
+  const chunks: Buffer[] = []
+  let kept = 0
+  try {
+    for await (const chunk of raw) {
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))
+      if (kept < limit) chunks.push(bytes.subarray(0, limit - kept))
+      kept += bytes.length
+    }
+  } catch {
+    // The client went away mid-body: record what arrived.
+  }
+  const text = Buffer.concat(chunks).toString('utf8')
+  request.rawBody = text
+  if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(String(raw.headers['content-type'] ?? ''))) {
+    try {
+      request.body = JSON.parse(text)
+    } catch {
+      // Not JSON after all: the text alone is recorded.
+    }
+  }
+}
 
 function sendFault(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(body)
