@@ -100,3 +100,38 @@ test('the detail names each query parameter and body field the server ignored', 
   await expect(page.getByTestId('request-detail')).toContainText('/api/license/v1/public-key')
   await expect(page.getByTestId('request-warnings')).toHaveCount(0)
 })
+
+test('a long log is virtualised: few rows in the DOM, the oldest reachable by scrolling, arrow keys past the drawn window', async ({ page, emulator }) => {
+  // The page the UI loads first holds 100 entries; "Load older" pages in the rest.
+  for (let batch = 0; batch < 15; batch++) {
+    await Promise.all(Array.from({ length: 20 }, () => callService(emulator, 'GET', '/.well-known/jwks.json')))
+  }
+  await callService(emulator, 'GET', '/api/license/v1/public-key')
+  await page.setViewportSize({ width: 1280, height: 700 })
+  await openApp(page, emulator, '#/requests')
+  const rows = page.locator('tbody tr[data-testid^="request-row-"]')
+  await expect(rows.first()).toContainText('/api/license/v1/public-key')
+  await page.getByRole('button', { name: 'Load older requests' }).click()
+  await expect(page.getByRole('button', { name: 'Load older requests' })).toBeVisible()
+  await page.getByRole('button', { name: 'Load older requests' }).click()
+  await page.getByRole('button', { name: 'Load older requests' }).click()
+  await expect(page.getByRole('button', { name: 'Load older requests' })).toHaveCount(0)
+  // 301 entries loaded, a window of them drawn.
+  const drawn = await rows.count()
+  expect(drawn).toBeGreaterThan(5)
+  expect(drawn).toBeLessThan(80)
+  // The scroll height still stands for every entry: scrolled to the end, the oldest row is drawn.
+  const list = page.getByRole('region', { name: 'Recorded requests' }).locator('.table-wrap')
+  await list.evaluate((element) => element.scrollTo({ top: element.scrollHeight }))
+  const listed = (await emulator.control<{ requests: Array<{ id: number }> }>('GET', '/requests?limit=500')).body.requests
+  const drawnIds = () => rows.evaluateAll((elements) => elements.map((element) => Number(element.getAttribute('data-testid')?.replace('request-row-', ''))))
+  await expect.poll(drawnIds).toContain(Math.min(...listed.map((entry) => entry.id)))
+  // Back at the top, arrow keys walk past the drawn window; focus follows each row.
+  await list.evaluate((element) => element.scrollTo({ top: 0 }))
+  await expect.poll(drawnIds).toContain(listed[0]!.id)
+  await rows.first().getByRole('button').click()
+  for (let step = 0; step < 60; step++) await page.keyboard.press('ArrowDown')
+  await expect.poll(() => page.evaluate(() => Number(document.activeElement?.getAttribute('data-request-id')))).toBe(listed[60]?.id)
+  await expect(page.getByTestId('request-detail')).toContainText(`/.well-known/jwks.json`)
+  expect(await page.evaluate(() => document.scrollingElement?.scrollTop ?? 0)).toBe(0)
+})

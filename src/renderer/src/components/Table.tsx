@@ -1,4 +1,4 @@
-import type { CSSProperties, KeyboardEvent, ReactNode } from 'react'
+import type { CSSProperties, KeyboardEvent, ReactNode, RefObject } from 'react'
 import { Skeleton } from './Skeleton'
 
 export interface Column<T> {
@@ -29,6 +29,10 @@ export interface TableProps<T> {
   rowClassName?: (row: T) => string | undefined
   dense?: boolean
   stickyHeader?: boolean
+  /** A window of a longer list: the height of the rows left out above and below `rows` (virtualised lists). */
+  omittedHeight?: { before: number; after: number }
+  /** The element that scrolls the rows (the table's wrapper), for a virtualised list to follow. */
+  scrollRef?: RefObject<HTMLDivElement | null>
 }
 
 export function Table<T>({
@@ -45,11 +49,13 @@ export function Table<T>({
   rowTestId,
   rowClassName,
   dense = false,
-  stickyHeader = false
+  stickyHeader = false,
+  omittedHeight,
+  scrollRef
 }: TableProps<T>) {
   const showSkeleton = rows === null && loading
   return (
-    <div className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`}>
+    <div className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`} ref={scrollRef}>
       <table className={`table ${dense ? 'table--dense' : ''} ${onRowClick ? 'table--interactive' : ''}`} aria-busy={showSkeleton || undefined}>
         <caption className="visually-hidden">{caption}</caption>
         <colgroup>
@@ -67,6 +73,11 @@ export function Table<T>({
           </tr>
         </thead>
         <tbody>
+          {omittedHeight && omittedHeight.before > 0 ? (
+            <tr className="table__spacer" aria-hidden="true">
+              <td colSpan={columns.length} style={{ height: omittedHeight.before }} />
+            </tr>
+          ) : null}
           {showSkeleton
             ? Array.from({ length: skeletonRows }, (_, index) => (
                 <tr key={`skeleton-${index}`} aria-hidden="true">
@@ -97,6 +108,11 @@ export function Table<T>({
                   </tr>
                 )
               })}
+          {omittedHeight && omittedHeight.after > 0 ? (
+            <tr className="table__spacer" aria-hidden="true">
+              <td colSpan={columns.length} style={{ height: omittedHeight.after }} />
+            </tr>
+          ) : null}
         </tbody>
       </table>
       {!showSkeleton && rows !== null && rows.length === 0 && empty ? <div className="table-empty">{empty}</div> : null}

@@ -6,8 +6,8 @@ import { requireApi } from './connection'
 import { failed, idle, loading, ready } from './resource'
 import type { Resource } from './resource'
 
-/** The inspector keeps this many rows in memory; older ones are a "load older" away. */
-export const MAX_ROWS = 1000
+/** The inspector keeps this many rows in memory (the server's default ring); older ones are a "load older" away. */
+export const MAX_ROWS = 5000
 const PAGE_SIZE = 100
 
 export type LiveState = 'off' | 'connecting' | 'live' | 'reconnecting'
@@ -30,6 +30,8 @@ export interface RequestsState {
   setFilters(patch: Partial<RequestFilters>): void
   select(id: number | null): Promise<void>
   receive(entry: RequestSummary): void
+  /** Entries from the live stream, applied at once (the screen batches them per frame). */
+  receiveMany(entries: readonly RequestSummary[]): void
   setLive(live: LiveState): void
   setPaused(paused: boolean): void
   clear(): Promise<void>
@@ -52,6 +54,13 @@ export function matchesFilters(entry: RequestSummary, filters: RequestFilters): 
 
 /** Newest first, each id once, at most MAX_ROWS. */
 export function mergeEntries(current: readonly RequestSummary[], incoming: readonly RequestSummary[]): RequestSummary[] {
+  // The live stream's usual case: everything new is newer than the list. Prepend, no re-sort.
+  let newest = -Infinity
+  for (const entry of current) if (entry.id > newest) newest = entry.id
+  if (incoming.every((entry, index) => entry.id > newest && (index === 0 || entry.id > incoming[index - 1]!.id))) {
+    const sortedCurrent = current.every((entry, index) => index === 0 || entry.id < current[index - 1]!.id) ? current : [...current].sort((a, b) => b.id - a.id)
+    return [...incoming].reverse().concat(sortedCurrent.slice(0, Math.max(0, MAX_ROWS - incoming.length))).slice(0, MAX_ROWS)
+  }
   const byId = new Map<number, RequestSummary>()
   for (const entry of current) byId.set(entry.id, entry)
   for (const entry of incoming) byId.set(entry.id, entry)
@@ -92,7 +101,8 @@ export const useRequests = create<RequestsState>()((set, get) => ({
     set({ loadingOlder: true })
     try {
       const page = await requireApi().control.requests({ ...filters, limit: PAGE_SIZE, before: nextBefore })
-      set({ entries: [...get().entries, ...page.requests.filter((entry) => !get().entries.some((e) => e.id === entry.id))], nextBefore: page.nextBefore })
+      const known = new Set(get().entries.map((entry) => entry.id))
+      set({ entries: [...get().entries, ...page.requests.filter((entry) => !known.has(entry.id))], nextBefore: page.nextBefore })
     } catch (error) {
       set({ listError: toApiError(error) })
     } finally {
@@ -121,12 +131,18 @@ export const useRequests = create<RequestsState>()((set, get) => ({
   },
 
   receive(entry) {
-    if (!matchesFilters(entry, get().filters)) return
+    get().receiveMany([entry])
+  },
+
+  receiveMany(entries) {
+    const filters = get().filters
+    const matching = entries.filter((entry) => matchesFilters(entry, filters))
+    if (matching.length === 0) return
     if (get().paused) {
-      set({ held: mergeEntries(get().held, [entry]) })
+      set({ held: mergeEntries(get().held, matching) })
       return
     }
-    set({ entries: mergeEntries(get().entries, [entry]) })
+    set({ entries: mergeEntries(get().entries, matching) })
   },
 
   setLive(live) {

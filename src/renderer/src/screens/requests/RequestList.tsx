@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef, useState } from 'react'
 import type { KeyboardEvent } from 'react'
 import type { RequestSummary } from '../../api/types'
 import { StatusBadge } from '../../components/Badge'
@@ -10,7 +11,16 @@ import { useRequests } from '../../stores/requests'
 import { buildHash } from '../../app/routes'
 import { SURFACE_LABELS } from './RequestFilters'
 
-/** The log, newest first; a row's path is the button that opens it (arrow keys move between rows). */
+/** Rows drawn beyond the visible ones, above and below, so a fast scroll shows no gap. */
+const OVERSCAN = 12
+/** A dense row's height until the first drawn row is measured. */
+const DEFAULT_ROW_HEIGHT = 41
+
+/**
+ * The log, newest first; a row's path is the button that opens it (arrow keys move between rows).
+ * Virtualised: only the rows in view (plus a margin) are in the DOM, so thousands of entries and
+ * a live stream keep the screen responsive.
+ */
 export function RequestList() {
   const entries = useRequests((state) => state.entries)
   const listStatus = useRequests((state) => state.listStatus)
@@ -25,15 +35,60 @@ export function RequestList() {
 
   const firstLoad = listStatus !== 'ready' && entries.length === 0 && listStatus !== 'error'
 
+  const scroller = useRef<HTMLDivElement>(null)
+  const [view, setView] = useState({ top: 0, height: 800 })
+  const [rowHeight, setRowHeight] = useState(DEFAULT_ROW_HEIGHT)
+  const focusAfterRender = useRef<number | null>(null)
+  useLayoutEffect(() => {
+    const element = scroller.current
+    if (!element) return
+    const observer = new ResizeObserver(() => setView((current) => ({ ...current, height: element.clientHeight })))
+    observer.observe(element)
+    const onScroll = () => setView((current) => (current.top === element.scrollTop ? current : { ...current, top: element.scrollTop }))
+    element.addEventListener('scroll', onScroll, { passive: true })
+    return () => {
+      observer.disconnect()
+      element.removeEventListener('scroll', onScroll)
+    }
+  }, [firstLoad])
+  // The real height of a drawn row (the CSS decides it), measured when rows first appear.
+  const hasRows = entries.length > 0
+  useLayoutEffect(() => {
+    const row = scroller.current?.querySelector<HTMLElement>('tbody tr[data-testid]')
+    if (row && row.offsetHeight > 0 && row.offsetHeight !== rowHeight) setRowHeight(row.offsetHeight)
+  }, [hasRows, rowHeight])
+  // After each render: move focus to a row the keyboard asked for, once it is drawn.
+  useLayoutEffect(() => {
+    const element = scroller.current
+    if (focusAfterRender.current !== null) {
+      const button = element?.querySelector<HTMLButtonElement>(`[data-request-id="${focusAfterRender.current}"]`)
+      if (button) {
+        button.focus()
+        focusAfterRender.current = null
+      }
+    }
+  })
+  const first = Math.max(0, Math.floor(view.top / rowHeight) - OVERSCAN)
+  const last = Math.min(entries.length, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN)
+  const visible = entries.slice(first, last)
+
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, row: RequestSummary) => {
     if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
     event.preventDefault()
     const index = entries.findIndex((entry) => entry.id === row.id)
-    const next = entries[event.key === 'ArrowDown' ? index + 1 : index - 1]
+    const nextIndex = event.key === 'ArrowDown' ? index + 1 : index - 1
+    const next = entries[nextIndex]
     if (!next) return
     void select(next.id)
-    const table = event.currentTarget.closest('table')
-    requestAnimationFrame(() => table?.querySelector<HTMLButtonElement>(`[data-request-id="${next.id}"]`)?.focus())
+    focusAfterRender.current = next.id
+    // Bring the row into the drawn window first; the layout effect focuses it once it is drawn.
+    const element = scroller.current
+    if (element) {
+      const rowTop = nextIndex * rowHeight
+      if (rowTop < element.scrollTop) element.scrollTop = rowTop
+      else if (rowTop + rowHeight * 2 > element.scrollTop + element.clientHeight) element.scrollTop = rowTop + rowHeight * 2 - element.clientHeight
+      setView({ top: element.scrollTop, height: element.clientHeight })
+    }
   }
 
   const columns: Column<RequestSummary>[] = [
@@ -60,7 +115,9 @@ export function RequestList() {
         <Table
           caption="Recorded requests, newest first"
           columns={columns}
-          rows={firstLoad ? null : entries}
+          rows={firstLoad ? null : visible}
+          omittedHeight={{ before: first * rowHeight, after: (entries.length - last) * rowHeight }}
+          scrollRef={scroller}
           loading={firstLoad}
           skeletonRows={8}
           dense

@@ -6,11 +6,12 @@ import { useRequests } from '../../stores/requests'
 import { RequestDetail } from './RequestDetail'
 import { RequestFilters } from './RequestFilters'
 import { RequestList } from './RequestList'
+import { frameBatcher } from './frame-batch'
 
 export function RequestsScreen() {
   const filters = useRequests((state) => state.filters)
   const load = useRequests((state) => state.load)
-  const receive = useRequests((state) => state.receive)
+  const receiveMany = useRequests((state) => state.receiveMany)
   const setLive = useRequests((state) => state.setLive)
   const loadProducts = useProducts((state) => state.loadList)
   const dataVersion = useConnection((state) => state.dataVersion)
@@ -22,12 +23,14 @@ export function RequestsScreen() {
   // The list, then the live feed with the same filters; both again whenever the filters change.
   useEffect(() => {
     void load()
-    const close = openRequestStream(requireApi().control.requestStreamUrl(filters), { onEntry: receive, onState: setLive })
+    const batch = frameBatcher(receiveMany)
+    const close = openRequestStream(requireApi().control.requestStreamUrl(filters), { onEntry: batch.push, onState: setLive })
     return () => {
       close()
+      batch.cancel()
       setLive('off')
     }
-  }, [filters, load, receive, setLive, dataVersion])
+  }, [filters, load, receiveMany, setLive, dataVersion])
 
   return (
     <div className="screen requests" data-testid="requests-screen">
