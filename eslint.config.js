@@ -23,6 +23,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs['recommended-latest'].rules, 'react-hooks/exhaustive-deps': 'error' }
   },
   {
+    // Functions these hand to page.evaluate run in the browser.
+    files: ['test/e2e/**/*.ts', 'bench/lib/phase-ui.mjs'],
+    languageOptions: { globals: { ...globals.browser } }
+  },
+  {
     // Tests and the bench read JSON answers of every shape; typing each one would test the types, not the server.
     files: ['test/**/*.ts', 'bench/**/*.{ts,mjs}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' }

@@ -15,6 +15,7 @@ import { runThroughput } from './lib/phase-throughput.mjs'
 import { runColdStart } from './lib/phase-cold-start.mjs'
 import { runMemory } from './lib/phase-memory.mjs'
 import { runScale } from './lib/phase-scale.mjs'
+import { runUi } from './lib/phase-ui.mjs'
 import { evaluateTargets, formatReport, withRatios, writeResults } from './lib/report.mjs'
 import { cliBundle, profilesDir } from './lib/paths.mjs'
 import { formatSummary, summariseProfile } from './profile-summary.mjs'
@@ -49,6 +50,7 @@ async function main() {
   let librarySplit = null
   let coldStart = null
   let memory = null
+  let ui = null
   try {
     if (phases.has('baseline')) {
       log('baseline (bare Fastify)')
@@ -76,6 +78,10 @@ async function main() {
       log('memory growth')
       memory = await runMemory(config, fixtures, workDir, log)
     }
+    if (phases.has('ui')) {
+      log('the UI at scale (Chromium)')
+      ui = await runUi(config, fixtures, workDir, log)
+    }
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
@@ -101,7 +107,8 @@ async function main() {
     librarySplit,
     coldStart,
     memory,
-    targets: evaluateTargets({ limit, runs, coldStart, memory }),
+    ui,
+    targets: evaluateTargets({ limit, runs, coldStart, memory, ui }),
     profiles: null
   }
   if (config.profile) {

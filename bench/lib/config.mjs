@@ -8,13 +8,13 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build]
   --profile    run each emulator under node --cpu-prof (bench/profiles/) and print the
                top self-time functions of each profile
   --no-build   use the existing out/main/cli.js instead of running electron-vite build first
-  --only LIST  comma-separated phases: baseline,throughput,coldstart,memory,scale
+  --only LIST  comma-separated phases: baseline,throughput,coldstart,memory,scale,ui
                (the baseline always runs when throughput or scale does: ratios need it)
   --endpoints LIST  comma-separated throughput runs (validate,verify,activate,library-10,
                library-1000,plugin-keys-1000); all by default
   -h, --help   this text`
 
-export const PHASES = ['baseline', 'throughput', 'coldstart', 'memory', 'scale']
+export const PHASES = ['baseline', 'throughput', 'coldstart', 'memory', 'scale', 'ui']
 
 /**
  * @typedef {object} BenchConfig

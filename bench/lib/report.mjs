@@ -23,12 +23,14 @@ export const TARGET_SHARES = { validate: 0.8, verify: 0.8, activate: 0.5 }
 export const VALIDATE_P99_VS_LIMIT = 1.5
 export const LIBRARY_SERVICE_P50_MS = 12
 export const COLD_START_MEDIAN_MS = 500
+export const UI_LONGEST_TASK_MS = 100
+export const UI_LIBRARY_RENDER_MS = 500
 
 /**
  * Each target met / missed / not run.
  * @returns {{ target: string, value: string, status: 'met' | 'missed' | 'not run' }[]}
  */
-export function evaluateTargets({ limit, runs, coldStart, memory }) {
+export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
   const byName = new Map(runs.map((r) => [r.name, r]))
   const targets = []
   const add = (target, ok, value) => targets.push({ target, value, status: ok === null ? 'not run' : ok ? 'met' : 'missed' })
@@ -88,6 +90,17 @@ export function evaluateTargets({ limit, runs, coldStart, memory }) {
           `${memory.firstRequests.toLocaleString('en-US')} -> ${memory.lastRequests.toLocaleString('en-US')} requests, tolerance ${memory.tolerancePct}%)` +
           (memoryClean ? '' : '; some answers failed')
       : '-'
+  )
+  const uiRan = ui && !ui.skipped
+  add(
+    `Requests screen, 5,000 logged + 500/s live while scrolling: longest main-thread task < ${UI_LONGEST_TASK_MS} ms`,
+    uiRan ? ui.requests.longestTaskMs < UI_LONGEST_TASK_MS : null,
+    uiRan ? `${ui.requests.longestTaskMs} ms (${ui.requests.longTasks} long tasks; frames p95 ${ui.requests.frame.p95Ms} ms, max ${ui.requests.frame.maxMs} ms)` : ui?.skipped ?? '-'
+  )
+  add(
+    `library viewer, 1,000 items drawn < ${UI_LIBRARY_RENDER_MS} ms`,
+    uiRan ? ui.library.renderMs < UI_LIBRARY_RENDER_MS : null,
+    uiRan ? `${ui.library.renderMs} ms` : ui?.skipped ?? '-'
   )
   return targets
 }

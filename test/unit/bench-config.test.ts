@@ -74,7 +74,7 @@ describe('bench config: sizes', () => {
 
 describe('bench config: --only', () => {
   it('runs every phase when --only is absent', () => {
-    expect([...parse().phases].sort()).toEqual(['baseline', 'coldstart', 'memory', 'scale', 'throughput'])
+    expect([...parse().phases].sort()).toEqual(['baseline', 'coldstart', 'memory', 'scale', 'throughput', 'ui'])
     expect([...parse().phases].sort()).toEqual([...PHASES].sort())
   })
 
@@ -91,7 +91,7 @@ describe('bench config: --only', () => {
   })
 
   it('refuses an unknown phase, naming it and the known ones', () => {
-    expect(() => parse('--only', 'throughput,latency')).toThrow('unknown phase "latency" (baseline, throughput, coldstart, memory, scale)')
+    expect(() => parse('--only', 'throughput,latency')).toThrow('unknown phase "latency" (baseline, throughput, coldstart, memory, scale, ui)')
     expect(() => parse('--only', 'Baseline')).toThrow(/unknown phase "Baseline"/)
     // A trailing comma leaves an empty name, which is not a phase either.
     expect(() => parse('--only', 'memory,')).toThrow(/unknown phase ""/)

@@ -53,7 +53,11 @@ interface Inputs {
   runs: Run[]
   coldStart: ColdStart | null
   memory: Memory | null
+  ui?: Ui | null
 }
+type Ui =
+  | { skipped: string }
+  | { requests: { longestTaskMs: number; longTasks: number; frame: { p95Ms: number; maxMs: number } }; library: { items: number; renderMs: number } }
 
 const { evaluateTargets, formatReport, withRatios } = untypedReport as {
   evaluateTargets: (inputs: Inputs) => Target[]
@@ -69,7 +73,9 @@ const TARGETS = {
   inspector: 'every request recorded by the inspector',
   library1: 'library, 1,000 items: p50 <= 12 ms at 1 connection (service time)',
   coldStart: 'cold start (median) <= 500 ms',
-  memory: 'no memory growth'
+  memory: 'no memory growth',
+  uiLongestTask: 'Requests screen, 5,000 logged + 500/s live while scrolling: longest main-thread task < 100 ms',
+  uiLibrary: 'library viewer, 1,000 items drawn < 500 ms'
 } as const
 
 function run(name: string, figures: Partial<Run> = {}): Run {
@@ -106,8 +112,13 @@ function allGood(): Inputs {
       run('library-1000', { p50: 400, single: { rps: 100, p50: 9, p99: 12, mean: 9.5, requests: 300, non2xx: 0, errors: 0 } })
     ],
     coldStart: { runsMs: [420, 400, 410], medianMs: 410 },
-    memory: memory(140, 141.4, 1)
+    memory: memory(140, 141.4, 1),
+    ui: uiFigures(60, 300)
   }
+}
+
+function uiFigures(longestTaskMs: number, renderMs: number): Ui {
+  return { requests: { longestTaskMs, longTasks: 1, frame: { p95Ms: 20, maxMs: longestTaskMs } }, library: { items: 1000, renderMs } }
 }
 
 function statusOf(targets: Target[], name: string): Target['status'] | undefined {
@@ -120,10 +131,19 @@ const replacing = (name: string, figures: Partial<Run>): Inputs => {
 }
 
 describe('bench report: targets', () => {
-  it('lists the eight targets, in order, all met on good figures', () => {
+  it('lists the ten targets, in order, all met on good figures', () => {
     const targets = evaluateTargets(allGood())
     expect(targets.map((t) => t.target)).toEqual(Object.values(TARGETS))
-    expect(targets.map((t) => t.status)).toEqual(Array(8).fill('met'))
+    expect(targets.map((t) => t.status)).toEqual(Array(10).fill('met'))
+  })
+
+  it('judges the UI at scale: a long task of 100 ms or a library over 500 ms misses; no Chromium is "not run" with the reason', () => {
+    const at = (longest: number, render: number) => evaluateTargets({ ...allGood(), ui: uiFigures(longest, render) })
+    expect(statusOf(at(99.9, 499), TARGETS.uiLongestTask)).toBe('met')
+    expect(statusOf(at(100, 499), TARGETS.uiLongestTask)).toBe('missed')
+    expect(statusOf(at(50, 500), TARGETS.uiLibrary)).toBe('missed')
+    const skipped = evaluateTargets({ ...allGood(), ui: { skipped: 'no Chromium found' } })
+    expect(targetOf(skipped, TARGETS.uiLibrary)).toEqual({ target: TARGETS.uiLibrary, value: 'no Chromium found', status: 'not run' })
   })
 
   it('judges licensing throughput as a share of the limit: met at exactly the share, missed just below', () => {
@@ -223,7 +243,7 @@ describe('bench report: targets', () => {
 describe('bench report: targets of phases that did not run', () => {
   it('marks every target not run, value "-", when nothing was measured', () => {
     const targets = evaluateTargets({ baseline: null, limit: null, runs: [], coldStart: null, memory: null })
-    expect(targets).toHaveLength(8)
+    expect(targets).toHaveLength(10)
     for (const t of targets) expect(t).toMatchObject({ status: 'not run', value: '-' })
   })
 
@@ -237,7 +257,9 @@ describe('bench report: targets of phases that did not run', () => {
       [TARGETS.inspector, 'met'],
       [TARGETS.library1, 'not run'],
       [TARGETS.coldStart, 'not run'],
-      [TARGETS.memory, 'not run']
+      [TARGETS.memory, 'not run'],
+      [TARGETS.uiLongestTask, 'not run'],
+      [TARGETS.uiLibrary, 'not run']
     ])
   })
 
@@ -250,7 +272,7 @@ describe('bench report: targets of phases that did not run', () => {
     const targets = evaluateTargets({ baseline: null, limit: null, runs: [], coldStart: { runsMs: [1500], medianMs: 1500 }, memory: memory(100, 102, 2) })
     expect(statusOf(targets, TARGETS.coldStart)).toBe('missed')
     expect(statusOf(targets, TARGETS.memory)).toBe('met')
-    expect(targets.filter((t) => t.status === 'not run')).toHaveLength(6)
+    expect(targets.filter((t) => t.status === 'not run')).toHaveLength(8)
   })
 })
 
@@ -361,5 +383,15 @@ describe('bench report: library sizes and split', () => {
     const text = formatReport({ ...inputs, runs, targets: [], mode: 'quick', config: { connections: 50, durationS: 3, warmupS: 1 }, machine: { node: 'v20', cpus: 2, loadStart: [0], loadEnd: [0] }, librarySplit } as Parameters<typeof formatReport>[0])
     expect(text).toContain('LIB 1000: 1,865,363 bytes, 1,865 per item; in process 14.96 ms = SQLite 8.03 + view 1.39 + serialisation 3.55 ms')
     expect(text).toContain('LIB 10: 19,260 bytes, 1,926 per item\n')
+  })
+})
+
+describe('bench UI phase: frame figures', () => {
+  it('summarises frame times: median, 95th percentile, the longest and how many took over 50 ms', async () => {
+    // @ts-expect-error -- bench/ is plain .mjs with no declarations
+    const { summariseFrames } = (await import('../../bench/lib/phase-ui.mjs')) as { summariseFrames: (d: number[]) => Record<string, number | null> }
+    const deltas = [...Array(90).fill(16.7), ...Array(8).fill(33.3), 60, 120]
+    expect(summariseFrames(deltas)).toEqual({ frames: 100, p50Ms: 16.7, p95Ms: 33.3, maxMs: 120, over50Ms: 2 })
+    expect(summariseFrames([])).toEqual({ frames: 0, p50Ms: null, p95Ms: null, maxMs: null, over50Ms: 0 })
   })
 })

@@ -4,6 +4,7 @@ import { Badge } from '../../components/Badge'
 import type { Tone } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
+import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { CopyButton } from '../../components/CopyButton'
 import { EmptyState } from '../../components/States'
@@ -96,6 +97,7 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
 
 /** Licenses (serials) with their state and the machines they are activated on. */
 export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
+  const rows = useShownRows(licenses)
   return (
     <Card title="Licenses" description="Serials, their state on the emulator clock, and their activations. QA actions change them on the server." testId="library-licenses">
       {licenses.length === 0 ? (
@@ -123,7 +125,7 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
               </tr>
             </thead>
             <tbody>
-              {licenses.map((license) => (
+              {rows.shown.map((license) => (
                 <Fragment key={license.id}>
                   <tr data-testid={`license-${license.id}`} className={license.activations.length > 0 ? 'has-children' : undefined}>
                     <td>
@@ -185,6 +187,7 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
           </table>
         </div>
       )}
+      <ShowMore shown={rows.shown.length} total={rows.total} what="licenses" onMore={rows.showMore} onAll={rows.showAll} />
     </Card>
   )
 }

@@ -1,17 +1,19 @@
 import type { LibraryOrder } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
+import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { EmptyState } from '../../components/States'
 import { Table } from '../../components/Table'
 import { DateTime } from '../../components/Time'
 import { formatMoney } from '../../format/number'
 
 export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
+  const rows = useShownRows(orders)
   return (
     <Card title="Orders" testId="library-orders">
       <Table
         caption="Orders"
-        rows={orders}
+        rows={[...rows.shown]}
         rowKey={(order) => order.id}
         dense
         empty={<EmptyState compact title="No orders" />}
@@ -38,6 +40,7 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
           { key: 'total', header: 'Total', width: 90, align: 'right', render: (order) => <span className="small">{formatMoney(order.total_cents, order.currency)}</span> }
         ]}
       />
+      <ShowMore shown={rows.shown.length} total={rows.total} what="orders" onMore={rows.showMore} onAll={rows.showAll} />
     </Card>
   )
 }

@@ -5,18 +5,20 @@ import { Icon } from '../../components/Icon'
 import { EmptyState } from '../../components/States'
 import { RelativeTime } from '../../components/Time'
 import { formatBytes } from '../../format/bytes'
+import { ShowMore, useShownRows } from '../../components/ShowMore'
 
 const PLATFORMS: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' }
 
 /** Owned products with their download buttons, as on the customer's library page. */
 export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
+  const rows = useShownRows(products)
   return (
     <Card title="Products" description="What the customer owns, with downloads (links check the entitlement and the download token)." testId="library-products">
       {products.length === 0 ? (
         <EmptyState compact title="No products">This customer has no active entitlement yet. Make a purchase in QA actions.</EmptyState>
       ) : (
         <ul className="product-grid">
-          {products.map((product) => (
+          {rows.shown.map((product) => (
             <li key={product.product_id} className="product-card" data-testid={`library-product-${product.product_id}`}>
               <div className="product-card__head">
                 <p className="product-card__name">{product.name}</p>
@@ -45,6 +47,7 @@ export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
           ))}
         </ul>
       )}
+      <ShowMore shown={rows.shown.length} total={rows.total} what="products" onMore={rows.showMore} onAll={rows.showAll} />
     </Card>
   )
 }
