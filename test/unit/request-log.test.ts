@@ -7,7 +7,8 @@ import { FLUSH_DELAY_MS, MAX_BATCH, WRITE_SLICE, createRequestLog } from '../../
 import type { RequestLog } from '../../src/core/inspector/request-log'
 import { MAX_BODY_CHARS } from '../../src/core/inspector/redact-exchange'
 import { matchesFilter } from '../../src/core/inspector/request-filter'
-import { isServiceRequest, surfaceOf } from '../../src/core/inspector/surfaces'
+import { isServiceRequest, surfaceOf } from '../../src/server/inspector/surfaces'
+import { requestClassifier } from '../../src/server/inspector/request-classifier'
 import type { RequestCapture, RequestFilter } from '../../src/core/inspector/types'
 import { previewOf, redactHeaders, redactText, redactUrl } from '../../src/core/redaction/redact'
 import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
@@ -36,6 +37,7 @@ function capture(overrides: Partial<RequestCapture> = {}): RequestCapture {
       hiddenHeaders: ['x-emulator-token'],
       hiddenValues: [ADMIN_TOKEN]
     },
+    classifier: requestClassifier,
     ...overrides
   }
 }

@@ -1,6 +1,4 @@
 import { HIDDEN, MAX_REDACTION_DEPTH, TOO_DEEP, redactHeaders, redactJson, redactJsonText, redactText, redactUrl } from '../redaction/redact'
-import { authKindOf } from './auth-kind'
-import { surfaceOf } from './surfaces'
 import type { BodyInfo, CapturedPayload, CaptureRedaction, RecordedRequest, RecordedResponse, RequestCapture } from './types'
 import type { AuthKind, Surface } from '../../shared/contract/inspector'
 
@@ -34,7 +32,7 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
   const hide = (text: string) => hideValues(text, redaction.hiddenValues)
   const path = hide(redactUrl(capture.url))
   const rawQuery = queryOf(capture.url)
-  const surface = surfaceOf(capture.url)
+  const surface = capture.classifier.surfaceOf(capture.url)
   const headerRules = {
     previewed: new Set(redaction.credentialHeaders),
     hidden: new Set(['x-emulator-token', ...redaction.hiddenHeaders])
@@ -57,7 +55,7 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     path,
     status: capture.status,
     durationMs: Math.round(capture.durationMs * 10) / 10,
-    authKind: authKindOf({ headers: capture.requestHeaders, query: rawQuery, body: capture.requestBody.parsed, surface, path, redaction }),
+    authKind: capture.classifier.authKindOf({ headers: capture.requestHeaders, query: rawQuery, body: capture.requestBody.parsed, surface, path, redaction }),
     productId: productIdOf(capture, rawQuery, redaction),
     appId: typeof appId === 'string' && appId.trim() !== '' ? appId.trim().slice(0, 200) : null,
     requestJson: hide(JSON.stringify(request)),
@@ -74,7 +72,7 @@ export function fallbackEntry(capture: RequestCapture): PreparedEntry {
   const note = 'This exchange could not be recorded in full; its headers and bodies are left out.'
   const empty = { headers: {}, body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: true, note } }
   return {
-    surface: surfaceOf(capture.url),
+    surface: capture.classifier.surfaceOf(capture.url),
     method: capture.method.toUpperCase(),
     path,
     status: capture.status,

@@ -5,6 +5,27 @@
 
 import type { AuthKind, Surface } from '../../shared/contract/inspector'
 
+/** What a request showed of its credentials, for telling how it presented itself. */
+export interface AuthEvidence {
+  headers: Readonly<Record<string, string | string[] | undefined>>
+  query: Readonly<Record<string, string | string[]>>
+  /** The parsed request body, if any (library-token takes `library_token` there). */
+  body: unknown
+  surface: Surface
+  path: string
+  redaction: CaptureRedaction
+}
+
+/**
+ * How the server sorts its requests: by path prefix (the routes it registers) and by how a
+ * request presented itself (its auth schemes). The server owns both; the log applies them in
+ * its batches, off the request path.
+ */
+export interface RequestClassifier {
+  surfaceOf(url: string): Surface
+  authKindOf(evidence: AuthEvidence): AuthKind
+}
+
 /** A response body as the server held it when sending: text, bytes, a stream, or nothing. */
 export type CapturedPayload = { kind: 'text'; text: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'stream' } | { kind: 'none' }
 
@@ -54,6 +75,7 @@ export interface RequestCapture {
   /** Sentences for QA about the exchange (unknown query parameters or body fields the route ignored). */
   warnings?: readonly string[] | undefined
   redaction: CaptureRedaction
+  classifier: RequestClassifier
 }
 
 /** What a body was, how big, and whether the stored copy is cut. */

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FaultHit } from '../../core/faults/fault-rules'
 import { normalizePath } from '../../core/faults/route-pattern'
-import { isServiceRequest } from '../../core/inspector/surfaces'
+import { isServiceRequest } from '../inspector/surfaces'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
 import type { ErrorBody } from './error-handling'
 

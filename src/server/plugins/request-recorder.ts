@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks'
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { isServiceRequest } from '../../core/inspector/surfaces'
+import { isServiceRequest } from '../inspector/surfaces'
 import type { CapturedPayload, CaptureRedaction } from '../../core/inspector/types'
 import { redactText } from '../../core/redaction/redact'
 import { credentialHeaderNames } from '../auth/credential-headers'
 import { ignoredFieldWarnings } from './tolerant-requests'
+import { requestClassifier } from '../inspector/request-classifier'
 
 /** What the recorder holds for a request between its first hook and its response. */
 interface InFlight {
@@ -76,7 +77,8 @@ export const requestRecorder = fp(
         response: inFlight.response,
         aborted,
         warnings: ignoredFieldWarnings(request),
-        redaction: currentRedaction()
+        redaction: currentRedaction(),
+        classifier: requestClassifier
       })
     }
 

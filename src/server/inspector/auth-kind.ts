@@ -1,20 +1,9 @@
 import { decodeJwt } from 'jose'
-import type { CaptureRedaction } from './types'
-import type { AuthKind, Surface } from '../../shared/contract/inspector'
+import type { AuthEvidence } from '../../core/inspector/types'
+import type { AuthKind } from '../../shared/contract/inspector'
+import { looksLikeProductCredential } from '../auth/credential-headers'
 
-// Same shape the server's credential checks use: an App ID, plugin key or plugin secret.
-const PRODUCT_CREDENTIAL_VALUE = /^(?:app|pk|sk)_[A-Za-z0-9]+$/
 const LIBRARY_TOKEN_FIELDS = ['token', 'library_token', 'librarytoken', 'download_token', 'downloadtoken']
-
-export interface AuthEvidence {
-  headers: Readonly<Record<string, string | string[] | undefined>>
-  query: Readonly<Record<string, string | string[]>>
-  /** The parsed request body, if any (library-token takes `library_token` there). */
-  body: unknown
-  surface: Surface
-  path: string
-  redaction: CaptureRedaction
-}
 
 /**
  * How a request presented itself. Tokens are decoded, never verified: the inspector shows what
@@ -25,7 +14,7 @@ export function authKindOf(evidence: AuthEvidence): AuthKind {
   const { headers, redaction } = evidence
   const bearer = bearerOf(headers.authorization)
   // A plugin key sent as Bearer is the licensing routes' compatibility form (docs/api.md section 5).
-  if (bearer !== null && PRODUCT_CREDENTIAL_VALUE.test(bearer)) return 'product-credential-bearer'
+  if (bearer !== null && looksLikeProductCredential(bearer)) return 'product-credential-bearer'
   const credentialHeaders = [redaction.appIdHeader, ...redaction.credentialHeaders]
   if (credentialHeaders.some((name) => headers[name] !== undefined)) return 'product-credential'
   if (bearer !== null) return jwtKind(bearer) ?? expectedBearerKind(evidence)
