@@ -97,6 +97,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('keyPreview', 'key_preview'),
       str('secretPreview', 'secret_preview'),
       opt('sealedMaterial', 'sealed_material'),
+      opt('sealedKeyId', 'sealed_key_id'),
       str('status', 'status', { enum: ['active', 'revoked'] }),
       createdAt,
       opt('createdBy', 'created_by'),
