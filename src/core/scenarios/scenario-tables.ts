@@ -183,6 +183,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       at('currentPeriodEnd', 'current_period_end'),
       bool('cancelAtPeriodEnd', 'cancel_at_period_end', false),
       optAt('canceledAt', 'canceled_at'),
+      optAt('paymentFailedAt', 'payment_failed_at'),
       createdAt
     ]
   },

@@ -260,6 +260,15 @@ export const migrations: readonly Migration[] = [
     sql: `
       ALTER TABLE product_credentials ADD COLUMN sealed_key_id TEXT;
     `
+  },
+  {
+    version: 6,
+    name: 'subscription payment failures',
+    // A failed payment makes a subscription past_due from this instant; its grace period
+    // (a runtime setting) is counted from here.
+    sql: `
+      ALTER TABLE subscriptions ADD COLUMN payment_failed_at TEXT;
+    `
   }
 ]
 

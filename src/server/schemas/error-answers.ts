@@ -108,7 +108,14 @@ export const ERROR_ANSWERS = {
   revoked: { status: 403, error: 'REVOKED', message: 'The license was revoked.' },
   trialExpired: { status: 403, error: 'TRIAL_EXPIRED', message: 'The trial has ended.' },
   scopeMismatch: { status: 403, error: 'PRODUCT_SCOPE_MISMATCH', message: 'The license belongs to another product.' },
-  tooManyActivations: { status: 409, error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' }
+  tooManyActivations: { status: 409, error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' },
+  subscriptionNotFound: { status: 404, error: 'SUBSCRIPTION_NOT_FOUND', message: 'No subscription has the id sub_123.' },
+  subscriptionStateConflict: {
+    status: 409,
+    error: 'SUBSCRIPTION_STATE_CONFLICT',
+    message: 'Cannot resume: the subscription is canceled since 2026-12-31T00:00:00.000Z. Only a subscription set to cancel at its period end can resume; renew now starts a new one.',
+    details: { state: 'canceled' }
+  }
 } satisfies Record<string, ErrorAnswer>
 
 const A = ERROR_ANSWERS
