@@ -1,12 +1,11 @@
 import type { Clock } from '../clock/clock'
 import type { Customer, CustomerService } from '../customers/customers'
-import type { License } from '../licensing/license-rows'
+import type { License, Subscription } from '../licensing/license-rows'
 import { effectiveExpiry, judgeLicense } from '../licensing/license-judgement'
 import { entitlementGrants } from '../entitlements/entitlement-access'
 import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import type { GracePeriod } from '../subscriptions/grace-period'
-import type { Subscription } from '../licensing/license-rows'
 import { pushTo } from './library-queries'
 import type { LibraryActivation, LibraryEntitlement, LibraryFile, LibraryProduct, LibraryQueries } from './library-queries'
 
