@@ -98,7 +98,11 @@ export const ERROR_ANSWERS = {
     message: 'This order item was already claimed by another account.',
     details: { reason: 'ALREADY_CLAIMED' }
   },
-  entitlementRequired: { status: 403, error: 'ENTITLEMENT_REQUIRED', message: 'This account has no active entitlement to the product of this file.' },
+  entitlementRequired: {
+    status: 403,
+    error: 'ENTITLEMENT_REQUIRED',
+    message: 'This account no longer has a live entitlement to the product of this file: what granted it was revoked, refunded or has expired.'
+  },
   fileNotFound: { status: 404, error: 'FILE_NOT_FOUND', message: 'No file has the id file_123.' },
   rangeNotSatisfiable: { status: 416, error: 'RANGE_NOT_SATISFIABLE', message: "The requested range is outside the file's 4096 bytes." },
   licenseNotFound: { status: 404, error: 'NOT_FOUND', message: 'No license has this key.' },
