@@ -144,3 +144,21 @@ function sealUnderAnotherKey(productId: string, db: BetterSqlite3.Database): voi
   const sealed = createSecretBox(randomBytes(32)).seal(JSON.stringify({ pluginKey: 'pk_x', pluginSecret: 'sk_x' }))
   db.prepare("UPDATE product_credentials SET sealed_material = ? WHERE product_id = ? AND status = 'active'").run(sealed, productId)
 }
+
+describe('sealedKeyId in a scenario document', () => {
+  let emulator: TestEmulator
+  beforeAll(async () => {
+    emulator = await startEmulator()
+  })
+  afterAll(async () => emulator.close())
+
+  it('is refused when it is not a key id, naming the path, and nothing changes', async () => {
+    expect((await emulator.control('POST', '/presets/full-library')).status).toBe(200)
+    const exported = (await emulator.control('GET', '/state')).body.state as { credentials: Array<Record<string, unknown>> }
+    expect(exported.credentials[0]?.sealedKeyId).toMatch(/^rk_[0-9a-f]{16}$/)
+    const refused = await emulator.control('PUT', '/state', { ...exported, credentials: [{ ...exported.credentials[0], sealedKeyId: 'my-runtime-key' }] })
+    expectError(refused, 400, 'VALIDATION_ERROR')
+    expect(refused.body.message).toContain('/credentials/0/sealedKeyId')
+    expect((await emulator.control('GET', '/state')).body.state).toEqual(exported)
+  })
+})

@@ -210,3 +210,22 @@ describe('the subscription-lifecycle preset', () => {
     expect(validated.body).toMatchObject({ valid: true, code: 'VALID', license: { subscription_status: 'active', grace_until: null } })
   })
 })
+
+describe('paymentFailedAt in a scenario document', () => {
+  let emu: TestEmulator
+  beforeAll(async () => {
+    emu = await startEmulator()
+  })
+  afterAll(async () => emu.close())
+
+  it('must be an RFC 3339 date-time; the 400 names the path', async () => {
+    expect((await emu.control('POST', '/presets/subscription-lifecycle')).status).toBe(200)
+    const exported = (await emu.control('GET', '/state')).body.state as { subscriptions: Array<Record<string, unknown>> }
+    const pastDue = exported.subscriptions.findIndex((s) => s.status === 'past_due')
+    expect(exported.subscriptions[pastDue]?.paymentFailedAt).toEqual(expect.any(String))
+    const subscriptions = exported.subscriptions.map((s, index) => (index === pastDue ? { ...s, paymentFailedAt: 'last tuesday' } : s))
+    const refused = await emu.control('PUT', '/state', { ...exported, subscriptions })
+    expectError(refused, 400, 'VALIDATION_ERROR')
+    expect(refused.body.message).toContain(`/subscriptions/${pastDue}/paymentFailedAt`)
+  })
+})

@@ -21,6 +21,8 @@ export interface ColumnSpec {
   dateTime?: true
   /** The largest integer accepted (integers are never negative). */
   maximum?: number
+  /** A pattern a string must match, with what it means. */
+  pattern?: { regex: string; description: string }
 }
 
 /** The largest count or amount an integer field takes (SQLite and JavaScript both hold it exactly). */
@@ -97,7 +99,9 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('keyPreview', 'key_preview'),
       str('secretPreview', 'secret_preview'),
       opt('sealedMaterial', 'sealed_material'),
-      opt('sealedKeyId', 'sealed_key_id'),
+      opt('sealedKeyId', 'sealed_key_id', {
+        pattern: { regex: '^rk_[0-9a-f]{16}$', description: 'The id of the runtime key that sealed sealedMaterial (never the key); left out, the import records the current key when it opens the value.' }
+      }),
       str('status', 'status', { enum: ['active', 'revoked'] }),
       createdAt,
       opt('createdBy', 'created_by'),
