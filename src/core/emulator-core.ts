@@ -40,6 +40,12 @@ import { createLibraryRepository } from './library/library-repository'
 import { createLibraryService } from './library/library-service'
 import type { LibraryService } from './library/library-service'
 
+import { createGracePeriod } from './subscriptions/grace-period'
+import type { GracePeriod } from './subscriptions/grace-period'
+import { createSubscriptionService } from './subscriptions/subscription-service'
+import type { SubscriptionService } from './subscriptions/subscription-service'
+import { createEntitlementAccess } from './entitlements/entitlement-access'
+import type { EntitlementAccess } from './entitlements/entitlement-access'
 import { createStateService } from './scenarios/state-service'
 import type { StateService } from './scenarios/state-service'
 import { createFaultRules } from './faults/fault-rules'
@@ -81,6 +87,12 @@ export interface EmulatorCore {
   commerce: CommerceRepository
   purchases: PurchaseService
   licensing: LicensingService
+  /** The subscription lifecycle's QA actions. */
+  subscriptions: SubscriptionService
+  /** How long a past_due subscription keeps access: a runtime setting. */
+  grace: GracePeriod
+  /** Whether a customer's entitlements still grant a product's downloads. */
+  entitlements: EntitlementAccess
   licenses: LicenseAdmin
   files: ProductFileService
   libraryTokens: LibraryTokens
@@ -118,7 +130,8 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
   const faults = createFaultRules()
   const requests = createRequestLog(store, clock, { capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY })
-  const libraryView = createLibraryView({ clock, customers, queries: createLibraryRepository(store) })
+  const grace = createGracePeriod()
+  const libraryView = createLibraryView({ clock, customers, queries: createLibraryRepository(store), grace })
   return {
     databasePath: store.path,
     clock,
@@ -133,7 +146,10 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     customers,
     commerce,
     purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),
-    licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens }),
+    licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens, grace }),
+    subscriptions: createSubscriptionService({ store, clock, licenses: licenseRows, grace }),
+    grace,
+    entitlements: createEntitlementAccess({ store, clock, licenses: licenseRows, grace }),
     licenses: createLicenseAdmin(licenseRows),
     files,
     libraryTokens,

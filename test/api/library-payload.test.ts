@@ -152,15 +152,16 @@ describe('GET /api/library: every payload group', () => {
     expect(download.headers.get('content-length')).toBe(String(piano.downloads[0].size_bytes))
   })
 
-  it('follows the emulator clock: past the period the subscription stops renewing and the states change', async () => {
+  it('follows the emulator clock: past the period the subscription renews, and the trial ends', async () => {
     clock.setOffsetMs(31 * DAY_MS)
     try {
       const later = await getLibrary(emu, await libraryTokenOf(emu, customer.id))
       expect(later.status).toBe(200)
-      expect(later.body.subscriptions[0]).toMatchObject({ status: 'expired', renews_at: null })
+      const renewed = new Date(Date.parse(subscription.subscription?.currentPeriodEnd as string) + 30 * DAY_MS).toISOString()
+      expect(later.body.subscriptions[0]).toMatchObject({ status: 'active', renews_at: renewed, current_period_end: renewed })
       const state = (id: string) => later.body.licenses.find((l: { id: string }) => l.id === id).state
       expect(state(perpetual.license.id)).toBe('VALID')
-      expect(state(subscription.license.id)).toBe('EXPIRED')
+      expect(state(subscription.license.id)).toBe('VALID')
       expect(state(trial.license.id)).toBe('TRIAL_EXPIRED')
     } finally {
       clock.setOffsetMs(0)

@@ -130,10 +130,12 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
     expect(await activationsOf(bought.license.id)).toEqual([])
   })
 
-  it('403 EXPIRED for an expired perpetual license and for a subscription past its period', async () => {
+  it('403 EXPIRED for an expired perpetual license and for a cancelled subscription past its period', async () => {
     const perpetual = await buy('perpetual', { expiresAt: new Date(base - 1000).toISOString() })
     expectError(await plugin().activate(perpetual.license.key, 'x'), 403, 'EXPIRED')
     const subscription = await buy('subscription')
+    // An active subscription renews at its period end; one cancelled ends there.
+    expect((await suite.emu.control('POST', `/subscriptions/${subscription.subscription?.id}/cancel`)).status).toBe(200)
     clock.setOffsetMs(31 * DAY_MS)
     try {
       expectError(await plugin().activate(subscription.license.key, 'x'), 403, 'EXPIRED')
@@ -141,6 +143,14 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
       clock.setOffsetMs(0)
     }
     expect((await plugin().activate(subscription.license.key, 'x')).status).toBe(201)
+    // Without the cancel, the same day finds it renewed.
+    const renewing = await buy('subscription')
+    clock.setOffsetMs(31 * DAY_MS)
+    try {
+      expect((await plugin().activate(renewing.license.key, 'x')).status).toBe(201)
+    } finally {
+      clock.setOffsetMs(0)
+    }
   })
 
   it('403 TRIAL_EXPIRED for a trial past its end', async () => {

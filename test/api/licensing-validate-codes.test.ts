@@ -105,18 +105,25 @@ describe('POST /api/license/v1/validate: every code', () => {
     expectCode(await plugin().validate(bought.license.key), 'VALID')
   })
 
-  it('EXPIRED: a subscription once its paid period ends', async () => {
+  it('EXPIRED: a cancelled subscription once its paid period ends (one not cancelled renews)', async () => {
     const bought = await buy('subscription')
     const periodEnd = bought.subscription?.currentPeriodEnd as string
     expect(periodEnd).toBe(new Date(base + 30 * DAY_MS).toISOString())
     const before = await plugin().validate(bought.license.key)
     expectCode(before, 'VALID')
-    expect(before.body.license.expires_at).toBe(periodEnd)
+    expect(before.body.license).toMatchObject({ expires_at: periodEnd, subscription_status: 'active', grace_until: null })
+    const renewing = await buy('subscription')
+    expect((await suite.emu.control('POST', `/subscriptions/${bought.subscription?.id}/cancel`)).status).toBe(200)
     clock.setOffsetMs(30 * DAY_MS - 1000)
     try {
       expectCode(await plugin().validate(bought.license.key), 'VALID')
       clock.setOffsetMs(30 * DAY_MS + 1000)
-      expectCode(await plugin().validate(bought.license.key), 'EXPIRED')
+      const ended = await plugin().validate(bought.license.key)
+      expectCode(ended, 'EXPIRED')
+      expect(ended.body.license).toMatchObject({ expires_at: periodEnd, subscription_status: 'canceled' })
+      const renewed = await plugin().validate(renewing.license.key)
+      expectCode(renewed, 'VALID')
+      expect(renewed.body.license.expires_at).toBe(new Date(Date.parse(renewing.subscription?.currentPeriodEnd as string) + 30 * DAY_MS).toISOString())
     } finally {
       clock.setOffsetMs(0)
     }

@@ -21,7 +21,8 @@ describe('presets', () => {
       'full-library',
       'reseller-claim',
       'revoked-credential',
-      'legacy-credential'
+      'legacy-credential',
+      'subscription-lifecycle'
     ])
   })
 

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { createSecretBox } from '../../src/core/crypto/secret-box'
 import { test, expect } from './fixtures'
 import { createDeveloper, createProduct, goTo, loadPreset, openApp, shot } from './support'
 
@@ -119,6 +121,29 @@ test('a legacy credential says its secret cannot be revealed and points to rotat
   await expect(page.getByTestId('unrecoverable')).toContainText('cannot be revealed again')
   await expect(page.getByRole('button', { name: 'Reveal secret' })).toBeDisabled()
   await expect(page.getByRole('button', { name: 'Rotate secret' })).toBeEnabled()
+})
+
+test('a secret sealed under another runtime key says so and points to rotation', async ({ page, emulator }) => {
+  // A database made on another machine: its sealed copy was made under a runtime key this emulator does not hold.
+  await loadPreset(emulator, 'full-library')
+  const exported = await emulator.control<{ state: { credentials: Array<Record<string, unknown>> } }>('GET', '/state')
+  const foreign = createSecretBox(randomBytes(32))
+  const document = exported.body.state
+  document.credentials = document.credentials.map((c) => ({
+    ...c,
+    sealedMaterial: foreign.seal(JSON.stringify({ pluginKey: 'pk_elsewhere', pluginSecret: 'sk_elsewhere' })),
+    sealedKeyId: foreign.keyId
+  }))
+  expect((await emulator.control('PUT', '/state', document)).status).toBe(200)
+  await openApp(page, emulator, '#/credentials?product=prod_demo_synth')
+  await expect(page.getByTestId('unrecoverable')).toHaveText(/sealed under another runtime key: rotate to get new values/)
+  await expect(page.getByRole('button', { name: 'Reveal secret' })).toBeDisabled()
+  await shot(page, 'credentials-other-runtime-key')
+  await page.getByRole('button', { name: 'Rotate secret' }).click()
+  await page.getByRole('dialog', { name: 'Rotate the plugin secret?' }).getByRole('button', { name: 'Rotate secret' }).click()
+  await page.getByRole('dialog', { name: /rotated/i }).getByRole('button', { name: 'Done' }).click()
+  await expect(page.getByTestId('unrecoverable')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Reveal secret' })).toBeEnabled()
 })
 
 test('a developer sees only their products; an admin sees them all', async ({ page, emulator }) => {

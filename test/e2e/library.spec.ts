@@ -85,3 +85,47 @@ test('a customer without purchases sees empty groups', async ({ page, emulator }
   await expect(page.getByTestId('library-licenses')).toContainText('No licenses')
   await expect(page.getByTestId('library-orders')).toContainText('No orders')
 })
+
+test('subscriptions walk their lifecycle from the QA actions and the clock; lapsed products lose their downloads', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'subscription-lifecycle')
+  await openApp(page, emulator, '#/library')
+  await expect(page.getByTestId('library-customer')).toHaveValue('cus_demo')
+  const subscriptions = page.getByTestId('library-subscriptions')
+  const products = page.getByTestId('library-products')
+  await expect(subscriptions).toContainText('past due')
+  await expect(subscriptions).toContainText('grace until')
+  await expect(subscriptions).toContainText('canceled')
+  await expect(subscriptions).toContainText('expired')
+  // The ended ones list no links; the live ones do.
+  await expect(products.getByTestId('library-product-prod_demo_limiter').getByTestId('entitlement-lapsed')).toBeVisible()
+  await expect(products.getByTestId('library-product-prod_demo_compressor').getByRole('link')).toHaveCount(0)
+  await expect(products.getByTestId('library-product-prod_demo_delay').getByRole('link', { name: /Windows/ })).toHaveCount(1)
+  await shot(page, 'library-subscription-lifecycle')
+
+  // Demo Synth's renewal payment fails: past due, still downloadable during the grace period.
+  const synth = page.getByTestId('subscription-actions-sub_demo_1')
+  await expect(synth.getByRole('button', { name: 'Resume' })).toBeDisabled()
+  await synth.getByRole('button', { name: 'Payment fails' }).click()
+  await expect(synth).toContainText('past_due')
+  await expect(synth.getByRole('button', { name: 'Payment succeeds' })).toBeEnabled()
+  await expect(products.getByTestId(`library-product-prod_demo_synth`).getByRole('link', { name: /Windows/ })).toHaveCount(1)
+
+  // Past the grace period it expires and its downloads go; renew now brings them back.
+  await page.getByTestId('clock-controls').getByRole('button', { name: '+30 days' }).click()
+  await expect(synth).toContainText('expired')
+  await expect(products.getByTestId('library-product-prod_demo_synth').getByTestId('entitlement-lapsed')).toBeVisible()
+  await expect(synth.getByRole('button', { name: 'Payment succeeds' })).toBeDisabled()
+  await synth.getByRole('button', { name: 'Renew now' }).click()
+  await expect(synth).toContainText('active')
+  await expect(products.getByTestId('library-product-prod_demo_synth').getByRole('link', { name: /Windows/ })).toHaveCount(1)
+
+  // Cancel, then resume: the QA actions follow the state.
+  await synth.getByRole('button', { name: 'Cancel' }).click()
+  await expect(synth.getByRole('button', { name: 'Resume' })).toBeEnabled()
+  await synth.getByRole('button', { name: 'Resume' }).click()
+  await expect(synth.getByRole('button', { name: 'Cancel' })).toBeEnabled()
+  const standing = await emulator.control<{ standing: { state: string; cancelAtPeriodEnd: boolean } }>('GET', '/subscriptions/sub_demo_1')
+  expect(standing.body.standing).toMatchObject({ state: 'active', cancelAtPeriodEnd: false })
+  await page.getByRole('complementary', { name: 'QA actions' }).getByText('Billing events').scrollIntoViewIfNeeded()
+  await shot(page, 'library-subscription-actions')
+})

@@ -75,13 +75,13 @@ test('load a preset, inject a fault, move the clock, export, import and reset', 
   expect((await emulator.control<{ customers: unknown[] }>('GET', '/customers')).body.customers).toHaveLength(1)
 })
 
-test('header prefix and strict mode change at runtime', async ({ page, emulator }) => {
+test('header prefix, strict mode and the subscription grace period change at runtime', async ({ page, emulator }) => {
   try {
     await openApp(page, emulator, '#/scenarios')
     const settings = page.getByTestId('server-settings')
     await settings.getByTestId('header-prefix').fill('acme')
     await expect(settings).toContainText('x-acme-plugin-secret')
-    await settings.getByRole('button', { name: 'Save' }).click()
+    await settings.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(page.getByText('Header prefix is now acme')).toBeVisible()
     expect((await emulator.control<{ settings: { headerPrefix: string } }>('GET', '/settings')).body.settings.headerPrefix).toBe('acme')
 
@@ -89,11 +89,17 @@ test('header prefix and strict mode change at runtime', async ({ page, emulator 
     await expect(page.getByText('Strict mode on')).toBeVisible()
     expect((await emulator.control<{ settings: { strict: boolean } }>('GET', '/settings')).body.settings.strict).toBe(true)
 
+    await expect(settings.getByTestId('grace-days')).toHaveValue('7')
+    await settings.getByTestId('grace-days').fill('2.5')
+    await settings.getByRole('button', { name: 'Save grace period' }).click()
+    await expect(page.getByText('Subscription grace period is now 2.5 days')).toBeVisible()
+    expect((await emulator.control<{ settings: { subscriptionGraceDays: number } }>('GET', '/settings')).body.settings.subscriptionGraceDays).toBe(2.5)
+
     await goTo(page, '#/overview')
     await expect(page.getByTestId('server-card')).toContainText('x-acme-app-id')
     await expect(page.getByTestId('server-card')).toContainText('strict')
   } finally {
     // Settings outlive a reset; the next test expects the defaults.
-    await emulator.control('PUT', '/settings', { headerPrefix: 'svc', strict: false })
+    await emulator.control('PUT', '/settings', { headerPrefix: 'svc', strict: false, subscriptionGraceDays: 7 })
   }
 })

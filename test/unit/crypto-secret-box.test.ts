@@ -69,4 +69,13 @@ describe('secret box (AES-256-GCM)', () => {
     expect(() => createSecretBox(randomBytes(16))).toThrow('32 bytes')
     expect(() => createSecretBox(Buffer.alloc(0))).toThrow('32 bytes')
   })
+
+  it('names its key by a stable id that reveals nothing of it', () => {
+    const key = randomBytes(32)
+    const id = createSecretBox(key).keyId
+    expect(id).toMatch(/^rk_[0-9a-f]{16}$/)
+    expect(createSecretBox(Buffer.from(key)).keyId).toBe(id)
+    expect(createSecretBox(randomBytes(32)).keyId).not.toBe(id)
+    for (const encoding of ['hex', 'base64', 'base64url'] as const) expect(id).not.toContain(key.toString(encoding).slice(0, 6))
+  })
 })

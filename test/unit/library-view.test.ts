@@ -107,7 +107,7 @@ function scenario(): ScenarioDocument {
       item('i_alpha_again', 'o_tie_second', 'p_alpha')
     ],
     subscriptions: [
-      { id: 's_beta', customerId: 'cus', productId: 'p_beta', plan: 'monthly', status: 'active', currentPeriodEnd: at(-1), createdAt: at(-40) }
+      { id: 's_beta', customerId: 'cus', productId: 'p_beta', plan: 'monthly', status: 'active', currentPeriodEnd: at(-1), cancelAtPeriodEnd: true, canceledAt: at(-10), createdAt: at(-40) }
     ],
     entitlements: [
       entitlement('e_beta', 'p_beta', 'subscription', 'active', at(-40)),
@@ -143,7 +143,7 @@ describe('the library view over its column-array reads', () => {
     const clock = createClock(() => NOW)
     core = await createEmulatorCore({ store, clock, runtimeKey: null, apiBaseUrl: () => BASE_URL })
     core.state.import(scenario())
-    view = createLibraryView({ clock, customers: core.customers, queries: createLibraryRepository(store) })
+    view = createLibraryView({ clock, customers: core.customers, queries: createLibraryRepository(store), grace: core.grace })
   })
   afterAll(() => {
     core.requests.close()
@@ -164,6 +164,7 @@ describe('the library view over its column-array reads', () => {
       'sources',
       'entitlement_ids',
       'acquired_at',
+      'entitled',
       'downloads',
       'license_ids',
       'activated_on_this_device'
@@ -194,7 +195,9 @@ describe('the library view over its column-array reads', () => {
       'current_period_end',
       'renews_at',
       'cancel_at_period_end',
-      'canceled_at'
+      'canceled_at',
+      'grace_until',
+      'ended_at'
     ])
     expect(Object.keys(library.orders[0] ?? {})).toEqual(['id', 'created_at', 'channel', 'reseller', 'storefront_slug', 'status', 'currency', 'total_cents', 'items'])
     expect(Object.keys(library.orders[0]?.items[0] ?? {})).toEqual(['id', 'product_id', 'product_name', 'kind', 'unit_price_cents', 'claimed_at'])
@@ -226,7 +229,7 @@ describe('the library view over its column-array reads', () => {
     const [alpha, beta, , trial] = licenses
     expect(alpha?.activations.map((a) => a.id)).toEqual(['a_early', 'a_late'])
     expect(alpha).toMatchObject({ activation_count: 2, activations_remaining: 0, activated_on_this_device: true, state: 'VALID' })
-    // A subscription license lasts as long as its subscription's paid period.
+    // A subscription license lasts as long as its subscription grants access: this one was cancelled and its period ended.
     expect(beta).toMatchObject({ expires_at: at(-1), state: 'EXPIRED', activations: [], activated_on_this_device: false })
     expect(trial).toMatchObject({ state: 'TRIAL_EXPIRED', product_name: 'Gamma' })
     expect(build({ instanceId: 'machine-early' }).products.find((p) => p.product_id === 'p_alpha')?.activated_on_this_device).toBe(true)
@@ -254,7 +257,7 @@ describe('the library view over its column-array reads', () => {
   it("a storefront: products by the product's storefront, orders by the order's", () => {
     const library = build({ storefront: 'south' })
     expect(library.products.map((p) => p.product_id)).toEqual(['p_beta'])
-    expect(library.subscriptions.map((s) => [s.id, s.status, s.renews_at])).toEqual([['s_beta', 'expired', null]])
+    expect(library.subscriptions.map((s) => [s.id, s.status, s.renews_at])).toEqual([['s_beta', 'canceled', null]])
     expect(library.licenses.map((l) => l.id)).toEqual(['l_beta'])
     expect(library.orders.map((o) => o.id)).toEqual(['o_tie_second'])
     expect(library.support.product_contacts).toEqual([{ product_id: 'p_beta', product_name: 'Beta', email: 'support+south@plugin-license-emulator.test' }])

@@ -125,7 +125,6 @@ export function createCommerceRepository(store: Store) {
   const entitlementById = db.prepare('SELECT * FROM entitlements WHERE id = ?')
   const entitlementOfItem = db.prepare('SELECT * FROM entitlements WHERE order_item_id = ?')
   const entitlementsOfCustomer = db.prepare('SELECT * FROM entitlements WHERE customer_id = ? ORDER BY created_at, rowid')
-  const activeEntitlementFor = db.prepare("SELECT 1 FROM entitlements WHERE customer_id = ? AND product_id = ? AND status = 'active' LIMIT 1")
   const setEntitlementStatus = db.prepare('UPDATE entitlements SET status = ? WHERE id = ?')
 
   return {
@@ -158,7 +157,6 @@ export function createCommerceRepository(store: Store) {
       return row ? toEntitlement(row) : null
     },
     entitlementsOfCustomer: (customerId: string) => (entitlementsOfCustomer.all(customerId) as EntitlementRow[]).map(toEntitlement),
-    hasActiveEntitlement: (customerId: string, productId: string) => activeEntitlementFor.get(customerId, productId) !== undefined,
     setEntitlementStatus: (id: string, status: 'active' | 'revoked') => void setEntitlementStatus.run(status, id)
   }
 }

@@ -152,6 +152,7 @@ export function createPurchaseService(deps: {
             currentPeriodEnd: periodEnd,
             cancelAtPeriodEnd: false,
             canceledAt: null,
+            paymentFailedAt: null,
             createdAt: at
           }
           licenses.insertSubscription(subscription)

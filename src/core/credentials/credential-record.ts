@@ -17,7 +17,10 @@ export interface CredentialRecord {
   createdAt: string
   createdBy: string | null
   lastUsedAt: string | null
+  /** True when the running emulator's runtime key opens the sealed copy of the secret. */
   hasRecoverableSecret: boolean
+  /** Why the secret cannot be revealed again (null when it can). */
+  unrecoverableReason: UnrecoverableReason | null
   /** The credential this one replaced by rotation. */
   rotatedFromId: string | null
   /** The credential that replaced this one by rotation. */
@@ -33,6 +36,13 @@ export interface CredentialRecord {
   revealCount: number
   lastRevealedAt: string | null
 }
+
+/**
+ * `not-kept`: issued without a recoverable copy (legacy, or imported so);
+ * `other-runtime-key`: sealed under a runtime key other than the one this emulator runs with;
+ * `no-runtime-key`: the emulator runs without a runtime key.
+ */
+export type UnrecoverableReason = 'not-kept' | 'other-runtime-key' | 'no-runtime-key'
 
 /** What a record is made of: a credential row without its hashes and sealed material, only whether it has some. */
 export type CredentialRecordSource = Pick<
@@ -54,11 +64,20 @@ export type CredentialRecordSource = Pick<
   | 'secret_shown_once_at'
   | 'reveal_count'
   | 'last_revealed_at'
+  | 'sealed_key_id'
 > & { has_sealed_material: boolean }
 
 export const recordSourceOf = (row: CredentialRow): CredentialRecordSource => ({ ...row, has_sealed_material: row.sealed_material !== null })
 
-export function toCredentialRecord(row: CredentialRecordSource, context: { apiBaseUrl: string; canOpenSealed: boolean }): CredentialRecord {
+/** Whether `runtimeKeyId` (null: no runtime key) can open the row's sealed copy, and if not, why. */
+export function unrecoverableReasonOf(row: Pick<CredentialRecordSource, 'has_sealed_material' | 'sealed_key_id'>, runtimeKeyId: string | null): UnrecoverableReason | null {
+  if (!row.has_sealed_material) return 'not-kept'
+  if (runtimeKeyId === null) return 'no-runtime-key'
+  return row.sealed_key_id === runtimeKeyId ? null : 'other-runtime-key'
+}
+
+export function toCredentialRecord(row: CredentialRecordSource, context: { apiBaseUrl: string; runtimeKeyId: string | null }): CredentialRecord {
+  const unrecoverableReason = unrecoverableReasonOf(row, context.runtimeKeyId)
   return {
     id: row.id,
     productId: row.product_id,
@@ -71,7 +90,8 @@ export function toCredentialRecord(row: CredentialRecordSource, context: { apiBa
     createdAt: row.created_at,
     createdBy: row.created_by,
     lastUsedAt: row.last_used_at,
-    hasRecoverableSecret: row.has_sealed_material && context.canOpenSealed,
+    hasRecoverableSecret: unrecoverableReason === null,
+    unrecoverableReason,
     rotatedFromId: row.rotated_from_id,
     replacedById: row.replaced_by_id,
     revokedAt: row.revoked_at,

@@ -16,6 +16,8 @@ export interface CredentialRow {
   key_preview: string
   secret_preview: string
   sealed_material: string | null
+  /** The id of the runtime key that sealed `sealed_material` (never the key); null when unknown. */
+  sealed_key_id: string | null
   status: CredentialStatus
   created_at: string
   created_by: string | null
@@ -41,6 +43,7 @@ export interface NewCredentialRow {
   keyPreview: string
   secretPreview: string
   sealedMaterial: string | null
+  sealedKeyId: string | null
   createdAt: string
   createdBy: string | null
   rotatedFromId: string | null
@@ -66,6 +69,9 @@ export interface CredentialRepository {
   linkReplacement(id: string, replacedById: string): void
   recordReveal(input: { id: string; at: string; by: string | null }): void
   touchLastUsed(id: string, at: string): void
+  /** Sealed values whose key id is not recorded (sealed before key ids were kept). */
+  unlabelledSealed(): Array<Pick<CredentialRow, 'id' | 'sealed_material'>>
+  labelSealed(id: string, keyId: string): void
 }
 
 export function createCredentialRepository(store: Store): CredentialRepository {
@@ -82,7 +88,7 @@ export function createCredentialRepository(store: Store): CredentialRepository {
   // 3.6 ms against 8 ms for every column as objects with named keys (measured).
   const recordColumns = (c: string) =>
     `${c}.id, ${c}.product_id, ${c}.app_id, ${c}.key_preview, ${c}.secret_preview, ${c}.status, ${c}.created_at,
-     ${c}.created_by, ${c}.last_used_at, ${c}.sealed_material IS NOT NULL, ${c}.rotated_from_id, ${c}.replaced_by_id,
+     ${c}.created_by, ${c}.last_used_at, ${c}.sealed_material IS NOT NULL, ${c}.sealed_key_id, ${c}.rotated_from_id, ${c}.replaced_by_id,
      ${c}.revoked_at, ${c}.revoked_reason, ${c}.revocation_cause, ${c}.secret_shown_once_at, ${c}.reveal_count,
      ${c}.last_revealed_at`
   const all = db.prepare(`SELECT ${recordColumns('c')} FROM product_credentials c ORDER BY c.seq DESC`).raw(true)
@@ -96,9 +102,9 @@ export function createCredentialRepository(store: Store): CredentialRepository {
   const insert = db.prepare(
     `INSERT INTO product_credentials
        (id, seq, product_id, app_id, key_hash, secret_hash, key_preview, secret_preview, sealed_material,
-        status, created_at, created_by, rotated_from_id, secret_shown_once_at)
+        sealed_key_id, status, created_at, created_by, rotated_from_id, secret_shown_once_at)
      VALUES (@id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM product_credentials), @productId, @appId, @keyHash,
-        @secretHash, @keyPreview, @secretPreview, @sealedMaterial, 'active', @createdAt, @createdBy,
+        @secretHash, @keyPreview, @secretPreview, @sealedMaterial, @sealedKeyId, 'active', @createdAt, @createdBy,
         @rotatedFromId, @createdAt)`
   )
   const markRevoked = db.prepare(
@@ -113,6 +119,8 @@ export function createCredentialRepository(store: Store): CredentialRepository {
       WHERE id = @id`
   )
   const touchLastUsed = db.prepare('UPDATE product_credentials SET last_used_at = ? WHERE id = ?')
+  const unlabelledSealed = db.prepare('SELECT id, sealed_material FROM product_credentials WHERE sealed_material IS NOT NULL AND sealed_key_id IS NULL')
+  const labelSealed = db.prepare('UPDATE product_credentials SET sealed_key_id = ? WHERE id = ?')
 
   return {
     active: (productId) => active.get(productId) as CredentialRow | undefined,
@@ -132,7 +140,9 @@ export function createCredentialRepository(store: Store): CredentialRepository {
     markRevoked: (input) => void markRevoked.run(input),
     linkReplacement: (id, replacedById) => void linkReplacement.run(replacedById, id),
     recordReveal: (input) => void recordReveal.run(input),
-    touchLastUsed: (id, at) => void touchLastUsed.run(at, id)
+    touchLastUsed: (id, at) => void touchLastUsed.run(at, id),
+    unlabelledSealed: () => unlabelledSealed.all() as Array<Pick<CredentialRow, 'id' | 'sealed_material'>>,
+    labelSealed: (id, keyId) => void labelSealed.run(keyId, id)
   }
 }
 
@@ -148,6 +158,7 @@ type RecordColumns = [
   createdBy: string | null,
   lastUsedAt: string | null,
   hasSealedMaterial: 0 | 1,
+  sealedKeyId: string | null,
   rotatedFromId: string | null,
   replacedById: string | null,
   revokedAt: string | null,
@@ -170,13 +181,14 @@ function toRecordSource(c: RecordColumns): CredentialRecordSource {
     created_by: c[7],
     last_used_at: c[8],
     has_sealed_material: c[9] === 1,
-    rotated_from_id: c[10],
-    replaced_by_id: c[11],
-    revoked_at: c[12],
-    revoked_reason: c[13],
-    revocation_cause: c[14],
-    secret_shown_once_at: c[15],
-    reveal_count: c[16],
-    last_revealed_at: c[17]
+    sealed_key_id: c[10],
+    rotated_from_id: c[11],
+    replaced_by_id: c[12],
+    revoked_at: c[13],
+    revoked_reason: c[14],
+    revocation_cause: c[15],
+    secret_shown_once_at: c[16],
+    reveal_count: c[17],
+    last_revealed_at: c[18]
   }
 }

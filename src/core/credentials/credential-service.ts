@@ -14,7 +14,9 @@ import { newPluginKey, newPluginSecret } from './credential-material'
 import type { CredentialMaterial } from './credential-material'
 import { createCredentialRepository } from './credential-repository'
 import type { CredentialRow, KeyHashMatch } from './credential-repository'
-import { recordSourceOf, toCredentialRecord } from './credential-record'
+import { recordSourceOf, toCredentialRecord, unrecoverableReasonOf } from './credential-record'
+import type { UnrecoverableReason } from './credential-record'
+import { labelSealedByCurrentKey } from './sealed-key-labels'
 import type { CredentialRecord, CredentialRecordSource } from './credential-record'
 import type { CredentialAudit } from './credential-audit'
 
@@ -22,6 +24,13 @@ import type { CredentialAudit } from './credential-audit'
 export interface ActionNote {
   reason?: string | undefined
   metadata?: unknown
+}
+
+const UNAVAILABLE_MESSAGES: Record<UnrecoverableReason, string> = {
+  'not-kept': 'This credential has no recoverable secret. Rotate the key or the secret to issue a new one, then regenerate packages.',
+  'other-runtime-key':
+    'This secret was sealed under another runtime key (a copied database or a replaced key file), so this emulator cannot open it. Rotate the key or the secret to get new values, then regenerate packages.',
+  'no-runtime-key': 'The emulator runs without a runtime key, so no secret can be revealed again. Rotate the key or the secret to get new values, then regenerate packages.'
 }
 
 /** The largest metadata object kept with an action, serialized. */
@@ -83,11 +92,12 @@ export interface CredentialService {
 export function createCredentialService(deps: CredentialServiceDeps): CredentialService {
   const { store, clock, products, audit, secretBox } = deps
   const rows = createCredentialRepository(store)
+  labelSealedByCurrentKey(rows, secretBox)
   /** When each credential's lastUsedAt was last written, on the emulator clock. */
   const lastMarked = new Map<string, number>()
 
   const recordOf = (source: CredentialRecordSource): CredentialRecord =>
-    toCredentialRecord(source, { apiBaseUrl: deps.apiBaseUrl(), canOpenSealed: secretBox !== null })
+    toCredentialRecord(source, { apiBaseUrl: deps.apiBaseUrl(), runtimeKeyId: secretBox?.keyId ?? null })
   const toRecord = (row: CredentialRow): CredentialRecord => recordOf(recordSourceOf(row))
 
   const recovery = (productId: string) => ({
@@ -116,6 +126,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
         keyPreview: previewOf(material.pluginKey),
         secretPreview: previewOf(material.pluginSecret),
         sealedMaterial,
+        sealedKeyId: sealedMaterial === null ? null : (secretBox?.keyId ?? null),
         createdAt: clock.nowIso(),
         createdBy: auditActorId(actor),
         rotatedFromId: options.rotatedFromId
@@ -186,14 +197,13 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       checkNote(note)
       products.requireVisible(actor, productId)
       const row = requireActive(productId)
-      const opened = row.sealed_material && secretBox ? secretBox.open(row.sealed_material) : null
+      const why = unrecoverableReasonOf(recordSourceOf(row), secretBox?.keyId ?? null)
+      const opened = why === null && row.sealed_material && secretBox ? secretBox.open(row.sealed_material) : null
       if (!opened) {
         audit.record({ productId, credentialId: row.id, action: 'reveal-secret', outcome: 'failure', actor, reason: note?.reason, metadata: note?.metadata })
-        throw new DomainError(
-          'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE',
-          'This credential has no recoverable secret. Rotate the key or the secret to issue a new one, then regenerate packages.',
-          { details: { recovery: recovery(productId) } }
-        )
+        throw new DomainError('PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE', UNAVAILABLE_MESSAGES[why ?? 'not-kept'], {
+          details: { recovery: recovery(productId) }
+        })
       }
       const { pluginKey, pluginSecret } = JSON.parse(opened) as { pluginKey: string; pluginSecret: string }
       rows.recordReveal({ id: row.id, at: clock.nowIso(), by: auditActorId(actor) })

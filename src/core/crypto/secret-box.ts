@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto'
 
 const VERSION = 'v1'
 const IV_BYTES = 12
@@ -7,6 +7,12 @@ const TAG_BYTES = 16
 
 /** AES-256-GCM under the runtime key: how recoverable credential material is kept at rest. */
 export interface SecretBox {
+  /**
+   * Names the runtime key without revealing it: stored beside each sealed value so that a
+   * database opened under another key (a copied file, a replaced key file) knows, without
+   * trying, that it cannot open what it holds.
+   */
+  readonly keyId: string
   seal(plaintext: string): string
   /** Returns null when the value was sealed under another key or was tampered with. */
   open(sealed: string): string | null
@@ -15,6 +21,7 @@ export interface SecretBox {
 export function createSecretBox(runtimeKey: Buffer): SecretBox {
   if (runtimeKey.length !== 32) throw new Error('The runtime key must be 32 bytes.')
   return {
+    keyId: runtimeKeyId(runtimeKey),
     seal(plaintext) {
       const iv = randomBytes(IV_BYTES)
       const cipher = createCipheriv('aes-256-gcm', runtimeKey, iv, { authTagLength: TAG_BYTES })
@@ -40,4 +47,9 @@ export function createSecretBox(runtimeKey: Buffer): SecretBox {
       }
     }
   }
+}
+
+/** A one-way fingerprint of the runtime key (an HMAC under the key of a fixed label), safe to store and show. */
+export function runtimeKeyId(runtimeKey: Buffer): string {
+  return 'rk_' + createHmac('sha256', runtimeKey).update('plugin-license-emulator runtime key id v1').digest('hex').slice(0, 16)
 }

@@ -40,9 +40,10 @@ type SubscriptionColumns = [
   currentPeriodEnd: string,
   cancelAtPeriodEnd: number,
   canceledAt: string | null,
+  paymentFailedAt: string | null,
   createdAt: string
 ]
-type EntitlementColumns = [id: string, productId: string, source: Entitlement['source'], createdAt: string]
+type EntitlementColumns = [id: string, productId: string, source: Entitlement['source'], createdAt: string, orderStatus: Order['status'] | null]
 type ProductColumns = [id: string, name: string, storefrontSlug: string | null, supportEmail: string | null]
 type FileColumns = [productId: string, id: string, version: string, platform: ProductFile['platform'], filename: string, sizeBytes: number]
 /** An order's columns, then one of its items': one row per item. */
@@ -64,8 +65,8 @@ type OrderItemColumns = [
 
 /** A live activation, as the library lists it. */
 export type LibraryActivation = Pick<Activation, 'id' | 'instanceId' | 'instanceName' | 'platform' | 'appVersion' | 'firstSeenAt' | 'lastSeenAt'>
-/** An active entitlement: the only kind the library shows. */
-export type LibraryEntitlement = Pick<Entitlement, 'id' | 'productId' | 'source' | 'createdAt'>
+/** An active entitlement: the only kind the library shows, with the status of the order that granted it. */
+export type LibraryEntitlement = Pick<Entitlement, 'id' | 'productId' | 'source' | 'createdAt'> & { orderStatus: Order['status'] | null }
 export type LibraryProduct = Pick<Product, 'id' | 'name' | 'storefrontSlug' | 'supportEmail'>
 export type LibraryFile = Pick<ProductFile, 'id' | 'version' | 'platform' | 'filename' | 'sizeBytes'>
 export type LibraryOrderItem = Pick<OrderItem, 'id' | 'productId' | 'kind' | 'unitPriceCents' | 'claimedAt'>
@@ -111,12 +112,16 @@ export function createLibraryRepository(store: Store) {
     .raw(true)
   const subscriptions = db
     .prepare(
-      `SELECT id, product_id, plan, status, current_period_end, cancel_at_period_end, canceled_at, created_at
+      `SELECT id, product_id, plan, status, current_period_end, cancel_at_period_end, canceled_at, payment_failed_at, created_at
          FROM subscriptions WHERE customer_id = ? ORDER BY created_at, rowid`
     )
     .raw(true)
   const entitlements = db
-    .prepare(`SELECT id, product_id, source, created_at FROM entitlements WHERE customer_id = ? AND status = 'active' ORDER BY created_at, rowid`)
+    .prepare(
+      `SELECT e.id, e.product_id, e.source, e.created_at, o.status
+         FROM entitlements e LEFT JOIN order_items i ON i.id = e.order_item_id LEFT JOIN orders o ON o.id = i.order_id
+        WHERE e.customer_id = ? AND e.status = 'active' ORDER BY e.created_at, e.rowid`
+    )
     .raw(true)
   // By the ids the other rows name (a JSON array): 0.9 ms against 1.7 ms for the same set as a
   // four-way UNION of subqueries over the customer's tables.
@@ -187,13 +192,14 @@ export function createLibraryRepository(store: Store) {
             currentPeriodEnd: row[4],
             cancelAtPeriodEnd: row[5] === 1,
             canceledAt: row[6],
-            createdAt: row[7]
+            paymentFailedAt: row[7],
+            createdAt: row[8]
           }
         })
 
         const entitlementList = (entitlements.all(customerId) as EntitlementColumns[]).map((row): LibraryEntitlement => {
           productIds.add(row[1])
-          return { id: row[0], productId: row[1], source: row[2], createdAt: row[3] }
+          return { id: row[0], productId: row[1], source: row[2], createdAt: row[3], orderStatus: row[4] }
         })
 
         const filesByProduct = new Map<string, LibraryFile[]>()

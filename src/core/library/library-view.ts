@@ -2,6 +2,10 @@ import type { Clock } from '../clock/clock'
 import type { Customer, CustomerService } from '../customers/customers'
 import type { License, Subscription } from '../licensing/license-repository'
 import { effectiveExpiry, judgeLicense } from '../licensing/license-judgement'
+import { entitlementGrants } from '../entitlements/entitlement-access'
+import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
+import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
+import type { GracePeriod } from '../subscriptions/grace-period'
 import { pushTo } from './library-repository'
 import type { LibraryActivation, LibraryEntitlement, LibraryFile, LibraryProduct, LibraryRepository } from './library-repository'
 
@@ -25,8 +29,8 @@ export interface DownloadLink {
 }
 
 /** Reads one customer's library from the store; the payload groups of docs/api.md section 4. */
-export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: LibraryRepository }) {
-  const { clock, customers, queries } = deps
+export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: LibraryRepository; grace: GracePeriod }) {
+  const { clock, customers, queries, grace } = deps
   const supportEmail = (product: LibraryProduct) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
 
   /** `urlPrefix` ends in `/api/downloads/`; `tokenQuery` is `?download_token=<encoded>`: both built once per page, not per link. */
@@ -42,7 +46,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
   }
 
   /** `now` is one instant for the whole page, so every license on it is judged at the same time. */
-  function licenseView(license: License, product: LibraryProduct, subscription: Subscription | null, live: readonly LibraryActivation[], instanceId: string | undefined, now: Date) {
+  function licenseView(license: License, product: LibraryProduct, subscription: SubscriptionStanding | null, live: readonly LibraryActivation[], instanceId: string | undefined, now: Date) {
     return {
       id: license.id,
       license_key: license.key,
@@ -68,19 +72,19 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
     }
   }
 
-  function subscriptionView(subscription: Subscription, product: LibraryProduct, nowMs: number) {
-    const ended = Date.parse(subscription.currentPeriodEnd) <= nowMs
-    const renews = subscription.status === 'active' && !subscription.cancelAtPeriodEnd && !ended
+  function subscriptionView(subscription: Subscription, standing: SubscriptionStanding, product: LibraryProduct) {
     return {
       id: subscription.id,
       product_id: subscription.productId,
       product_name: product.name,
       plan: subscription.plan,
-      status: ended ? 'expired' : subscription.status,
-      current_period_end: subscription.currentPeriodEnd,
-      renews_at: renews ? subscription.currentPeriodEnd : null,
-      cancel_at_period_end: subscription.cancelAtPeriodEnd,
-      canceled_at: subscription.canceledAt
+      status: standing.state,
+      current_period_end: standing.currentPeriodEnd,
+      renews_at: standing.renewsAt,
+      cancel_at_period_end: standing.cancelAtPeriodEnd,
+      canceled_at: subscription.canceledAt,
+      grace_until: standing.graceUntil,
+      ended_at: standing.endedAt
     }
   }
 
@@ -91,23 +95,26 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
     const { storefront, instanceId } = query
     const onlyProductId = query.productId
     const now = clock.now()
-    const nowMs = now.getTime()
+    const graceMs = grace.ms()
     const inScope = (product: LibraryProduct | undefined): product is LibraryProduct =>
       product !== undefined && (storefront === undefined || product.storefrontSlug === storefront) && (onlyProductId === undefined || product.id === onlyProductId)
     const urlPrefix = `${query.baseUrl}/api/downloads/`
     const tokenQuery = `?download_token=${encodeURIComponent(query.downloadToken)}`
     const noActivations: readonly LibraryActivation[] = []
 
-    const subscriptionsById = new Map<string, Subscription>()
-    for (const s of held.subscriptions) subscriptionsById.set(s.id, s)
+    // Each subscription judged once, at one instant, for every group that needs it.
+    const standingById = new Map<string, SubscriptionStanding>()
+    for (const s of held.subscriptions) standingById.set(s.id, subscriptionStanding(s, now, graceMs))
+    const licenseByEntitlement = new Map<string, License>()
 
     type LicenseView = ReturnType<typeof licenseView>
     const licenseViews: LicenseView[] = []
     const licensesByProduct = new Map<string, LicenseView[]>()
     for (const l of held.licenses) {
+      if (l.entitlementId !== null && !licenseByEntitlement.has(l.entitlementId)) licenseByEntitlement.set(l.entitlementId, l)
       const product = held.products.get(l.productId)
       if (!inScope(product)) continue
-      const subscription = l.subscriptionId ? (subscriptionsById.get(l.subscriptionId) ?? null) : null
+      const subscription = l.subscriptionId ? (standingById.get(l.subscriptionId) ?? null) : null
       const view = licenseView(l, product, subscription, held.activations.get(l.id) ?? noActivations, instanceId, now)
       licenseViews.push(view)
       pushTo(licensesByProduct, l.productId, view)
@@ -123,6 +130,12 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
       ownedProducts.push(product)
       const productFiles = held.files.get(productId) ?? []
       const ownLicenses = licensesByProduct.get(productId) ?? []
+      // Another live source (a second license, a claim) keeps the product downloadable.
+      const entitled = own.some((e) => {
+        const license = licenseByEntitlement.get(e.id) ?? null
+        const subscription = license?.subscriptionId ? (standingById.get(license.subscriptionId) ?? null) : null
+        return entitlementGrants({ orderStatus: e.orderStatus, license, subscription }, now)
+      })
       const sources: LibraryEntitlement['source'][] = []
       for (const e of own) if (!sources.includes(e.source)) sources.push(e.source)
       productViews.push({
@@ -133,7 +146,8 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
         sources,
         entitlement_ids: own.map((e) => e.id),
         acquired_at: own[0]?.createdAt ?? null,
-        downloads: productFiles.map((f) => downloadLink(f, urlPrefix, tokenQuery)),
+        entitled,
+        downloads: entitled ? productFiles.map((f) => downloadLink(f, urlPrefix, tokenQuery)) : [],
         license_ids: ownLicenses.map((l) => l.id),
         activated_on_this_device: instanceId === undefined ? null : ownLicenses.some((l) => l.activated_on_this_device === true)
       })
@@ -142,7 +156,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
     const subscriptionViews = []
     for (const s of held.subscriptions) {
       const product = held.products.get(s.productId)
-      if (inScope(product)) subscriptionViews.push(subscriptionView(s, product, nowMs))
+      if (inScope(product)) subscriptionViews.push(subscriptionView(s, standingById.get(s.id) as SubscriptionStanding, product))
     }
 
     const orderViews = []

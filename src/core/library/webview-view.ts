@@ -9,7 +9,7 @@ export function toWebviewPayload(library: LibraryPayload, scope: { productId: st
   return {
     scope: scope.productId ? ('product' as const) : ('library' as const),
     product_id: scope.productId,
-    owned: scope.productId ? product !== null : library.products.length > 0,
+    owned: scope.productId ? product?.entitled === true : library.products.some((p) => p.entitled),
     products: library.products.map((p) => ({
       product_id: p.product_id,
       name: p.name,

@@ -1,5 +1,6 @@
 import type { LicenseCode } from '../../shared/contract/licensing'
-import type { License, Subscription } from './license-repository'
+import type { License } from './license-repository'
+import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
 
 export const LICENSE_MESSAGES: Record<LicenseCode, string> = {
   VALID: 'The license is valid.',
@@ -13,9 +14,12 @@ export const LICENSE_MESSAGES: Record<LicenseCode, string> = {
   TRIAL_EXPIRED: 'The trial has ended.'
 }
 
-/** When a license stops being usable: its own expiry, or for a subscription the end of the paid period. */
-export function effectiveExpiry(license: License, subscription: Subscription | null): string | null {
-  if (license.kind === 'subscription' && subscription) return subscription.currentPeriodEnd
+/**
+ * When a license stops being usable: its own expiry, or for a subscription the end of the
+ * current paid period (the grace end while past_due; when it ended, once it has).
+ */
+export function effectiveExpiry(license: License, subscription: SubscriptionStanding | null): string | null {
+  if (license.kind === 'subscription' && subscription) return subscription.accessUntil
   return license.expiresAt
 }
 
@@ -25,7 +29,8 @@ export function effectiveExpiry(license: License, subscription: Subscription | n
  */
 export function judgeLicense(input: {
   license: License | null
-  subscription: Subscription | null
+  /** The standing of the license's subscription at `now` (subscription-lifecycle). */
+  subscription: SubscriptionStanding | null
   productId: string
   now: Date
 }): LicenseCode {
@@ -34,6 +39,8 @@ export function judgeLicense(input: {
   if (license.productId !== productId) return 'PRODUCT_SCOPE_MISMATCH'
   if (license.status === 'revoked') return 'REVOKED'
   if (license.status === 'suspended') return 'SUSPENDED'
+  // A subscription license lasts while its subscription grants access: renewals, grace and all.
+  if (license.kind === 'subscription' && subscription) return subscription.live ? 'VALID' : 'EXPIRED'
   const expiry = effectiveExpiry(license, subscription)
   if (expiry !== null && Date.parse(expiry) <= now.getTime()) {
     return license.kind === 'trial' ? 'TRIAL_EXPIRED' : 'EXPIRED'

@@ -37,6 +37,8 @@ export interface Subscription {
   currentPeriodEnd: string
   cancelAtPeriodEnd: boolean
   canceledAt: string | null
+  /** When the payment that made it past_due failed; null unless past_due. */
+  paymentFailedAt: string | null
   createdAt: string
 }
 
@@ -75,6 +77,7 @@ export interface SubscriptionRow {
   current_period_end: string
   cancel_at_period_end: number
   canceled_at: string | null
+  payment_failed_at: string | null
   created_at: string
 }
 
@@ -125,6 +128,7 @@ export const toSubscription = (row: SubscriptionRow): Subscription => ({
   currentPeriodEnd: row.current_period_end,
   cancelAtPeriodEnd: row.cancel_at_period_end === 1,
   canceledAt: row.canceled_at,
+  paymentFailedAt: row.payment_failed_at,
   createdAt: row.created_at
 })
 
@@ -170,6 +174,8 @@ export interface LicenseRepository {
   subscription(id: string): Subscription | null
   subscriptionsForCustomer(customerId: string): Subscription[]
   insertSubscription(subscription: Subscription): void
+  /** Writes a subscription's lifecycle fields (status, period end, cancellation, payment failure). */
+  updateSubscription(subscription: Subscription): void
 }
 
 export function createLicenseRepository(store: Store): LicenseRepository {
@@ -218,8 +224,14 @@ export function createLicenseRepository(store: Store): LicenseRepository {
   const subscription = db.prepare('SELECT * FROM subscriptions WHERE id = ?')
   const subscriptionsForCustomer = db.prepare('SELECT * FROM subscriptions WHERE customer_id = ? ORDER BY created_at, rowid')
   const insertSubscription = db.prepare(
-    `INSERT INTO subscriptions (id, customer_id, product_id, plan, status, current_period_end, cancel_at_period_end, canceled_at, created_at)
-     VALUES (@id, @customerId, @productId, @plan, @status, @currentPeriodEnd, @cancelAtPeriodEnd, @canceledAt, @createdAt)`
+    `INSERT INTO subscriptions (id, customer_id, product_id, plan, status, current_period_end, cancel_at_period_end, canceled_at, payment_failed_at, created_at)
+     VALUES (@id, @customerId, @productId, @plan, @status, @currentPeriodEnd, @cancelAtPeriodEnd, @canceledAt, @paymentFailedAt, @createdAt)`
+  )
+  const updateSubscription = db.prepare(
+    `UPDATE subscriptions
+        SET status = @status, current_period_end = @currentPeriodEnd, cancel_at_period_end = @cancelAtPeriodEnd,
+            canceled_at = @canceledAt, payment_failed_at = @paymentFailedAt
+      WHERE id = @id`
   )
 
   const one = <R, T>(row: unknown, map: (r: R) => T): T | null => (row ? map(row as R) : null)
@@ -281,6 +293,15 @@ export function createLicenseRepository(store: Store): LicenseRepository {
     subscription: (id) => one(subscription.get(id), toSubscription),
     subscriptionsForCustomer: (customerId) => (subscriptionsForCustomer.all(customerId) as SubscriptionRow[]).map(toSubscription),
     insertSubscription: (s) =>
-      void insertSubscription.run({ ...s, cancelAtPeriodEnd: s.cancelAtPeriodEnd ? 1 : 0 })
+      void insertSubscription.run({ ...s, cancelAtPeriodEnd: s.cancelAtPeriodEnd ? 1 : 0 }),
+    updateSubscription: (s) =>
+      void updateSubscription.run({
+        id: s.id,
+        status: s.status,
+        currentPeriodEnd: s.currentPeriodEnd,
+        cancelAtPeriodEnd: s.cancelAtPeriodEnd ? 1 : 0,
+        canceledAt: s.canceledAt,
+        paymentFailedAt: s.paymentFailedAt
+      })
   }
 }

@@ -4,7 +4,10 @@ import type { Product } from '../products/products'
 import { DomainError } from '../errors/domain-error'
 import type { LicenseCode, LicenseFailureCode } from '../../shared/contract/licensing'
 import { newId } from '../crypto/random'
-import type { Activation, License, LicenseRepository, Subscription } from './license-repository'
+import type { Activation, License, LicenseRepository } from './license-repository'
+import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
+import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
+import type { GracePeriod } from '../subscriptions/grace-period'
 import { LICENSE_MESSAGES, effectiveExpiry, judgeLicense } from './license-judgement'
 import type { LicenseTokens } from './license-tokens'
 import { magicActivation, magicCodeOf, magicLicense } from './magic-keys'
@@ -14,6 +17,8 @@ export interface LicenseStanding {
   activation: Activation | null
   activationCount: number
   licenseExpiresAt: string | null
+  /** The license's subscription at the time of the answer (null for other kinds). */
+  subscription: SubscriptionStanding | null
 }
 
 export interface ActivateInput {
@@ -46,24 +51,27 @@ export interface LicensingService {
 }
 
 /** The plugin lifecycle (activate, validate, deactivate) judged against the emulator clock. */
-export function createLicensingService(deps: { store: Store; clock: Clock; rows: LicenseRepository; tokens: LicenseTokens }): LicensingService {
-  const { store, clock, rows, tokens } = deps
+export function createLicensingService(deps: { store: Store; clock: Clock; rows: LicenseRepository; tokens: LicenseTokens; grace: GracePeriod }): LicensingService {
+  const { store, clock, rows, tokens, grace } = deps
 
   const failure = (code: LicenseFailureCode) => new DomainError(code, LICENSE_MESSAGES[code])
 
-  function standingOf(license: License, subscription: Subscription | null, instanceId: string | undefined): LicenseStanding {
+  function standingOf(license: License, subscription: SubscriptionStanding | null, instanceId: string | undefined): LicenseStanding {
     return {
       license,
       activation: instanceId === undefined ? null : rows.liveActivation(license.id, instanceId),
       activationCount: rows.liveActivationCount(license.id),
-      licenseExpiresAt: effectiveExpiry(license, subscription)
+      licenseExpiresAt: effectiveExpiry(license, subscription),
+      subscription
     }
   }
 
-  const subscriptionOf = (license: License | null): Subscription | null =>
-    license?.subscriptionId ? rows.subscription(license.subscriptionId) : null
+  function subscriptionOf(license: License | null): SubscriptionStanding | null {
+    const subscription = license?.subscriptionId ? rows.subscription(license.subscriptionId) : null
+    return subscription ? subscriptionStanding(subscription, clock.now(), grace.ms()) : null
+  }
 
-  function judge(product: Product, license: License | null): { code: LicenseCode; subscription: Subscription | null } {
+  function judge(product: Product, license: License | null): { code: LicenseCode; subscription: SubscriptionStanding | null } {
     const subscription = subscriptionOf(license)
     return { code: judgeLicense({ license, subscription, productId: product.id, now: clock.now() }), subscription }
   }
@@ -84,7 +92,7 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
       if (magic) {
         if (magic !== 'VALID') throw failure(magic)
         const license = magicLicense(magic, product, clock.now())
-        const standing = { license, activation: magicActivation(license, input.instanceId, clock.now()), activationCount: 1, licenseExpiresAt: null }
+        const standing = { license, activation: magicActivation(license, input.instanceId, clock.now()), activationCount: 1, licenseExpiresAt: null, subscription: null }
         return { created: true, standing, licenseToken: await sign(product, standing, input.nonce) }
       }
       const outcome = store.transaction((): { created: boolean; standing: LicenseStanding } => {
@@ -112,7 +120,7 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         }
         rows.insertActivation(activation)
         // The standing follows from what was just read and written: no second read.
-        const standing = { license, activation, activationCount: found.liveActivationCount + 1, licenseExpiresAt: effectiveExpiry(license, subscription) }
+        const standing = { license, activation, activationCount: found.liveActivationCount + 1, licenseExpiresAt: effectiveExpiry(license, subscription), subscription }
         return { created: true, standing }
       })
       return { ...outcome, licenseToken: await sign(product, outcome.standing, input.nonce) }
@@ -128,7 +136,8 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
           license,
           activation: activated ? magicActivation(license, input.instanceId as string, clock.now()) : null,
           activationCount: magic === 'TOO_MANY_ACTIVATIONS' ? 2 : activated ? 1 : 0,
-          licenseExpiresAt: license.expiresAt
+          licenseExpiresAt: license.expiresAt,
+          subscription: null
         }
         const licenseToken = magic === 'VALID' ? await sign(product, standing, input.nonce) : null
         return { code: magic, message: LICENSE_MESSAGES[magic], standing, licenseToken }
@@ -143,7 +152,8 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         license,
         activation: found.activation,
         activationCount: found.liveActivationCount,
-        licenseExpiresAt: effectiveExpiry(license, subscription)
+        licenseExpiresAt: effectiveExpiry(license, subscription),
+        subscription
       }
       let code: LicenseCode = judged
       // More live machines than the limit allows (the limit was lowered after activation).
@@ -165,7 +175,7 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         if (magic !== 'VALID') throw failure(magic)
         const license = magicLicense(magic, product, clock.now())
         const activation = { ...magicActivation(license, input.instanceId, clock.now()), deactivatedAt: clock.nowIso() }
-        return { license, activation, activationCount: 0, licenseExpiresAt: null }
+        return { license, activation, activationCount: 0, licenseExpiresAt: null, subscription: null }
       }
       return store.transaction(() => {
         const license = rows.byKey(input.licenseKey.trim())

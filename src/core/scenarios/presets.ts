@@ -102,6 +102,71 @@ function owned(now: Date, n: number, kind: LicenseKind, license: ScenarioRow, su
   }
 }
 
+/** The products, subscriptions and what each grants for the subscription-lifecycle preset: one per state. */
+function subscriptionLines(now: Date) {
+  const lines: Array<{ n: number; productId: string; name: string; key: string; sub: ScenarioRow }> = [
+    { n: 1, productId: PRESET_CREDENTIAL.productId, name: 'Demo Synth', key: 'SUBS1-ACTIV-ERENE-WS000-00001', sub: { status: 'active', currentPeriodEnd: at(now, 10) } },
+    {
+      n: 2,
+      productId: 'prod_demo_chorus',
+      name: 'Cancelling Chorus',
+      key: 'SUBS2-CANCE-LLING-00000-00002',
+      sub: { status: 'active', currentPeriodEnd: at(now, 5), cancelAtPeriodEnd: true, canceledAt: at(now, -2) }
+    },
+    {
+      n: 3,
+      productId: 'prod_demo_delay',
+      name: 'Grace Delay',
+      key: 'SUBS3-PASTD-UEGRA-CE000-00003',
+      sub: { status: 'past_due', currentPeriodEnd: at(now, -2), paymentFailedAt: at(now, -2) }
+    },
+    {
+      n: 4,
+      productId: 'prod_demo_compressor',
+      name: 'Ended Compressor',
+      key: 'SUBS4-CANCE-LEDEN-DED00-00004',
+      sub: { status: 'active', currentPeriodEnd: at(now, -3), cancelAtPeriodEnd: true, canceledAt: at(now, -20) }
+    },
+    {
+      n: 5,
+      productId: 'prod_demo_limiter',
+      name: 'Lapsed Limiter',
+      key: 'SUBS5-EXPIR-EDPAS-TGRAC-00005',
+      sub: { status: 'past_due', currentPeriodEnd: at(now, -10), paymentFailedAt: at(now, -10) }
+    }
+  ]
+  return lines.map(({ n, productId, name, key, sub }) => {
+    const createdAt = at(now, -40 + n)
+    return {
+      product: { id: productId, developerId: 'dev_demo', name, appId: `app_SubsDemo${String(n).padStart(16, '0')}`, storefrontSlug: 'demo-audio', createdAt: at(now, -30) },
+      order: { id: `ord_sub_${n}`, customerId: 'cus_demo', channel: 'direct', storefrontSlug: 'demo-audio', totalCents: 999, createdAt },
+      item: { id: `item_sub_${n}`, orderId: `ord_sub_${n}`, productId, kind: 'subscription', unitPriceCents: 999 },
+      subscription: { id: `sub_demo_${n}`, customerId: 'cus_demo', productId, plan: 'monthly', createdAt, ...sub },
+      entitlement: { id: `ent_sub_${n}`, customerId: 'cus_demo', productId, orderItemId: `item_sub_${n}`, source: 'subscription', createdAt },
+      license: {
+        id: `lic_sub_${n}`,
+        key,
+        customerId: 'cus_demo',
+        productId,
+        entitlementId: `ent_sub_${n}`,
+        subscriptionId: `sub_demo_${n}`,
+        kind: 'subscription',
+        maxActivations: 2,
+        createdAt
+      },
+      file: {
+        id: `file_sub_${n}`,
+        productId,
+        version: '1.0.0',
+        platform: 'windows',
+        filename: `${name.replace(/ /g, '-')}-1.0.0-windows.exe`,
+        sizeBytes: 20_000_000,
+        createdAt: at(now, -10)
+      }
+    }
+  })
+}
+
 export const PRESETS: readonly Preset[] = [
   {
     name: 'fresh-developer',
@@ -181,6 +246,29 @@ export const PRESETS: readonly Preset[] = [
       return document('legacy-credential', this.description, {
         ...developerAndProduct(now),
         credentials: [activeCredential(now, { sealedMaterial: null, secretShownOnceAt: null })]
+      })
+    }
+  },
+  {
+    name: 'subscription-lifecycle',
+    title: 'Subscriptions in every state',
+    description:
+      'A customer with five subscriptions on the emulator clock: active and renewing (Demo Synth), set to cancel at period end, past_due within its grace period, canceled (ended), and expired after its grace period. Only the live ones grant downloads.',
+    build(now) {
+      const lines = subscriptionLines(now)
+      const { developers, products } = developerAndProduct(now)
+      return document('subscription-lifecycle', this.description, {
+        developers,
+        products: [...((products as ScenarioRow[] | undefined) ?? []), ...lines.slice(1).map((l) => l.product)],
+        credentials: [activeCredential(now)],
+        customers: [{ id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', country: 'DE', locale: 'en-DE', createdAt: at(now, -45) }],
+        marketingPreferences: [{ customerId: 'cus_demo', newsletter: false, productUpdates: true, updatedAt: at(now, -45) }],
+        orders: lines.map((l) => l.order),
+        orderItems: lines.map((l) => l.item),
+        subscriptions: lines.map((l) => l.subscription),
+        entitlements: lines.map((l) => l.entitlement),
+        licenses: lines.map((l) => l.license),
+        files: lines.map((l) => l.file)
       })
     }
   }

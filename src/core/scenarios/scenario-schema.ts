@@ -37,7 +37,9 @@ function columnSchema(column: ColumnSpec): TSchema {
           ? Type.Boolean()
           : column.dateTime
             ? Type.String({ pattern: DATE_TIME_PATTERN, description: `RFC 3339 date-time with a time and an offset, e.g. ${DATE_TIME_EXAMPLE}` })
-            : Type.String({ maxLength: 10_000 })
+            : column.pattern
+              ? Type.String({ pattern: column.pattern.regex, description: column.pattern.description })
+              : Type.String({ maxLength: 10_000 })
   return column.nullable ? Type.Union([base, Type.Null()]) : base
 }
 

@@ -22,6 +22,8 @@ export interface ColumnSpec {
   dateTime?: true
   /** The largest integer accepted (integers are never negative). */
   maximum?: number
+  /** A pattern a string must match, with what it means. */
+  pattern?: { regex: string; description: string }
 }
 
 /** The largest count or amount an integer field takes (SQLite and JavaScript both hold it exactly). */
@@ -98,6 +100,9 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('keyPreview', 'key_preview'),
       str('secretPreview', 'secret_preview'),
       opt('sealedMaterial', 'sealed_material'),
+      opt('sealedKeyId', 'sealed_key_id', {
+        pattern: { regex: '^rk_[0-9a-f]{16}$', description: 'The id of the runtime key that sealed sealedMaterial (never the key); left out, the import records the current key when it opens the value.' }
+      }),
       str('status', 'status', { enum: ['active', 'revoked'] }),
       createdAt,
       opt('createdBy', 'created_by'),
@@ -183,6 +188,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       at('currentPeriodEnd', 'current_period_end'),
       bool('cancelAtPeriodEnd', 'cancel_at_period_end', false),
       optAt('canceledAt', 'canceled_at'),
+      optAt('paymentFailedAt', 'payment_failed_at'),
       createdAt
     ]
   },

@@ -4,6 +4,8 @@ import type { SecretBox } from '../crypto/secret-box'
 import { sha256Hex } from '../crypto/digest'
 import { previewOf } from '../redaction/redact'
 import { DomainError } from '../errors/domain-error'
+import { createCredentialRepository } from '../credentials/credential-repository'
+import { labelSealedByCurrentKey } from '../credentials/sealed-key-labels'
 import { DATA_TABLES, SECTIONS } from './scenario-tables'
 import type { ColumnSpec, SectionName } from './scenario-tables'
 import { ScenarioDocumentSchema, allowedValues } from './scenario-schema'
@@ -103,6 +105,7 @@ function normaliseCredentials(document: ScenarioDocument, secretBox: SecretBox |
     // Sealed only when the author left sealedMaterial out; an explicit null means "unrecoverable".
     if (credential.sealedMaterial === undefined && pluginKey !== undefined && pluginSecret !== undefined && secretBox) {
       credential.sealedMaterial = secretBox.seal(JSON.stringify({ pluginKey, pluginSecret }))
+      credential.sealedKeyId = secretBox.keyId
     }
     if (credential.keyPreview === undefined) throw invalid(`${path}/keyPreview`, 'is required with keyHash')
     if (credential.secretPreview === undefined) throw invalid(`${path}/secretPreview`, 'is required with secretHash')
@@ -178,6 +181,7 @@ export function importState(store: Store, input: unknown, secretBox: SecretBox |
       .run()
     const broken = store.db.pragma('foreign_key_check') as unknown[]
     if (broken.length > 0) throw invalid('/', 'rows reference rows that do not exist')
+    labelSealedByCurrentKey(createCredentialRepository(store), secretBox)
   })
   return counts
 }

@@ -251,6 +251,24 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX request_log_by_surface ON request_log (surface, id);
       CREATE INDEX request_log_by_product ON request_log (product_id, id);
     `
+  },
+  {
+    version: 5,
+    name: 'which runtime key sealed each credential secret',
+    // Rows sealed before this version have no key id; the server fills it in at start for
+    // those its current key opens, and leaves the others unrecoverable.
+    sql: `
+      ALTER TABLE product_credentials ADD COLUMN sealed_key_id TEXT;
+    `
+  },
+  {
+    version: 6,
+    name: 'subscription payment failures',
+    // A failed payment makes a subscription past_due from this instant; its grace period
+    // (a runtime setting) is counted from here.
+    sql: `
+      ALTER TABLE subscriptions ADD COLUMN payment_failed_at TEXT;
+    `
   }
 ]
 

@@ -12,7 +12,7 @@ const FILE_BYTES = (description: string) =>
 
 /** Entitlement-gated delivery: the library's download links land here (docs/api.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { files, library, commerce } = app.core
+  const { files, library, entitlements } = app.core
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -49,9 +49,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       )
       const file = files.find(request.params.fileId)
       if (!file) throw new DomainError('FILE_NOT_FOUND', `No file has the id ${request.params.fileId}.`)
-      if (!commerce.hasActiveEntitlement(customer.id, file.productId)) {
-        throw new DomainError('ENTITLEMENT_REQUIRED', 'This account has no active entitlement to the product of this file.')
-      }
+      entitlements.requireDownload(customer.id, file.productId)
       const range = parseByteRange(request.headers.range, file.sizeBytes)
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${file.sizeBytes}`)

@@ -72,7 +72,26 @@ export const SubscriptionSchema = Type.Object({
   currentPeriodEnd: Timestamp,
   cancelAtPeriodEnd: Type.Boolean(),
   canceledAt: Nullable(Timestamp),
+  paymentFailedAt: Nullable(Timestamp),
   createdAt: Timestamp
+})
+
+const SubscriptionStateSchema = Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('expired')])
+
+/** A subscription as stored, and as it stands on the emulator clock now. */
+export const SubscriptionStandingResponse = Type.Object({
+  ok: Type.Literal(true),
+  subscription: SubscriptionSchema,
+  standing: Type.Object({
+    state: SubscriptionStateSchema,
+    currentPeriodEnd: Type.String({ format: 'date-time', description: 'The end of the current paid period, after every renewal the clock has passed.' }),
+    renewsAt: Nullable(Timestamp),
+    cancelAtPeriodEnd: Type.Boolean(),
+    graceUntil: Type.Union([Timestamp, Type.Null()], { description: 'While past_due: when access ends unless a payment succeeds.' }),
+    endedAt: Type.Union([Timestamp, Type.Null()], { description: 'When it stopped granting access.' }),
+    live: Type.Boolean({ description: 'Grants access now (licensing VALID, downloads allowed).' }),
+    accessUntil: Type.String({ format: 'date-time', description: 'Until when access holds with no further event.' })
+  })
 })
 
 export const ActivationSchema = Type.Object({

@@ -16,7 +16,15 @@ export const CredentialRecordSchema = Type.Object(
     createdAt: Timestamp,
     createdBy: Nullable(Type.String({ description: 'Developer ID that issued it; null when issued by the emulator control plane.' })),
     lastUsedAt: Nullable(Timestamp),
-    hasRecoverableSecret: Type.Boolean({ description: 'True when reveal-secret can show the full secret again.' }),
+    hasRecoverableSecret: Type.Boolean({
+      description: 'True when reveal-secret can show the full secret again: a sealed copy exists and the runtime key this emulator runs with opens it.'
+    }),
+    unrecoverableReason: Nullable(
+      Type.Union([Type.Literal('not-kept'), Type.Literal('other-runtime-key'), Type.Literal('no-runtime-key')], {
+        description:
+          'Why the secret cannot be revealed again (null when it can): not-kept (no recoverable copy was kept), other-runtime-key (sealed under another runtime key: a copied database or a replaced key file), no-runtime-key (the emulator runs without one). Rotating issues new values either way.'
+      })
+    ),
     rotatedFromId: Nullable(Type.String({ description: 'Rotation metadata: the credential this one replaced.' })),
     replacedById: Nullable(Type.String({ description: 'Rotation metadata: the credential that replaced this one.' })),
     revokedAt: Nullable(Timestamp),

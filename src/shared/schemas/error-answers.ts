@@ -98,7 +98,11 @@ export const ERROR_ANSWERS = {
     message: 'This order item was already claimed by another account.',
     details: { reason: 'ALREADY_CLAIMED' }
   },
-  entitlementRequired: { status: 403, error: 'ENTITLEMENT_REQUIRED', message: 'This account has no active entitlement to the product of this file.' },
+  entitlementRequired: {
+    status: 403,
+    error: 'ENTITLEMENT_REQUIRED',
+    message: 'This account no longer has a live entitlement to the product of this file: what granted it was revoked, refunded or has expired.'
+  },
   fileNotFound: { status: 404, error: 'FILE_NOT_FOUND', message: 'No file has the id file_123.' },
   rangeNotSatisfiable: { status: 416, error: 'RANGE_NOT_SATISFIABLE', message: "The requested range is outside the file's 4096 bytes." },
   licenseNotFound: { status: 404, error: 'NOT_FOUND', message: 'No license has this key.' },
@@ -108,7 +112,14 @@ export const ERROR_ANSWERS = {
   revoked: { status: 403, error: 'REVOKED', message: 'The license was revoked.' },
   trialExpired: { status: 403, error: 'TRIAL_EXPIRED', message: 'The trial has ended.' },
   scopeMismatch: { status: 403, error: 'PRODUCT_SCOPE_MISMATCH', message: 'The license belongs to another product.' },
-  tooManyActivations: { status: 409, error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' }
+  tooManyActivations: { status: 409, error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' },
+  subscriptionNotFound: { status: 404, error: 'SUBSCRIPTION_NOT_FOUND', message: 'No subscription has the id sub_123.' },
+  subscriptionStateConflict: {
+    status: 409,
+    error: 'SUBSCRIPTION_STATE_CONFLICT',
+    message: 'Cannot resume: the subscription is canceled since 2026-12-31T00:00:00.000Z. Only a subscription set to cancel at its period end can resume; renew now starts a new one.',
+    details: { state: 'canceled' }
+  }
 } satisfies Record<string, ErrorAnswer>
 
 const A = ERROR_ANSWERS

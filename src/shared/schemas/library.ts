@@ -31,7 +31,11 @@ export const LibraryProductSchema = Type.Object({
   }),
   entitlement_ids: Type.Array(Type.String()),
   acquired_at: Nullable(Timestamp),
-  downloads: Type.Array(LibraryDownloadSchema, { description: 'Newest first.' }),
+  entitled: Type.Boolean({
+    description:
+      'True while one of its entitlements still grants downloads: false once every source lapsed (a revoked, refunded or expired license, a trial past its end, a subscription past its grace period).'
+  }),
+  downloads: Type.Array(LibraryDownloadSchema, { description: 'Newest first; empty when `entitled` is false.' }),
   license_ids: Type.Array(Type.String()),
   activated_on_this_device: OnThisDevice
 })
@@ -60,11 +64,16 @@ export const LibrarySubscriptionSchema = Type.Object({
   product_id: Type.String(),
   product_name: Type.String(),
   plan: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]),
-  status: Type.String({ description: 'active, canceled or past_due; expired once the current period has ended.' }),
+  status: Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('expired')], {
+    description:
+      'On the emulator clock: active (renews at each period end, or ends there when cancel_at_period_end), past_due (a payment failed; access until grace_until), canceled (ended at the period end after a cancel), expired (the grace period ran out).'
+  }),
   current_period_end: Timestamp,
   renews_at: Nullable(Timestamp),
   cancel_at_period_end: Type.Boolean(),
-  canceled_at: Nullable(Timestamp)
+  canceled_at: Nullable(Timestamp),
+  grace_until: Type.Union([Timestamp, Type.Null()], { description: 'While past_due: when access ends unless a payment succeeds.' }),
+  ended_at: Type.Union([Timestamp, Type.Null()], { description: 'When it stopped granting access (canceled or expired).' })
 })
 
 export const LibraryOrderItemSchema = Type.Object({
@@ -128,7 +137,7 @@ export const LibraryResponse = Ok(LibraryPayloadSchema)
 export const WebviewPayloadSchema = Type.Object({
   scope: Type.Union([Type.Literal('product'), Type.Literal('library')], { description: 'product when the calling product is known.' }),
   product_id: Nullable(Type.String()),
-  owned: Type.Boolean({ description: 'The customer owns the product in scope (any product, for the library scope).' }),
+  owned: Type.Boolean({ description: 'The customer owns the product in scope (any product, for the library scope) through a source that still grants it.' }),
   products: Type.Array(
     Type.Object({
       product_id: Type.String(),

@@ -14,7 +14,15 @@ export const LicenseViewSchema = Type.Object({
   expires_at: Nullable(Timestamp),
   max_activations: Type.Integer(),
   activation_count: Type.Integer(),
-  activations_remaining: Type.Integer()
+  activations_remaining: Type.Integer(),
+  subscription_status: Nullable(
+    Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('expired')], {
+      description: 'For a subscription license, its subscription at the time of the answer; null for other kinds.'
+    })
+  ),
+  grace_until: Type.Union([Timestamp, Type.Null()], {
+    description: 'Set while the subscription is past_due: a payment failed and access lasts until this instant (then EXPIRED). The code stays VALID meanwhile.'
+  })
 })
 
 export const ActivationViewSchema = Type.Object({

@@ -7,7 +7,8 @@ export const HealthResponse = Type.Object({ ok: Type.Literal(true), version: Typ
 
 export const ServerSettingsSchema = Type.Object({
   headerPrefix: Type.String(),
-  strict: Type.Boolean()
+  strict: Type.Boolean(),
+  subscriptionGraceDays: Type.Number({ description: 'How long a past_due subscription keeps access after a failed payment, in days (default 7).' })
 })
 
 export const SettingsResponse = Type.Object({ ok: Type.Literal(true), settings: ServerSettingsSchema })

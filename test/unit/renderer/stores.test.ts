@@ -66,6 +66,7 @@ const credential = (productId: string, patch: Partial<CredentialRecord> = {}): C
   createdBy: null,
   lastUsedAt: null,
   hasRecoverableSecret: true,
+  unrecoverableReason: null,
   rotatedFromId: null,
   replacedById: null,
   revokedAt: null,

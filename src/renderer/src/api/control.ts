@@ -23,7 +23,9 @@ import type {
   ResellerOrder,
   ServerInfo,
   ServerSettings,
-  Session
+  Session,
+  SubscriptionAction,
+  SubscriptionWithStanding
 } from './types'
 
 /**
@@ -68,6 +70,9 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     license: async (licenseId: string) => get<{ license: License; activations: Activation[] }>(`/licenses/${id(licenseId)}`),
     updateLicense: async (licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }) =>
       (await send<{ license: License }>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,
+
+    subscriptionAction: async (subscriptionId: string, action: SubscriptionAction) =>
+      send<SubscriptionWithStanding & { ok: true }>('POST', `/subscriptions/${id(subscriptionId)}/${action}`),
 
     clock: () => get<ClockState & { ok: true }>('/clock'),
     setClock: (body: { offsetS: number } | { now: string } | { advanceS: number }) => send<ClockState & { ok: true }>('PUT', '/clock', body),

@@ -16,7 +16,8 @@ import type {
   OrderItemSchema,
   OrderSchema,
   PurchaseSchema,
-  ResellerOrderSchema
+  ResellerOrderSchema,
+  SubscriptionStandingResponse
 } from '../../../shared/schemas/commerce'
 import type { AuditEntrySchema, ConnectionStatusSchema, DeveloperSchema, ProductSchema, SessionSchema } from '../../../shared/schemas/control-plane'
 import type {
@@ -76,6 +77,9 @@ export type Activation = Static<typeof ActivationSchema>
 export type Order = Static<typeof OrderSchema>
 export type OrderItem = Static<typeof OrderItemSchema>
 export type Purchase = Static<typeof PurchaseSchema>
+/** A subscription as stored, and as it stands on the emulator clock (the answer of every subscription action). */
+export type SubscriptionWithStanding = Omit<Static<typeof SubscriptionStandingResponse>, 'ok'>
+export type SubscriptionAction = 'renew-now' | 'cancel' | 'resume' | 'payment-fails' | 'payment-succeeds'
 export type ResellerOrder = Static<typeof ResellerOrderSchema>
 
 export type ClockState = Static<typeof ClockStateSchema>

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import { isApiError } from '../api/errors'
-import type { ClaimResult, Customer, LibraryPayload, LicenseKind, LicenseStatus, ResellerOrder, WebviewPayload } from '../api/types'
+import type { ClaimResult, Customer, LibraryPayload, LicenseKind, LicenseStatus, ResellerOrder, SubscriptionAction, WebviewPayload } from '../api/types'
 import { requireApi } from './connection'
 import { failed, idle, loading, ready } from './resource'
 import type { Resource } from './resource'
@@ -34,6 +34,8 @@ export interface LibraryState {
   resellerOrder(input: { productId: string; reseller?: string }): Promise<ResellerOrder>
   claim(claimToken: string): Promise<ClaimResult>
   updateLicense(licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }): Promise<void>
+  /** A billing event on a subscription (renew now, cancel, resume, payment fails or succeeds), then the library again. */
+  subscriptionAction(subscriptionId: string, action: SubscriptionAction): Promise<void>
 }
 
 export const useLibrary = create<LibraryState>()((set, get) => {
@@ -140,6 +142,11 @@ export const useLibrary = create<LibraryState>()((set, get) => {
 
     async updateLicense(licenseId, patch) {
       await requireApi().control.updateLicense(licenseId, patch)
+      await fetchBoth(true)
+    },
+
+    async subscriptionAction(subscriptionId, action) {
+      await requireApi().control.subscriptionAction(subscriptionId, action)
       await fetchBoth(true)
     }
   }

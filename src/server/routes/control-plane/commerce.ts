@@ -1,14 +1,25 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Nullable, Timestamp, errorResponses } from '../../../shared/schemas/common'
-import { ActivationSchema, LicenseKindSchema, LicenseSchema, LicenseStatusSchema, PurchaseResponse, ResellerOrderResponse } from '../../../shared/schemas/commerce'
+import {
+  ActivationSchema,
+  LicenseKindSchema,
+  LicenseSchema,
+  LicenseStatusSchema,
+  PurchaseResponse,
+  ResellerOrderResponse,
+  SubscriptionStandingResponse
+} from '../../../shared/schemas/commerce'
 import { IdParams } from '../../../shared/schemas/control-plane'
+import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
+import { SUBSCRIPTION_ACTIONS } from '../../../core/subscriptions/subscription-service'
+import type { SubscriptionAction } from '../../../core/subscriptions/subscription-service'
 
 const tags = ['Emulator']
 const Id = Type.String({ minLength: 1, maxLength: 200 })
 
 export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { purchases, licenses } = app.core
+  const { purchases, licenses, subscriptions } = app.core
 
   app.post(
     '/purchases',
@@ -110,4 +121,44 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ({ ok: true as const, license: licenses.require(request.params.id), activations: licenses.activations(request.params.id) })
   )
+
+  app.get(
+    '/subscriptions/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A subscription, and how it stands on the emulator clock now (renewals, grace, end)',
+        params: IdParams,
+        response: { 200: SubscriptionStandingResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.subscriptionNotFound) }
+      }
+    },
+    async (request) => ({ ok: true as const, ...subscriptions.require(request.params.id) })
+  )
+
+  for (const action of SUBSCRIPTION_ACTIONS) {
+    app.post(
+      `/subscriptions/:id/${action}`,
+      {
+        schema: {
+          tags,
+          summary: SUBSCRIPTION_ACTION_SUMMARIES[action],
+          params: IdParams,
+          body: Type.Object({}, { additionalProperties: false }),
+          response: {
+            200: SubscriptionStandingResponse,
+            ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.subscriptionNotFound, ERROR_ANSWERS.subscriptionStateConflict)
+          }
+        }
+      },
+      async (request) => ({ ok: true as const, ...subscriptions.act(request.params.id, action) })
+    )
+  }
+}
+
+const SUBSCRIPTION_ACTION_SUMMARIES: Record<SubscriptionAction, string> = {
+  'renew-now': 'Renew a subscription now: a successful charge and a fresh paid period from now (from any state)',
+  cancel: 'Cancel a subscription at its period end (it stays active until then; 409 unless active)',
+  resume: 'Resume a subscription set to cancel at its period end (409 once it has ended)',
+  'payment-fails': 'The renewal charge fails now: past_due, with access for the grace period (runtime setting), then expired',
+  'payment-succeeds': 'A past_due subscription is paid: active again, renewing from the period that failed (409 once expired)'
 }

@@ -5,6 +5,12 @@ import { ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/se
 
 /** What the Overview screen shows: where things are, how they are set, how much there is. */
 export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const currentSettings = () => ({
+    headerPrefix: app.settings.headerPrefix,
+    strict: app.settings.strict,
+    subscriptionGraceDays: app.core.grace.days()
+  })
+
   app.get(
     '/info',
     {
@@ -23,7 +29,7 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         databasePath: app.core.databasePath,
         hasRuntimeKey: app.core.hasRuntimeKey,
         credentialHeaders: { appId: `x-${prefix}-app-id`, pluginKey: `x-${prefix}-plugin-key`, pluginSecret: `x-${prefix}-plugin-secret` },
-        settings: { headerPrefix: prefix, strict: app.settings.strict },
+        settings: currentSettings(),
         counts: app.core.counts()
       }
     }
@@ -32,7 +38,7 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/settings',
     { schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: SettingsResponse, ...errorResponses } } },
-    async () => ({ ok: true as const, settings: { headerPrefix: app.settings.headerPrefix, strict: app.settings.strict } })
+    async () => ({ ok: true as const, settings: currentSettings() })
   )
 
   app.put(
@@ -40,11 +46,14 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['Emulator'],
-        summary: 'Change the credential header prefix or strict mode at runtime (until restart)',
+        summary: 'Change the credential header prefix, strict mode or the subscription grace period at runtime (until restart)',
         body: Type.Object(
           {
             headerPrefix: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$' })),
-            strict: Type.Optional(Type.Boolean())
+            strict: Type.Optional(Type.Boolean()),
+            subscriptionGraceDays: Type.Optional(
+              Type.Number({ minimum: 0, maximum: 365, description: 'Days a past_due subscription keeps access after a failed payment (fractions allowed).' })
+            )
           },
           { additionalProperties: false }
         ),
@@ -54,7 +63,8 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       if (request.body.headerPrefix !== undefined) app.settings.headerPrefix = request.body.headerPrefix.toLowerCase()
       if (request.body.strict !== undefined) app.settings.strict = request.body.strict
-      return { ok: true as const, settings: { headerPrefix: app.settings.headerPrefix, strict: app.settings.strict } }
+      if (request.body.subscriptionGraceDays !== undefined) app.core.grace.set(request.body.subscriptionGraceDays)
+      return { ok: true as const, settings: currentSettings() }
     }
   )
 }

@@ -13,7 +13,9 @@ export function licenseView(standing: LicenseStanding) {
     expires_at: standing.licenseExpiresAt,
     max_activations: license.maxActivations,
     activation_count: standing.activationCount,
-    activations_remaining: Math.max(0, license.maxActivations - standing.activationCount)
+    activations_remaining: Math.max(0, license.maxActivations - standing.activationCount),
+    subscription_status: standing.subscription?.state ?? null,
+    grace_until: standing.subscription?.graceUntil ?? null
   }
 }
 

@@ -17,7 +17,10 @@ function unavailable(action: CredentialAction, current: CredentialRecord | null)
       return null
     case 'reveal-secret':
       if (!active) return 'No active credential to reveal.'
-      return current?.hasRecoverableSecret ? null : 'This secret is not recoverable: rotate the secret instead.'
+      if (current?.hasRecoverableSecret) return null
+      return current?.unrecoverableReason === 'other-runtime-key'
+        ? 'Sealed under another runtime key: rotate to get new values.'
+        : 'This secret is not recoverable: rotate the secret instead.'
     case 'rotate-key':
     case 'rotate-secret':
     case 'revoke':

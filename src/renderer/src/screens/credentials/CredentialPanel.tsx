@@ -88,7 +88,7 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
             <span>Yes: the secret can be revealed again.</span>
           ) : (
             <span className="callout callout--warning callout--inline" data-testid="unrecoverable">
-              <Icon name="alert" size={14} /> No: this secret cannot be revealed again. Rotate the secret to issue one you can export.
+              <Icon name="alert" size={14} /> {unrecoverableText(credential)}
             </span>
           )
         },
@@ -189,4 +189,16 @@ export function CredentialPanel({ product }: { product: Product | null }) {
       <AuditTable audit={detail.audit} />
     </div>
   )
+}
+
+/** Why the secret cannot be revealed again, as the Recoverable row says it. */
+function unrecoverableText(credential: CredentialRecord): string {
+  switch (credential.unrecoverableReason) {
+    case 'other-runtime-key':
+      return 'No: sealed under another runtime key: rotate to get new values.'
+    case 'no-runtime-key':
+      return 'No: the emulator runs without a runtime key: rotate to get new values.'
+    default:
+      return 'No: this secret cannot be revealed again. Rotate the secret to issue one you can export.'
+  }
 }

@@ -24,11 +24,16 @@ export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
                 <p className="product-card__name">{product.name}</p>
                 {product.version ? <Badge tone="neutral">v{product.version}</Badge> : null}
                 {product.activated_on_this_device === true ? <Badge tone="success">on this device</Badge> : null}
+                {product.entitled ? null : <Badge tone="danger">lapsed</Badge>}
               </div>
               <p className="muted small">
                 {product.sources.join(', ')} · acquired <RelativeTime value={product.acquired_at} /> · {product.license_ids.length} license{product.license_ids.length === 1 ? '' : 's'}
               </p>
-              {product.downloads.length === 0 ? (
+              {!product.entitled ? (
+                <p className="muted small" data-testid="entitlement-lapsed">
+                  No downloads: every source of this product lapsed (revoked, refunded or expired license, ended trial or subscription).
+                </p>
+              ) : product.downloads.length === 0 ? (
                 <p className="muted small">No downloads published.</p>
               ) : (
                 <ul className="downloads">

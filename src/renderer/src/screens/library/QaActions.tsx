@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
-import type { LicenseKind } from '../../api/types'
+import type { LibrarySubscription, LicenseKind, SubscriptionAction } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { CopyButton } from '../../components/CopyButton'
@@ -153,6 +153,77 @@ function ResellerForm() {
   )
 }
 
+const SUBSCRIPTION_ACTIONS: { action: SubscriptionAction; label: string; done: string }[] = [
+  { action: 'renew-now', label: 'Renew now', done: 'Renewed: a new paid period from now' },
+  { action: 'cancel', label: 'Cancel', done: 'Set to cancel at the period end' },
+  { action: 'resume', label: 'Resume', done: 'Resumed: renews at the period end' },
+  { action: 'payment-fails', label: 'Payment fails', done: 'Payment failed: past due, grace period running' },
+  { action: 'payment-succeeds', label: 'Payment succeeds', done: 'Paid: active again' }
+]
+
+/** Why an action does not apply to a subscription as it stands (null: it does), as the server decides. */
+function unavailable(subscription: LibrarySubscription, action: SubscriptionAction): string | null {
+  const renewing = subscription.status === 'active' && !subscription.cancel_at_period_end
+  const cancelling = subscription.status === 'active' && subscription.cancel_at_period_end
+  switch (action) {
+    case 'renew-now':
+      return null
+    case 'cancel':
+      return renewing ? null : cancelling ? 'Already set to cancel at the period end.' : 'Only an active subscription can be cancelled.'
+    case 'resume':
+      return cancelling ? null : 'Only a subscription set to cancel can resume.'
+    case 'payment-fails':
+      return renewing ? null : 'Only a renewing subscription is charged.'
+    case 'payment-succeeds':
+      return subscription.status === 'past_due' ? null : 'No payment is due.'
+  }
+}
+
+function SubscriptionControls() {
+  const subscriptions = useLibrary((state) => state.library.data?.subscriptions)
+  const act = useLibrary((state) => state.subscriptionAction)
+  const { busy, error, run } = useAction()
+  if (!subscriptions || subscriptions.length === 0) {
+    return <p className="muted small">No subscriptions. Subscribe in New purchase, or load the subscription-lifecycle preset.</p>
+  }
+  return (
+    <div className="stack">
+      <ul className="stack subscription-actions" aria-label="Subscription actions">
+        {subscriptions.map((subscription) => (
+          <li key={subscription.id} className="stack stack--tight" data-testid={`subscription-actions-${subscription.id}`}>
+            <p className="small">
+              <span className="strong">{subscription.product_name}</span> <span className="muted">· {subscription.status}</span>
+            </p>
+            <div className="button-row">
+              {SUBSCRIPTION_ACTIONS.map(({ action, label, done }) => {
+                const why = unavailable(subscription, action)
+                return (
+                  <Button
+                    key={action}
+                    size="sm"
+                    disabled={why !== null}
+                    title={why ?? undefined}
+                    busy={busy === `${subscription.id}:${action}`}
+                    onClick={() =>
+                      void run(`${subscription.id}:${action}`, async () => {
+                        await act(subscription.id, action)
+                        toast.success(done, subscription.product_name)
+                      })
+                    }
+                  >
+                    {label}
+                  </Button>
+                )
+              })}
+            </div>
+          </li>
+        ))}
+      </ul>
+      <InlineError error={error} />
+    </div>
+  )
+}
+
 const CLOCK_STEPS: { label: string; seconds: number }[] = [
   { label: '+1 day', seconds: 86_400 },
   { label: '+7 days', seconds: 7 * 86_400 },
@@ -220,6 +291,9 @@ export function QaActions() {
       </Card>
       <Card title="Reseller order" description="An order waiting to be claimed by a signed-in customer.">
         <ResellerForm />
+      </Card>
+      <Card title="Subscriptions" description="Billing events, on the emulator clock: renewals, cancellation, failed payments and their grace period.">
+        <SubscriptionControls />
       </Card>
       <Card title="Emulator clock" description="Expiry, trials and renewals follow it.">
         <ClockControls compact />

@@ -29,15 +29,25 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
             key: 'status',
             header: 'Status',
             width: 100,
-            render: (subscription) => <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'expired' ? 'danger' : 'warning'}>{subscription.status}</Badge>
+            render: (subscription) => (
+              <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'past_due' ? 'warning' : 'danger'}>{subscription.status.replace('_', ' ')}</Badge>
+            )
           },
           {
             key: 'renews',
             header: 'Renews',
-            width: 120,
+            width: 150,
             render: (subscription) =>
               subscription.renews_at ? (
                 <RelativeTime value={subscription.renews_at} />
+              ) : subscription.grace_until ? (
+                <span className="small">
+                  grace until <RelativeTime value={subscription.grace_until} />
+                </span>
+              ) : subscription.ended_at ? (
+                <span className="small">
+                  ended <RelativeTime value={subscription.ended_at} />
+                </span>
               ) : (
                 <span className="small">
                   ends <RelativeTime value={subscription.current_period_end} />

@@ -11,7 +11,7 @@ import { toast } from '../../stores/toasts'
 
 const PREFIX = /^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/
 
-/** Header prefix and strict mode, changed at runtime (until the server restarts). */
+/** Header prefix, strict mode and the subscription grace period, changed at runtime (until the server restarts). */
 export function ServerSettingsCard() {
   const settings = useSettings((state) => state.settings)
   const loadSettings = useSettings((state) => state.loadSettings)
@@ -19,7 +19,8 @@ export function ServerSettingsCard() {
   const [prefix, setPrefix] = useState('')
   /** Shown at once when toggled; the server's answer confirms it (or puts it back). */
   const [strict, setStrict] = useState<boolean | null>(null)
-  const [busy, setBusy] = useState<'prefix' | 'strict' | null>(null)
+  const [graceDays, setGraceDays] = useState('')
+  const [busy, setBusy] = useState<'prefix' | 'strict' | 'grace' | null>(null)
   const [error, setError] = useState<ApiError | null>(null)
   const current = settings.data
 
@@ -30,10 +31,11 @@ export function ServerSettingsCard() {
     if (current) {
       setPrefix(current.headerPrefix)
       setStrict(current.strict)
+      setGraceDays(String(current.subscriptionGraceDays))
     }
   }
 
-  const save = async (what: 'prefix' | 'strict', patch: { headerPrefix?: string; strict?: boolean }, done: string) => {
+  const save = async (what: 'prefix' | 'strict' | 'grace', patch: { headerPrefix?: string; strict?: boolean; subscriptionGraceDays?: number }, done: string) => {
     setBusy(what)
     setError(null)
     try {
@@ -48,6 +50,8 @@ export function ServerSettingsCard() {
   }
 
   const valid = PREFIX.test(prefix)
+  const grace = graceDays.trim() === '' ? Number.NaN : Number(graceDays)
+  const graceValid = Number.isFinite(grace) && grace >= 0 && grace <= 365
   return (
     <Card title="Server settings" description="Until the server restarts; start it with --header-prefix or --strict to keep them." testId="server-settings">
       {settings.status === 'error' && !current ? (
@@ -88,6 +92,30 @@ export function ServerSettingsCard() {
           ) : (
             <Skeleton width={260} height="1.2em" />
           )}
+          <form
+            className="inline-form"
+            onSubmit={(event) => {
+              event.preventDefault()
+              if (graceValid) void save('grace', { subscriptionGraceDays: grace }, `Subscription grace period is now ${grace} days`)
+            }}
+          >
+            <Field
+              label="Subscription grace period (days)"
+              hint="How long a past-due subscription keeps access after a failed payment."
+              error={!graceValid && graceDays !== '' ? 'A number of days from 0 to 365.' : undefined}
+            >
+              {(control) =>
+                current ? (
+                  <TextInput {...control} type="number" min={0} max={365} step="any" value={graceDays} onChange={(event) => setGraceDays(event.target.value)} data-testid="grace-days" />
+                ) : (
+                  <Skeleton width="100%" height={34} radius={6} />
+                )
+              }
+            </Field>
+            <Button type="submit" aria-label="Save grace period" busy={busy === 'grace'} disabled={!current || !graceValid || grace === current.subscriptionGraceDays}>
+              Save
+            </Button>
+          </form>
           <InlineError error={error} />
         </div>
       )}

@@ -1,0 +1,104 @@
+import type { Store } from '../store/store'
+import type { Clock } from '../clock/clock'
+import { DomainError } from '../errors/domain-error'
+import type { LicenseRepository, Subscription } from '../licensing/license-repository'
+import { periodMs, subscriptionStanding } from './subscription-lifecycle'
+import type { SubscriptionStanding } from './subscription-lifecycle'
+import type { GracePeriod } from './grace-period'
+
+/** The QA actions on a subscription: what a billing system would do, at the emulator clock's now. */
+export type SubscriptionAction = 'renew-now' | 'cancel' | 'resume' | 'payment-fails' | 'payment-succeeds'
+export const SUBSCRIPTION_ACTIONS: readonly SubscriptionAction[] = ['renew-now', 'cancel', 'resume', 'payment-fails', 'payment-succeeds']
+
+export interface SubscriptionWithStanding {
+  subscription: Subscription
+  standing: SubscriptionStanding
+}
+
+export interface SubscriptionService {
+  require(id: string): SubscriptionWithStanding
+  act(id: string, action: SubscriptionAction): SubscriptionWithStanding
+}
+
+/**
+ * Each action first settles the renewals the clock has passed (so it acts on the subscription
+ * as it stands now), then writes the new stored state; the lifecycle walks on from there.
+ */
+export function createSubscriptionService(deps: { store: Store; clock: Clock; licenses: LicenseRepository; grace: GracePeriod }): SubscriptionService {
+  const { store, clock, licenses, grace } = deps
+
+  const withStanding = (subscription: Subscription): SubscriptionWithStanding => ({
+    subscription,
+    standing: subscriptionStanding(subscription, clock.now(), grace.ms())
+  })
+
+  function find(id: string): Subscription {
+    const subscription = licenses.subscription(id)
+    if (!subscription) throw new DomainError('SUBSCRIPTION_NOT_FOUND', `No subscription has the id ${id}.`)
+    return subscription
+  }
+
+  const conflict = (action: SubscriptionAction, standing: SubscriptionStanding, hint: string) =>
+    new DomainError('SUBSCRIPTION_STATE_CONFLICT', `Cannot ${action.replace('-', ' ')}: the subscription is ${describe(standing)}. ${hint}`, {
+      details: { state: standing.state }
+    })
+
+  /** The next stored state, or null when the action changes nothing (it is idempotent there). */
+  function next(current: Subscription, standing: SubscriptionStanding, action: SubscriptionAction, now: Date): Subscription | null {
+    const nowIso = now.toISOString()
+    // The renewals the clock has passed, written down before anything else changes.
+    const settled: Subscription = { ...current, currentPeriodEnd: standing.currentPeriodEnd }
+    switch (action) {
+      case 'renew-now':
+        // Charged now, successfully: a fresh paid period from now, whatever came before.
+        return {
+          ...settled,
+          status: 'active',
+          currentPeriodEnd: new Date(now.getTime() + periodMs(current.plan)).toISOString(),
+          cancelAtPeriodEnd: false,
+          canceledAt: null,
+          paymentFailedAt: null
+        }
+      case 'cancel':
+        if (standing.state === 'active' && standing.cancelAtPeriodEnd) return null
+        if (standing.state !== 'active') throw conflict(action, standing, 'Only an active subscription can be cancelled; renew now starts a new one.')
+        return { ...settled, status: 'active', cancelAtPeriodEnd: true, canceledAt: nowIso }
+      case 'resume':
+        if (standing.state === 'active' && !standing.cancelAtPeriodEnd) return null
+        if (standing.state !== 'active') throw conflict(action, standing, 'Only a subscription set to cancel at its period end can resume; renew now starts a new one.')
+        return { ...settled, status: 'active', cancelAtPeriodEnd: false, canceledAt: null }
+      case 'payment-fails':
+        if (standing.state === 'past_due') return null
+        if (standing.state !== 'active' || standing.cancelAtPeriodEnd) {
+          throw conflict(action, standing, 'Only a renewing subscription is charged; resume or renew now first.')
+        }
+        // The renewal charge fails now: the paid period closes here and the grace period starts.
+        return { ...settled, status: 'past_due', currentPeriodEnd: nowIso, paymentFailedAt: nowIso }
+      case 'payment-succeeds':
+        if (standing.state === 'active') return null
+        if (standing.state !== 'past_due') throw conflict(action, standing, 'Renew now starts a new paid period.')
+        // Paid late: the period that failed is paid, and renewals continue from it.
+        return { ...settled, status: 'active', paymentFailedAt: null }
+    }
+  }
+
+  return {
+    require: (id) => withStanding(find(id)),
+    act(id, action) {
+      return store.transaction(() => {
+        const current = find(id)
+        const now = clock.now()
+        const changed = next(current, subscriptionStanding(current, now, grace.ms()), action, now)
+        if (!changed) return withStanding(current)
+        licenses.updateSubscription(changed)
+        return withStanding(find(id))
+      })
+    }
+  }
+}
+
+function describe(standing: SubscriptionStanding): string {
+  if (standing.state === 'active') return standing.cancelAtPeriodEnd ? 'active and set to cancel at its period end' : 'active and renewing'
+  if (standing.state === 'past_due') return `past_due (grace until ${standing.graceUntil})`
+  return `${standing.state} since ${standing.endedAt}`
+}
