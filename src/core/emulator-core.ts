@@ -22,7 +22,6 @@ import type { ConnectionVerifier } from './connections/connection-verifier'
 import { createCustomerService } from './customers/customers'
 import type { CustomerService } from './customers/customers'
 import { createCommerceRepository } from './commerce/commerce-repository'
-import type { CommerceRepository } from './commerce/commerce-repository'
 import { createPurchaseService } from './commerce/purchases'
 import type { PurchaseService } from './commerce/purchases'
 import { createLicenseRepository } from './licensing/license-repository'
@@ -84,7 +83,6 @@ export interface EmulatorCore {
   connectionStatuses: ConnectionStatusRepository
   connections: ConnectionVerifier
   customers: CustomerService
-  commerce: CommerceRepository
   purchases: PurchaseService
   licensing: LicensingService
   /** The subscription lifecycle's QA actions. */
@@ -144,7 +142,6 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     connectionStatuses,
     connections: createConnectionVerifier({ store, clock, products, credentials, audit, statuses: connectionStatuses }),
     customers,
-    commerce,
     purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),
     licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens, grace }),
     subscriptions: createSubscriptionService({ store, clock, licenses: licenseRows, grace }),
