@@ -12,7 +12,7 @@ import { Skeleton } from '../../components/Skeleton'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, ruleOf } from './fault-draft'
+import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, ruleOf, withKind } from './fault-draft'
 import type { DraftErrors, FaultDraft } from './fault-draft'
 
 function RuleRow({
@@ -61,7 +61,7 @@ function RuleRow({
         </Field>
         <Field label="Fault" className="fault-field fault-field--kind">
           {(control) => (
-            <Select {...control} value={draft.kind} onChange={(event) => onChange({ kind: event.target.value as FaultKind })} data-testid="fault-kind">
+            <Select {...control} value={draft.kind} onChange={(event) => onChange(withKind(draft, event.target.value as FaultKind))} data-testid="fault-kind">
               {FAULT_KINDS.map((kind) => (
                 <option key={kind} value={kind}>
                   {KIND_LABELS[kind]}
