@@ -3,10 +3,12 @@ import { Toasts } from '../components/Toasts'
 import { useConnection } from '../stores/connection'
 import { useDevelopers } from '../stores/developers'
 import { ActingDeveloper } from './ActingDeveloper'
+import { ConnectionBanner } from './ConnectionBanner'
 import { Navigation } from './Navigation'
 import { useRoute } from './router'
 import { screenInfo } from './routes'
 import { ScreenView } from './ScreenView'
+import { watchServer } from './server-watch'
 
 /** The frame around every screen: navigation, title bar with the acting developer, the screen. */
 export function Shell() {
@@ -17,6 +19,8 @@ export function Shell() {
   const dataVersion = useConnection((state) => state.dataVersion)
   const loadDevelopers = useDevelopers((state) => state.load)
   const firstRender = useRef(true)
+
+  useEffect(() => watchServer(), [])
 
   useEffect(() => {
     void loadDevelopers()
@@ -40,6 +44,7 @@ export function Shell() {
       </button>
       <Navigation current={route.screen} />
       <div className="main-column">
+        <ConnectionBanner />
         <header className="topbar">
           <div className="topbar__titles">
             <h1 className="topbar__title" tabIndex={-1} ref={heading}>

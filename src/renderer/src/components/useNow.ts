@@ -23,6 +23,12 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
+/** The system's now (real time: request times, connection times), refreshed every 30 s. */
+export function useRealNow(): number {
+  useSyncExternalStore(subscribe, () => tick)
+  return Date.now()
+}
+
 /** The emulator's now (system time plus the clock offset), refreshed every 30 s. */
 export function useEmulatorNow(): number {
   useSyncExternalStore(subscribe, () => tick)
