@@ -8,6 +8,7 @@ import { Navigation } from './Navigation'
 import { useRoute } from './router'
 import { screenInfo } from './routes'
 import { ScreenView } from './ScreenView'
+import { StatusBar, useConditions } from './StatusBar'
 import { watchServer } from './server-watch'
 
 /** The frame around every screen: navigation, title bar with the acting developer, the screen. */
@@ -19,6 +20,7 @@ export function Shell() {
   const dataVersion = useConnection((state) => state.dataVersion)
   const loadDevelopers = useDevelopers((state) => state.load)
   const firstRender = useRef(true)
+  const conditions = useConditions()
 
   useEffect(() => watchServer(), [])
 
@@ -26,9 +28,13 @@ export function Shell() {
     void loadDevelopers()
   }, [loadDevelopers, dataVersion])
 
-  // A new screen: move focus to its title (not on first load), and say where we are in the tab title.
+  // The tab (and desktop window) title: where we are, and a moved clock or active faults.
   useEffect(() => {
-    document.title = `${info.label} · Plugin License Emulator`
+    document.title = [info.label, conditions.clock, conditions.faults, 'Plugin License Emulator'].filter(Boolean).join(' · ')
+  }, [info.label, conditions.clock, conditions.faults])
+
+  // A new screen: move focus to its title (not on first load).
+  useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false
       return
@@ -57,6 +63,7 @@ export function Shell() {
         <main className="content" ref={main} id="main">
           <ScreenView route={route} />
         </main>
+        <StatusBar />
       </div>
       <Toasts />
     </div>

@@ -107,6 +107,27 @@ export function formatOffset(offsetS: number): string {
   return `${sign}${parts.join(' ')}`
 }
 
+/** A clock offset in a few characters, for the status bar and the window title: "+30 d", "+2 d 4 h", "−1 h", "+5 min". */
+export function formatOffsetShort(offsetS: number): string {
+  if (Math.abs(offsetS) < 60) return 'system time'
+  const sign = offsetS < 0 ? '−' : '+'
+  let rest = Math.round(Math.abs(offsetS) / 60)
+  const parts: string[] = []
+  for (const [name, size] of [
+    ['d', 1440],
+    ['h', 60],
+    ['min', 1]
+  ] as const) {
+    const count = Math.floor(rest / size)
+    if (count > 0) {
+      parts.push(`${count} ${name}`)
+      rest -= count * size
+    }
+    if (parts.length === 2) break
+  }
+  return `${sign}${parts.join(' ')}`
+}
+
 /** The value of an <input type="datetime-local"> for an instant, in local time. */
 export function toDateTimeLocalValue(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0')
