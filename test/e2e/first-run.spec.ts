@@ -17,6 +17,12 @@ test('first run: a developer and a product in two clicks, then the credential sc
   await shot(page, 'overview-first-run')
 
   await firstRun.getByRole('button', { name: 'Create developer' }).click()
+  // The defaults are offered in a dialog; kept here.
+  const naming = page.getByRole('dialog', { name: 'Create a developer' })
+  await expect(naming.getByLabel('Name')).toHaveValue('My Studio')
+  await expect(naming.getByLabel('Email')).toHaveValue('developer@example.test')
+  await naming.getByRole('button', { name: 'Create developer' }).click()
+  await expect(naming).toBeHidden()
   await expect(firstRun).toContainText('Acting as My Studio')
   await firstRun.getByRole('button', { name: 'Create product' }).click()
   await expect(firstRun).toContainText('My First Plugin is ready')

@@ -39,7 +39,7 @@ test('a moved clock and active faults show on every screen and in the window tit
   // Changed from outside (a test script, the CLI): the bar catches up when the window gets focus.
   expect((await emulator.control('DELETE', '/faults')).status).toBe(200)
   expect((await emulator.control('PUT', '/clock', { offsetS: -3600 })).status).toBe(200)
-  await page.evaluate(() => window.dispatchEvent(new Event('focus')))
+  await page.evaluate('window.dispatchEvent(new Event("focus"))')
   await expect(bar.getByTestId('status-faults')).toContainText('No fault rules')
   await expect(bar.getByTestId('status-clock')).toContainText('Clock −1 h')
   await expect(page).toHaveTitle('Library viewer · Clock −1 h · Plugin License Emulator')

@@ -5,6 +5,7 @@ import type { Developer } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Icon } from '../../components/Icon'
+import { NameEmailDialog } from '../../components/NameEmailDialog'
 import { InlineError } from '../../components/States'
 import { useConnection } from '../../stores/connection'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
@@ -27,6 +28,7 @@ export function FirstRun() {
   const refreshInfo = useConnection((state) => state.refreshInfo)
   const [busy, setBusy] = useState<'developer' | 'product' | 'preset' | null>(null)
   const [error, setError] = useState<ApiError | null>(null)
+  const [naming, setNaming] = useState(false)
 
   const own = visibleProducts(products, acting)
   const hasDeveloper = developers.length > 0
@@ -57,16 +59,7 @@ export function FirstRun() {
             {hasDeveloper ? (
               <p className="muted small">Acting as {acting?.name ?? acting?.email ?? developers[0]?.email}.</p>
             ) : (
-              <Button
-                variant="primary"
-                busy={busy === 'developer'}
-                onClick={() =>
-                  void run('developer', async () => {
-                    const developer = await createDeveloper({ email: 'developer@example.test', name: 'My Studio' })
-                    toast.success('Developer created', `${developer.name ?? developer.email} (${developer.id})`)
-                  })
-                }
-              >
+              <Button variant="primary" busy={busy === 'developer'} onClick={() => setNaming(true)}>
                 Create developer
               </Button>
             )}
@@ -132,6 +125,20 @@ export function FirstRun() {
         {busy === 'preset' ? <span className="spinner" aria-hidden="true" /> : null}
       </p>
       <InlineError error={error} />
+      <NameEmailDialog
+        open={naming}
+        title="Create a developer"
+        description="The developer owns products and their credentials. Change the defaults if you like."
+        defaults={{ name: 'My Studio', email: 'developer@example.test' }}
+        submitLabel="Create developer"
+        onClose={() => setNaming(false)}
+        onSubmit={async ({ name, email }) => {
+          const developer = await createDeveloper({ email, ...(name ? { name } : {}) })
+          void refreshInfo()
+          toast.success(`Now acting as ${developer.name ?? developer.email}`, `Developer created (${developer.id}); new products belong to them.`)
+        }}
+        testId="create-developer-dialog"
+      />
     </Card>
   )
 }
