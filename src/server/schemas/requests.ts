@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable, Timestamp } from './common'
+import { Nullable } from './common'
 
 // The inspector's vocabulary and page size, as the core has them (SURFACES and AUTH_KINDS in
 // src/core/inspector/types.ts, MAX_PAGE_SIZE in request-log.ts). Written out because schema files
@@ -52,7 +52,7 @@ export const RequestIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) },
 export const RequestSummarySchema = Type.Object(
   {
     id: Type.Integer(),
-    at: Timestamp,
+    at: Type.String({ format: 'date-time', description: 'When the request arrived: ISO 8601 instant (UTC) on the system clock, not the emulator clock, so it matches the caller\'s own logs.' }),
     surface: SurfaceSchema,
     method: Type.String(),
     path: Type.String({ description: 'Path and query as received, redacted.' }),

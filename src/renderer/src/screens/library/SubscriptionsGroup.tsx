@@ -37,10 +37,10 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
             width: 120,
             render: (subscription) =>
               subscription.renews_at ? (
-                <RelativeTime value={subscription.renews_at} />
+                <RelativeTime value={subscription.renews_at} kind="deadline" />
               ) : (
                 <span className="small">
-                  ends <RelativeTime value={subscription.current_period_end} />
+                  ends <RelativeTime value={subscription.current_period_end} kind="deadline" />
                 </span>
               )
           }

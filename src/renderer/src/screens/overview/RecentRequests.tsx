@@ -61,7 +61,7 @@ export function RecentRequests() {
           rowKey={(entry) => entry.id}
           empty={<EmptyState compact title="No requests yet">Point a plugin at the base URL, or try the connection tester.</EmptyState>}
           columns={[
-            { key: 'at', header: 'When', width: 140, render: (entry) => <span className="small"><RelativeTime value={entry.at} /></span> },
+            { key: 'at', header: 'When', width: 140, render: (entry) => <span className="small"><RelativeTime value={entry.at} clock="system" /></span> },
             {
               key: 'request',
               header: 'Request',
