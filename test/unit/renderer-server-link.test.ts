@@ -28,9 +28,12 @@ describe('the one connection state', () => {
     const refusing = observedFetch(async () => {
       throw new TypeError('Failed to fetch')
     })
-    await expect(refusing('http://127.0.0.1:1/')).rejects.toThrow('Failed to fetch')
+    // A service API call dropped by an "offline" fault rule is not the server going away.
+    await expect(refusing('http://127.0.0.1:1/api/license/v1/activate')).rejects.toThrow('Failed to fetch')
+    expect(useServerLink.getState().state).toBe('connected')
+    await expect(refusing('http://127.0.0.1:1/_emulator/info')).rejects.toThrow('Failed to fetch')
     expect(useServerLink.getState()).toMatchObject({ state: 'reconnecting', lastError: 'Failed to fetch' })
-    expect((await answering('http://127.0.0.1:1/')).status).toBe(500)
+    expect((await answering('http://127.0.0.1:1/api/library')).status).toBe(500)
     expect(useServerLink.getState().state).toBe('connected')
   })
 
@@ -40,7 +43,7 @@ describe('the one connection state', () => {
     const aborted = observedFetch(async () => {
       throw new DOMException('aborted', 'AbortError')
     })
-    await expect(aborted('http://127.0.0.1:1/', { signal: controller.signal })).rejects.toThrow()
+    await expect(aborted('http://127.0.0.1:1/_emulator/info', { signal: controller.signal })).rejects.toThrow()
     expect(useServerLink.getState().state).toBe('connected')
   })
 })

@@ -64,9 +64,19 @@ export function serverDownReason(state: LinkState): string | null {
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>
 
+/** The control plane is never faulted: a dropped control call means the server is gone. */
+function isControlPlane(url: string): boolean {
+  try {
+    return new URL(url, 'http://localhost').pathname.startsWith('/_emulator/')
+  } catch {
+    return false
+  }
+}
+
 /**
  * `fetch` that tells the link what happened: any HTTP answer means the server is up (an error
- * status is the server talking); a rejected fetch that nobody aborted means it is not.
+ * status is the server talking); a rejected control-plane call that nobody aborted means it is
+ * not. A rejected service API call may be an injected "offline" fault, so it does not count.
  */
 export function observedFetch(base?: Fetch): Fetch {
   const doFetch: Fetch = base ?? ((input, init) => globalThis.fetch(input, init))
@@ -76,7 +86,7 @@ export function observedFetch(base?: Fetch): Fetch {
       useServerLink.getState().answered()
       return response
     } catch (error) {
-      if (!init?.signal?.aborted) useServerLink.getState().lost(error instanceof Error ? error.message : String(error))
+      if (!init?.signal?.aborted && isControlPlane(input)) useServerLink.getState().lost(error instanceof Error ? error.message : String(error))
       throw error
     }
   }

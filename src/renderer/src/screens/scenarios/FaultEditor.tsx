@@ -93,7 +93,7 @@ function RuleRow({
         </Field>
         <p className="fault-rule__summary small muted">{preview ? describeRule(preview) : KIND_HELP[draft.kind]}</p>
       </div>
-      <IconButton icon="trash" label={`Remove rule ${index + 1}`} onClick={onRemove} />
+      <IconButton icon="trash" label={`Remove rule ${index + 1}`} needsServer={false} onClick={onRemove} />
     </li>
   )
 }
@@ -186,11 +186,11 @@ export function FaultEditor() {
           )}
           <div className="fault-templates">
             <span className="muted small">Add:</span>
-            <Button size="sm" icon="plus" onClick={() => edit([...list, newDraft()])}>
+            <Button size="sm" icon="plus" needsServer={false} onClick={() => edit([...list, newDraft()])}>
               Empty rule
             </Button>
             {FAULT_TEMPLATES.map((template) => (
-              <Button key={template.label} size="sm" variant="ghost" onClick={() => edit([...list, newDraft(template.draft)])}>
+              <Button key={template.label} size="sm" variant="ghost" needsServer={false} onClick={() => edit([...list, newDraft(template.draft)])}>
                 {template.label}
               </Button>
             ))}
@@ -200,6 +200,7 @@ export function FaultEditor() {
             {dirty ? <span className="muted small">Unsaved changes</span> : null}
             <Button
               variant="ghost"
+              needsServer={false}
               disabled={!dirty || busy}
               onClick={() => {
                 setDrafts((faults.data ?? []).map(draftOf))
