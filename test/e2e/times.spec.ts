@@ -11,7 +11,7 @@ test('with the clock 30 days ahead, request times read against the system clock 
   const recent = page.getByTestId('recent-requests').locator('[data-clock="system"]').first()
   await expect(recent).toBeVisible()
   const requestHint = (await recent.locator('.moment__hint').textContent()) ?? ''
-  expect(requestHint).toMatch(/ · (now|\d+ seconds? ago|1 minute ago), system clock$/)
+  expect(requestHint).toMatch(/^·\u00a0(now|\d+ seconds? ago|1 minute ago), system clock$/)
   expect(await recent.locator('time').getAttribute('title')).toContain('on the system clock')
   // The absolute time is the real one: today's date on this machine, not 30 days on.
   const requestAt = await recent.locator('time').getAttribute('datetime')

@@ -33,11 +33,14 @@ export function Moment({ value, clock = 'emulator', kind = 'event', empty = '—
         {text.absolute}
       </time>
       {relative ? (
-        <span className="moment__hint">
-          {' · '}
-          {text.relative}
-          {shifted ? `, ${text.clock}` : ''}
-        </span>
+        <>
+          {' '}
+          <span className="moment__hint">
+            {'·\u00a0'}
+            {text.relative}
+            {shifted ? `, ${text.clock}` : ''}
+          </span>
+        </>
       ) : null}
     </span>
   )
