@@ -1,5 +1,6 @@
 import { test, expect } from './fixtures'
-import { DEMO_VALUES, callService, goTo, loadPreset, openApp, shot } from './support'
+import { join } from 'node:path'
+import { DEMO_VALUES, SCREENSHOT_DIR, callService, goTo, loadPreset, openApp, shot } from './support'
 
 test('with the clock 30 days ahead, request times read against the system clock and license times against the emulator clock', async ({ page, emulator }) => {
   await loadPreset(emulator, 'full-library')
@@ -21,10 +22,15 @@ test('with the clock 30 days ahead, request times read against the system clock 
   await goTo(page, '#/library')
   const licenses = page.getByTestId('library-licenses')
   await expect(licenses.locator('[data-clock="emulator"]').first()).toBeVisible()
-  await expect(licenses).toContainText('emulator clock')
   await expect(licenses).not.toContainText('system clock')
-  const expiry = licenses.locator('[data-clock="emulator"] time').first()
-  expect(await expiry.getAttribute('title')).toContain('on the emulator clock')
+  // The subscription license expired 20 days after the preset was loaded: 10 days before the
+  // emulator's now (30 days on), where the system clock would say "in 20 days".
+  const expiry = licenses.getByTestId('license-lic_demo_2').locator('[data-clock="emulator"]')
+  await expect(expiry.locator('.moment__hint')).toHaveText('·\u00a010 days ago')
+  expect(await expiry.locator('time').getAttribute('title')).toContain('10 days ago on the emulator clock')
+  // A full date names its clock while the clock is moved.
+  await expect(page.getByTestId('library-profile').locator('.moment__hint')).toContainText('emulator clock')
   await shot(page, 'library-clock-shifted')
+  await licenses.screenshot({ path: join(SCREENSHOT_DIR, 'library-licenses-clock-shifted.png') })
   expect((await emulator.control('PUT', '/clock', { offsetS: 0 })).status).toBe(200)
 })

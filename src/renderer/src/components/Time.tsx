@@ -19,7 +19,8 @@ export interface MomentProps {
 
 /**
  * A time: absolute, then a relative hint computed against the right clock. While the emulator
- * clock is moved, the hint names its clock (the two differ then); the tooltip always does.
+ * clock is moved (the two clocks differ then) the hint names its clock, except for compact
+ * emulator-clock times in rows, where the card says it once; the tooltip always does.
  */
 export function Moment({ value, clock = 'emulator', kind = 'event', empty = '—', seconds = false, relative = true, short = false }: MomentProps) {
   const emulatorNow = useEmulatorNow()
@@ -38,7 +39,7 @@ export function Moment({ value, clock = 'emulator', kind = 'event', empty = '—
           <span className="moment__hint">
             {'·\u00a0'}
             {text.relative}
-            {shifted ? `, ${text.clock}` : ''}
+            {shifted && (clock === 'system' || !short) ? `, ${text.clock}` : ''}
           </span>
         </>
       ) : null}
