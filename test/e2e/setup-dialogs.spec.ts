@@ -15,6 +15,14 @@ test('the quick start and New customer offer their defaults and take a chosen na
   const developers = await emulator.control<{ developers: { name: string; email: string }[] }>('GET', '/developers')
   expect(developers.body.developers).toMatchObject([{ name: 'Nightfall Audio', email: 'hello@nightfall.test' }])
 
+  // The product step names its owner and takes a chosen name.
+  await page.getByTestId('first-run').getByRole('button', { name: 'Create product' }).click()
+  const product = page.getByRole('dialog', { name: 'Create a product' })
+  await expect(product).toContainText('It belongs to Nightfall Audio')
+  await product.getByLabel('Product name').fill('Dusk Reverb')
+  await product.getByRole('button', { name: 'Create product' }).click()
+  await expect(page.getByTestId('first-run')).toContainText('Dusk Reverb is ready')
+
   await goTo(page, '#/library')
   await page.getByRole('button', { name: 'New customer' }).click()
   const customer = page.getByRole('dialog', { name: 'New customer' })

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Field, Select, TextInput } from '../../components/Field'
-import { NameEmailDialog } from '../../components/NameEmailDialog'
+import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { useLibrary } from '../../stores/library'
 import { toast } from '../../stores/toasts'
 import { replaceParams } from '../../app/router'
@@ -80,7 +80,8 @@ export function LibrarySource() {
           Reload
         </Button>
       </div>
-      <NameEmailDialog
+      <DefaultsDialog
+        fields={PERSON_FIELDS}
         open={naming}
         title="New customer"
         description="A customer of the store: their library starts empty. Change the defaults if you like."
@@ -88,7 +89,7 @@ export function LibrarySource() {
         submitLabel="Create customer"
         onClose={() => setNaming(false)}
         onSubmit={async ({ name, email }) => {
-          const customer = await createCustomer({ email, ...(name ? { name } : {}) })
+          const customer = await createCustomer({ email: email ?? '', ...(name ? { name } : {}) })
           toast.success('Customer created', `${customer.name ?? customer.email} (${customer.email}); their library is open.`)
           replaceParams('library', { customer: customer.id })
           await selectCustomer(customer.id)
