@@ -162,7 +162,8 @@ test('a developer sees only their products; an admin sees them all', async ({ pa
   await page.getByLabel('Role').selectOption('admin')
   await page.getByRole('button', { name: 'Create developer' }).click()
   await expect(page.getByTestId('developer-list')).toContainText('Boss')
-  await page.getByRole('button', { name: 'Act as Boss' }).click()
+  // A new developer becomes the acting one, and a toast says so.
+  await expect(page.getByText('Now acting as Boss')).toBeVisible()
   await expect(page.getByRole('heading', { name: 'All products' })).toBeVisible()
 
   await goTo(page, '#/credentials')

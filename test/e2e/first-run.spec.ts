@@ -1,7 +1,7 @@
 import { test, expect } from './fixtures'
 import { goTo, openApp, shot } from './support'
 
-test('first run: a developer and a product in two clicks, then the credential screen', async ({ page, emulator }) => {
+test('first run: a developer and a product with the offered defaults, then the credential screen', async ({ page, emulator }) => {
   await openApp(page, emulator)
 
   // The admin token left the address bar for sessionStorage.
@@ -17,8 +17,18 @@ test('first run: a developer and a product in two clicks, then the credential sc
   await shot(page, 'overview-first-run')
 
   await firstRun.getByRole('button', { name: 'Create developer' }).click()
+  // The defaults are offered in a dialog; kept here.
+  const naming = page.getByRole('dialog', { name: 'Create a developer' })
+  await expect(naming.getByLabel('Name')).toHaveValue('My Studio')
+  await expect(naming.getByLabel('Email')).toHaveValue('developer@example.test')
+  await naming.getByRole('button', { name: 'Create developer' }).click()
+  await expect(naming).toBeHidden()
   await expect(firstRun).toContainText('Acting as My Studio')
   await firstRun.getByRole('button', { name: 'Create product' }).click()
+  const productNaming = page.getByRole('dialog', { name: 'Create a product' })
+  await expect(productNaming.getByLabel('Product name')).toHaveValue('My First Plugin')
+  await productNaming.getByRole('button', { name: 'Create product' }).click()
+  await expect(productNaming).toBeHidden()
   await expect(firstRun).toContainText('My First Plugin is ready')
 
   const developers = await emulator.control<{ developers: { id: string; name: string }[] }>('GET', '/developers')

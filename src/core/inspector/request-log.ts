@@ -65,7 +65,7 @@ export interface RequestLog {
 
 interface Queued {
   capture: RequestCapture
-  /** Arrival time on the emulator clock, in ms. */
+  /** Arrival time on the system clock, in ms (what the plugin's own log says, whatever the emulator clock). */
   atMs: number
 }
 
@@ -222,7 +222,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
   return {
     record(capture) {
       if (closed) return
-      queue.push({ capture, atMs: clock.now().getTime() - capture.durationMs })
+      queue.push({ capture, atMs: clock.now().getTime() - clock.offsetMs() - capture.durationMs })
       // The ring keeps `capacity` rows: older queued captures could never be shown.
       if (queue.length > capacity * 2) queue = queue.slice(-capacity)
       schedule(queue.length >= MAX_BATCH ? 0 : flushDelayMs)

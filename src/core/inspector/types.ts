@@ -107,7 +107,7 @@ export interface RecordedResponse {
 /** One row of the inspector list. */
 export interface RequestSummary {
   id: number
-  /** When the request arrived, on the emulator clock. */
+  /** When the request arrived, on the system clock (a moved emulator clock does not shift it). */
   at: string
   surface: Surface
   method: string

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable, Timestamp } from './common'
+import { Nullable } from './common'
 import { AUTH_KINDS, REQUEST_PAGE_MAX, SURFACES } from '../contract/inspector'
 
 export const SurfaceSchema = Type.Enum([...SURFACES], { description: 'The part of the service API, by path prefix.' })
@@ -42,7 +42,7 @@ export const RequestIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) },
 export const RequestSummarySchema = Type.Object(
   {
     id: Type.Integer(),
-    at: Timestamp,
+    at: Type.String({ format: 'date-time', description: 'When the request arrived: ISO 8601 instant (UTC) on the system clock, not the emulator clock, so it matches the caller\'s own logs.' }),
     surface: SurfaceSchema,
     method: Type.String(),
     path: Type.String({ description: 'Path and query as received, redacted.' }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { describeRule, draftOf, FAULT_TEMPLATES, newDraft, ruleOf } from '../../../src/renderer/src/screens/scenarios/fault-draft'
+import { describeRule, draftOf, FAULT_TEMPLATES, newDraft, ruleOf, withKind } from '../../../src/renderer/src/screens/scenarios/fault-draft'
 
 describe('fault rule editor rows', () => {
   it('turns a row into the contract rule, sending only the fields of its kind', () => {
@@ -43,7 +43,24 @@ describe('fault rule editor rows', () => {
     expect(describeRule({ method: 'POST', route: '/api/plugin-connections/verify', kind: 'error', status: 503, probability: 0.5 })).toBe(
       'POST /api/plugin-connections/verify → answers 503, 50% of the time'
     )
-    expect(describeRule({ route: '/api/license/v1/**', kind: 'latency', ms: 2000, jitterMs: 500 })).toBe('Any method /api/license/v1/** → waits 2000 ms ± 500')
+    expect(describeRule({ route: '/api/license/v1/**', kind: 'latency', ms: 2000, jitterMs: 500 })).toBe('Any method /api/license/v1/** → waits 2000 ms ± 500, then answers normally')
     for (const template of FAULT_TEMPLATES) expect(ruleOf(newDraft(template.draft)).errors).toEqual({})
+  })
+
+  it('starts the timing and answer fields over when the kind changes, keeping route, method and probability', () => {
+    const latency = newDraft({ method: 'POST', route: '/api/license/v1/activate', probability: '0.5', jitterMs: '200' })
+    expect(latency.ms).toBe('1500')
+    const limited = withKind(latency, 'rate_limit')
+    expect(limited).toMatchObject({ kind: 'rate_limit', method: 'POST', route: '/api/license/v1/activate', probability: '0.5', ms: '', jitterMs: '', retryAfterS: '1' })
+    expect(ruleOf(limited).rule).toEqual({ method: 'POST', route: '/api/license/v1/activate', kind: 'rate_limit', retryAfterS: 1, probability: 0.5 })
+    expect(withKind(limited, 'error')).toMatchObject({ status: '503', retryAfterS: '', ms: '' })
+    expect(withKind(limited, 'rate_limit')).toBe(limited)
+  })
+
+  it('states every effect in the summary, a wait before the answer included', () => {
+    expect(describeRule({ route: '/x', kind: 'rate_limit', ms: 1500, retryAfterS: 2 })).toBe('Any method /x → answers 429 after 1500 ms, Retry-After 2 s')
+    expect(describeRule({ route: '/x', kind: 'rate_limit' })).toBe('Any method /x → answers 429, Retry-After 1 s')
+    expect(describeRule({ route: '/x', kind: 'error', status: 500, ms: 300, jitterMs: 100 })).toBe('Any method /x → answers 500 after 300 ms ± 100')
+    expect(describeRule({ route: '/x', kind: 'offline', ms: 50 })).toBe('Any method /x → drops the connection after 50 ms')
   })
 })

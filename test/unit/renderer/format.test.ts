@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDateTime, formatDuration, formatOffset, formatRelative, formatTimeOfDay, parseInstant, toDateTimeLocalValue } from '../../../src/renderer/src/format/date'
+import { describeMoment, formatDateTime, formatDuration, formatOffset, formatOffsetShort, formatRelative, formatShortDateTime, formatTimeOfDay, parseInstant, toDateTimeLocalValue } from '../../../src/renderer/src/format/date'
 import { formatBytes } from '../../../src/renderer/src/format/bytes'
 import { formatCount, formatMoney, formatPercent, pluralize } from '../../../src/renderer/src/format/number'
 
@@ -20,19 +20,56 @@ describe('dates for people', () => {
     expect(formatTimeOfDay('2026-11-21T15:04:05.000Z', en)).toBe('15:04:05')
   })
 
-  it('says how long ago or how far ahead, against the emulator now', () => {
+  it('says how long ago or how far ahead, in units that do not round into a misleading word', () => {
     expect(formatRelative('2026-11-21T09:57:00.000Z', NOW, en)).toBe('3 minutes ago')
     expect(formatRelative('2026-11-21T09:59:55.000Z', NOW, en)).toBe('now')
     expect(formatRelative('2026-11-23T10:00:00.000Z', NOW, en)).toBe('in 2 days')
-    expect(formatRelative('2026-11-20T10:00:00.000Z', NOW, en)).toBe('yesterday')
-    expect(formatRelative('2026-10-21T10:00:00.000Z', NOW, en)).toBe('last month')
-    expect(formatRelative('2027-12-21T10:00:00.000Z', NOW, en)).toBe('next year')
+    expect(formatRelative('2026-11-20T10:00:00.000Z', NOW, en)).toBe('24 hours ago')
+    expect(formatRelative('2026-10-21T10:00:00.000Z', NOW, en)).toBe('31 days ago')
+    expect(formatRelative('2027-12-21T10:00:00.000Z', NOW, en)).toBe('in 13 months')
+    expect(formatRelative('2029-11-21T10:00:00.000Z', NOW, en)).toBe('in 3 years')
     expect(formatRelative(undefined, NOW)).toBe('—')
+    // A 14-day trial started a few seconds ago: not "next week".
+    expect(formatRelative('2026-12-05T09:59:30.000Z', NOW, en)).toBe('in 14 days')
   })
 
   it('follows a moved clock: the same instant reads differently at another now', () => {
     const lastUsed = '2026-11-21T10:00:00.000Z'
-    expect(formatRelative(lastUsed, NOW + 30 * 86_400_000, en)).toBe('last month')
+    expect(formatRelative(lastUsed, NOW + 30 * 86_400_000, en)).toBe('30 days ago')
+  })
+
+  it('never says an event is "in 4 weeks": after the clock went back it is ahead of the clock', () => {
+    const lastUsed = '2026-11-21T10:00:00.000Z'
+    const clockWentBack = NOW - 28 * 86_400_000
+    expect(formatRelative(lastUsed, clockWentBack, { ...en, kind: 'event' })).toBe('28 days ahead of the clock (moved back)')
+    expect(formatRelative(lastUsed, clockWentBack, { ...en, kind: 'deadline' })).toBe('in 28 days')
+    expect(formatRelative(lastUsed, NOW + 60_000, { ...en, kind: 'event' })).toBe('1 minute ago')
+  })
+
+  it('computes the hint against the named clock and says which one', () => {
+    // A request 5 minutes ago (system clock) while the emulator clock is 30 days ahead.
+    const systemNow = NOW
+    const emulatorNow = NOW + 30 * 86_400_000
+    const request = describeMoment('2026-11-21T09:55:00.000Z', { ...en, nowMs: systemNow, clock: 'system', short: true })
+    expect(request).toMatchObject({ absolute: 'Nov 21, 9:55 AM', relative: '5 minutes ago', clock: 'system clock' })
+    expect(request?.title).toBe('Nov 21, 2026, 9:55:00 AM: 5 minutes ago on the system clock (its now: Nov 21, 2026, 10:00 AM)')
+    // A trial that ends 14 days after it started, seen on the emulator clock.
+    const trialEnd = describeMoment('2026-12-05T10:00:00.000Z', { ...en, nowMs: emulatorNow, clock: 'emulator', kind: 'deadline' })
+    expect(trialEnd).toMatchObject({ absolute: 'Dec 5, 2026, 10:00 AM', relative: '16 days ago', clock: 'emulator clock' })
+    expect(describeMoment(null, { nowMs: NOW, clock: 'system' })).toBeNull()
+  })
+
+  it("shortens a date of the now's year", () => {
+    expect(formatShortDateTime('2026-03-01T08:05:00.000Z', NOW, en)).toBe('Mar 1, 8:05 AM')
+    expect(formatShortDateTime('2025-03-01T08:05:00.000Z', NOW, en)).toBe('Mar 1, 2025, 8:05 AM')
+  })
+
+  it('writes a clock offset in a few characters for the status bar', () => {
+    expect(formatOffsetShort(0)).toBe('system time')
+    expect(formatOffsetShort(30 * 86_400)).toBe('+30 d')
+    expect(formatOffsetShort(2 * 86_400 + 4 * 3600 + 60)).toBe('+2 d 4 h')
+    expect(formatOffsetShort(-3600)).toBe('−1 h')
+    expect(formatOffsetShort(300)).toBe('+5 min')
   })
 
   it('formats durations and clock offsets', () => {

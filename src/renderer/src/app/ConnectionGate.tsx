@@ -49,7 +49,7 @@ export function ConnectionGate() {
         </p>
         <InlineError error={error} />
         <div className="gate__actions">
-          <Button variant="primary" icon="refresh" onClick={() => void retryBoot()}>
+          <Button variant="primary" icon="refresh" needsServer={false} onClick={() => void retryBoot()}>
             Try again
           </Button>
         </div>
@@ -76,7 +76,7 @@ export function ConnectionGate() {
         </Field>
         <InlineError error={error} />
         <div className="gate__actions">
-          <Button variant="primary" type="submit" busy={busy} disabled={token.trim() === ''}>
+          <Button variant="primary" type="submit" busy={busy} needsServer={false} disabled={token.trim() === ''}>
             Connect
           </Button>
         </div>

@@ -1,5 +1,6 @@
 import { useConnection } from '../stores/connection'
 import { buildHash, SCREENS } from './routes'
+import { ServerPill } from './ServerPill'
 import type { ScreenId } from './routes'
 
 const GLYPHS: Record<ScreenId, string> = {
@@ -43,12 +44,7 @@ export function Navigation({ current }: { current: ScreenId }) {
         </ul>
       </nav>
       <div className="sidebar__footer">
-        <p className="server-pill" title={info?.baseUrl}>
-          <span className="status-dot status-dot--ok" aria-hidden="true" />
-          <span>
-            Serving <span className="mono">{info ? new URL(info.baseUrl).host : '…'}</span>
-          </span>
-        </p>
+        <ServerPill />
         <p className="sidebar__meta">
           v{info?.version ?? '…'} · {desktop ? 'desktop app' : 'browser'}
         </p>

@@ -3,10 +3,13 @@ import { Toasts } from '../components/Toasts'
 import { useConnection } from '../stores/connection'
 import { useDevelopers } from '../stores/developers'
 import { ActingDeveloper } from './ActingDeveloper'
+import { ConnectionBanner } from './ConnectionBanner'
 import { Navigation } from './Navigation'
 import { useRoute } from './router'
 import { screenInfo } from './routes'
 import { ScreenView } from './ScreenView'
+import { StatusBar, useConditions } from './StatusBar'
+import { watchServer } from './server-watch'
 
 /** The frame around every screen: navigation, title bar with the acting developer, the screen. */
 export function Shell() {
@@ -17,14 +20,21 @@ export function Shell() {
   const dataVersion = useConnection((state) => state.dataVersion)
   const loadDevelopers = useDevelopers((state) => state.load)
   const firstRender = useRef(true)
+  const conditions = useConditions()
+
+  useEffect(() => watchServer(), [])
 
   useEffect(() => {
     void loadDevelopers()
   }, [loadDevelopers, dataVersion])
 
-  // A new screen: move focus to its title (not on first load), and say where we are in the tab title.
+  // The tab (and desktop window) title: where we are, and a moved clock or active faults.
   useEffect(() => {
-    document.title = `${info.label} · Plugin License Emulator`
+    document.title = [info.label, conditions.clock, conditions.faults, 'Plugin License Emulator'].filter(Boolean).join(' · ')
+  }, [info.label, conditions.clock, conditions.faults])
+
+  // A new screen: move focus to its title (not on first load).
+  useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false
       return
@@ -40,6 +50,7 @@ export function Shell() {
       </button>
       <Navigation current={route.screen} />
       <div className="main-column">
+        <ConnectionBanner />
         <header className="topbar">
           <div className="topbar__titles">
             <h1 className="topbar__title" tabIndex={-1} ref={heading}>
@@ -52,6 +63,7 @@ export function Shell() {
         <main className="content" ref={main} id="main">
           <ScreenView route={route} />
         </main>
+        <StatusBar />
       </div>
       <Toasts />
     </div>

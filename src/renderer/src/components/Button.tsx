@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
+import { serverDownReason, useServerLink } from '../stores/server-link'
 import { Icon } from './Icon'
 import type { IconName } from './Icon'
 
@@ -10,13 +11,20 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   icon?: IconName
   /** Shows a spinner and blocks clicks, keeping the button's width. */
   busy?: boolean
+  /**
+   * The action calls the emulator (the default): disabled, with the reason as its tooltip, while
+   * the server does not answer. False for what works without it (close, copy, show, cancel).
+   */
+  needsServer?: boolean
   children?: ReactNode
 }
 
-export function Button({ variant = 'secondary', size = 'md', icon, busy = false, disabled, className, children, type = 'button', ...rest }: ButtonProps) {
+export function Button({ variant = 'secondary', size = 'md', icon, busy = false, needsServer = true, disabled, className, children, type = 'button', title, ...rest }: ButtonProps) {
+  const downReason = serverDownReason(useServerLink((link) => link.state))
+  const blocked = needsServer && downReason !== null
   const classes = ['btn', `btn--${variant}`, size === 'sm' ? 'btn--sm' : '', busy ? 'btn--busy' : '', className ?? ''].filter(Boolean).join(' ')
   return (
-    <button type={type} className={classes} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+    <button type={type} className={classes} disabled={disabled || busy || blocked} aria-busy={busy || undefined} title={blocked ? downReason : title} {...rest}>
       {busy ? <span className="spinner" aria-hidden="true" /> : icon ? <Icon name={icon} size={size === 'sm' ? 14 : 16} /> : null}
       {children !== undefined && children !== null ? <span className="btn__label">{children}</span> : null}
     </button>

@@ -60,7 +60,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, variant 
       testId={testId}
       footer={
         <>
-          <Button onClick={onClose} disabled={busy}>
+          <Button onClick={onClose} disabled={busy} needsServer={false}>
             Cancel
           </Button>
           <Button variant={variant} busy={busy} onClick={() => void submit()}>

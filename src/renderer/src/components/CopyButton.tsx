@@ -37,6 +37,7 @@ export function CopyButton({
       size={size}
       variant={variant}
       icon={state === 'copied' ? 'check' : 'copy'}
+      needsServer={false}
       onClick={() => void onClick()}
       aria-label={iconOnly || what ? name : undefined}
       title={iconOnly ? name : undefined}

@@ -87,7 +87,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
             <h2 id={titleId} className="dialog__title">
               {title}
             </h2>
-            <IconButton icon="close" label="Close" size="sm" onClick={onClose} disabled={!dismissible} />
+            <IconButton icon="close" label="Close" size="sm" needsServer={false} onClick={onClose} disabled={!dismissible} />
           </header>
           <div className="dialog__body">
             {description ? (

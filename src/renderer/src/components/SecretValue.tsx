@@ -16,7 +16,7 @@ export function SecretValue({ value, what, copy = true, initiallyShown = false, 
       <code className="secret-value__text mono" data-shown={shown}>
         {shown ? value : maskSecret(value)}
       </code>
-      <IconButton icon={shown ? 'eyeOff' : 'eye'} label={shown ? `Hide ${what}` : `Show ${what}`} size="sm" onClick={() => setShown(!shown)} aria-pressed={shown} />
+      <IconButton icon={shown ? 'eyeOff' : 'eye'} label={shown ? `Hide ${what}` : `Show ${what}`} size="sm" needsServer={false} onClick={() => setShown(!shown)} aria-pressed={shown} />
       {copy ? <CopyButton value={value} what={what} /> : null}
     </span>
   )

@@ -26,10 +26,10 @@ export function ShowMore({ shown, total, what, onMore, onAll }: { shown: number;
       <span className="muted small">
         Showing {shown.toLocaleString('en-US')} of {total.toLocaleString('en-US')} {what}
       </span>
-      <Button size="sm" variant="ghost" onClick={onMore}>
+      <Button size="sm" variant="ghost" needsServer={false} onClick={onMore}>
         Show {Math.min(SHOWN_AT_FIRST * 4, total - shown).toLocaleString('en-US')} more
       </Button>
-      <Button size="sm" variant="ghost" onClick={onAll}>
+      <Button size="sm" variant="ghost" needsServer={false} onClick={onAll}>
         Show all
       </Button>
     </div>

@@ -17,7 +17,7 @@ function ToastItem({ toast }: { toast: Toast }) {
         <p className="toast__title">{toast.title}</p>
         {toast.description ? <p className="toast__description">{toast.description}</p> : null}
       </div>
-      <IconButton icon="close" label="Dismiss" size="sm" onClick={() => dismiss(toast.id)} />
+      <IconButton icon="close" label="Dismiss" size="sm" needsServer={false} onClick={() => dismiss(toast.id)} />
     </div>
   )
 }

@@ -24,6 +24,11 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
+/** The system's now (real time: request times, connection times), refreshed every 30 s. */
+export function useRealNow(): number {
+  return useSyncExternalStore(subscribe, () => now)
+}
+
 /** The emulator's now (system time plus the clock offset), refreshed every 30 s. */
 export function useEmulatorNow(): number {
   // Rendering stays pure: the time comes from the ticker's snapshot, not from Date.now() here.

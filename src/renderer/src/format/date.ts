@@ -47,33 +47,96 @@ export function formatTimeOfDay(value: string | null | undefined, options: DateF
   }).format(date)
 }
 
-const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 24 * 60 * 60 * 1000],
-  ['month', 30 * 24 * 60 * 60 * 1000],
-  ['week', 7 * 24 * 60 * 60 * 1000],
-  ['day', 24 * 60 * 60 * 1000],
-  ['hour', 60 * 60 * 1000],
-  ['minute', 60 * 1000],
-  ['second', 1000]
-]
+/** Which clock a time belongs to, and so which "now" its relative hint is computed against. */
+export type ClockName = 'system' | 'emulator'
 
 /**
- * "3 minutes ago", "in 2 days", "now". `nowMs` is the emulator's now (system time plus the
- * emulator clock offset), so times stay right after the clock has been moved.
+ * - `system`: when something happened in the real world (requests arriving), against the
+ *   computer's clock, whatever the emulator clock says;
+ * - `emulator`: license, subscription, credential and account times, against the emulator's now
+ *   (system time plus the offset QA set).
  */
-export function formatRelative(value: string | null | undefined, nowMs: number, options: DateFormatOptions = {}): string {
+export const CLOCK_NAMES: Record<ClockName, string> = { system: 'system clock', emulator: 'emulator clock' }
+
+/**
+ * `event`: something that happened (created, last used): never "in 3 days"; after the clock
+ * was moved back it says the time is ahead of the clock. `deadline`: something due (expires,
+ * renews): either side of now.
+ */
+export type MomentKind = 'event' | 'deadline'
+
+const MINUTE = 60 * 1000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+/** Whole units, chosen so no hint rounds a span into a misleading word ("next week" for 13 days). */
+function span(diff: number): [number, Intl.RelativeTimeFormatUnit] {
+  const magnitude = Math.abs(diff)
+  if (magnitude < MINUTE) return [Math.round(diff / 1000), 'second']
+  if (magnitude < HOUR) return [Math.round(diff / MINUTE), 'minute']
+  if (magnitude < 48 * HOUR) return [Math.round(diff / HOUR), 'hour']
+  if (magnitude < 60 * DAY) return [Math.round(diff / DAY), 'day']
+  if (magnitude < 730 * DAY) return [Math.round(diff / (30 * DAY)), 'month']
+  return [Math.round(diff / (365 * DAY)), 'year']
+}
+
+/**
+ * "3 minutes ago", "in 14 days", "now", against the `nowMs` of the right clock (see
+ * ClockName). An event after that now says "2 days ahead of the clock" rather than "in 2 days".
+ */
+export function formatRelative(value: string | null | undefined, nowMs: number, options: DateFormatOptions & { kind?: MomentKind } = {}): string {
   const date = parseInstant(value)
   if (!date) return '—'
   const diff = date.getTime() - nowMs
-  const magnitude = Math.abs(diff)
-  const format = new Intl.RelativeTimeFormat(options.locale, { numeric: 'auto' })
-  if (magnitude < 10_000) return format.format(0, 'second')
-  for (const [unit, size] of UNITS) {
-    if (magnitude >= size || unit === 'second') {
-      return format.format(Math.trunc(diff / size), unit)
-    }
+  if (Math.abs(diff) < 10_000) return 'now'
+  const [count, unit] = span(diff)
+  const format = new Intl.RelativeTimeFormat(options.locale, { numeric: 'always' })
+  if (diff > 0 && (options.kind ?? 'deadline') === 'event') {
+    const amount = new Intl.NumberFormat(options.locale, { style: 'unit', unit, unitDisplay: 'long' }).format(Math.abs(count))
+    return `${amount} ahead of the clock (moved back)`
   }
-  return format.format(0, 'second')
+  return format.format(count, unit)
+}
+
+/** "Nov 21, 10:01 AM" (the year only when it is not the now's year). */
+export function formatShortDateTime(value: string | null | undefined, nowMs: number, options: DateFormatOptions = {}): string {
+  const date = parseInstant(value)
+  if (!date) return '—'
+  const zone = options.timeZone ? { timeZone: options.timeZone } : {}
+  const year = (ms: number) => new Intl.DateTimeFormat('en-US', { year: 'numeric', ...zone }).format(ms)
+  const sameYear = year(date.getTime()) === year(nowMs)
+  return new Intl.DateTimeFormat(options.locale, {
+    ...(sameYear ? {} : { year: 'numeric' }),
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    ...zone
+  }).format(date)
+}
+
+export interface MomentText {
+  /** The date and time, absolute. */
+  absolute: string
+  /** "3 days ago", against the named clock. */
+  relative: string
+  /** "emulator clock" or "system clock". */
+  clock: string
+  /** Everything, for a tooltip: exact time, relative, which clock and its now. */
+  title: string
+}
+
+/** A time for people: absolute first, a relative hint against the right clock, and which clock. */
+export function describeMoment(
+  value: string | null | undefined,
+  options: DateFormatOptions & { nowMs: number; clock: ClockName; kind?: MomentKind; short?: boolean; seconds?: boolean }
+): MomentText | null {
+  if (!parseInstant(value)) return null
+  const absolute = options.short ? formatShortDateTime(value, options.nowMs, options) : formatDateTime(value, { ...options, seconds: options.seconds ?? false })
+  const relative = formatRelative(value, options.nowMs, options)
+  const clock = CLOCK_NAMES[options.clock]
+  const nowText = formatDateTime(new Date(options.nowMs).toISOString(), options)
+  return { absolute, relative, clock, title: `${formatDateTime(value, { ...options, seconds: true })}: ${relative} on the ${clock} (its now: ${nowText})` }
 }
 
 /** A request's duration: "0.4 ms", "12 ms", "1.25 s". */
@@ -100,6 +163,27 @@ export function formatOffset(offsetS: number): string {
     const count = Math.floor(rest / size)
     if (count > 0) {
       parts.push(`${count} ${name}${count === 1 ? '' : 's'}`)
+      rest -= count * size
+    }
+    if (parts.length === 2) break
+  }
+  return `${sign}${parts.join(' ')}`
+}
+
+/** A clock offset in a few characters, for the status bar and the window title: "+30 d", "+2 d 4 h", "−1 h", "+5 min". */
+export function formatOffsetShort(offsetS: number): string {
+  if (Math.abs(offsetS) < 60) return 'system time'
+  const sign = offsetS < 0 ? '−' : '+'
+  let rest = Math.round(Math.abs(offsetS) / 60)
+  const parts: string[] = []
+  for (const [name, size] of [
+    ['d', 1440],
+    ['h', 60],
+    ['min', 1]
+  ] as const) {
+    const count = Math.floor(rest / size)
+    if (count > 0) {
+      parts.push(`${count} ${name}`)
       rest -= count * size
     }
     if (parts.length === 2) break

@@ -5,6 +5,7 @@ import { isApiError, toApiError } from '../api/errors'
 import type { ApiError } from '../api/errors'
 import type { ClockState, ServerInfo } from '../api/types'
 import { failed, idle, loading, ready } from './resource'
+import { observedFetch } from './server-link'
 import type { Resource } from './resource'
 
 export type ConnectionPhase = 'connecting' | 'needs-token' | 'ready' | 'failed'
@@ -46,7 +47,7 @@ export const useConnection = create<ConnectionState>()((set, get) => ({
   dataVersion: 0,
 
   async connect(options) {
-    const api = createApi({ baseUrl: options.baseUrl, adminToken: options.adminToken, fetch: options.fetch })
+    const api = createApi({ baseUrl: options.baseUrl, adminToken: options.adminToken, fetch: observedFetch(options.fetch) })
     set({ phase: 'connecting', baseUrl: api.baseUrl, desktop: options.desktop ?? false, error: null })
     try {
       const [info, clock] = await Promise.all([api.control.info(), api.control.clock()])

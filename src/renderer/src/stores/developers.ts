@@ -65,9 +65,9 @@ export const useDevelopers = create<DevelopersState>()((set, get) => ({
   async create(input) {
     const developer = await requireApi().control.createDeveloper(input)
     const list = [...(get().developers.data ?? []), developer]
-    const actingId = get().actingId ?? developer.id
-    writePreference('actingDeveloperId', actingId)
-    set({ developers: ready(list), actingId })
+    // The one just created is the one the person means to work as next (callers say so in a toast).
+    writePreference('actingDeveloperId', developer.id)
+    set({ developers: ready(list), actingId: developer.id })
     return developer
   },
 

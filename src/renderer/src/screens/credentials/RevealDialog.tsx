@@ -62,7 +62,7 @@ export function RevealDialog() {
           >
             Test in connection tester
           </Button>
-          <Button variant="primary" onClick={dismiss} data-autofocus>
+          <Button variant="primary" onClick={dismiss} needsServer={false} data-autofocus>
             Done
           </Button>
         </>

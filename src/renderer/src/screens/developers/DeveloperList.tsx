@@ -13,10 +13,20 @@ import { RelativeTime } from '../../components/Time'
 import { useDevelopers } from '../../stores/developers'
 import { toast } from '../../stores/toasts'
 
+/** Offered in the form, to change or keep: the next free "Studio N" and its email. */
+function defaultsFor(developers: readonly Developer[] | null): { name: string; email: string } {
+  const taken = new Set((developers ?? []).map((developer) => developer.email.toLowerCase()))
+  let n = (developers?.length ?? 0) + 1
+  while (taken.has(`developer${n}@example.test`)) n++
+  return { name: `Studio ${n}`, email: `developer${n}@example.test` }
+}
+
 function CreateDeveloperForm() {
   const create = useDevelopers((state) => state.create)
-  const [email, setEmail] = useState('')
-  const [name, setName] = useState('')
+  const developers = useDevelopers((state) => state.developers.data)
+  const [email, setEmail] = useState<string | null>(null)
+  const [name, setName] = useState<string | null>(null)
+  const offered = defaultsFor(developers)
   const [role, setRole] = useState<DeveloperRole>('developer')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
@@ -28,18 +38,23 @@ function CreateDeveloperForm() {
         event.preventDefault()
         setBusy(true)
         setError(null)
-        create({ email: email.trim(), name: name.trim() || undefined, role } as { email: string; name?: string; role: DeveloperRole })
+        const chosenName = (name ?? offered.name).trim()
+        create({ email: (email ?? offered.email).trim(), name: chosenName || undefined, role } as { email: string; name?: string; role: DeveloperRole })
           .then((developer) => {
-            toast.success('Developer created', `${developer.name ?? developer.email}${developer.role === 'admin' ? ' (admin)' : ''}`)
-            setEmail('')
-            setName('')
+            toast.success(
+              `Now acting as ${developer.name ?? developer.email}`,
+              `Developer created${developer.role === 'admin' ? ' (admin)' : ''}: ${developer.email}. New products belong to them.`
+            )
+            // Back to the next defaults.
+            setEmail(null)
+            setName(null)
           })
           .catch((cause: unknown) => setError(toApiError(cause)))
           .finally(() => setBusy(false))
       }}
     >
-      <Field label="Email">{(control) => <TextInput {...control} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} placeholder="dev@studio.test" />}</Field>
-      <Field label="Name">{(control) => <TextInput {...control} value={name} onChange={(e) => setName(e.target.value)} placeholder="Optional" />}</Field>
+      <Field label="Email">{(control) => <TextInput {...control} type="email" required value={email ?? offered.email} onChange={(e) => setEmail(e.target.value)} />}</Field>
+      <Field label="Name">{(control) => <TextInput {...control} value={name ?? offered.name} onChange={(e) => setName(e.target.value)} placeholder="Optional" />}</Field>
       <Field label="Role">
         {(control) => (
           <Select {...control} value={role} onChange={(e) => setRole(e.target.value as DeveloperRole)}>

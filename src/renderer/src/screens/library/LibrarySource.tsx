@@ -1,10 +1,8 @@
 import { useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Field, Select, TextInput } from '../../components/Field'
-import { InlineError } from '../../components/States'
+import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { useLibrary } from '../../stores/library'
 import { toast } from '../../stores/toasts'
 import { replaceParams } from '../../app/router'
@@ -21,8 +19,9 @@ export function LibrarySource() {
   const reload = useLibrary((state) => state.reload)
   const loading = useLibrary((state) => state.library.status === 'loading')
   const [token, setToken] = useState('')
-  const [creating, setCreating] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  /** Open while naming a new customer: a suffix, taken when the dialog opens, keeps the default email unique. */
+  const [naming, setNaming] = useState<string | null>(null)
+  const nextNumber = (customers?.length ?? 0) + 1
 
   const customerId = source?.kind === 'customer' ? source.customerId : ''
 
@@ -53,24 +52,7 @@ export function LibrarySource() {
             </Select>
           )}
         </Field>
-        <Button
-          size="sm"
-          icon="plus"
-          busy={creating}
-          onClick={() => {
-            setCreating(true)
-            setError(null)
-            const n = (customers?.length ?? 0) + 1
-            createCustomer({ email: `customer${n}-${Date.now().toString(36)}@example.test`, name: `Test Customer ${n}` })
-              .then(async (customer) => {
-                toast.success('Customer created', customer.email)
-                replaceParams('library', { customer: customer.id })
-                await selectCustomer(customer.id)
-              })
-              .catch((cause: unknown) => setError(toApiError(cause)))
-              .finally(() => setCreating(false))
-          }}
-        >
+        <Button size="sm" icon="plus" onClick={() => setNaming(Date.now().toString(36))}>
           New customer
         </Button>
         <form
@@ -99,7 +81,22 @@ export function LibrarySource() {
           Reload
         </Button>
       </div>
-      <InlineError error={error} />
+      <DefaultsDialog
+        fields={PERSON_FIELDS}
+        open={naming !== null}
+        title="New customer"
+        description="A customer of the store: their library starts empty. Change the defaults if you like."
+        defaults={{ name: `Test Customer ${nextNumber}`, email: `customer${nextNumber}-${naming ?? ''}@example.test` }}
+        submitLabel="Create customer"
+        onClose={() => setNaming(null)}
+        onSubmit={async ({ name, email }) => {
+          const customer = await createCustomer({ email: email ?? '', ...(name ? { name } : {}) })
+          toast.success('Customer created', `${customer.name ?? customer.email} (${customer.email}); their library is open.`)
+          replaceParams('library', { customer: customer.id })
+          await selectCustomer(customer.id)
+        }}
+        testId="new-customer-dialog"
+      />
     </Card>
   )
 }

@@ -145,7 +145,7 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                         <LicenseState state={license.state} />
                       </span>
                     </td>
-                    <td className="small">{license.expires_at ? <RelativeTime value={license.expires_at} /> : <span className="muted">never</span>}</td>
+                    <td className="small">{license.expires_at ? <RelativeTime value={license.expires_at} kind="deadline" /> : <span className="muted">never</span>}</td>
                     <td>
                       <span className="meter" title={`${license.activation_count} of ${license.max_activations} used`}>
                         <span className="meter__text">

@@ -240,7 +240,7 @@ export function ClockControls({ compact = false }: { compact?: boolean }) {
     <div className="stack" data-testid="clock-controls">
       <p className="clock-now">
         <span className="clock-now__time" data-testid="clock-now">
-          <DateTime value={new Date(now).toISOString()} />
+          <DateTime value={new Date(now).toISOString()} relative={false} />
         </span>
         <span className="muted small" data-testid="clock-offset">
           {formatOffset(offsetMs / 1000)}

@@ -39,10 +39,10 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
             width: 150,
             render: (subscription) =>
               subscription.renews_at ? (
-                <RelativeTime value={subscription.renews_at} />
+                <RelativeTime value={subscription.renews_at} kind="deadline" />
               ) : subscription.grace_until ? (
                 <span className="small">
-                  grace until <RelativeTime value={subscription.grace_until} />
+                  grace until <RelativeTime value={subscription.grace_until} kind="deadline" />
                 </span>
               ) : subscription.ended_at ? (
                 <span className="small">
@@ -50,7 +50,7 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
                 </span>
               ) : (
                 <span className="small">
-                  ends <RelativeTime value={subscription.current_period_end} />
+                  ends <RelativeTime value={subscription.current_period_end} kind="deadline" />
                 </span>
               )
           }

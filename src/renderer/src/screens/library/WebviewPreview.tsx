@@ -45,7 +45,7 @@ export function WebviewPreview() {
                         {license.expires_at ? (
                           <>
                             {' '}
-                            · expires <RelativeTime value={license.expires_at} />
+                            · expires <RelativeTime value={license.expires_at} kind="deadline" />
                           </>
                         ) : null}
                       </span>

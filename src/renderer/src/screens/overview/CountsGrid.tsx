@@ -1,6 +1,7 @@
 import { Skeleton } from '../../components/Skeleton'
 import { formatCount } from '../../format/number'
 import { useConnection } from '../../stores/connection'
+import { useServerLink } from '../../stores/server-link'
 import type { Counts } from '../../api/types'
 import { buildHash } from '../../app/routes'
 import type { ScreenId } from '../../app/routes'
@@ -18,10 +19,11 @@ const TILES: { key: keyof Counts; label: string; screen: ScreenId; detail?: (cou
 /** What the emulator holds, each number a link to where it is managed. */
 export function CountsGrid() {
   const counts = useConnection((state) => state.info.data?.counts ?? null)
+  const down = useServerLink((state) => state.state !== 'connected')
   return (
     <section aria-labelledby="counts-title" className="counts">
       <h2 id="counts-title" className="section-title">
-        What it holds
+        What it holds{down ? <span className="muted small"> · last read before the server stopped answering</span> : null}
       </h2>
       <ul className="counts__grid">
         {TILES.map((tile) => (

@@ -5,6 +5,7 @@ import type { Developer } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Icon } from '../../components/Icon'
+import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { InlineError } from '../../components/States'
 import { useConnection } from '../../stores/connection'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
@@ -16,7 +17,7 @@ import { buildHash } from '../../app/routes'
 /** Stable empty list: a selector must not build a new array on every call. */
 const NO_DEVELOPERS: Developer[] = []
 
-/** First run: a developer and a product in two clicks, then straight to its credential. */
+/** First run: a developer and a product (defaults offered in a dialog), then straight to its credential. */
 export function FirstRun() {
   const developers = useDevelopers((state) => state.developers.data) ?? NO_DEVELOPERS
   const acting = useDevelopers(selectActingDeveloper)
@@ -27,6 +28,8 @@ export function FirstRun() {
   const refreshInfo = useConnection((state) => state.refreshInfo)
   const [busy, setBusy] = useState<'developer' | 'product' | 'preset' | null>(null)
   const [error, setError] = useState<ApiError | null>(null)
+  const [naming, setNaming] = useState(false)
+  const [namingProduct, setNamingProduct] = useState(false)
 
   const own = visibleProducts(products, acting)
   const hasDeveloper = developers.length > 0
@@ -57,16 +60,7 @@ export function FirstRun() {
             {hasDeveloper ? (
               <p className="muted small">Acting as {acting?.name ?? acting?.email ?? developers[0]?.email}.</p>
             ) : (
-              <Button
-                variant="primary"
-                busy={busy === 'developer'}
-                onClick={() =>
-                  void run('developer', async () => {
-                    const developer = await createDeveloper({ email: 'developer@example.test', name: 'My Studio' })
-                    toast.success('Developer created', `${developer.name ?? developer.email} (${developer.id})`)
-                  })
-                }
-              >
+              <Button variant="primary" busy={busy === 'developer'} onClick={() => setNaming(true)}>
                 Create developer
               </Button>
             )}
@@ -84,14 +78,9 @@ export function FirstRun() {
               <Button
                 variant={hasDeveloper ? 'primary' : 'secondary'}
                 disabled={!hasDeveloper || !acting}
+                title={!hasDeveloper ? 'Create a developer first: the product belongs to them.' : undefined}
                 busy={busy === 'product'}
-                onClick={() =>
-                  void run('product', async () => {
-                    if (!acting) return
-                    const product = await createProduct({ developerId: acting.id, name: 'My First Plugin' })
-                    toast.success('Product created', `${product.name} (${product.id})`)
-                  })
-                }
+                onClick={() => setNamingProduct(true)}
               >
                 Create product
               </Button>
@@ -132,6 +121,37 @@ export function FirstRun() {
         {busy === 'preset' ? <span className="spinner" aria-hidden="true" /> : null}
       </p>
       <InlineError error={error} />
+      <DefaultsDialog
+        fields={PERSON_FIELDS}
+        open={naming}
+        title="Create a developer"
+        description="The developer owns products and their credentials. Change the defaults if you like."
+        defaults={{ name: 'My Studio', email: 'developer@example.test' }}
+        submitLabel="Create developer"
+        onClose={() => setNaming(false)}
+        onSubmit={async ({ name, email }) => {
+          const developer = await createDeveloper({ email: email ?? '', ...(name ? { name } : {}) })
+          void refreshInfo()
+          toast.success(`Now acting as ${developer.name ?? developer.email}`, `Developer created (${developer.id}); new products belong to them.`)
+        }}
+        testId="create-developer-dialog"
+      />
+      <DefaultsDialog
+        open={namingProduct}
+        title="Create a product"
+        description={`It belongs to ${acting?.name ?? acting?.email ?? 'the acting developer'}. Change the default name if you like.`}
+        fields={[{ key: 'name', label: 'Product name', required: true }]}
+        defaults={{ name: 'My First Plugin' }}
+        submitLabel="Create product"
+        onClose={() => setNamingProduct(false)}
+        onSubmit={async ({ name }) => {
+          if (!acting) return
+          const product = await createProduct({ developerId: acting.id, name: name ?? '' })
+          void refreshInfo()
+          toast.success('Product created', `${product.name} (${product.id})`)
+        }}
+        testId="create-product-dialog"
+      />
     </Card>
   )
 }

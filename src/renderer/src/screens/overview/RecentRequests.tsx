@@ -16,10 +16,11 @@ const SHOWN = 6
 /** The last few service API requests, refreshed with the counts: is a plugin talking to us? */
 export function RecentRequests() {
   const requestCount = useConnection((state) => state.info.data?.counts.requests ?? null)
+  const dataVersion = useConnection((state) => state.dataVersion)
   const [rows, setRows] = useState<RequestSummary[] | null>(null)
   const [error, setError] = useState<ApiError | null>(null)
 
-  // Re-read whenever the log grew (the counts poll notices).
+  // Re-read whenever the log grew (the counts poll notices) or the data changed (the server back, say).
   useEffect(() => {
     let cancelled = false
     requireApi()
@@ -35,7 +36,7 @@ export function RecentRequests() {
     return () => {
       cancelled = true
     }
-  }, [requestCount])
+  }, [requestCount, dataVersion])
 
   return (
     <Card
@@ -61,7 +62,7 @@ export function RecentRequests() {
           rowKey={(entry) => entry.id}
           empty={<EmptyState compact title="No requests yet">Point a plugin at the base URL, or try the connection tester.</EmptyState>}
           columns={[
-            { key: 'at', header: 'When', width: 140, render: (entry) => <span className="small"><RelativeTime value={entry.at} /></span> },
+            { key: 'at', header: 'When', width: 140, render: (entry) => <span className="small"><RelativeTime value={entry.at} clock="system" /></span> },
             {
               key: 'request',
               header: 'Request',

@@ -5,6 +5,7 @@ import { Card, KeyValue } from '../../components/Card'
 import { CopyButton } from '../../components/CopyButton'
 import { Skeleton } from '../../components/Skeleton'
 import { useConnection } from '../../stores/connection'
+import { useServerLink } from '../../stores/server-link'
 import { buildHash } from '../../app/routes'
 
 interface DesktopInfo {
@@ -16,6 +17,7 @@ interface DesktopInfo {
 export function ServerCard() {
   const info = useConnection((state) => state.info.data)
   const desktop = useConnection((state) => state.desktop)
+  const link = useServerLink((state) => state.state)
   const [desktopInfo, setDesktopInfo] = useState<DesktopInfo | null>(null)
 
   useEffect(() => {
@@ -30,7 +32,17 @@ export function ServerCard() {
   return (
     <Card
       title="Server"
-      actions={info ? <Badge tone="success">Running</Badge> : <Skeleton width={64} height={22} radius={999} />}
+      actions={
+        link === 'disconnected' ? (
+          <Badge tone="danger">Not answering</Badge>
+        ) : link === 'reconnecting' ? (
+          <Badge tone="warning">Reconnecting</Badge>
+        ) : info ? (
+          <Badge tone="success">Running</Badge>
+        ) : (
+          <Skeleton width={64} height={22} radius={999} />
+        )
+      }
       testId="server-card"
     >
       <KeyValue

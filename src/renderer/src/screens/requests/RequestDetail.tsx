@@ -46,7 +46,7 @@ function EntryView({ entry }: { entry: RequestEntry }) {
       </p>
       <KeyValue
         items={[
-          { label: 'When', value: <DateTime value={entry.at} seconds /> },
+          { label: 'When', value: <DateTime value={entry.at} clock="system" seconds /> },
           { label: 'Surface', value: SURFACE_LABELS[entry.surface] },
           { label: 'Auth', value: <Badge tone="neutral">{AUTH_LABELS[entry.authKind] ?? entry.authKind}</Badge> },
           { label: 'Product', value: entry.productId ? <code className="mono">{entry.productId}</code> : <span className="muted">—</span> },

@@ -107,7 +107,7 @@ export function RequestFilters() {
       </div>
       <div className="toolbar__spacer" />
       <LiveIndicator />
-      <Button size="sm" icon={paused ? 'play' : 'pause'} onClick={() => setPaused(!paused)} aria-pressed={paused}>
+      <Button size="sm" icon={paused ? 'play' : 'pause'} needsServer={false} onClick={() => setPaused(!paused)} aria-pressed={paused}>
         {paused ? 'Resume' : 'Pause'}
       </Button>
       <Button size="sm" icon="trash" variant="ghost" onClick={() => setConfirming(true)}>

@@ -12,7 +12,7 @@ import { Skeleton } from '../../components/Skeleton'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, ruleOf } from './fault-draft'
+import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, ruleOf, withKind } from './fault-draft'
 import type { DraftErrors, FaultDraft } from './fault-draft'
 
 function RuleRow({
@@ -61,7 +61,7 @@ function RuleRow({
         </Field>
         <Field label="Fault" className="fault-field fault-field--kind">
           {(control) => (
-            <Select {...control} value={draft.kind} onChange={(event) => onChange({ kind: event.target.value as FaultKind })} data-testid="fault-kind">
+            <Select {...control} value={draft.kind} onChange={(event) => onChange(withKind(draft, event.target.value as FaultKind))} data-testid="fault-kind">
               {FAULT_KINDS.map((kind) => (
                 <option key={kind} value={kind}>
                   {KIND_LABELS[kind]}
@@ -93,7 +93,7 @@ function RuleRow({
         </Field>
         <p className="fault-rule__summary small muted">{preview ? describeRule(preview) : KIND_HELP[draft.kind]}</p>
       </div>
-      <IconButton icon="trash" label={`Remove rule ${index + 1}`} onClick={onRemove} />
+      <IconButton icon="trash" label={`Remove rule ${index + 1}`} needsServer={false} onClick={onRemove} />
     </li>
   )
 }
@@ -188,11 +188,11 @@ export function FaultEditor() {
           )}
           <div className="fault-templates">
             <span className="muted small">Add:</span>
-            <Button size="sm" icon="plus" onClick={() => edit([...list, newDraft()])}>
+            <Button size="sm" icon="plus" needsServer={false} onClick={() => edit([...list, newDraft()])}>
               Empty rule
             </Button>
             {FAULT_TEMPLATES.map((template) => (
-              <Button key={template.label} size="sm" variant="ghost" onClick={() => edit([...list, newDraft(template.draft)])}>
+              <Button key={template.label} size="sm" variant="ghost" needsServer={false} onClick={() => edit([...list, newDraft(template.draft)])}>
                 {template.label}
               </Button>
             ))}
@@ -202,6 +202,7 @@ export function FaultEditor() {
             {dirty ? <span className="muted small">Unsaved changes</span> : null}
             <Button
               variant="ghost"
+              needsServer={false}
               disabled={!dirty || busy}
               onClick={() => {
                 setDrafts((faults.data ?? []).map(draftOf))

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { Card } from '../../components/Card'
+import { useConnection } from '../../stores/connection'
 import { useSettings } from '../../stores/settings'
 import { ClockControls } from '../library/QaActions'
 import { ClockSetter } from './ClockSetter'
@@ -13,12 +14,14 @@ export function ScenariosScreen() {
   const loadClock = useSettings((state) => state.loadClock)
   const loadFaults = useSettings((state) => state.loadFaults)
   const loadPresets = useSettings((state) => state.loadPresets)
+  // Reloaded with the rest of the data too (a preset, an import, the server back after a stop).
+  const dataVersion = useConnection((state) => state.dataVersion)
   useEffect(() => {
     void loadSettings()
     void loadClock()
     void loadFaults()
     void loadPresets()
-  }, [loadSettings, loadClock, loadFaults, loadPresets])
+  }, [loadSettings, loadClock, loadFaults, loadPresets, dataVersion])
 
   return (
     <div className="screen scenarios" data-testid="scenarios-screen">

@@ -47,6 +47,25 @@ export function fieldsOf(kind: FaultKind): { ms: boolean; jitterMs: boolean; sta
   }
 }
 
+/** What a fresh row of each kind starts with: the fields a kind shares with no other start over. */
+const KIND_DEFAULTS: Record<FaultKind, Pick<FaultDraft, 'ms' | 'jitterMs' | 'status' | 'retryAfterS'>> = {
+  latency: { ms: '1500', jitterMs: '', status: '', retryAfterS: '' },
+  error: { ms: '', jitterMs: '', status: '503', retryAfterS: '' },
+  rate_limit: { ms: '', jitterMs: '', status: '', retryAfterS: '1' },
+  offline: { ms: '', jitterMs: '', status: '', retryAfterS: '' },
+  trickle: { ms: '10000', jitterMs: '', status: '', retryAfterS: '' }
+}
+
+/**
+ * The row after its kind changed: route, method and probability stay; the timing and answer
+ * fields start over at the new kind's defaults, so a latency row turned into a rate limit does
+ * not keep a hidden 1,500 ms wait ("Wait first" means something else for each kind).
+ */
+export function withKind(draft: FaultDraft, kind: FaultKind): FaultDraft {
+  if (kind === draft.kind) return draft
+  return { ...draft, kind, ...KIND_DEFAULTS[kind] }
+}
+
 let counter = 0
 const nextKey = () => `draft-${++counter}`
 
@@ -67,7 +86,8 @@ export function draftOf(rule: FaultRule): FaultDraft {
 }
 
 export function newDraft(partial: Partial<Omit<FaultDraft, 'key'>> = {}): FaultDraft {
-  return { key: nextKey(), id: null, method: '', route: '/api/license/v1/**', kind: 'latency', ms: '1500', jitterMs: '', status: '', probability: '', retryAfterS: '', ...partial }
+  const kind = partial.kind ?? 'latency'
+  return { key: nextKey(), id: null, method: '', route: '/api/license/v1/**', kind, ...KIND_DEFAULTS[kind], probability: '', ...partial }
 }
 
 export type DraftErrors = Partial<Record<'route' | 'ms' | 'jitterMs' | 'status' | 'probability' | 'retryAfterS', string>>
@@ -116,22 +136,26 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
   return { rule, errors }
 }
 
-/** One line for people: "POST /api/plugin-connections/verify → 503 after 200 ms, 50% of the time". */
+/**
+ * One line for people that states every effect of the rule:
+ * "POST /api/plugin-connections/verify → answers 503 after 200 ms ± 50, 50% of the time".
+ */
 export function describeRule(rule: FaultRuleInput): string {
   const who = `${rule.method ?? 'Any method'} ${rule.route}`
+  const wait = rule.ms ? ` after ${rule.ms} ms${rule.jitterMs ? ` ± ${rule.jitterMs}` : ''}` : ''
   let what: string
   switch (rule.kind) {
     case 'latency':
-      what = `waits ${rule.ms ?? FAULT_DEFAULTS.ms} ms${rule.jitterMs ? ` ± ${rule.jitterMs}` : ''}`
+      what = `waits ${rule.ms ?? FAULT_DEFAULTS.ms} ms${rule.jitterMs ? ` ± ${rule.jitterMs}` : ''}, then answers normally`
       break
     case 'error':
-      what = `answers ${rule.status ?? FAULT_DEFAULTS.errorStatus}${rule.ms ? ` after ${rule.ms} ms` : ''}`
+      what = `answers ${rule.status ?? FAULT_DEFAULTS.errorStatus}${wait}`
       break
     case 'rate_limit':
-      what = `answers 429, Retry-After ${rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS} s`
+      what = `answers 429${wait}, Retry-After ${rule.retryAfterS ?? 1} s`
       break
     case 'offline':
-      what = `drops the connection${rule.ms ? ` after ${rule.ms} ms` : ''}`
+      what = `drops the connection${wait}`
       break
     case 'trickle':
       what = `trickles the body over ${rule.ms ?? FAULT_DEFAULTS.ms} ms`

@@ -17,7 +17,7 @@ export function ExchangeView({ exchange, show }: { exchange: Exchange; show: 're
           <span className="method">{request.method}</span> <code className="mono break">{request.url}</code>
         </p>
         <div className="inline-actions">
-          <Button size="sm" variant="ghost" icon={reveal ? 'eyeOff' : 'eye'} aria-pressed={reveal} onClick={() => setReveal(!reveal)}>
+          <Button size="sm" variant="ghost" icon={reveal ? 'eyeOff' : 'eye'} needsServer={false} aria-pressed={reveal} onClick={() => setReveal(!reveal)}>
             {reveal ? 'Mask secrets' : 'Show secrets'}
           </Button>
           <CopyButton value={toCurl(request)} label="Copy as curl" variant="ghost" />

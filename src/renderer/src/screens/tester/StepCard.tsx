@@ -97,7 +97,7 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
             </Badge>
           ) : null}
           {result ? (
-            <Button size="sm" variant="ghost" aria-expanded={expanded} onClick={() => setPinned(!expanded)}>
+            <Button size="sm" variant="ghost" needsServer={false} aria-expanded={expanded} onClick={() => setPinned(!expanded)}>
               {expanded ? 'Hide details' : 'Details'}
             </Button>
           ) : null}
