@@ -14,6 +14,16 @@ export default defineConfig({
       { test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000, globalSetup: [buildBundle] } },
       {
         test: {
+          // The reference C++ client (examples/native-client), built with CMake and driven against a real serve.
+          name: 'native',
+          include: ['test/native/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          globalSetup: [buildBundle]
+        }
+      },
+      {
+        test: {
           name: 'package',
           include: ['test/package/**/*.test.ts'],
           environment: 'node',

@@ -12,7 +12,7 @@ mkdirSync(reports, { recursive: true })
 
 const suites = [
   {
-    name: 'vitest (unit + api + package)',
+    name: 'vitest (unit + api + native + package)',
     command: 'npx',
     args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, 'vitest.json')}`],
     totals: () => {

@@ -39,6 +39,9 @@ import packageJson from '../../package.json'
 
 export const EMULATOR_VERSION: string = packageJson.version
 
+/** Fastify's default keep-alive (its docs: longer than common proxies' 60 s idle timeouts). */
+const FASTIFY_KEEP_ALIVE_TIMEOUT_MS = 72_000
+
 /**
  * Builds the emulator's Fastify app over its own SQLite store. The caller listens; closing the
  * app closes the store. The same function backs `serve`, the desktop app and the tests.
@@ -72,7 +75,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     clientErrorHandler: handleClientError,
     // Node would answer a Host-less HTTP/1.1 request with an empty 400 of its own; the hook below
     // answers it in the contract's shape instead.
-    serverFactory: (handler) => createHttpServer({ requireHostHeader: false }, handler),
+    // Node's server with Fastify's own timeouts: Fastify sets them only on a server it creates,
+    // and Node's 5 s keep-alive would close idle sockets under clients that reuse them.
+    serverFactory: (handler) => {
+      const server = createHttpServer({ requireHostHeader: false }, handler)
+      server.keepAliveTimeout = FASTIFY_KEEP_ALIVE_TIMEOUT_MS
+      server.requestTimeout = 0
+      server.setTimeout(0)
+      return server
+    },
     // Errors Fastify raises before routing (a malformed percent-encoding, an over-long path
     // parameter) still leave in the contract's shape.
     frameworkErrors: (error, _request, reply) => {
