@@ -23,11 +23,11 @@ test('with the clock 30 days ahead, request times read against the system clock 
   const licenses = page.getByTestId('library-licenses')
   await expect(licenses.locator('[data-clock="emulator"]').first()).toBeVisible()
   await expect(licenses).not.toContainText('system clock')
-  // The subscription license expired 20 days after the preset was loaded: 10 days before the
-  // emulator's now (30 days on), where the system clock would say "in 20 days".
-  const expiry = licenses.getByTestId('license-lic_demo_2').locator('[data-clock="emulator"]')
-  await expect(expiry.locator('.moment__hint')).toHaveText('·\u00a010 days ago')
-  expect(await expiry.locator('time').getAttribute('title')).toContain('10 days ago on the emulator clock')
+  // The trial ends 7 days after the preset was loaded: 23 days before the emulator's now (30 days
+  // on), where the system clock would say "in 7 days". (The subscription license would renew.)
+  const expiry = licenses.getByTestId('license-lic_demo_3').locator('[data-clock="emulator"]')
+  await expect(expiry.locator('.moment__hint')).toHaveText('·\u00a023 days ago')
+  expect(await expiry.locator('time').getAttribute('title')).toContain('23 days ago on the emulator clock')
   // A full date names its clock while the clock is moved.
   await expect(page.getByTestId('library-profile').locator('.moment__hint')).toContainText('emulator clock')
   await shot(page, 'library-clock-shifted')
