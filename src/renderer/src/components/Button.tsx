@@ -1,3 +1,4 @@
+import { useId } from 'react'
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
 import { Icon } from './Icon'
 import type { IconName } from './Icon'
@@ -10,15 +11,45 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   icon?: IconName
   /** Shows a spinner and blocks clicks, keeping the button's width. */
   busy?: boolean
+  /**
+   * Why the button is disabled (shown only while `disabled`). The button then stays focusable
+   * (aria-disabled) so the reason is reachable: a tooltip on hover and focus, and its description.
+   */
+  disabledReason?: string | null
   children?: ReactNode
 }
 
-export function Button({ variant = 'secondary', size = 'md', icon, busy = false, disabled, className, children, type = 'button', ...rest }: ButtonProps) {
+export function Button({ variant = 'secondary', size = 'md', icon, busy = false, disabled, disabledReason, className, children, type = 'button', onClick, ...rest }: ButtonProps) {
+  const reasonId = useId()
   const classes = ['btn', `btn--${variant}`, size === 'sm' ? 'btn--sm' : '', busy ? 'btn--busy' : '', className ?? ''].filter(Boolean).join(' ')
-  return (
-    <button type={type} className={classes} disabled={disabled || busy} aria-busy={busy || undefined} {...rest}>
+  const content = (
+    <>
       {busy ? <span className="spinner" aria-hidden="true" /> : icon ? <Icon name={icon} size={size === 'sm' ? 14 : 16} /> : null}
       {children !== undefined && children !== null ? <span className="btn__label">{children}</span> : null}
+    </>
+  )
+  if (disabled && disabledReason && !busy) {
+    return (
+      <span className="btn-why">
+        <button
+          type={type}
+          className={classes}
+          aria-disabled="true"
+          aria-describedby={reasonId}
+          {...rest}
+          onClick={(event) => event.preventDefault()}
+        >
+          {content}
+        </button>
+        <span role="tooltip" id={reasonId} className="btn-why__text">
+          {disabledReason}
+        </span>
+      </span>
+    )
+  }
+  return (
+    <button type={type} className={classes} disabled={disabled || busy} aria-busy={busy || undefined} onClick={onClick} {...rest}>
+      {content}
     </button>
   )
 }
