@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { test, expect } from './fixtures'
-import { DEMO, goTo, loadPreset, openApp } from './support'
+import { DEMO, expectAccessible, goTo, loadPreset, openApp } from './support'
 
 /** Screenshots of every screen at the three sizes people use (looked at by hand; .tmp/ is not committed). */
 const RESPONSIVE_DIR = join(process.cwd(), '.tmp', 'responsive')
@@ -70,6 +70,7 @@ for (const [width, height] of SIZES) {
       await page.evaluate('document.querySelector(".content").scrollTo(0, 0)')
       expect.soft(await overflow(page), screen.title).toEqual({ document: 0, content: 0 })
       await page.screenshot({ path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}.png`) })
+      await expectAccessible(page, `${screen.title} at ${width}x${height}`)
       // Every screen stays reachable from the navigation, whatever its width.
       await expectInsideViewport(page, page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Scenarios & settings' }))
     }

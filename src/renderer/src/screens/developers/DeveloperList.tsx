@@ -78,7 +78,7 @@ export function DeveloperList() {
             {developer.name ?? developer.email}
           </span>
           <span className="muted small">
-            <LongValue value={developer.email} what={`email of ${developer.name ?? developer.email}`} mono={false} />
+            <LongValue value={developer.email} what={`address of ${developer.name ?? developer.email}`} mono={false} />
           </span>
         </span>
       ),

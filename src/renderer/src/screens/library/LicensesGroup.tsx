@@ -10,6 +10,7 @@ import { RelativeTime } from '../../components/Time'
 import { emulatorNow } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
 import { LongValue } from '../../components/LongValue'
+import { humanLabel } from '../../format/labels'
 import { toast } from '../../stores/toasts'
 
 const STATE_TONES: Record<LicenseCode, Tone> = {
@@ -130,7 +131,7 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                       <span className="stack stack--tight">
                         <LongValue value={license.license_key} what="license key" />
                         <span className="muted small">
-                          {license.product_name} · {license.kind}
+                          {license.product_name} · {humanLabel(license.kind)}
                           {license.activated_on_this_device === true ? ' · on this device' : ''}
                         </span>
                       </span>

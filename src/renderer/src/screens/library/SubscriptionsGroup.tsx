@@ -3,6 +3,7 @@ import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
 import { EmptyState } from '../../components/States'
 import { Table } from '../../components/Table'
+import { humanLabel } from '../../format/labels'
 import { RelativeTime } from '../../components/Time'
 
 export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySubscription[] }) {
@@ -29,7 +30,7 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
             key: 'status',
             header: 'Status',
             width: 100,
-            render: (subscription) => <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'expired' ? 'danger' : 'warning'}>{subscription.status}</Badge>
+            render: (subscription) => <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'expired' ? 'danger' : 'warning'}>{humanLabel(subscription.status)}</Badge>
           },
           {
             key: 'renews',
