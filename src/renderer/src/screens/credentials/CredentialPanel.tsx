@@ -177,7 +177,7 @@ export function CredentialPanel({ product }: { product: Product | null }) {
         )}
       </Card>
       <div className="grid grid--2">
-        <ConnectionSummary connection={detail.connection} />
+        <ConnectionSummary connection={detail.connection} currentCredentialId={current.status === 'ready' ? (current.data?.id ?? null) : undefined} />
         <HistoryTable history={detail.history} />
       </div>
       <AuditTable audit={detail.audit} />
