@@ -84,6 +84,7 @@ export function FirstRun() {
               <Button
                 variant={hasDeveloper ? 'primary' : 'secondary'}
                 disabled={!hasDeveloper || !acting}
+                disabledReason="Create a developer first: the product belongs to them."
                 busy={busy === 'product'}
                 onClick={() =>
                   void run('product', async () => {
