@@ -5,7 +5,7 @@ import { expectAccessible, openApp } from './support'
 /** Presses Tab (only Tab) until the control has focus; fails when it is not reachable. */
 async function tabTo(page: Page, control: Locator, max = 120): Promise<void> {
   for (let presses = 0; presses < max; presses++) {
-    if (await control.evaluate((element) => element === document.activeElement).catch(() => false)) return
+    if (await control.evaluate((element) => element === element.ownerDocument.activeElement).catch(() => false)) return
     await page.keyboard.press('Tab')
   }
   await expect(control, `reached by Tab within ${max} presses`).toBeFocused({ timeout: 1 })
