@@ -65,10 +65,20 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   expect(cpp).toContain('#pragma once')
   expect(cpp).toContain(`inline constexpr const char* kPluginSecret = "${secret}";`)
 
-  // Focus stays in the dialog; Escape closes it and the material is gone from the page.
+  // Focus stays in the dialog; Escape asks first (the secret is shown once), then closes it and the
+  // material is gone from the page.
   for (let i = 0; i < 12; i++) await page.keyboard.press('Tab')
   expect(await page.evaluate('document.activeElement?.closest("dialog") !== null')).toBe(true)
   await page.keyboard.press('Escape')
+  const confirmClose = reveal.getByTestId('reveal-confirm-close')
+  await expect(confirmClose).toContainText('will not be shown again')
+  await expect(confirmClose.getByRole('button', { name: 'Keep it open' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(confirmClose).toBeHidden()
+  await expect(reveal.getByTestId('reveal-secret')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await confirmClose.getByRole('button', { name: 'Close without it' }).focus()
+  await page.keyboard.press('Enter')
   await expect(reveal).toBeHidden()
   await expect(page.locator('body')).not.toContainText(secret)
 

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -36,13 +37,14 @@ export async function goTo(page: Page, hash: string): Promise<void> {
   await expect(page).toHaveURL(new RegExp(hash.includes('?') ? `${escaped}$` : `${escaped}(\\?.*)?$`))
 }
 
-/** Saves a screenshot; toasts are dismissed first so they do not cover the screen. */
+/** Saves a screenshot of a state the suite reached, and runs axe on it; toasts are dismissed first so they do not cover the screen. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const toasts = page.locator('.toast-region').getByRole('button', { name: 'Dismiss' })
   // A toast may leave by itself meanwhile: then there is nothing to click.
   while ((await toasts.count()) > 0) await toasts.first().click({ timeout: 2000 }).catch(() => undefined)
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) })
+  await expectAccessible(page, name)
 }
 
 export async function loadPreset(emulator: ServedEmulator, name: string): Promise<void> {
@@ -71,4 +73,16 @@ export async function callService(emulator: ServedEmulator, method: string, path
   })
   const text = await response.text()
   return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null }
+}
+
+/**
+ * axe-core over the page as it is now: no serious or critical violation. Called on every screen
+ * (responsive.spec.ts) and at every state a spec saves a screenshot of (shot()).
+ */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 5).join(', ')}`)
+  expect.soft(serious, `axe on ${where}`).toEqual([])
 }

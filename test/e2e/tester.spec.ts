@@ -77,6 +77,7 @@ test('verify, activate, validate and deactivate; the library and the inspector s
   const deactivate = page.getByTestId('step-deactivate')
   await deactivate.getByRole('button', { name: 'Deactivate' }).click()
   await expect(deactivate.getByTestId('step-deactivate-outcome')).toHaveText('deactivated')
+  await expect(deactivate.locator('.exchange-line')).toContainText(/deactivat/i)
   await goTo(page, '#/library')
   await expect(page.getByTestId('library-licenses')).toBeVisible()
   await expect(page.getByTestId('activation-qa-e2e-box')).toHaveCount(0)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { humanLabel } from '../../../src/renderer/src/format/labels'
 import { describeMoment, formatDateTime, formatDuration, formatOffset, formatOffsetShort, formatRelative, formatShortDateTime, formatTimeOfDay, parseInstant, toDateTimeLocalValue } from '../../../src/renderer/src/format/date'
 import { formatBytes } from '../../../src/renderer/src/format/bytes'
 import { formatCount, formatMoney, formatPercent, pluralize } from '../../../src/renderer/src/format/number'
@@ -112,5 +113,14 @@ describe('numbers and sizes for people', () => {
     expect(formatBytes(123_456_789_012, { locale: 'en-US' })).toBe('123 GB')
     expect(formatBytes(null)).toBe('—')
     expect(formatBytes(-5)).toBe('—')
+  })
+})
+
+describe('humanLabel', () => {
+  it('reads enum values as words', () => {
+    expect(humanLabel('reseller_claim')).toBe('reseller claim')
+    expect(humanLabel('past_due')).toBe('past due')
+    expect(humanLabel('SOME_NEW_VALUE')).toBe('some new value')
+    expect(humanLabel(null)).toBe('')
   })
 })

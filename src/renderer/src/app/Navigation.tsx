@@ -33,11 +33,11 @@ export function Navigation({ current }: { current: ScreenId }) {
         <ul className="nav">
           {SCREENS.map((screen) => (
             <li key={screen.id}>
-              <a className="nav__link" href={buildHash(screen.id)} aria-current={screen.id === current ? 'page' : undefined}>
+              <a className="nav__link" href={buildHash(screen.id)} aria-current={screen.id === current ? 'page' : undefined} title={screen.navLabel}>
                 <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
                   <path d={GLYPHS[screen.id]} />
                 </svg>
-                {screen.navLabel}
+                <span className="nav__label">{screen.navLabel}</span>
               </a>
             </li>
           ))}

@@ -55,7 +55,8 @@ export function Table<T>({
 }: TableProps<T>) {
   const showSkeleton = rows === null && loading
   return (
-    <div className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`} ref={scrollRef}>
+    // Focusable and named: a table wider or taller than its box scrolls, and the keyboard must reach it.
+    <div className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`} tabIndex={0} role="region" aria-label={caption} ref={scrollRef}>
       <table className={`table ${dense ? 'table--dense' : ''} ${onRowClick ? 'table--interactive' : ''}`} aria-busy={showSkeleton || undefined}>
         <caption className="visually-hidden">{caption}</caption>
         <colgroup>

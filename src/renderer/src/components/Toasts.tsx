@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { useToasts } from '../stores/toasts'
 import type { Toast } from '../stores/toasts'
 import { IconButton } from './Button'
@@ -22,11 +22,22 @@ function ToastItem({ toast }: { toast: Toast }) {
   )
 }
 
-/** Where toasts appear: bottom right, above everything, announced to screen readers. */
+/**
+ * Where toasts appear: bottom right, announced to screen readers. The region is a manual popover,
+ * shown again whenever the list changes: that puts it in the top layer above an open modal
+ * dialog and its backdrop (z-index cannot reach above a showModal() dialog).
+ */
 export function Toasts() {
   const toasts = useToasts((state) => state.toasts)
+  const region = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const element = region.current
+    if (!element || typeof element.showPopover !== 'function') return
+    if (element.matches(':popover-open')) element.hidePopover()
+    if (toasts.length > 0) element.showPopover()
+  }, [toasts])
   return (
-    <div className="toast-region" aria-live="polite">
+    <div className="toast-region" aria-live="polite" popover="manual" ref={region}>
       {toasts.map((toast) => (
         <ToastItem key={toast.id} toast={toast} />
       ))}

@@ -1,5 +1,4 @@
 import { create } from 'zustand'
-import { isApiError } from '../api/errors'
 import type { AuditEntry, ConnectionStatus, CredentialRecord, Developer, OneTimeReveal, Product } from '../api/types'
 import { requireApi } from './connection'
 import { actingManagement } from './developers'
@@ -109,21 +108,15 @@ export const useProducts = create<ProductsState>()((set, get) => {
         audit: loading(previous.audit),
         connection: loading(previous.connection)
       })
-      // As a dashboard would: the record and its history through the management API.
-      const current = async (): Promise<CredentialRecord | null> => {
-        try {
-          return (await actingManagement().get(productId)).credential
-        } catch (error) {
-          if (isApiError(error) && error.code === 'PRODUCT_CREDENTIAL_NOT_FOUND') return null
-          throw error
-        }
-      }
-      const history = async () => (await actingManagement().list(productId)).credentials
-      const [c, h, a, n] = await Promise.allSettled([current(), history(), api.control.productAudit(productId), api.control.productConnection(productId)])
+      // As a dashboard would: the history through the management API, and the current record picked
+      // from it. A GET of the current credential would answer 404 for a product that never had one:
+      // noise in the request log a plugin developer reads, so the UI does not ask.
+      const [h, a, n] = await Promise.allSettled([actingManagement().list(productId), api.control.productAudit(productId), api.control.productConnection(productId)])
       const before = detail(productId)
+      const history = h.status === 'fulfilled' ? h.value.credentials : null
       patchDetail(productId, {
-        current: c.status === 'fulfilled' ? ready(c.value) : failed(before.current, c.reason),
-        history: h.status === 'fulfilled' ? ready(h.value) : failed(before.history, h.reason),
+        current: history ? ready(currentCredentialByProduct(history).get(productId) ?? null) : failed(before.current, (h as PromiseRejectedResult).reason),
+        history: history ? ready(history) : failed(before.history, (h as PromiseRejectedResult).reason),
         audit: a.status === 'fulfilled' ? ready(a.value) : failed(before.audit, a.reason),
         connection: n.status === 'fulfilled' ? ready(n.value) : failed(before.connection, n.reason)
       })

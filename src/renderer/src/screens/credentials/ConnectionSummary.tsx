@@ -7,9 +7,22 @@ import { RelativeTime } from '../../components/Time'
 import { formatCount } from '../../format/number'
 import type { Resource } from '../../stores/resource'
 
-/** The product's connection status record: the last verification and the tally. */
-export function ConnectionSummary({ connection, title = 'Connection status' }: { connection: Resource<ConnectionStatus | null>; title?: string }) {
+/**
+ * The product's connection status record: the last verification and the tally. Given the product's
+ * current credential, a verification of an earlier one (before a rotation or revoke) no longer
+ * reads as "verified".
+ */
+export function ConnectionSummary({
+  connection,
+  currentCredentialId,
+  title = 'Connection status'
+}: {
+  connection: Resource<ConnectionStatus | null>
+  currentCredentialId?: string | null
+  title?: string
+}) {
   const record = connection.data
+  const stale = record !== null && record.lastStatus === 'verified' && currentCredentialId !== undefined && record.lastCredentialId !== null && record.lastCredentialId !== currentCredentialId
   return (
     <Card title={title} description="Updated by every POST /api/plugin-connections/verify." testId="connection-status">
       {connection.status === 'error' && record === null ? (
@@ -21,7 +34,13 @@ export function ConnectionSummary({ connection, title = 'Connection status' }: {
               label: 'Last result',
               value: (
                 <span className="inline-actions">
-                  {record.lastStatus === 'verified' ? <Badge tone="success">verified</Badge> : <Badge tone="danger">failed</Badge>}
+                  {stale ? (
+                    <Badge tone="warning">not verified since the credential changed</Badge>
+                  ) : record.lastStatus === 'verified' ? (
+                    <Badge tone="success">verified</Badge>
+                  ) : (
+                    <Badge tone="danger">failed</Badge>
+                  )}
                   {record.lastReason ? <code className="error-code">{record.lastReason}</code> : null}
                   <RelativeTime value={record.lastAttemptAt} />
                 </span>

@@ -59,7 +59,8 @@ export function CredentialActions({ product, current, loaded }: { product: Produ
             variant={primary ? 'primary' : 'secondary'}
             className={action === 'revoke' ? 'btn--danger-text' : undefined}
             disabled={why !== null}
-            title={why ?? text.description}
+            disabledReason={why}
+            title={text.description}
             busy={pending?.productId === product.id && pending.action === action}
             onClick={() => setAsking(action)}
           >

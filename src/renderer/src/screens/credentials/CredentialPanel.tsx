@@ -2,7 +2,6 @@ import { useEffect } from 'react'
 import type { CredentialRecord, Product } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Card, KeyValue } from '../../components/Card'
-import { CopyButton } from '../../components/CopyButton'
 import { Icon } from '../../components/Icon'
 import { Skeleton } from '../../components/Skeleton'
 import { EmptyState, ErrorState } from '../../components/States'
@@ -15,6 +14,7 @@ import type { ProductDetail } from '../../stores/products'
 import { AuditTable } from './AuditTable'
 import { ConnectionSummary } from './ConnectionSummary'
 import { CredentialActions } from './CredentialActions'
+import { LongValue } from '../../components/LongValue'
 import { HistoryTable } from './HistoryTable'
 
 const EMPTY: ProductDetail = {
@@ -45,9 +45,8 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
         {
           label: 'Product ID',
           value: (
-            <span className="inline-actions">
-              <code className="mono">{product.id}</code>
-              <CopyButton value={product.id} what="product ID" iconOnly variant="ghost" />
+            <span className="inline-actions inline-actions--nowrap">
+              <LongValue value={product.id} what="product ID" />
               <span className="muted small">not the App ID</span>
             </span>
           )
@@ -55,17 +54,12 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
         {
           label: 'App ID',
           value: (
-            <span className="inline-actions">
-              <code className="mono" data-testid="app-id">
-                {credential.appId}
-              </code>
-              <CopyButton value={credential.appId} what="App ID" iconOnly variant="ghost" />
-            </span>
+            <LongValue value={credential.appId} what="App ID" testId="app-id" />
           )
         },
         { label: 'Plugin key', value: <code className="mono" data-testid="key-preview">{credential.pluginKeyPreview}</code> },
         { label: 'Plugin secret', value: <code className="mono" data-testid="secret-preview">{credential.pluginSecretPreview}</code> },
-        { label: 'API base URL', value: <code className="mono">{credential.apiBaseUrl}</code> },
+        { label: 'API base URL', value: <LongValue value={credential.apiBaseUrl} what="API base URL" /> },
         {
           label: 'Status',
           value: credential.isActive ? (
@@ -183,7 +177,7 @@ export function CredentialPanel({ product }: { product: Product | null }) {
         )}
       </Card>
       <div className="grid grid--2">
-        <ConnectionSummary connection={detail.connection} />
+        <ConnectionSummary connection={detail.connection} currentCredentialId={current.status === 'ready' ? (current.data?.id ?? null) : undefined} />
         <HistoryTable history={detail.history} />
       </div>
       <AuditTable audit={detail.audit} />

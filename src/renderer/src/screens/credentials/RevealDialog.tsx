@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { Button } from '../../components/Button'
 import { CopyButton } from '../../components/CopyButton'
 import { Dialog } from '../../components/Dialog'
@@ -19,6 +20,12 @@ export function RevealDialog() {
   const dismiss = useProducts((state) => state.dismissRevealed)
   const product = useProducts((state) => state.products.data?.find((p) => p.id === revealed?.productId) ?? null)
   const applyMaterial = useTester((state) => state.applyMaterial)
+  // Escape or the close button asks first: closing loses the secret for good. "Done" does not ask.
+  const [confirmingClose, setConfirmingClose] = useState(false)
+  const close = () => {
+    setConfirmingClose(false)
+    dismiss()
+  }
 
   const title = revealed ? (ACTION_COPY[revealed.action].revealTitle ?? 'Credential') : ''
   const isReveal = revealed?.action === 'reveal-secret'
@@ -26,7 +33,7 @@ export function RevealDialog() {
   return (
     <Dialog
       open={revealed !== null}
-      onClose={dismiss}
+      onClose={() => setConfirmingClose(true)}
       title={title}
       size="lg"
       testId="reveal-dialog"
@@ -47,25 +54,39 @@ export function RevealDialog() {
         ) : null
       }
       footer={
-        <>
-          <Button
-            icon="play"
-            onClick={() => {
-              if (!revealed || !product) return
-              applyMaterial(
-                { productId: revealed.productId, appId: revealed.appId, pluginKey: revealed.pluginKey, pluginSecret: revealed.pluginSecret },
-                `From the ${title.toLowerCase()} dialog of ${product.name}.`
-              )
-              dismiss()
-              navigate('tester')
-            }}
-          >
-            Test in connection tester
-          </Button>
-          <Button variant="primary" onClick={dismiss} needsServer={false} data-autofocus>
-            Done
-          </Button>
-        </>
+        confirmingClose ? (
+          <div className="reveal-confirm" role="alertdialog" aria-label="Close without the secret?" data-testid="reveal-confirm-close">
+            <p className="strong">Close? The plugin secret will not be shown again.</p>
+            <div className="button-row">
+              <Button variant="primary" onClick={() => setConfirmingClose(false)} needsServer={false} autoFocus>
+                Keep it open
+              </Button>
+              <Button variant="danger" onClick={close} needsServer={false}>
+                Close without it
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <>
+            <Button
+              icon="play"
+              onClick={() => {
+                if (!revealed || !product) return
+                applyMaterial(
+                  { productId: revealed.productId, appId: revealed.appId, pluginKey: revealed.pluginKey, pluginSecret: revealed.pluginSecret },
+                  `From the ${title.toLowerCase()} dialog of ${product.name}.`
+                )
+                close()
+                navigate('tester')
+              }}
+            >
+              Test in connection tester
+            </Button>
+            <Button variant="primary" onClick={close} needsServer={false} data-autofocus>
+              Done
+            </Button>
+          </>
+        )
       }
     >
       {revealed ? (

@@ -11,6 +11,7 @@ import { Table } from '../../components/Table'
 import type { Column } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
 import { useDevelopers } from '../../stores/developers'
+import { LongValue } from '../../components/LongValue'
 import { toast } from '../../stores/toasts'
 
 /** Offered in the form, to change or keep: the next free "Studio N" and its email. */
@@ -87,9 +88,13 @@ export function DeveloperList() {
       key: 'name',
       header: 'Developer',
       render: (developer) => (
-        <span className="stack stack--tight">
-          <span className="strong">{developer.name ?? developer.email}</span>
-          <span className="muted small">{developer.email}</span>
+        <span className="stack stack--tight cell-clip">
+          <span className="strong clip" title={developer.name ?? developer.email}>
+            {developer.name ?? developer.email}
+          </span>
+          <span className="muted small">
+            <LongValue value={developer.email} what={`address of ${developer.name ?? developer.email}`} mono={false} />
+          </span>
         </span>
       ),
       skeletonWidth: '80%'

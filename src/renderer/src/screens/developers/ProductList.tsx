@@ -5,7 +5,6 @@ import type { CredentialRecord, Developer, Product } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
-import { CopyButton } from '../../components/CopyButton'
 import { Field, Select, TextInput } from '../../components/Field'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { Table } from '../../components/Table'
@@ -13,6 +12,7 @@ import type { Column } from '../../components/Table'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
 import { currentCredentialByProduct, useProducts, visibleProducts } from '../../stores/products'
 import { toast } from '../../stores/toasts'
+import { LongValue } from '../../components/LongValue'
 import { buildHash } from '../../app/routes'
 
 /** Stable empty list: a selector must not build a new array on every call. */
@@ -101,9 +101,8 @@ export function ProductList() {
       render: (product) => (
         <span className="stack stack--tight">
           <span className="strong">{product.name}</span>
-          <span className="inline-actions">
-            <code className="mono small">{product.id}</code>
-            <CopyButton value={product.id} what={`product ID of ${product.name}`} variant="ghost" iconOnly />
+          <span className="small">
+            <LongValue value={product.id} what={`product ID of ${product.name}`} />
           </span>
         </span>
       ),

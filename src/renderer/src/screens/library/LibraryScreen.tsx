@@ -50,6 +50,7 @@ export function LibraryScreen({ params }: { params: Record<string, string> }) {
   return (
     <div className="screen library" data-testid="library-screen">
       <LibrarySource />
+      <QaActions />
       <div className="library__layout">
         <div className="library__main">
           {source === null && customers !== null && customers.length === 0 ? (
@@ -89,7 +90,6 @@ export function LibraryScreen({ params }: { params: Record<string, string> }) {
             </Tabs>
           )}
         </div>
-        <QaActions />
       </div>
     </div>
   )

@@ -63,7 +63,7 @@ export function LibrarySource() {
           }}
         >
           <Field label="…or a library token">{(control) => <TextInput {...control} type="password" className="mono" value={token} onChange={(event) => setToken(event.target.value)} placeholder="eyJ…" />}</Field>
-          <Button size="sm" type="submit" disabled={!token.trim()}>
+          <Button size="sm" type="submit" disabled={!token.trim()} disabledReason="Paste a library token first.">
             Open
           </Button>
         </form>
@@ -77,7 +77,7 @@ export function LibrarySource() {
         <Field label="Storefront" hint="Only products of one storefront." className="library-source__option">
           {(control) => <TextInput {...control} value={options.storefront} onChange={(event) => setOptions({ storefront: event.target.value })} onBlur={() => void reload()} placeholder="all storefronts" />}
         </Field>
-        <Button size="sm" icon="refresh" busy={loading} onClick={() => void reload()} disabled={source === null}>
+        <Button size="sm" icon="refresh" busy={loading} onClick={() => void reload()} disabled={source === null} disabledReason="Choose a customer or open a library token first.">
           Reload
         </Button>
       </div>

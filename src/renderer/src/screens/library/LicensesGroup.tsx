@@ -6,11 +6,12 @@ import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
-import { CopyButton } from '../../components/CopyButton'
 import { EmptyState } from '../../components/States'
 import { RelativeTime } from '../../components/Time'
 import { emulatorNow } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
+import { LongValue } from '../../components/LongValue'
+import { humanLabel } from '../../format/labels'
 import { toast } from '../../stores/toasts'
 
 const STATE_TONES: Record<LicenseCode, Tone> = {
@@ -130,12 +131,9 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                   <tr data-testid={`license-${license.id}`} className={license.activations.length > 0 ? 'has-children' : undefined}>
                     <td>
                       <span className="stack stack--tight">
-                        <span className="inline-actions">
-                          <code className="mono">{license.license_key}</code>
-                          <CopyButton value={license.license_key} what="license key" iconOnly variant="ghost" />
-                        </span>
+                        <LongValue value={license.license_key} what="license key" />
                         <span className="muted small">
-                          {license.product_name} · {license.kind}
+                          {license.product_name} · {humanLabel(license.kind)}
                           {license.activated_on_this_device === true ? ' · on this device' : ''}
                         </span>
                       </span>

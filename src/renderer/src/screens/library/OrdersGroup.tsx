@@ -5,6 +5,7 @@ import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { EmptyState } from '../../components/States'
 import { Table } from '../../components/Table'
 import { DateTime } from '../../components/Time'
+import { humanLabel } from '../../format/labels'
 import { formatMoney } from '../../format/number'
 
 export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
@@ -26,7 +27,7 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
               <span className="stack stack--tight">
                 {order.items.map((item) => (
                   <span key={item.id} className="small">
-                    {item.product_name ?? item.product_id} <span className="muted">({item.kind})</span>
+                    {item.product_name ?? item.product_id} <span className="muted">({humanLabel(item.kind)})</span>
                   </span>
                 ))}
                 {order.channel === 'reseller' ? (

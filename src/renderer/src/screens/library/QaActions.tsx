@@ -3,7 +3,6 @@ import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
 import type { LibrarySubscription, LicenseKind, SubscriptionAction } from '../../api/types'
 import { Button } from '../../components/Button'
-import { Card } from '../../components/Card'
 import { CopyButton } from '../../components/CopyButton'
 import { Field, Select, TextInput } from '../../components/Field'
 import { InlineError } from '../../components/States'
@@ -16,6 +15,8 @@ import { useConnection } from '../../stores/connection'
 import { toast } from '../../stores/toasts'
 import { useEmulatorNow } from '../../components/useNow'
 import { ProductOptions } from '../../components/ProductOptions'
+
+const NO_PRODUCT = 'No product to sell yet: create one on Developers & products.'
 
 function useAction() {
   const [busy, setBusy] = useState<string | null>(null)
@@ -74,7 +75,14 @@ function PurchaseForm() {
         </Field>
         <Field label="Seats">{(control) => <TextInput {...control} type="number" min={0} max={1000} value={seats} onChange={(event) => setSeats(event.target.value)} />}</Field>
       </div>
-      <Button type="submit" variant="primary" size="sm" busy={busy === 'purchase'} disabled={!chosen || !hasCustomer}>
+      <Button
+        type="submit"
+        variant="primary"
+        size="sm"
+        busy={busy === 'purchase'}
+        disabled={!chosen || !hasCustomer}
+        disabledReason={!chosen ? NO_PRODUCT : 'Choose a customer above (or paste a library token) first: the purchase goes to their library.'}
+      >
         {kind === 'trial' ? 'Start trial' : kind === 'subscription' ? 'Subscribe' : 'Buy'}
       </Button>
       <InlineError error={error} />
@@ -115,7 +123,7 @@ function ResellerForm() {
           </Field>
           <Field label="Reseller">{(control) => <TextInput {...control} value={reseller} onChange={(event) => setReseller(event.target.value)} />}</Field>
         </div>
-        <Button type="submit" size="sm" busy={busy === 'order'} disabled={!chosen}>
+        <Button type="submit" size="sm" busy={busy === 'order'} disabled={!chosen} disabledReason={NO_PRODUCT}>
           Create reseller order
         </Button>
       </form>
@@ -134,6 +142,7 @@ function ResellerForm() {
               size="sm"
               variant="primary"
               disabled={!hasCustomer || last.item.claimedAt !== null}
+              disabledReason={last.item.claimedAt !== null ? 'This order is claimed already: a claim link works once.' : 'Claiming needs a customer chosen above (a pasted library token cannot claim).'}
               busy={busy === 'claim'}
               onClick={() =>
                 void run('claim', async () => {
@@ -266,6 +275,7 @@ export function ClockControls({ compact = false }: { compact?: boolean }) {
           size="sm"
           variant="ghost"
           disabled={offsetMs === 0}
+          disabledReason="The clock already runs on system time."
           busy={busy === 'reset'}
           onClick={() =>
             void run('reset', async () => {
@@ -282,22 +292,34 @@ export function ClockControls({ compact = false }: { compact?: boolean }) {
   )
 }
 
-/** What QA does to a library: buy, subscribe, start a trial, sell through a reseller, move time. */
+/** What QA does to a library (buy, subscribe, start a trial, sell through a reseller, move time): a toolbar above it. */
 export function QaActions() {
   return (
-    <aside className="library__qa stack stack--loose" aria-label="QA actions">
-      <Card title="New purchase" headingLevel={2}>
+    <section className="qa-toolbar" aria-label="QA actions" data-testid="qa-toolbar">
+      <div className="qa-toolbar__group" role="group" aria-labelledby="qa-purchase-title">
+        <h2 className="qa-toolbar__title" id="qa-purchase-title">
+          New purchase
+        </h2>
         <PurchaseForm />
-      </Card>
-      <Card title="Reseller order" description="An order waiting to be claimed by a signed-in customer.">
+      </div>
+      <div className="qa-toolbar__group" role="group" aria-labelledby="qa-reseller-title">
+        <h2 className="qa-toolbar__title" id="qa-reseller-title">
+          Reseller order <span className="muted small">waits for a signed-in customer to claim it</span>
+        </h2>
         <ResellerForm />
-      </Card>
-      <Card title="Subscriptions" description="Billing events, on the emulator clock: renewals, cancellation, failed payments and their grace period.">
+      </div>
+      <div className="qa-toolbar__group" role="group" aria-labelledby="qa-subscriptions-title">
+        <h2 className="qa-toolbar__title" id="qa-subscriptions-title">
+          Subscriptions <span className="muted small">renewals, cancellation, failed payments and their grace period</span>
+        </h2>
         <SubscriptionControls />
-      </Card>
-      <Card title="Emulator clock" description="Expiry, trials and renewals follow it.">
+      </div>
+      <div className="qa-toolbar__group" role="group" aria-labelledby="qa-clock-title">
+        <h2 className="qa-toolbar__title" id="qa-clock-title">
+          Emulator clock <span className="muted small">expiry, trials and renewals follow it</span>
+        </h2>
         <ClockControls compact />
-      </Card>
-    </aside>
+      </div>
+    </section>
   )
 }

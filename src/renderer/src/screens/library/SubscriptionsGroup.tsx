@@ -3,6 +3,7 @@ import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
 import { EmptyState } from '../../components/States'
 import { Table } from '../../components/Table'
+import { humanLabel } from '../../format/labels'
 import { RelativeTime } from '../../components/Time'
 
 export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySubscription[] }) {
@@ -30,7 +31,7 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
             header: 'Status',
             width: 100,
             render: (subscription) => (
-              <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'past_due' ? 'warning' : 'danger'}>{subscription.status.replace('_', ' ')}</Badge>
+              <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'past_due' ? 'warning' : 'danger'}>{humanLabel(subscription.status)}</Badge>
             )
           },
           {

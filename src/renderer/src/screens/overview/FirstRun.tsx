@@ -78,7 +78,7 @@ export function FirstRun() {
               <Button
                 variant={hasDeveloper ? 'primary' : 'secondary'}
                 disabled={!hasDeveloper || !acting}
-                title={!hasDeveloper ? 'Create a developer first: the product belongs to them.' : undefined}
+                disabledReason="Create a developer first: the product belongs to them."
                 busy={busy === 'product'}
                 onClick={() => setNamingProduct(true)}
               >

@@ -5,14 +5,21 @@ import { Button } from '../../components/Button'
 import { Field, TextInput } from '../../components/Field'
 import { InlineError } from '../../components/States'
 import { toDateTimeLocalValue } from '../../format/date'
-import { emulatorNow } from '../../stores/connection'
+import { emulatorNow, useConnection } from '../../stores/connection'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
 
 /** Set the emulator's now to an exact local date and time. */
 export function ClockSetter() {
   const setClock = useSettings((state) => state.setClock)
+  const offsetMs = useConnection((state) => state.clockOffsetMs)
   const [value, setValue] = useState(() => toDateTimeLocalValue(new Date(emulatorNow())))
+  // The clock moved (+30 days, a reset, another window): the field shows the new now.
+  const [shownOffsetMs, setShownOffsetMs] = useState(offsetMs)
+  if (offsetMs !== shownOffsetMs) {
+    setShownOffsetMs(offsetMs)
+    setValue(toDateTimeLocalValue(new Date(emulatorNow())))
+  }
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
   return (

@@ -72,7 +72,9 @@ export function ServerSettingsCard() {
             >
               {(control) => (current ? <TextInput {...control} className="mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} data-testid="header-prefix" /> : <Skeleton width="100%" height={34} radius={6} />)}
             </Field>
-            <Button type="submit" busy={busy === 'prefix'} disabled={!current || !valid || prefix.toLowerCase() === current.headerPrefix}>
+            <Button type="submit" busy={busy === 'prefix'} disabled={!current || !valid || prefix.toLowerCase() === current.headerPrefix}
+              disabledReason={!current ? 'Loading the current settings…' : !valid ? 'Not a valid header prefix.' : 'This is the current prefix: change it to save.'}
+            >
               Save
             </Button>
           </form>

@@ -45,10 +45,12 @@ export function StateCard() {
           onClick={() => {
             setExporting(true)
             setError(null)
+            const fileName = `emulator-state-${stamp(new Date())}.json`
             exportState()
-              .then((document) => saveTextFile(`emulator-state-${stamp(new Date())}.json`, `${JSON.stringify(document, null, 2)}\n`, 'application/json'))
+              .then((document) => saveTextFile(fileName, `${JSON.stringify(document, null, 2)}\n`, 'application/json'))
               .then((saved) => {
-                if (saved) toast.success('State exported')
+                // The desktop save dialog may rename it; the browser downloads under this name.
+                if (saved) toast.success('State exported', window.emulatorDesktop ? `Saved where you chose (suggested name ${fileName}).` : `Downloaded as ${fileName}.`)
               })
               .catch((cause: unknown) => setError(toApiError(cause)))
               .finally(() => setExporting(false))

@@ -47,6 +47,7 @@ export function LicenseForm() {
             icon="plus"
             busy={busy}
             disabled={!productId.trim()}
+            disabledReason="Fill in the product ID first: the test license is for that product."
             onClick={() => {
               setBusy(true)
               setError(null)

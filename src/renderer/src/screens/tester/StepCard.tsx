@@ -101,7 +101,7 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
               {expanded ? 'Hide details' : 'Details'}
             </Button>
           ) : null}
-          <Button variant={result === undefined && why === null ? 'primary' : 'secondary'} size="sm" icon="play" busy={running === step} disabled={why !== null || (running !== null && running !== step)} title={why ?? info.text} onClick={() => void run(step)}>
+          <Button variant={result === undefined && why === null ? 'primary' : 'secondary'} size="sm" icon="play" busy={running === step} disabled={why !== null || (running !== null && running !== step)} disabledReason={why ?? 'Another step is running.'} title={info.text} onClick={() => void run(step)}>
             {info.run}
           </Button>
         </div>
@@ -112,7 +112,13 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
           <p className="exchange-line">
             <StatusBadge status={result.exchange.response?.status ?? 0} />
             <span className="muted small">{formatDuration(result.exchange.durationMs)}</span>
-            {result.exchange.response && body && typeof body.message === 'string' ? <span className="small">{body.message}</span> : null}
+            {result.exchange.response && body && typeof body.message === 'string' ? (
+              <span className="small">{body.message}</span>
+            ) : step === 'deactivate' && !result.exchange.error && result.exchange.response ? (
+              <span className="small" data-testid="step-deactivate-message">
+                Deactivated: this instance no longer holds a slot of the license; activate it again to take one.
+              </span>
+            ) : null}
           </p>
           {diagnosis ? (
             <div className="callout callout--danger" data-testid={`step-${step}-diagnosis`}>
