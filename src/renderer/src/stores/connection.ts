@@ -4,7 +4,7 @@ import type { Api, FetchLike } from '../api'
 import { isApiError, toApiError } from '../api/errors'
 import type { ApiError } from '../api/errors'
 import type { ClockState, ServerInfo } from '../api/types'
-import { failed, idle, loading, ready } from './resource'
+import { idle, ready, loadInto } from './resource'
 import { observedFetch } from './server-link'
 import type { Resource } from './resource'
 
@@ -69,12 +69,7 @@ export const useConnection = create<ConnectionState>()((set, get) => ({
   async refreshInfo() {
     const api = get().api
     if (!api) return
-    set({ info: loading(get().info) })
-    try {
-      set({ info: ready(await api.control.info()) })
-    } catch (error) {
-      set({ info: failed(get().info, error) })
-    }
+    await loadInto({ get, set }, 'info', () => api.control.info())
   },
 
   applyClock(clock) {

@@ -2,7 +2,7 @@ import { create } from 'zustand'
 import type { AuditEntry, ConnectionStatus, CredentialRecord, Developer, OneTimeReveal, Product } from '../api/types'
 import { requireApi } from './connection'
 import { actingManagement } from './developers'
-import { failed, idle, loading, ready } from './resource'
+import { failed, idle, loading, ready, loadInto } from './resource'
 import type { Resource } from './resource'
 
 export type CredentialAction = 'create' | 'ensure' | 'reveal-secret' | 'rotate-key' | 'rotate-secret' | 'revoke'
@@ -76,12 +76,7 @@ export const useProducts = create<ProductsState>()((set, get) => {
     },
 
     async loadList() {
-      set({ products: loading(get().products) })
-      try {
-        set({ products: ready(await requireApi().control.products()) })
-      } catch (error) {
-        set({ products: failed(get().products, error) })
-      }
+      await loadInto({ get, set }, 'products', () => requireApi().control.products())
     },
 
     async loadCredentials() {

@@ -22,3 +22,30 @@ export const failed = <T>(previous: Resource<T> | undefined, error: unknown): Re
 
 /** True while nothing has arrived yet: the moment for a skeleton. */
 export const isFirstLoad = (resource: Resource<unknown>) => resource.data === null && (resource.status === 'loading' || resource.status === 'idle')
+
+/** Failed with nothing to show: the moment for an error state instead of the content. */
+export const failedWithoutData = (resource: Resource<unknown>) => resource.status === 'error' && resource.data === null
+
+/** The data type a Resource field holds. */
+type DataOf<R> = R extends Resource<infer T> ? T : never
+/** The keys of a store's state that hold a Resource. */
+type ResourceKeys<S> = { [K in keyof S]: S[K] extends Resource<unknown> ? K : never }[keyof S]
+
+/**
+ * Loads one Resource field of a zustand store: loading (keeping what it had), then ready or
+ * failed. Every screen's load goes through here, so each one behaves the same.
+ */
+export async function loadInto<S, K extends ResourceKeys<S>>(
+  store: { get: () => S; set: (partial: Partial<S>) => void },
+  key: K,
+  load: () => Promise<DataOf<S[K]>>
+): Promise<void> {
+  const current = () => store.get()[key] as Resource<DataOf<S[K]>>
+  store.set({ [key]: loading(current()) } as unknown as Partial<S>)
+  try {
+    const data = await load()
+    store.set({ [key]: ready(data) } as unknown as Partial<S>)
+  } catch (error) {
+    store.set({ [key]: failed(current(), error) } as unknown as Partial<S>)
+  }
+}

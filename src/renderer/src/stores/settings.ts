@@ -2,7 +2,7 @@ import { create } from 'zustand'
 import type { ClockState, FaultRule, FaultRuleInput, Preset, ServerSettings } from '../api/types'
 import { requireApi, useConnection } from './connection'
 import { forgetSessions } from './developers'
-import { failed, idle, loading, ready } from './resource'
+import { failed, idle, loading, ready, loadInto } from './resource'
 import type { Resource } from './resource'
 
 export interface SettingsState {
@@ -37,12 +37,7 @@ export const useSettings = create<SettingsState>()((set, get) => ({
   presets: idle(),
 
   async loadSettings() {
-    set({ settings: loading(get().settings) })
-    try {
-      set({ settings: ready(await requireApi().control.settings()) })
-    } catch (error) {
-      set({ settings: failed(get().settings, error) })
-    }
+    await loadInto({ get, set }, 'settings', () => requireApi().control.settings())
   },
 
   async saveSettings(patch) {
@@ -72,12 +67,7 @@ export const useSettings = create<SettingsState>()((set, get) => ({
   },
 
   async loadFaults() {
-    set({ faults: loading(get().faults) })
-    try {
-      set({ faults: ready(await requireApi().control.faults()) })
-    } catch (error) {
-      set({ faults: failed(get().faults, error) })
-    }
+    await loadInto({ get, set }, 'faults', () => requireApi().control.faults())
   },
 
   async saveFaults(rules) {
@@ -91,12 +81,7 @@ export const useSettings = create<SettingsState>()((set, get) => ({
   },
 
   async loadPresets() {
-    set({ presets: loading(get().presets) })
-    try {
-      set({ presets: ready(await requireApi().control.presets()) })
-    } catch (error) {
-      set({ presets: failed(get().presets, error) })
-    }
+    await loadInto({ get, set }, 'presets', () => requireApi().control.presets())
   },
 
   async loadPreset(name) {

@@ -5,7 +5,7 @@ import { inspectLicenseToken } from '../screens/tester/license-token'
 import type { LicenseTokenReport } from '../screens/tester/license-token'
 import { emulatorNow, headerPrefix, requireApi } from './connection'
 import { actingManagement } from './developers'
-import { failed, idle, loading, ready } from './resource'
+import { failed, idle, loading, ready, loadInto } from './resource'
 import type { Resource } from './resource'
 
 export type LifecycleStep = 'verify' | 'activate' | 'validate' | 'deactivate'
@@ -176,12 +176,7 @@ export const useTester = create<TesterState>()((set, get) => ({
   async loadConnection() {
     const productId = get().values.productId.trim()
     if (!productId) return
-    set({ connection: loading(get().connection) })
-    try {
-      set({ connection: ready(await requireApi().control.productConnection(productId)) })
-    } catch (error) {
-      set({ connection: failed(get().connection, error) })
-    }
+    await loadInto({ get, set }, 'connection', () => requireApi().control.productConnection(productId))
   },
 
   async loadLicenses() {

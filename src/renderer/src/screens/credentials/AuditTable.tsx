@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../api/types'
+import { failedWithoutData } from '../../stores/resource'
 import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
 import { EmptyState, ErrorState } from '../../components/States'
@@ -48,7 +49,7 @@ export function AuditTable({ audit }: { audit: Resource<AuditEntry[]> }) {
   ]
   return (
     <Card title="Audit trail" description="Create, ensure, reveal, rotate, revoke and verify, with actor and reason." testId="audit-trail">
-      {audit.status === 'error' && audit.data === null ? (
+      {failedWithoutData(audit) ? (
         <ErrorState compact error={audit.error} title="Could not read the audit trail" />
       ) : (
         <Table

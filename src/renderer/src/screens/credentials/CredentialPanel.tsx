@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { failedWithoutData } from '../../stores/resource'
 import type { CredentialRecord, Product } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Card, KeyValue } from '../../components/Card'
@@ -163,7 +164,7 @@ export function CredentialPanel({ product }: { product: Product | null }) {
         testId="credential-card"
       >
         {product ? <CredentialActions product={product} current={current.data} loaded={current.status === 'ready' || current.data !== null} /> : null}
-        {current.status === 'error' && current.data === null ? (
+        {failedWithoutData(current) ? (
           <ErrorState error={current.error} title="Could not read the credential" onRetry={() => productId && void loadDetail(productId)} />
         ) : current.data && product ? (
           <RecordView credential={current.data} product={product} />

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { failedWithoutData } from '../../stores/resource'
 import { EmptyState, ErrorState } from '../../components/States'
 import { useConnection } from '../../stores/connection'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
@@ -42,7 +43,7 @@ export function CredentialsScreen({ params }: { params: Record<string, string> }
       </EmptyState>
     )
   }
-  if (products.status === 'error' && products.data === null) {
+  if (failedWithoutData(products)) {
     return <ErrorState error={products.error} title="Could not list products" onRetry={() => void load()} />
   }
 

@@ -1,4 +1,5 @@
 import type { CredentialRecord } from '../../api/types'
+import { failedWithoutData } from '../../stores/resource'
 import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
 import { EmptyState, ErrorState } from '../../components/States'
@@ -51,7 +52,7 @@ export function HistoryTable({ history }: { history: Resource<CredentialRecord[]
   ]
   return (
     <Card title="History" description="Rotations and revocations, newest first." testId="credential-history">
-      {history.status === 'error' && history.data === null ? (
+      {failedWithoutData(history) ? (
         <ErrorState compact error={history.error} title="Could not read the history" />
       ) : (
         <Table

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { failedWithoutData } from '../../stores/resource'
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
 import type { Developer, DeveloperRole } from '../../api/types'
@@ -120,7 +121,7 @@ export function DeveloperList() {
 
   return (
     <Card title="Developers" description="The acting developer calls the management API with their own session token." testId="developer-list">
-      {developers.status === 'error' && developers.data === null ? (
+      {failedWithoutData(developers) ? (
         <ErrorState error={developers.error} title="Could not list developers" onRetry={() => void load()} />
       ) : (
         <Table

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { failedWithoutData } from '../../stores/resource'
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
 import type { CredentialRecord, Developer, Product } from '../../api/types'
@@ -131,7 +132,7 @@ export function ProductList() {
       description={acting ? `As ${acting.name ?? acting.email}${acting.role === 'admin' ? ', an admin: every product is visible.' : ': only products they own.'}` : 'Choose a developer to act as.'}
       testId="product-list"
     >
-      {products.status === 'error' && products.data === null ? (
+      {failedWithoutData(products) ? (
         <ErrorState error={products.error} title="Could not list products" onRetry={() => void load()} />
       ) : (
         <Table

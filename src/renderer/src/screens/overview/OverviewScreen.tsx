@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { failedWithoutData } from '../../stores/resource'
 import { useConnection } from '../../stores/connection'
 import { useDevelopers } from '../../stores/developers'
 import { useProducts } from '../../stores/products'
@@ -36,7 +37,7 @@ export function OverviewScreen() {
 
   return (
     <div className="screen overview" data-testid="overview">
-      {info.status === 'error' && info.data === null ? <ErrorState error={info.error} title="Could not read the server status" onRetry={() => void refreshInfo()} /> : null}
+      {failedWithoutData(info) ? <ErrorState error={info.error} title="Could not read the server status" onRetry={() => void refreshInfo()} /> : null}
       <div className="grid grid--overview">
         <ServerCard />
         {firstRun ? <FirstRun /> : <QuickLinks />}

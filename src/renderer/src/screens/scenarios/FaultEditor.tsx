@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { failedWithoutData } from '../../stores/resource'
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
 import { FAULT_KINDS } from '../../../../shared/contract/faults'
@@ -155,7 +156,7 @@ export function FaultEditor() {
       actions={live > 0 ? <Badge tone="warning">{live} active</Badge> : <Badge tone="neutral">none active</Badge>}
       testId="fault-editor"
     >
-      {faults.status === 'error' && faults.data === null ? (
+      {failedWithoutData(faults) ? (
         <ErrorState error={faults.error} title="Could not read the fault rules" onRetry={() => void loadFaults()} />
       ) : drafts === null ? (
         <div aria-hidden="true" className="stack">

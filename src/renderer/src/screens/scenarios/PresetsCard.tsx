@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { failedWithoutData } from '../../stores/resource'
 import type { Preset } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
@@ -30,7 +31,7 @@ export function PresetsCard() {
   const [asking, setAsking] = useState<Preset | null>(null)
   return (
     <Card title="Presets" description="Known states for plugin tests and QA. Loading one replaces all data (signing keys and settings stay)." testId="presets">
-      {presets.status === 'error' && presets.data === null ? (
+      {failedWithoutData(presets) ? (
         <ErrorState error={presets.error} title="Could not list presets" onRetry={() => void loadPresets()} />
       ) : presets.data === null ? (
         <ul className="preset-list" aria-hidden="true">
