@@ -71,6 +71,10 @@ for (const [width, height] of SIZES) {
       expect.soft(await overflow(page), screen.title).toEqual({ document: 0, content: 0 })
       await page.screenshot({ path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}.png`) })
       await expectAccessible(page, `${screen.title} at ${width}x${height}`)
+      // One window further down too: what lies below the fold is looked at as well.
+      await page.evaluate('(() => { const main = document.querySelector(".content"); main.scrollTo(0, main.clientHeight - 80); document.querySelector("[data-testid=library-licenses]")?.scrollIntoView() })()')
+      expect.soft(await overflow(page), `${screen.title}, scrolled`).toEqual({ document: 0, content: 0 })
+      await page.screenshot({ path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}-2.png`) })
       // Every screen stays reachable from the navigation, whatever its width.
       await expectInsideViewport(page, page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Scenarios & settings' }))
     }
