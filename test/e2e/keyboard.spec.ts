@@ -65,6 +65,9 @@ test('the core journey by keyboard alone: developer, product, credential, verify
   await openScreen(page, 'Library', 'Library viewer')
   await tabTo(page, page.getByRole('button', { name: 'New customer' }))
   await page.keyboard.press('Enter')
+  // The dialog offers a name and an email; Enter in its first field keeps them.
+  await expect(page.getByRole('dialog', { name: 'New customer' })).toBeVisible()
+  await page.keyboard.press('Enter')
   await expect(page.getByTestId('library-customer')).toHaveValue(/.+/)
   const toolbar = page.getByTestId('qa-toolbar')
   await tabTo(page, toolbar.getByRole('button', { name: 'Buy' }))

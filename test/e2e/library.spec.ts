@@ -126,6 +126,6 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   await expect(synth.getByRole('button', { name: 'Cancel' })).toBeEnabled()
   const standing = await emulator.control<{ standing: { state: string; cancelAtPeriodEnd: boolean } }>('GET', '/subscriptions/sub_demo_1')
   expect(standing.body.standing).toMatchObject({ state: 'active', cancelAtPeriodEnd: false })
-  await page.getByRole('complementary', { name: 'QA actions' }).getByText('Billing events').scrollIntoViewIfNeeded()
+  await page.getByTestId('qa-toolbar').getByText('renewals, cancellation').scrollIntoViewIfNeeded()
   await shot(page, 'library-subscription-actions')
 })
