@@ -5,15 +5,7 @@ import type { Plugin } from 'vite'
 
 // Bundled into out/main, so they are devDependencies: the published package (and the desktop app)
 // needs only better-sqlite3 at run time.
-const BUNDLED_DEPENDENCIES = [
-  'fastify',
-  'fastify-plugin',
-  '@fastify/swagger',
-  '@fastify/static',
-  '@fastify/type-provider-typebox',
-  'typebox',
-  'jose'
-]
+const BUNDLED_DEPENDENCIES = ['fastify', 'fastify-plugin', '@fastify/swagger', '@fastify/static', '@fastify/type-provider-typebox', 'typebox', 'jose']
 
 /**
  * `npm run dev` only: Vite's React refresh preamble is an inline script, its HMR a websocket, and

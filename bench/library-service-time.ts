@@ -113,7 +113,14 @@ for (const size of [10, 1000]) {
   const sqliteMs = await medianMs(() => queries.holdings(customerId))
   const coreMs = await medianMs(() => core.library.library(customer, context))
   const serialiseMs = await medianMs(() => JSON.stringify({ ok: true, ...payload }))
-  figures[`library-${size}`] = { medianMs: totalMs, bytes, bytesPerItem: Math.round(bytes / size), sqliteMs, viewMs: Math.max(0, coreMs - sqliteMs), serialiseMs }
+  figures[`library-${size}`] = {
+    medianMs: totalMs,
+    bytes,
+    bytesPerItem: Math.round(bytes / size),
+    sqliteMs,
+    viewMs: Math.max(0, coreMs - sqliteMs),
+    serialiseMs
+  }
   say(
     `  split (medians): SQLite reads ${sqliteMs.toFixed(2)} ms, view ${Math.max(0, coreMs - sqliteMs).toFixed(2)} ms, ` +
       `serialisation ${serialiseMs.toFixed(2)} ms; ${Math.round(bytes / size).toLocaleString('en-US')} bytes per item`

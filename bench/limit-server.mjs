@@ -54,16 +54,36 @@ app.post('/api/license/v1/validate', async (request, reply) => {
   const credential = credentialByAppId.get(request.headers['x-svc-app-id'])
   const key = request.headers['x-svc-plugin-key']
   const secret = request.headers['x-svc-plugin-secret']
-  if (!credential || typeof key !== 'string' || typeof secret !== 'string' || !timingSafeEqual(sha256(key), credential.key_hash) || !timingSafeEqual(sha256(secret), credential.secret_hash)) {
+  if (
+    !credential ||
+    typeof key !== 'string' ||
+    typeof secret !== 'string' ||
+    !timingSafeEqual(sha256(key), credential.key_hash) ||
+    !timingSafeEqual(sha256(secret), credential.secret_hash)
+  ) {
     return reply.code(401).send({ ok: false, error: 'PLUGIN_AUTH_FAILED', message: 'The product credential is not valid.' })
   }
   const license = licenseByKey.get(request.body?.license_key)
   if (!license || license.product_id !== credential.product_id) return { ok: true, valid: false, code: 'NOT_FOUND' }
   const now = Math.floor(Date.now() / 1000)
-  const claims = { iss: 'limit', aud: request.headers['x-svc-app-id'], sub: license.id, iat: now, exp: now + 86_400, instance_id: request.body.instance_id, license: { kind: license.kind, status: license.status, expires_at: license.expires_at, max_activations: license.max_activations } }
+  const claims = {
+    iss: 'limit',
+    aud: request.headers['x-svc-app-id'],
+    sub: license.id,
+    iat: now,
+    exp: now + 86_400,
+    instance_id: request.body.instance_id,
+    license: { kind: license.kind, status: license.status, expires_at: license.expires_at, max_activations: license.max_activations }
+  }
   const signingInput = `${header}.${b64url(JSON.stringify(claims))}`
   const token = `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString('base64url')}`
-  return { ok: true, valid: true, code: 'VALID', license: { id: license.id, status: license.status, kind: license.kind, expires_at: license.expires_at }, license_token: token }
+  return {
+    ok: true,
+    valid: true,
+    code: 'VALID',
+    license: { id: license.id, status: license.status, kind: license.kind, expires_at: license.expires_at },
+    license_token: token
+  }
 })
 
 await app.listen({ host: '127.0.0.1', port: Number(values.port) })

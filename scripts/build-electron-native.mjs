@@ -159,7 +159,11 @@ function compile(copy) {
   const nodeGyp = findNodeGyp()
   const headers = options['headers-dir']
     ? [`--nodedir=${resolve(options['headers-dir'])}`]
-    : [`--target=${electronVersion}`, `--dist-url=${process.env.ELECTRON_HEADERS_MIRROR || 'https://electronjs.org/headers'}`, `--devdir=${join(homedir(), '.electron-gyp')}`]
+    : [
+        `--target=${electronVersion}`,
+        `--dist-url=${process.env.ELECTRON_HEADERS_MIRROR || 'https://electronjs.org/headers'}`,
+        `--devdir=${join(homedir(), '.electron-gyp')}`
+      ]
   log(`compiling with node-gyp (${headers.join(' ')})`)
   const run = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--arch=${arch}`, ...headers], { cwd: copy, stdio: 'inherit', env: cleanEnv() })
   if (run.status !== 0) {

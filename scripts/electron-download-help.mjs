@@ -43,7 +43,7 @@ export function electronDownloadHelp(what, reason) {
     `      ${join(cache.dir, cache.file)}`,
     '    or set electron_config_cache=/some/dir to choose the cache folder, then look for the path',
     '    this message prints.',
-    '  - the native module (npm run build:native:electron) also needs Electron\'s headers: give them',
+    "  - the native module (npm run build:native:electron) also needs Electron's headers: give them",
     '    with --headers-dir DIR, or a headers mirror with ELECTRON_HEADERS_MIRROR.',
     '',
     'No Electron is needed for the emulator itself: `npm run serve` runs the same server and the',

@@ -12,7 +12,10 @@ const run = spawnSync(process.execPath, [installer], { stdio: ['inherit', 'inher
 if (run.status === 0) process.exit(0)
 
 // The installer prints the error's stack: keep its first line (and a cause, if any) as the reason.
-const lines = (run.stderr ?? '').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('at '))
+const lines = (run.stderr ?? '')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith('at '))
 const reason = lines.slice(0, 3).join(' / ') || `the installer exited with ${run.status ?? run.signal}`
 const from = process.env.ELECTRON_MIRROR ? `the mirror ${process.env.ELECTRON_MIRROR}` : 'GitHub (github.com/electron/electron/releases)'
 process.stderr.write(electronDownloadHelp(`${command} needs the Electron binary, and it could not be downloaded from ${from}`, reason))

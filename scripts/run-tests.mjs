@@ -17,7 +17,11 @@ const suites = [
     args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, 'vitest.json')}`],
     totals: () => {
       const report = JSON.parse(readFileSync(join(reports, 'vitest.json'), 'utf8'))
-      return { passed: report.numPassedTests, failed: report.numFailedTests + (report.numRuntimeErrorTests ?? 0), skipped: report.numPendingTests + report.numTodoTests }
+      return {
+        passed: report.numPassedTests,
+        failed: report.numFailedTests + (report.numRuntimeErrorTests ?? 0),
+        skipped: report.numPendingTests + report.numTodoTests
+      }
     }
   },
   {
@@ -70,7 +74,9 @@ const build = spawnSync('npx', ['electron-vite', 'build', '--logLevel', 'warn'],
 // The vitest projects' own build step (test/support/build-bundle.ts) is skipped: this one is fresh.
 if (build.status === 0) process.env.PLE_BUNDLE_FRESH = '1'
 else {
-  process.stdout.write(`build: electron-vite build failed (${build.error ? build.error.message : `exit ${build.status ?? build.signal}`}); counted as one failure\n`)
+  process.stdout.write(
+    `build: electron-vite build failed (${build.error ? build.error.message : `exit ${build.status ?? build.signal}`}); counted as one failure\n`
+  )
   failed += 1
   broken = true
 }

@@ -57,8 +57,23 @@ export function buildFixtures() {
   const addProduct = (id, developerId, name) => {
     const credential = { productId: id, appId: `app_${token()}`, pluginKey: `pk_${token()}`, pluginSecret: `sk_${token()}` }
     doc.products.push({ id, developerId, name, appId: credential.appId, createdAt: CREATED })
-    doc.credentials.push({ id: `cred_${id}`, productId: id, status: 'active', createdAt: CREATED, pluginKey: credential.pluginKey, pluginSecret: credential.pluginSecret })
-    doc.files.push({ id: `file_${id}`, productId: id, version: '1.0.0', platform: 'windows', filename: `${name.replace(/\W+/g, '-')}-1.0.0.zip`, sizeBytes: 1024, createdAt: CREATED })
+    doc.credentials.push({
+      id: `cred_${id}`,
+      productId: id,
+      status: 'active',
+      createdAt: CREATED,
+      pluginKey: credential.pluginKey,
+      pluginSecret: credential.pluginSecret
+    })
+    doc.files.push({
+      id: `file_${id}`,
+      productId: id,
+      version: '1.0.0',
+      platform: 'windows',
+      filename: `${name.replace(/\W+/g, '-')}-1.0.0.zip`,
+      sizeBytes: 1024,
+      createdAt: CREATED
+    })
     return credential
   }
   const addCustomer = (id) => {

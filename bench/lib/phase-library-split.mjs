@@ -9,14 +9,26 @@ const ITERATIONS = 30
 
 /** @returns {Record<string, { medianMs: number, bytes: number, bytesPerItem: number, sqliteMs: number, viewMs: number, serialiseMs: number }>} */
 export function runLibrarySplit(log) {
-  const run = spawnSync(process.execPath, [join(projectRoot, 'node_modules', 'jiti', 'lib', 'jiti-cli.mjs'), join(projectRoot, 'bench', 'library-service-time.ts'), '--json', '--iterations', String(ITERATIONS)], {
-    cwd: projectRoot,
-    encoding: 'utf8'
-  })
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(projectRoot, 'node_modules', 'jiti', 'lib', 'jiti-cli.mjs'),
+      join(projectRoot, 'bench', 'library-service-time.ts'),
+      '--json',
+      '--iterations',
+      String(ITERATIONS)
+    ],
+    {
+      cwd: projectRoot,
+      encoding: 'utf8'
+    }
+  )
   if (run.status !== 0) throw new Error(`library-service-time.ts failed (exit ${run.status}): ${run.stderr.slice(-2000)}`)
   const figures = JSON.parse(run.stdout.trim().split('\n').at(-1))
   for (const [name, f] of Object.entries(figures)) {
-    log(`  ${name}: ${f.medianMs.toFixed(2)} ms in process = SQLite ${f.sqliteMs.toFixed(2)} + view ${f.viewMs.toFixed(2)} + serialisation ${f.serialiseMs.toFixed(2)} ms; ${f.bytesPerItem} bytes per item`)
+    log(
+      `  ${name}: ${f.medianMs.toFixed(2)} ms in process = SQLite ${f.sqliteMs.toFixed(2)} + view ${f.viewMs.toFixed(2)} + serialisation ${f.serialiseMs.toFixed(2)} ms; ${f.bytesPerItem} bytes per item`
+    )
   }
   return figures
 }

@@ -28,7 +28,12 @@ export async function runLimit(config, fixtures, workDir, log) {
     await preflight(server.baseUrl, spec)
     const result = await warmAndMeasure(server.baseUrl, spec, config, server.pid)
     log(`  limit: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms (1 connection: mean ${result.single.mean} ms)`)
-    return { name: 'limit', label: 'limit: validate with the least work (hash, 2 reads, sign)', ...result, profile: config.profile ? profileRef('limit', server, result) : null }
+    return {
+      name: 'limit',
+      label: 'limit: validate with the least work (hash, 2 reads, sign)',
+      ...result,
+      profile: config.profile ? profileRef('limit', server, result) : null
+    }
   } catch (error) {
     throw new Error(`limit: ${error.message}\nserver stderr:\n${server.stderr()}`)
   } finally {

@@ -36,7 +36,11 @@ export async function runScale(config, workDir, log) {
       label: `validate, ${licenses.toLocaleString('en-US')} licenses / ${seeded.rows.activations.toLocaleString('en-US')} activations`,
       ...result,
       profile: config.profile ? profileRef('scale-validate', emu, result) : null,
-      seed: { method: 'serve (migrate) + PUT /_emulator/state (credential) + better-sqlite3 INSERT ... SELECT in one transaction', ...seeded, plugin: undefined }
+      seed: {
+        method: 'serve (migrate) + PUT /_emulator/state (credential) + better-sqlite3 INSERT ... SELECT in one transaction',
+        ...seeded,
+        plugin: undefined
+      }
     }
   } catch (error) {
     throw new Error(`scale: ${error.message}\nserver stderr:\n${emu.stderr()}`)

@@ -25,7 +25,12 @@ export async function runThroughput(config, fixtures, workDir, log) {
       const idBefore = await newestRequestId(emu)
       const { bytes } = await preflight(emu.baseUrl, spec)
       const measured = await warmAndMeasure(emu.baseUrl, spec, config, emu.pid)
-      const result = { ...measured, bytes, ...(endpoint.items ? { bytesPerItem: Math.round(bytes / endpoint.items) } : {}), inspector: inspectorCount(await newestRequestId(emu) - idBefore, measured, config) }
+      const result = {
+        ...measured,
+        bytes,
+        ...(endpoint.items ? { bytesPerItem: Math.round(bytes / endpoint.items) } : {}),
+        inspector: inspectorCount((await newestRequestId(emu)) - idBefore, measured, config)
+      }
       log(
         `  ${endpoint.name}: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms ` +
           `(1 connection: mean ${result.single.mean} ms, ${result.single.rps} req/s)${result.unexpected ? `, ${result.unexpected} unexpected answers` : ''}; ` +

@@ -53,7 +53,7 @@ export async function runUi(config, fixtures, workDir, log) {
     await runLoad(emu.baseUrl, { method: 'GET', path: '/.well-known/jwks.json' }, { connections: 10, amount: UI_LOGGED_REQUESTS })
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     await page.addInitScript(() => {
-      const w = /** @type {any} */ (window)
+      const w = window
       w.__longTasks = []
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) w.__longTasks.push(entry.duration)
@@ -71,7 +71,7 @@ export async function runUi(config, fixtures, workDir, log) {
     const loaded = await page.evaluate(() => document.querySelector('.requests__list .table-wrap')?.scrollHeight ?? 0)
 
     // Measure from here: the live stream and a continuous scroll, together.
-    await page.evaluate(() => ((/** @type {any} */ (window)).__longTasks = []))
+    await page.evaluate(() => (window.__longTasks = []))
     const seconds = config.mode === 'quick' ? 4 : 10
     const live = autocannon({ url: `${emu.baseUrl}/.well-known/jwks.json`, connections: 5, overallRate: UI_LIVE_RATE, duration: seconds })
     const frames = await page.evaluate(async (ms) => {
@@ -95,7 +95,7 @@ export async function runUi(config, fixtures, workDir, log) {
       return deltas
     }, seconds * 1000)
     const liveResult = await live
-    const longTasks = await page.evaluate(() => (/** @type {any} */ (window)).__longTasks)
+    const longTasks = await page.evaluate(() => window.__longTasks)
     const rows = await page.locator('tbody tr[data-testid^="request-row-"]').count()
 
     // The library viewer: choose the 1,000-item customer, until it is shown (every group drawn, a

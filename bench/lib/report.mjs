@@ -13,7 +13,11 @@ export const LICENSING_RUNS = ['validate', 'verify', 'activate', 'scale-validate
  * (throughput, and latency: higher is slower).
  */
 export function withRatios(run, baseline, limit = null) {
-  const vsBaseline = { rpsVsBaseline: ratio(run.rps, baseline?.rps), p50VsBaseline: ratio(run.p50, baseline?.p50), p99VsBaseline: ratio(run.p99, baseline?.p99) }
+  const vsBaseline = {
+    rpsVsBaseline: ratio(run.rps, baseline?.rps),
+    p50VsBaseline: ratio(run.p50, baseline?.p50),
+    p99VsBaseline: ratio(run.p99, baseline?.p99)
+  }
   if (!LICENSING_RUNS.includes(run.name)) return { ...run, ...vsBaseline }
   return { ...run, ...vsBaseline, rpsVsLimit: ratio(run.rps, limit?.rps), p99VsLimit: ratio(run.p99, limit?.p99) }
 }
@@ -79,7 +83,11 @@ export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
         : 'no 2xx answer in the run'
       : '-'
   )
-  add(`cold start (median) <= ${COLD_START_MEDIAN_MS} ms`, coldStart ? coldStart.medianMs <= COLD_START_MEDIAN_MS : null, coldStart ? `${coldStart.medianMs} ms` : '-')
+  add(
+    `cold start (median) <= ${COLD_START_MEDIAN_MS} ms`,
+    coldStart ? coldStart.medianMs <= COLD_START_MEDIAN_MS : null,
+    coldStart ? `${coldStart.medianMs} ms` : '-'
+  )
   // RSS after failed answers says nothing about the emulator's memory under its real work.
   const memoryClean = memory ? memory.checkpoints.every((c) => (c.unexpected ?? 0) === 0 && (c.errors ?? 0) === 0) : false
   add(
@@ -95,12 +103,14 @@ export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
   add(
     `Requests screen, 5,000 logged + 500/s live while scrolling: longest main-thread task < ${UI_LONGEST_TASK_MS} ms`,
     uiRan ? ui.requests.longestTaskMs < UI_LONGEST_TASK_MS : null,
-    uiRan ? `${ui.requests.longestTaskMs} ms (${ui.requests.longTasks} long tasks; frames p95 ${ui.requests.frame.p95Ms} ms, max ${ui.requests.frame.maxMs} ms)` : ui?.skipped ?? '-'
+    uiRan
+      ? `${ui.requests.longestTaskMs} ms (${ui.requests.longTasks} long tasks; frames p95 ${ui.requests.frame.p95Ms} ms, max ${ui.requests.frame.maxMs} ms)`
+      : (ui?.skipped ?? '-')
   )
   add(
     `library viewer, 1,000 items drawn < ${UI_LIBRARY_RENDER_MS} ms`,
     uiRan ? ui.library.renderMs < UI_LIBRARY_RENDER_MS : null,
-    uiRan ? `${ui.library.renderMs} ms` : ui?.skipped ?? '-'
+    uiRan ? `${ui.library.renderMs} ms` : (ui?.skipped ?? '-')
   )
   return targets
 }
@@ -116,19 +126,21 @@ const fmt = (value) => (value === null || value === undefined ? '-' : String(val
 /** The console report. */
 export function formatReport(result) {
   const { baseline, limit, runs, coldStart, memory, targets } = result
-  const rows = [baseline, limit, ...runs].filter(Boolean).map((r) => [
-    r.label,
-    r.rps,
-    r === baseline ? '1.00' : fmt(r.rpsVsBaseline ?? ratio(r.rps, baseline?.rps)),
-    r === limit ? '1.00' : fmt(r.rpsVsLimit),
-    r.p50,
-    r.p99,
-    r === baseline ? '1.00' : fmt(r.p99VsBaseline ?? ratio(r.p99, baseline?.p99)),
-    r === limit ? '1.00' : fmt(r.p99VsLimit),
-    r.single ? `${r.single.mean} / ${r.single.rps}` : '-',
-    r.non2xx + r.errors,
-    fmt(r.rss?.kernelPeakMiB ?? r.rss?.maxSampledMiB)
-  ])
+  const rows = [baseline, limit, ...runs]
+    .filter(Boolean)
+    .map((r) => [
+      r.label,
+      r.rps,
+      r === baseline ? '1.00' : fmt(r.rpsVsBaseline ?? ratio(r.rps, baseline?.rps)),
+      r === limit ? '1.00' : fmt(r.rpsVsLimit),
+      r.p50,
+      r.p99,
+      r === baseline ? '1.00' : fmt(r.p99VsBaseline ?? ratio(r.p99, baseline?.p99)),
+      r === limit ? '1.00' : fmt(r.p99VsLimit),
+      r.single ? `${r.single.mean} / ${r.single.rps}` : '-',
+      r.non2xx + r.errors,
+      fmt(r.rss?.kernelPeakMiB ?? r.rss?.maxSampledMiB)
+    ])
   const out = [
     '',
     `Plugin License Emulator bench (${result.mode}, ${result.config.connections} connections, ${result.config.durationS} s per run after ${result.config.warmupS} s warm-up)`,
@@ -142,14 +154,26 @@ export function formatReport(result) {
     const split = result.librarySplit?.[run.name]
     out.push(
       `${run.label}: ${run.bytes.toLocaleString('en-US')} bytes, ${run.bytesPerItem.toLocaleString('en-US')} per item` +
-        (split ? `; in process ${split.medianMs.toFixed(2)} ms = SQLite ${split.sqliteMs.toFixed(2)} + view ${split.viewMs.toFixed(2)} + serialisation ${split.serialiseMs.toFixed(2)} ms` : '')
+        (split
+          ? `; in process ${split.medianMs.toFixed(2)} ms = SQLite ${split.sqliteMs.toFixed(2)} + view ${split.viewMs.toFixed(2)} + serialisation ${split.serialiseMs.toFixed(2)} ms`
+          : '')
     )
   }
   if (coldStart) out.push('', `cold start to first health answer: median ${coldStart.medianMs} ms (runs: ${coldStart.runsMs.join(', ')} ms)`)
   if (memory) {
-    out.push('', `RSS under validate load: ${memory.checkpoints.map((c) => `${c.requests.toLocaleString('en-US')} req ${c.rssMiB} MiB`).join(' | ')}; peak ${memory.peakMiB} MiB`)
+    out.push(
+      '',
+      `RSS under validate load: ${memory.checkpoints.map((c) => `${c.requests.toLocaleString('en-US')} req ${c.rssMiB} MiB`).join(' | ')}; peak ${memory.peakMiB} MiB`
+    )
   }
-  out.push('', table(['target', 'value', 'status'], targets.map((t) => [t.target, t.value, t.status.toUpperCase()])), '')
+  out.push(
+    '',
+    table(
+      ['target', 'value', 'status'],
+      targets.map((t) => [t.target, t.value, t.status.toUpperCase()])
+    ),
+    ''
+  )
   return out.join('\n')
 }
 

@@ -36,7 +36,9 @@ export async function seedScaleDatabase(databasePath, size) {
       name: 'bench scale base',
       developers: [{ id: 'dev_scale', email: 'scale@bench.test', role: 'developer', createdAt: CREATED }],
       products: [{ id: plugin.productId, developerId: 'dev_scale', name: 'Scale Synth', appId: plugin.appId, createdAt: CREATED }],
-      credentials: [{ id: 'cred_scale', productId: plugin.productId, status: 'active', createdAt: CREATED, pluginKey: plugin.pluginKey, pluginSecret: plugin.pluginSecret }]
+      credentials: [
+        { id: 'cred_scale', productId: plugin.productId, status: 'active', createdAt: CREATED, pluginKey: plugin.pluginKey, pluginSecret: plugin.pluginSecret }
+      ]
     })
   } finally {
     exit = await emu.stop()

@@ -14,7 +14,11 @@ export const EXPORT_USAGE = `Usage: plugin-license-emulator export-state --db PA
 export function runExportState(args: readonly string[]): number {
   let values
   try {
-    values = parseArgs({ args: [...args], strict: true, options: { db: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values
+    values = parseArgs({
+      args: [...args],
+      strict: true,
+      options: { db: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }
+    }).values
   } catch (error) {
     throw new UsageError((error as Error).message)
   }

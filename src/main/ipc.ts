@@ -122,7 +122,10 @@ export function createBridgeHandlers(deps: BridgeDeps): BridgeHandlers {
  */
 export function safeFileName(value: unknown): string {
   const raw = typeof value === 'string' ? basename(value.replaceAll('\\', '/')) : ''
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  const cleaned = raw.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, '_').replace(/^[.\s]+|[.\s]+$/g, '').slice(0, 200)
+  const cleaned = raw
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, '_')
+    .replace(/^[.\s]+|[.\s]+$/g, '')
+    .slice(0, 200)
   return cleaned === '' ? 'export.txt' : cleaned
 }

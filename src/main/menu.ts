@@ -20,7 +20,10 @@ export const MENU_LABELS = {
  * Emulator menu. Edit's roles matter beyond looks: without them copy and paste shortcuts do not
  * work in the window on macOS. Developer tools only in unpackaged runs.
  */
-export function buildMenuTemplate(actions: MenuActions, options: { platform: NodeJS.Platform; isPackaged: boolean; onError(error: unknown): void }): MenuItemConstructorOptions[] {
+export function buildMenuTemplate(
+  actions: MenuActions,
+  options: { platform: NodeJS.Platform; isPackaged: boolean; onError(error: unknown): void }
+): MenuItemConstructorOptions[] {
   const isMac = options.platform === 'darwin'
   const run = (work: () => Promise<unknown>) => () => {
     work().catch(options.onError)
@@ -47,14 +50,7 @@ export function buildMenuTemplate(actions: MenuActions, options: { platform: Nod
       { role: 'togglefullscreen' }
     ]
   }
-  return [
-    ...(isMac ? [{ role: 'appMenu' } as const] : []),
-    { role: 'fileMenu' },
-    { role: 'editMenu' },
-    viewMenu,
-    emulatorMenu,
-    { role: 'windowMenu' }
-  ]
+  return [...(isMac ? [{ role: 'appMenu' } as const] : []), { role: 'fileMenu' }, { role: 'editMenu' }, viewMenu, emulatorMenu, { role: 'windowMenu' }]
 }
 
 /** What the menu commands use: the running server, the data folder and OS services (narrowed). */

@@ -43,9 +43,7 @@ export function resolveNativeBinding(input: NativeBindingInput): NativeBindingRe
 
   const override = input.env[NATIVE_BINDING_ENV]
   if (override && override.trim() !== '') {
-    return input.exists(override)
-      ? { ok: true, path: override }
-      : { ok: false, message: `${NATIVE_BINDING_ENV} names ${override}, which does not exist.` }
+    return input.exists(override) ? { ok: true, path: override } : { ok: false, message: `${NATIVE_BINDING_ENV} names ${override}, which does not exist.` }
   }
 
   const dir = electronNativeDirName(input)
@@ -61,7 +59,7 @@ export function resolveNativeBinding(input: NativeBindingInput): NativeBindingRe
       ? `This copy of the app lacks its SQLite module for ${target} (${path}). ` +
         'It was packaged without `npm run build:native:electron`; install a complete build.'
       : `There is no better-sqlite3 build for ${target} at ${path}. ` +
-        'Run `npm run build:native:electron` once (it downloads Electron\'s headers, so it needs network access); ' +
+        "Run `npm run build:native:electron` once (it downloads Electron's headers, so it needs network access); " +
         'node_modules/better-sqlite3 stays the Node build that tests and `serve` use.'
   }
 }

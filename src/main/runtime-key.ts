@@ -44,11 +44,7 @@ export async function hasRealSafeStorage(safeStorage: SafeStorageLike, platform:
  * `serve` keeps it. A plain key left by an earlier run moves into safeStorage once one exists.
  * Call after app 'ready': safeStorage answers only then.
  */
-export async function loadRuntimeKey(options: {
-  databasePath: string
-  safeStorage: SafeStorageLike
-  platform: NodeJS.Platform
-}): Promise<RuntimeKey> {
+export async function loadRuntimeKey(options: { databasePath: string; safeStorage: SafeStorageLike; platform: NodeJS.Platform }): Promise<RuntimeKey> {
   const { safeStorage } = options
   const plainPath = runtimeKeyPathFor(options.databasePath)
   const encryptedPath = encryptedRuntimeKeyPathFor(options.databasePath)

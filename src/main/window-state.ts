@@ -107,7 +107,11 @@ export function trackWindowState(window: TrackedWindow, path: string, options: {
 function isRectangle(value: unknown): value is Rectangle {
   if (!value || typeof value !== 'object') return false
   const { x, y, width, height } = value as Record<string, unknown>
-  return [x, y, width, height].every((n) => typeof n === 'number' && Number.isInteger(n) && Math.abs(n) <= 1_000_000) && (width as number) > 0 && (height as number) > 0
+  return (
+    [x, y, width, height].every((n) => typeof n === 'number' && Number.isInteger(n) && Math.abs(n) <= 1_000_000) &&
+    (width as number) > 0 &&
+    (height as number) > 0
+  )
 }
 
 function intersect(a: Rectangle, b: Rectangle): Rectangle | null {

@@ -142,8 +142,7 @@ describe('empty bodies on the management endpoints', () => {
 
   it('accepts an empty body sent as application/json on every POST', async () => {
     const { product, developer } = await ownedProduct(emulator)
-    const empty = (path: string) =>
-      emulator.request('POST', path, { token: developer.token, rawBody: '', headers: { 'content-type': 'application/json' } })
+    const empty = (path: string) => emulator.request('POST', path, { token: developer.token, rawBody: '', headers: { 'content-type': 'application/json' } })
     expect((await empty(credentialPath(product.id))).status).toBe(201)
     expect((await empty(credentialPath(product.id, 'ensure'))).status).toBe(200)
     expect((await empty(credentialPath(product.id, 'reveal-secret'))).status).toBe(200)
@@ -162,7 +161,11 @@ describe('empty bodies on the management endpoints', () => {
 
   it('accepts whitespace as an empty JSON body and an explicit empty object', async () => {
     const { product, developer } = await ownedProduct(emulator)
-    const ws = await emulator.request('POST', credentialPath(product.id), { token: developer.token, rawBody: '  \n', headers: { 'content-type': 'application/json' } })
+    const ws = await emulator.request('POST', credentialPath(product.id), {
+      token: developer.token,
+      rawBody: '  \n',
+      headers: { 'content-type': 'application/json' }
+    })
     expect(ws.status).toBe(201)
     const obj = await emulator.request('POST', credentialPath(product.id, 'revoke'), { token: developer.token, body: {} })
     expect(obj.status).toBe(200)

@@ -25,7 +25,9 @@ describe('serve --scenario', () => {
       body: JSON.stringify(PRESET_CREDENTIAL)
     })
     expect(verify.status).toBe(200)
-    const served = (await (await fetch(`${serving.baseUrl}/_emulator/state`, { headers: { 'x-emulator-token': 'scenario-token' } })).json()) as { state: unknown }
+    const served = (await (await fetch(`${serving.baseUrl}/_emulator/state`, { headers: { 'x-emulator-token': 'scenario-token' } })).json()) as {
+      state: unknown
+    }
 
     const out = join(dir.path, 'exported.json')
     const exported = spawnCli(['export-state', '--db', db, '--out', out])

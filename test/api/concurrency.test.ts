@@ -25,9 +25,18 @@ describe('concurrent create / ensure / rotate-key on one product', () => {
     )
 
   const ALLOWED: Record<string, Array<[number, string | undefined]>> = {
-    create: [[201, undefined], [409, 'ACTIVE_CREDENTIAL_EXISTS']],
-    ensure: [[200, undefined], [201, undefined]],
-    'rotate-key': [[201, undefined], [404, 'PRODUCT_CREDENTIAL_NOT_FOUND']]
+    create: [
+      [201, undefined],
+      [409, 'ACTIVE_CREDENTIAL_EXISTS']
+    ],
+    ensure: [
+      [200, undefined],
+      [201, undefined]
+    ],
+    'rotate-key': [
+      [201, undefined],
+      [404, 'PRODUCT_CREDENTIAL_NOT_FOUND']
+    ]
   }
 
   it.each(['with no credential yet', 'with an active credential already'])('ends with exactly one active credential (%s)', async (start) => {

@@ -31,11 +31,7 @@ describe('list product credentials', () => {
     expect(listed.status).toBe(200)
     expect(listed.body.ok).toBe(true)
     expect(listed.body.count).toBe(3)
-    expect(listed.body.credentials.map((c: { id: string }) => c.id)).toEqual([
-      third.body.credential.id,
-      second.body.credential.id,
-      first.credential.id
-    ])
+    expect(listed.body.credentials.map((c: { id: string }) => c.id)).toEqual([third.body.credential.id, second.body.credential.id, first.credential.id])
     expect(listed.body.credentials.map((c: { status: string; isActive: boolean }) => [c.status, c.isActive])).toEqual([
       ['active', true],
       ['revoked', false],

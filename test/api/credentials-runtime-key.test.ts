@@ -47,7 +47,10 @@ describe('a database file opened under another runtime key', () => {
   it('stores a key id beside the sealed secret, never the key', () => {
     const db = new BetterSqlite3(databasePath, { readonly: true })
     try {
-      const row = db.prepare('SELECT sealed_key_id, sealed_material FROM product_credentials WHERE id = ?').get(credentialId) as { sealed_key_id: string; sealed_material: string }
+      const row = db.prepare('SELECT sealed_key_id, sealed_material FROM product_credentials WHERE id = ?').get(credentialId) as {
+        sealed_key_id: string
+        sealed_material: string
+      }
       expect(row.sealed_key_id).toBe(runtimeKeyId(keyA))
       expect(row.sealed_key_id).not.toContain(keyA.toString('hex').slice(0, 8))
       expect(row.sealed_key_id).not.toContain(keyA.toString('base64').slice(0, 8))

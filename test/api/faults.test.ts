@@ -25,7 +25,10 @@ function readInChunks(url: string, options: { method?: string; headers?: Record<
       url,
       {
         method: options.method ?? 'GET',
-        headers: { ...(options.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(options.body)) } : {}), ...options.headers }
+        headers: {
+          ...(options.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(options.body)) } : {}),
+          ...options.headers
+        }
       },
       (res) => {
         const chunks: Buffer[] = []
@@ -125,7 +128,10 @@ describe('fault rules on the control plane', () => {
     expect(unknown.body).toMatchObject({ ok: false, error: 'FAULT_RULE_NOT_FOUND' })
     expect(typeof unknown.body.message).toBe('string')
 
-    await setRules([{ route: '/a', kind: 'error' }, { route: '/b', kind: 'error' }])
+    await setRules([
+      { route: '/a', kind: 'error' },
+      { route: '/b', kind: 'error' }
+    ])
     const cleared = await emu.control('DELETE', '/faults')
     expect(cleared.body).toEqual({ ok: true, removed: 2, rules: [] })
     expect((await emu.control('GET', '/faults')).body.rules).toEqual([])
@@ -151,7 +157,12 @@ describe('fault rules on the control plane', () => {
       // Fields of another kind: a mistake worth hearing about, not a silent no-op.
       { rules: [{ route: '/a', kind: 'latency', status: 500 }] },
       { rules: [{ route: '/a', kind: 'error', retryAfterS: 5 }] },
-      { rules: [{ id: 'same', route: '/a', kind: 'error' }, { id: 'same', route: '/b', kind: 'error' }] }
+      {
+        rules: [
+          { id: 'same', route: '/a', kind: 'error' },
+          { id: 'same', route: '/b', kind: 'error' }
+        ]
+      }
     ]
     for (const body of invalid) {
       const result = await emu.control('PUT', '/faults', body)

@@ -62,7 +62,26 @@ interface Operation {
 // their own tests): wiping state or settings, injecting faults that are 5xx by design, streams.
 const SKIPPED = [/^\/_emulator\/(faults|settings|reset|state)/, /^\/_emulator\/requests\/stream/, /^\/_emulator\/presets\//]
 
-const ODD_STRINGS = ['', ' ', '..', '%', '../../etc/passwd', 'x'.repeat(300), 'x'.repeat(5000), 'ünïcödé ✓', '\u0000', '<script>', 'null', '-1', '1e999', 'DEMO1-PERPE-TUAL0-00000-00001', 'MAGIC-VALID', 'prod_demo_synth', 'cus_demo', 'dev_demo']
+const ODD_STRINGS = [
+  '',
+  ' ',
+  '..',
+  '%',
+  '../../etc/passwd',
+  'x'.repeat(300),
+  'x'.repeat(5000),
+  'ünïcödé ✓',
+  '\u0000',
+  '<script>',
+  'null',
+  '-1',
+  '1e999',
+  'DEMO1-PERPE-TUAL0-00000-00001',
+  'MAGIC-VALID',
+  'prod_demo_synth',
+  'cus_demo',
+  'dev_demo'
+]
 
 function valueFor(schema: JsonSchema | undefined, rng: Rng, depth = 0): unknown {
   if (!schema) return rng.pick(ODD_STRINGS)
@@ -72,7 +91,8 @@ function valueFor(schema: JsonSchema | undefined, rng: Rng, depth = 0): unknown 
   const type = Array.isArray(schema.type) ? rng.pick(schema.type) : schema.type
   switch (type) {
     case 'string':
-      if (schema.format === 'date-time') return rng.chance(0.8) ? new Date(Date.UTC(2020 + rng.int(15), rng.int(12), 1 + rng.int(28))).toISOString() : rng.pick(['2026-12-31', 'garbage'])
+      if (schema.format === 'date-time')
+        return rng.chance(0.8) ? new Date(Date.UTC(2020 + rng.int(15), rng.int(12), 1 + rng.int(28))).toISOString() : rng.pick(['2026-12-31', 'garbage'])
       return rng.chance(0.7) ? rng.pick(ODD_STRINGS.slice(10)) : `fuzz-${rng.int(1000)}`
     case 'integer':
     case 'number':
@@ -128,7 +148,10 @@ function headersFor(rng: Rng, developerToken: string, libraryToken: string): Rec
     case 3:
       return { 'x-emulator-token': ADMIN_TOKEN }
     case 4:
-      return { authorization: rng.pick(['Bearer', 'Bearer eyJhbGciOiJub25lIn0.e30.', 'Basic abc', `Bearer ${'a'.repeat(3000)}`]), 'x-svc-app-id': rng.pick(['app_', 'app_DemoSynth0000000000001', 'x'.repeat(5000), '..', '%00']) }
+      return {
+        authorization: rng.pick(['Bearer', 'Bearer eyJhbGciOiJub25lIn0.e30.', 'Basic abc', `Bearer ${'a'.repeat(3000)}`]),
+        'x-svc-app-id': rng.pick(['app_', 'app_DemoSynth0000000000001', 'x'.repeat(5000), '..', '%00'])
+      }
     default:
       return {}
   }
@@ -170,12 +193,19 @@ beforeAll(async () => {
   baseState = (await control('GET', '/state')).body.state
   developerToken = (await control('POST', '/developers/dev_demo/session', {})).body.token
   libraryToken = (await control('POST', '/customers/cus_demo/library-token')).body.libraryToken
-  const document = (await (await fetch(`${serving.baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: Operation['params']; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>> }
+  const document = (await (await fetch(`${serving.baseUrl}/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { parameters?: Operation['params']; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>
+  }
   operations = []
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, spec] of Object.entries(methods)) {
       if (method === 'head' || SKIPPED.some((pattern) => pattern.test(path))) continue
-      operations.push({ method: method.toUpperCase(), path, params: spec.parameters ?? [], body: spec.requestBody?.content?.['application/json']?.schema ?? null })
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        params: spec.parameters ?? [],
+        body: spec.requestBody?.content?.['application/json']?.schema ?? null
+      })
     }
   }
 }, 120_000)
@@ -195,12 +225,23 @@ describe(`fuzz against a real serve (seed ${SEED}; replay with FUZZ_SEED=${SEED}
     const one = async () => {
       const operation = rng.pick(operations)
       let path = fillPath(operation.path, rng)
-      const query = operation.params.filter((p) => p.in === 'query' && rng.chance(0.5)).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(valueFor(p.schema, rng)))}`)
+      const query = operation.params
+        .filter((p) => p.in === 'query' && rng.chance(0.5))
+        .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(valueFor(p.schema, rng)))}`)
       if (rng.chance(0.2)) query.push(`${rng.pick(['_', 'utm_source', 'token', 'x'])}=${encodeURIComponent(rng.pick(ODD_STRINGS))}`)
       if (query.length) path += `?${query.join('&')}`
       // fetch sends no body with GET; a DELETE sometimes gets one.
       const body = operation.method === 'GET' || (operation.method === 'DELETE' && rng.chance(0.9)) ? undefined : bodyFor(operation, rng)
-      const headers = { ...headersFor(rng, developerToken, libraryToken), ...(body !== undefined ? { 'content-type': rng.chance(0.9) ? 'application/json' : rng.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) } : {}) }
+      const headers = {
+        ...headersFor(rng, developerToken, libraryToken),
+        ...(body !== undefined
+          ? {
+              'content-type': rng.chance(0.9)
+                ? 'application/json'
+                : rng.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'])
+            }
+          : {})
+      }
       const response = await fetch(`${serving.baseUrl}${path}`, { method: operation.method, headers, body })
       const text = await response.text()
       sent += 1
@@ -226,7 +267,17 @@ describe(`fuzz against a real serve (seed ${SEED}; replay with FUZZ_SEED=${SEED}
   it(`answers ${RAW_REQUESTS} malformed raw HTTP requests in the contract's shape`, async () => {
     const rng = prng(SEED + 1)
     const failures: string[] = []
-    const lines = ['GET /api/library HTTP/1.1', 'POST /api/license/v1/validate HTTP/1.1', 'get /api/library HTTP/1.1', 'GET /api/li brary HTTP/1.1', 'GET /api/librä HTTP/1.1', `GET /api/library?${'q'.repeat(20_000)} HTTP/1.1`, 'GET /api/library HTTP/9.9', 'BREW /coffee HTTP/1.1', 'GET  HTTP/1.1']
+    const lines = [
+      'GET /api/library HTTP/1.1',
+      'POST /api/license/v1/validate HTTP/1.1',
+      'get /api/library HTTP/1.1',
+      'GET /api/li brary HTTP/1.1',
+      'GET /api/librä HTTP/1.1',
+      `GET /api/library?${'q'.repeat(20_000)} HTTP/1.1`,
+      'GET /api/library HTTP/9.9',
+      'BREW /coffee HTTP/1.1',
+      'GET  HTTP/1.1'
+    ]
     const headerSets = [
       'Host: 127.0.0.1\r\n',
       '',
@@ -260,7 +311,12 @@ describe(`fuzz against a real serve (seed ${SEED}; replay with FUZZ_SEED=${SEED}
       if (imported.status !== 200 && imported.status !== 400) failures.push(`import answered ${imported.status}`)
       const validate = await fetch(`${serving.baseUrl}/api/license/v1/validate`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-svc-app-id': PLUGIN.appId, 'x-svc-plugin-key': PLUGIN.pluginKey, 'x-svc-plugin-secret': PLUGIN.pluginSecret },
+        headers: {
+          'content-type': 'application/json',
+          'x-svc-app-id': PLUGIN.appId,
+          'x-svc-plugin-key': PLUGIN.pluginKey,
+          'x-svc-plugin-secret': PLUGIN.pluginSecret
+        },
         body: JSON.stringify({ license_key: 'DEMO1-PERPE-TUAL0-00000-00001', instance_id: 'fuzz' })
       })
       const library = await fetch(`${serving.baseUrl}/api/developer/plugin-keys/products`, { headers: { authorization: `Bearer ${developerToken}` } })

@@ -35,7 +35,11 @@ describe('a deeply nested JSON body', () => {
     await emu.request('GET', '/api/library?token=after-the-deep-one')
     const page = (await emu.control('GET', '/requests?limit=2')).body.requests
     expect(page.map((r: { path: string }) => r.path)).toEqual([expect.stringMatching(/^\/api\/library\?token=/), '/api/license/v1/validate'])
-    const lines = emu.logOutput().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string })
+    const lines = emu
+      .logOutput()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
     expect(lines.filter((line) => line.level >= 50)).toEqual([])
   })
 })

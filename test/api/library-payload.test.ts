@@ -126,7 +126,13 @@ describe('GET /api/library: every payload group', () => {
     const pianoOrder = body.orders.find((o: { id: string }) => o.id === perpetual.order.id)
     expect(pianoOrder).toMatchObject({ channel: 'direct', status: 'paid', currency: 'USD', total_cents: 9900, created_at: new Date(base).toISOString() })
     expect(pianoOrder.items).toEqual([
-      expect.objectContaining({ id: perpetual.item.id, product_id: perpetualProduct.productId, product_name: 'Perpetual Piano', kind: 'perpetual', unit_price_cents: 9900 })
+      expect.objectContaining({
+        id: perpetual.item.id,
+        product_id: perpetualProduct.productId,
+        product_name: 'Perpetual Piano',
+        kind: 'perpetual',
+        unit_price_cents: 9900
+      })
     ])
     const trialOrder = body.orders.find((o: { id: string }) => o.id === trial.order.id)
     expect(trialOrder.items[0]).toMatchObject({ kind: 'trial', unit_price_cents: 0 })

@@ -33,20 +33,23 @@ describe('/api/license/v1/*: the product credential headers', () => {
     expect(ok.body).toMatchObject({ ok: true, valid: true, code: 'VALID' })
   })
 
-  it.each(['x-svc-app-id', 'x-svc-plugin-key', 'x-svc-plugin-secret'])('without %s: 401 PRODUCT_CREDENTIAL_INVALID on every licensing route', async (missing) => {
-    const headers = Object.fromEntries(Object.entries(full()).filter(([name]) => name !== missing))
-    expectError(await validate(headers), 401, 'PRODUCT_CREDENTIAL_INVALID')
-    expectError(
-      await emu.request('POST', '/api/license/v1/activate', { headers, body: { license_key: licenseKey, instance_id: 'no-headers' } }),
-      401,
-      'PRODUCT_CREDENTIAL_INVALID'
-    )
-    expectError(
-      await emu.request('POST', '/api/license/v1/deactivate', { headers, body: { license_key: licenseKey, instance_id: 'no-headers' } }),
-      401,
-      'PRODUCT_CREDENTIAL_INVALID'
-    )
-  })
+  it.each(['x-svc-app-id', 'x-svc-plugin-key', 'x-svc-plugin-secret'])(
+    'without %s: 401 PRODUCT_CREDENTIAL_INVALID on every licensing route',
+    async (missing) => {
+      const headers = Object.fromEntries(Object.entries(full()).filter(([name]) => name !== missing))
+      expectError(await validate(headers), 401, 'PRODUCT_CREDENTIAL_INVALID')
+      expectError(
+        await emu.request('POST', '/api/license/v1/activate', { headers, body: { license_key: licenseKey, instance_id: 'no-headers' } }),
+        401,
+        'PRODUCT_CREDENTIAL_INVALID'
+      )
+      expectError(
+        await emu.request('POST', '/api/license/v1/deactivate', { headers, body: { license_key: licenseKey, instance_id: 'no-headers' } }),
+        401,
+        'PRODUCT_CREDENTIAL_INVALID'
+      )
+    }
+  )
 
   it('no headers at all, or empty ones: 401 PRODUCT_CREDENTIAL_INVALID', async () => {
     expectError(await validate({}), 401, 'PRODUCT_CREDENTIAL_INVALID')
@@ -89,7 +92,11 @@ describe('/api/license/v1/*: the product credential headers', () => {
     expectError(await validate({ authorization: `Bearer ${credential.pluginKey}`, 'x-svc-app-id': credential.appId }), 401, 'PRODUCT_CREDENTIAL_INVALID')
     // A Bearer value that is not a plugin key is no key at all.
     expectError(
-      await validate({ authorization: `Bearer ${credential.developer.token}`, 'x-svc-app-id': credential.appId, 'x-svc-plugin-secret': credential.pluginSecret }),
+      await validate({
+        authorization: `Bearer ${credential.developer.token}`,
+        'x-svc-app-id': credential.appId,
+        'x-svc-plugin-secret': credential.pluginSecret
+      }),
       401,
       'PRODUCT_CREDENTIAL_INVALID'
     )

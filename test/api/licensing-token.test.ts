@@ -79,9 +79,9 @@ describe('license_token', () => {
 
   it('does not verify for another App ID, or with another key', async () => {
     const { token } = await activatedToken()
-    await expect(
-      jwtVerify(token, createLocalJWKSet(jwks), { audience: 'app_someoneelse', currentDate: emulatorNow() })
-    ).rejects.toBeInstanceOf(errors.JWTClaimValidationFailed)
+    await expect(jwtVerify(token, createLocalJWKSet(jwks), { audience: 'app_someoneelse', currentDate: emulatorNow() })).rejects.toBeInstanceOf(
+      errors.JWTClaimValidationFailed
+    )
     const other = await startEmulator()
     try {
       const otherKeys = (await other.request('GET', '/.well-known/jwks.json')).body.keys

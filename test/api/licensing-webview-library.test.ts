@@ -64,7 +64,10 @@ describe('/api/license/v1/webview-library', () => {
   })
 
   it('a library token alone gives the whole library (scope "library"), GET and POST', async () => {
-    for (const result of [await emu.request('GET', path, { token: libraryToken }), await emu.request('POST', path, { body: { library_token: libraryToken } })]) {
+    for (const result of [
+      await emu.request('GET', path, { token: libraryToken }),
+      await emu.request('POST', path, { body: { library_token: libraryToken } })
+    ]) {
       expect(result.status, result.text).toBe(200)
       expect(result.body).toMatchObject({ ok: true, scope: 'library', product_id: null, owned: true })
       expect(result.body.licenses.map((l: { id: string }) => l.id).sort()).toEqual([alphaPurchase.license.id, betaPurchase.license.id].sort())
@@ -160,7 +163,8 @@ describe('/api/license/v1/webview-library: the same groups and filters as /api/l
   it.each(['instance_id', 'instanceId', 'machine_id'])('?%s= marks what is activated on that device', async (name) => {
     const here = await emu.request('GET', `${path}?${name}=studio-mac`, { token })
     expect(here.status, here.text).toBe(200)
-    const mark = (result: HttpResult, productId: string) => result.body.licenses.find((l: { product_id: string }) => l.product_id === productId).activated_on_this_device
+    const mark = (result: HttpResult, productId: string) =>
+      result.body.licenses.find((l: { product_id: string }) => l.product_id === productId).activated_on_this_device
     expect(mark(here, north.productId)).toBe(true)
     expect(mark(here, south.productId)).toBe(false)
     const elsewhere = await emu.request('POST', path, { token, body: { [name]: 'laptop' } })

@@ -34,7 +34,10 @@ describe('malformed HTTP, sent as raw bytes', () => {
   })
 
   const malformed: [string, string][] = [
-    ['a duplicate Content-Length', `POST /api/license/v1/validate HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`],
+    [
+      'a duplicate Content-Length',
+      `POST /api/license/v1/validate HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`
+    ],
     ['an invalid Content-Length', `POST /api/license/v1/validate HTTP/1.1\r\n${HOST}Content-Length: abc\r\n\r\n{}`],
     ['Content-Length with Transfer-Encoding', `POST /api/license/v1/validate HTTP/1.1\r\n${HOST}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`],
     ['a control character in a header', `GET /api/library HTTP/1.1\r\n${HOST}X-A: a\u0001b\r\n\r\n`],
@@ -59,7 +62,11 @@ describe('malformed HTTP, sent as raw bytes', () => {
   })
 
   it('logs none of it at error level', () => {
-    const lines = emu.logOutput().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number })
+    const lines = emu
+      .logOutput()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number })
     expect(lines.filter((line) => line.level >= 50)).toEqual([])
   })
 })

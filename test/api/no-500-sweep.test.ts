@@ -18,7 +18,10 @@ beforeAll(async () => {
   routes = Object.entries(openapi.paths).flatMap(([path, methods]) =>
     Object.keys(methods)
       .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-      .map((method) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, (param) => (param === '{productId}' ? credential.productId : 'x%20y')) }))
+      .map((method) => ({
+        method: method.toUpperCase(),
+        path: path.replace(/\{[^}]+\}/g, (param) => (param === '{productId}' ? credential.productId : 'x%20y'))
+      }))
   )
 })
 afterAll(async () => emu.close())

@@ -73,7 +73,8 @@ async function openStream(emu: TestEmulator, query = '', headers: Record<string,
 
 /** Every string in a JSON value that is a credential or token, whatever field it sits in. */
 function harvestSecrets(value: unknown, into: Set<string>): Set<string> {
-  const secretFields = /^(?:pluginKey|pluginSecret|productKey|ProductSecret|token|libraryToken|library_token|download_token|license_token|claimToken|oneTimeReveal)$/
+  const secretFields =
+    /^(?:pluginKey|pluginSecret|productKey|ProductSecret|token|libraryToken|library_token|download_token|license_token|claimToken|oneTimeReveal)$/
   const walk = (item: unknown, field: string) => {
     if (typeof item === 'string') {
       if (secretFields.test(field) || /^(?:pk|sk|clm)_[A-Za-z0-9]{16,}$/.test(item) || /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(item)) into.add(item)
@@ -138,7 +139,10 @@ describe('the request inspector records plugin calls', () => {
     const plugin = pluginClient(emu, credential)
     expect((await plugin.call('activate', { instance_id: 'x' })).status).toBe(400)
     expect((await emu.request('GET', '/api/nowhere?x=1')).status).toBe(404)
-    const malformed = await emu.request('POST', '/api/license/v1/validate', { rawBody: '{"license_key": "abc", ', headers: { ...plugin.headers, 'content-type': 'application/json' } })
+    const malformed = await emu.request('POST', '/api/license/v1/validate', {
+      rawBody: '{"license_key": "abc", ',
+      headers: { ...plugin.headers, 'content-type': 'application/json' }
+    })
     expect(malformed.status).toBe(400)
 
     const invalid = (await listRequests(emu, '?status=400&path=/activate')).body.requests[0]
@@ -423,8 +427,16 @@ describe('redaction is a hard rule', () => {
       const rotated = seen(await emu.request('POST', `${base}/rotate-secret`, { token: developer.token }))
       expect(rotated.status).toBe(201)
       const current = { ...credential, pluginKey: rotated.body.one_time_reveal.pluginKey, pluginSecret: rotated.body.one_time_reveal.pluginSecret }
-      seen(await emu.request('POST', '/api/plugin-connections/verify', { body: { productId: current.productId, appId: current.appId, pluginKey: current.pluginKey, pluginSecret: current.pluginSecret } }))
-      seen(await emu.request('POST', '/api/plugin-connections/verify', { body: { productId: current.productId, appId: current.appId, pluginKey: credential.pluginKey, pluginSecret: credential.pluginSecret } }))
+      seen(
+        await emu.request('POST', '/api/plugin-connections/verify', {
+          body: { productId: current.productId, appId: current.appId, pluginKey: current.pluginKey, pluginSecret: current.pluginSecret }
+        })
+      )
+      seen(
+        await emu.request('POST', '/api/plugin-connections/verify', {
+          body: { productId: current.productId, appId: current.appId, pluginKey: credential.pluginKey, pluginSecret: credential.pluginSecret }
+        })
+      )
       // A product credential sent to the management API, and the admin token sent to the service.
       seen(await emu.request('GET', base, { headers: { 'x-svc-plugin-key': current.pluginKey, 'x-svc-plugin-secret': current.pluginSecret } }))
       seen(await emu.request('GET', '/api/library', { headers: { 'x-emulator-token': emu.adminToken } }))
@@ -440,7 +452,12 @@ describe('redaction is a hard rule', () => {
       const plugin = pluginClient(emu, current)
       expect(seen(await plugin.activate(licenseKey, 'machine-a', { nonce: 'nonce-1' })).status).toBe(201)
       expect(seen(await plugin.validate(licenseKey, 'machine-a', 'nonce-2')).body.license_token).toBeTruthy()
-      seen(await emu.request('POST', '/api/license/v1/validate', { body: { license_key: licenseKey }, headers: { 'x-svc-app-id': current.appId, 'x-svc-api-key': current.pluginKey, 'x-svc-plugin-secret': current.pluginSecret } }))
+      seen(
+        await emu.request('POST', '/api/license/v1/validate', {
+          body: { license_key: licenseKey },
+          headers: { 'x-svc-app-id': current.appId, 'x-svc-api-key': current.pluginKey, 'x-svc-plugin-secret': current.pluginSecret }
+        })
+      )
 
       // Library tokens: minted by the plugin and by the control plane, used as Bearer and query.
       const minted = seen(await emu.request('POST', '/api/license/v1/library-token', { body: { license_key: licenseKey }, headers: plugin.headers }))
@@ -481,10 +498,7 @@ describe('redaction is a hard rule', () => {
       await stream.until((events) => events.some((event) => event.id === newest))
       stream.close()
       texts.push(stream.raw())
-      texts.push(
-        JSON.stringify(withReadOnlyDatabase(emu.databasePath, (db) => db.prepare('SELECT * FROM request_log').all())),
-        emu.logOutput()
-      )
+      texts.push(JSON.stringify(withReadOnlyDatabase(emu.databasePath, (db) => db.prepare('SELECT * FROM request_log').all())), emu.logOutput())
       // The entries are still useful: the download, its size, and previews are there.
       expect(texts.join('\n')).toContain('/api/downloads/')
       expect(texts.join('\n')).toContain(`${current.pluginKey.slice(0, 8)}...`)
@@ -502,7 +516,12 @@ describe('redaction is a hard rule', () => {
     try {
       await emu.request('POST', '/api/license/v1/validate', {
         body: { license_key: 'k' },
-        headers: { 'x-acme-app-id': 'app_visible', 'x-acme-plugin-key': 'plain-looking-key-value', 'x-acme-plugin-secret': 'plain-looking-secret-value', 'x-acme-api-key': 'another-plain-value' }
+        headers: {
+          'x-acme-app-id': 'app_visible',
+          'x-acme-plugin-key': 'plain-looking-key-value',
+          'x-acme-plugin-secret': 'plain-looking-secret-value',
+          'x-acme-api-key': 'another-plain-value'
+        }
       })
       const row = (await listRequests(emu)).body.requests[0]
       expect(row.authKind).toBe('product-credential')

@@ -9,7 +9,12 @@ import { makeTempDir } from '../support/temp-dir'
 describe('server timeouts', () => {
   it("keeps idle keep-alive sockets 72 s, as Fastify's own server does, and sets no request timeout", async () => {
     const dir = makeTempDir('timeouts')
-    const app = await buildServer({ databasePath: `${dir.path}/emulator.db`, runtimeKey: randomBytes(32), adminToken: 'timeouts-admin-token-0001', log: { level: 'silent' } })
+    const app = await buildServer({
+      databasePath: `${dir.path}/emulator.db`,
+      runtimeKey: randomBytes(32),
+      adminToken: 'timeouts-admin-token-0001',
+      log: { level: 'silent' }
+    })
     try {
       expect(app.server.keepAliveTimeout).toBe(72_000)
       expect(app.server.requestTimeout).toBe(0)

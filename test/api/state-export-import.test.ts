@@ -97,7 +97,14 @@ describe('state export and import', () => {
       developers: [{ id: 'dev_a', email: 'a@example.test', createdAt: '2026-01-01T00:00:00.000Z' }],
       products: [{ id: 'prod_a', developerId: 'dev_a', name: 'Authored', appId: 'app_Authored000000000001', createdAt: '2026-01-01T00:00:00.000Z' }],
       credentials: [
-        { id: 'cred_a', productId: 'prod_a', pluginKey: 'pk_AuthoredKey0000000000001', pluginSecret: 'sk_AuthoredSecret00000000001', status: 'active', createdAt: '2026-01-01T00:00:00.000Z' }
+        {
+          id: 'cred_a',
+          productId: 'prod_a',
+          pluginKey: 'pk_AuthoredKey0000000000001',
+          pluginSecret: 'sk_AuthoredSecret00000000001',
+          status: 'active',
+          createdAt: '2026-01-01T00:00:00.000Z'
+        }
       ]
     }
     expect((await emu.control('PUT', '/state', document)).status).toBe(200)

@@ -39,7 +39,8 @@ function mutationsOf(column: ColumnSpec): Mutation[] {
   ]
   if (!column.nullable) out.push({ label: 'null', value: null })
   if (column.type === 'string') out.push({ label: 'a number', value: 42 }, { label: 'empty', value: '' }, { label: 'very long', value: 'x'.repeat(20_000) })
-  if (column.type === 'integer') out.push({ label: 'negative', value: -1 }, { label: 'huge', value: 1e15 }, { label: 'fraction', value: 1.5 }, { label: 'a string', value: '3' })
+  if (column.type === 'integer')
+    out.push({ label: 'negative', value: -1 }, { label: 'huge', value: 1e15 }, { label: 'fraction', value: 1.5 }, { label: 'a string', value: '3' })
   if (column.type === 'boolean') out.push({ label: 'a string', value: 'yes' }, { label: 'a number', value: 1 })
   if (column.dateTime) {
     out.push(
@@ -66,7 +67,16 @@ async function callEveryRoute(document: Record<string, any>): Promise<HttpResult
       await call(emu.request('POST', `/api/license/v1/${action}`, { headers: PLUGIN_HEADERS, body: { license_key: key, instance_id: 'mutation-machine' } }))
     }
   }
-  await call(emu.request('POST', '/api/plugin-connections/verify', { body: { productId: 'prod_demo_synth', appId: PLUGIN_HEADERS['x-svc-app-id'], pluginKey: PLUGIN_HEADERS['x-svc-plugin-key'], pluginSecret: PLUGIN_HEADERS['x-svc-plugin-secret'] } }))
+  await call(
+    emu.request('POST', '/api/plugin-connections/verify', {
+      body: {
+        productId: 'prod_demo_synth',
+        appId: PLUGIN_HEADERS['x-svc-app-id'],
+        pluginKey: PLUGIN_HEADERS['x-svc-plugin-key'],
+        pluginSecret: PLUGIN_HEADERS['x-svc-plugin-secret']
+      }
+    })
+  )
   for (const developer of ((document.developers ?? []) as { id?: unknown }[]).slice(0, 2)) {
     const session = await emu.control('POST', `/developers/${encodeURIComponent(String(developer.id))}/session`, {})
     answers.push(session)
@@ -109,7 +119,8 @@ describe('scenario import: every field of every table, mutated', () => {
           const what = `${path} = ${mutation.label}`
           if (imported.status === 400) {
             refused += 1
-            if (imported.body.error !== 'VALIDATION_ERROR' || typeof imported.body.message !== 'string') failures.push(`${what}: 400 not in the contract's shape`)
+            if (imported.body.error !== 'VALIDATION_ERROR' || typeof imported.body.message !== 'string')
+              failures.push(`${what}: 400 not in the contract's shape`)
             const unchanged = await emu.control('GET', '/state')
             if (JSON.stringify(unchanged.body.state) !== baseText) failures.push(`${what}: a refused import changed the state`)
             continue

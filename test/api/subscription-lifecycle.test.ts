@@ -196,7 +196,13 @@ describe('the subscription-lifecycle preset', () => {
     ]
     for (const [productId, status, cancelAtPeriodEnd, entitled] of expected) {
       const { subscription, product } = byProduct(productId)
-      expect({ productId, status: subscription.status, cancel: subscription.cancel_at_period_end, entitled: product.entitled, links: product.downloads.length }).toEqual({
+      expect({
+        productId,
+        status: subscription.status,
+        cancel: subscription.cancel_at_period_end,
+        entitled: product.entitled,
+        links: product.downloads.length
+      }).toEqual({
         productId,
         status,
         cancel: cancelAtPeriodEnd,

@@ -23,7 +23,9 @@ describe('trusted origins', () => {
   })
 
   it('gives any other origin no CORS headers and no control plane', async () => {
-    const preflight = await emu.request('OPTIONS', '/_emulator/developers', { headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } })
+    const preflight = await emu.request('OPTIONS', '/_emulator/developers', {
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' }
+    })
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
     const refused = await emu.control('POST', '/developers', { email: 'evil@example.test' }, { origin: 'http://evil.example' })
     expect(refused.status).toBe(403)

@@ -17,7 +17,7 @@ describe('unicode in reasons, metadata and names', () => {
 
   it('keeps a unicode reason and metadata in the audit trail and on the revoked credential', async () => {
     const { api, product } = await ownedProduct(emulator)
-    await issueCredential(api, product.id, { reason: text, metadata: { 'clé': text, emoji: '🎚️' } })
+    await issueCredential(api, product.id, { reason: text, metadata: { clé: text, emoji: '🎚️' } })
     const revoked = await api.act(product.id, 'revoke', { reason: text })
     expect(revoked.status).toBe(200)
     expect(revoked.body.credential.revokedReason).toBe(text)
@@ -25,7 +25,7 @@ describe('unicode in reasons, metadata and names', () => {
     const [revokeEntry, createEntry] = audit.body.entries
     expect(revokeEntry.reason).toBe(text)
     expect(createEntry.reason).toBe(text)
-    expect(createEntry.metadata).toEqual({ 'clé': text, emoji: '🎚️' })
+    expect(createEntry.metadata).toEqual({ clé: text, emoji: '🎚️' })
   })
 
   it('keeps unicode product and developer names', async () => {

@@ -44,10 +44,7 @@ describe('plugin connection verification: failures', () => {
   })
 
   it('KEY_MISMATCH for an unknown plugin key', async () => {
-    expectFailure(
-      await verifyConnection(emulator, { ...verifyBody(productId, material), pluginKey: 'pk_0000000000000000000000000000' }),
-      'KEY_MISMATCH'
-    )
+    expectFailure(await verifyConnection(emulator, { ...verifyBody(productId, material), pluginKey: 'pk_0000000000000000000000000000' }), 'KEY_MISMATCH')
   })
 
   it('KEY_MISMATCH for the plugin key of another product', async () => {
@@ -55,17 +52,11 @@ describe('plugin connection verification: failures', () => {
   })
 
   it('SECRET_MISMATCH for a wrong plugin secret', async () => {
-    expectFailure(
-      await verifyConnection(emulator, { ...verifyBody(productId, material), pluginSecret: `${material.pluginSecret}x` }),
-      'SECRET_MISMATCH'
-    )
+    expectFailure(await verifyConnection(emulator, { ...verifyBody(productId, material), pluginSecret: `${material.pluginSecret}x` }), 'SECRET_MISMATCH')
   })
 
   it('SECRET_MISMATCH for the secret of another product', async () => {
-    expectFailure(
-      await verifyConnection(emulator, { ...verifyBody(productId, material), pluginSecret: otherMaterial.pluginSecret }),
-      'SECRET_MISMATCH'
-    )
+    expectFailure(await verifyConnection(emulator, { ...verifyBody(productId, material), pluginSecret: otherMaterial.pluginSecret }), 'SECRET_MISMATCH')
   })
 
   it('CREDENTIAL_REVOKED after revoke, until a new credential is issued', async () => {

@@ -151,7 +151,10 @@ test('a secret sealed under another runtime key says so and points to rotation',
   await shot(page, 'credentials-other-runtime-key')
   await page.getByRole('button', { name: 'Rotate secret' }).click()
   await page.getByRole('dialog', { name: 'Rotate the plugin secret?' }).getByRole('button', { name: 'Rotate secret' }).click()
-  await page.getByRole('dialog', { name: /rotated/i }).getByRole('button', { name: 'Done' }).click()
+  await page
+    .getByRole('dialog', { name: /rotated/i })
+    .getByRole('button', { name: 'Done' })
+    .click()
   await expect(page.getByTestId('unrecoverable')).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Reveal secret' })).toBeEnabled()
 })

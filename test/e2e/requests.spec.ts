@@ -9,11 +9,17 @@ test('requests stream in live, filter by status, and open redacted', async ({ pa
   // A plugin calls while the inspector is open: no reload needed.
   const bad = await callService(emulator, 'POST', '/api/plugin-connections/verify', { ...DEMO_VALUES, pluginSecret: 'sk_Wrong0000000000000000' })
   expect(bad.status).toBe(401)
-  const good = await callService(emulator, 'POST', '/api/license/v1/validate', { license_key: DEMO.perpetualKey }, {
-    'x-svc-app-id': DEMO.appId,
-    'x-svc-plugin-key': DEMO.pluginKey,
-    'x-svc-plugin-secret': DEMO.pluginSecret
-  })
+  const good = await callService(
+    emulator,
+    'POST',
+    '/api/license/v1/validate',
+    { license_key: DEMO.perpetualKey },
+    {
+      'x-svc-app-id': DEMO.appId,
+      'x-svc-plugin-key': DEMO.pluginKey,
+      'x-svc-plugin-secret': DEMO.pluginSecret
+    }
+  )
   expect(good.status).toBe(200)
   const verifyRow = page.getByRole('row').filter({ hasText: '/api/plugin-connections/verify' })
   const validateRow = page.getByRole('row').filter({ hasText: '/api/license/v1/validate' })
@@ -84,11 +90,17 @@ test('arrow keys move through the log', async ({ page, emulator }) => {
 
 test('the detail names each query parameter and body field the server ignored', async ({ page, emulator }) => {
   await loadPreset(emulator, 'full-library')
-  const validated = await callService(emulator, 'POST', '/api/license/v1/validate?_=123', { license_key: DEMO.perpetualKey, client_build: 'nightly' }, {
-    'x-svc-app-id': DEMO.appId,
-    'x-svc-plugin-key': DEMO.pluginKey,
-    'x-svc-plugin-secret': DEMO.pluginSecret
-  })
+  const validated = await callService(
+    emulator,
+    'POST',
+    '/api/license/v1/validate?_=123',
+    { license_key: DEMO.perpetualKey, client_build: 'nightly' },
+    {
+      'x-svc-app-id': DEMO.appId,
+      'x-svc-plugin-key': DEMO.pluginKey,
+      'x-svc-plugin-secret': DEMO.pluginSecret
+    }
+  )
   expect(validated.status).toBe(200)
   await callService(emulator, 'GET', '/api/license/v1/public-key')
   await openApp(page, emulator, '#/requests')

@@ -16,7 +16,11 @@ const SIZES = [
 /** Each screen with the controls a person needs there, which must be visible and inside the window. */
 const SCREENS: { hash: string; title: string; keys: (page: Page) => Locator[] }[] = [
   { hash: '#/overview', title: 'Overview', keys: (page) => [page.getByRole('button', { name: 'Copy base URL' })] },
-  { hash: '#/developers', title: 'Developers & products', keys: (page) => [page.getByRole('button', { name: 'Create developer' }), page.getByRole('button', { name: 'Create product' })] },
+  {
+    hash: '#/developers',
+    title: 'Developers & products',
+    keys: (page) => [page.getByRole('button', { name: 'Create developer' }), page.getByRole('button', { name: 'Create product' })]
+  },
   {
     hash: `#/credentials?product=${DEMO.productId}`,
     title: 'Credentials',
@@ -25,9 +29,19 @@ const SCREENS: { hash: string; title: string; keys: (page: Page) => Locator[] }[
   {
     hash: `#/tester?product=${DEMO.productId}`,
     title: 'Connection tester',
-    keys: (page) => ['verify', 'activate', 'validate', 'deactivate'].map((step) => page.getByTestId(`step-${step}`).getByRole('button', { name: new RegExp(`^${step}$`, 'i') }))
+    keys: (page) =>
+      ['verify', 'activate', 'validate', 'deactivate'].map((step) =>
+        page.getByTestId(`step-${step}`).getByRole('button', { name: new RegExp(`^${step}$`, 'i') })
+      )
   },
-  { hash: '#/library', title: 'Library viewer', keys: (page) => [page.getByTestId('qa-toolbar').getByRole('button', { name: 'Buy' }), page.getByTestId('qa-toolbar').getByRole('button', { name: /\+30 days/ })] },
+  {
+    hash: '#/library',
+    title: 'Library viewer',
+    keys: (page) => [
+      page.getByTestId('qa-toolbar').getByRole('button', { name: 'Buy' }),
+      page.getByTestId('qa-toolbar').getByRole('button', { name: /\+30 days/ })
+    ]
+  },
   { hash: '#/requests', title: 'Requests', keys: (page) => [page.getByRole('button', { name: 'Clear log' })] },
   { hash: '#/scenarios', title: 'Scenarios & settings', keys: (page) => [page.getByRole('button', { name: /Export state/ })] }
 ]
@@ -72,7 +86,9 @@ for (const [width, height] of SIZES) {
       await page.screenshot({ path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}.png`) })
       await expectAccessible(page, `${screen.title} at ${width}x${height}`)
       // One window further down too: what lies below the fold is looked at as well.
-      await page.evaluate('(() => { const main = document.querySelector(".content"); main.scrollTo(0, main.clientHeight - 80); document.querySelector("[data-testid=library-licenses]")?.scrollIntoView() })()')
+      await page.evaluate(
+        '(() => { const main = document.querySelector(".content"); main.scrollTo(0, main.clientHeight - 80); document.querySelector("[data-testid=library-licenses]")?.scrollIntoView() })()'
+      )
       expect.soft(await overflow(page), `${screen.title}, scrolled`).toEqual({ document: 0, content: 0 })
       await page.screenshot({ path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}-2.png`) })
       // Every screen stays reachable from the navigation, whatever its width.

@@ -7,7 +7,10 @@ test('load a preset, inject a fault, move the clock, export, import and reset', 
 
   // A preset replaces the data, after a confirmation.
   await page.getByRole('button', { name: 'Load preset Customer with a full library' }).click()
-  await page.getByRole('dialog', { name: /Load “Customer with a full library”/ }).getByRole('button', { name: 'Replace data' }).click()
+  await page
+    .getByRole('dialog', { name: /Load “Customer with a full library”/ })
+    .getByRole('button', { name: 'Replace data' })
+    .click()
   await expect(page.getByText('Preset loaded: Customer with a full library')).toBeVisible()
   await goTo(page, '#/overview')
   await expect(page.getByTestId('count-licenses')).toContainText('7')

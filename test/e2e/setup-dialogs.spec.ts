@@ -53,7 +53,9 @@ test('a second developer becomes the acting one, so the next product is theirs',
   await form.getByLabel('Name', { exact: true }).fill('Second Studio')
   await form.getByRole('button', { name: 'Create developer' }).click()
   await expect(page.getByText('Now acting as Second Studio')).toBeVisible()
-  const second = (await emulator.control<{ developers: { id: string; name: string }[] }>('GET', '/developers')).body.developers.find((d) => d.name === 'Second Studio')
+  const second = (await emulator.control<{ developers: { id: string; name: string }[] }>('GET', '/developers')).body.developers.find(
+    (d) => d.name === 'Second Studio'
+  )
   expect(second).toBeDefined()
   await expect(page.getByRole('combobox', { name: /Acting as/ })).toHaveValue(second!.id)
   // The form offers the next defaults.

@@ -42,7 +42,11 @@ export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const toasts = page.locator('.toast-region').getByRole('button', { name: 'Dismiss' })
   // A toast may leave by itself meanwhile: then there is nothing to click.
-  while ((await toasts.count()) > 0) await toasts.first().click({ timeout: 2000 }).catch(() => undefined)
+  while ((await toasts.count()) > 0)
+    await toasts
+      .first()
+      .click({ timeout: 2000 })
+      .catch(() => undefined)
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) })
   await expectAccessible(page, name)
 }
@@ -52,7 +56,10 @@ export async function loadPreset(emulator: ServedEmulator, name: string): Promis
   expect(result.status).toBe(200)
 }
 
-export async function createDeveloper(emulator: ServedEmulator, input: { email: string; name?: string; role?: 'developer' | 'admin' }): Promise<{ id: string }> {
+export async function createDeveloper(
+  emulator: ServedEmulator,
+  input: { email: string; name?: string; role?: 'developer' | 'admin' }
+): Promise<{ id: string }> {
   const result = await emulator.control<{ developer: { id: string } }>('POST', '/developers', input)
   expect(result.status).toBe(201)
   return result.body.developer
@@ -83,6 +90,12 @@ export async function expectAccessible(page: Page, where: string): Promise<void>
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
   const serious = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 5).join(', ')}`)
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+          .map((node) => node.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`
+    )
   expect.soft(serious, `axe on ${where}`).toEqual([])
 }

@@ -116,7 +116,9 @@ test('a credential can be created through the API with the bridge token, and sur
   const again = await page.evaluate(() => (globalThis as unknown as BridgeWindow).emulatorDesktop?.connection())
   const revealed = await fetch(`${again?.baseUrl}${credentialPath}/reveal-secret`, { method: 'POST', headers: bearer, body: '{}' })
   expect(revealed.status).toBe(200)
-  expect(((await revealed.json()) as { one_time_reveal: { pluginSecret: string } }).one_time_reveal.pluginSecret).toBe(created.body.one_time_reveal.pluginSecret)
+  expect(((await revealed.json()) as { one_time_reveal: { pluginSecret: string } }).one_time_reveal.pluginSecret).toBe(
+    created.body.one_time_reveal.pluginSecret
+  )
 })
 
 test('the page has no Node, and cannot navigate away or open windows', async () => {

@@ -68,7 +68,10 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
       PLE_TIMEOUT_MS: '3000',
       ...env
     }
-    const result = spawnSync(binary, args, { encoding: 'utf8', env: Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv })
+    const result = spawnSync(binary, args, {
+      encoding: 'utf8',
+      env: Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv
+    })
     const stdout = result.stdout ?? ''
     const last = stdout.trim().split('\n').at(-1) ?? ''
     let line: Record<string, any> = {}
@@ -90,7 +93,16 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
 
   beforeAll(async () => {
     cli = buildClient('default')
-    serve = await startServeCli(['--port', '0', '--db', join(dir.path, 'emulator.db'), '--scenario', join(projectRoot, 'resources', 'scenarios', 'ci.json'), '--admin-token', ADMIN_TOKEN])
+    serve = await startServeCli([
+      '--port',
+      '0',
+      '--db',
+      join(dir.path, 'emulator.db'),
+      '--scenario',
+      join(projectRoot, 'resources', 'scenarios', 'ci.json'),
+      '--admin-token',
+      ADMIN_TOKEN
+    ])
     publicKeyHex = ((await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string }).public_key_hex
     cacheDir = mkdtempSync(join(tmpdir(), 'ple-native-cache-'))
   }, 300_000)
@@ -117,7 +129,10 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
 
   it('a wrong secret is refused by licensing (401) and by connection verification, with the reason', () => {
     const wrong = { PLE_PLUGIN_SECRET: 'sk_NotTheSecret000000000000000000001' }
-    expect(run(['validate', '--license', CI.perpetual], wrong)).toMatchObject({ exit: 11, line: { outcome: 'auth_failed', code: 'PRODUCT_CREDENTIAL_INVALID', http_status: 401 } })
+    expect(run(['validate', '--license', CI.perpetual], wrong)).toMatchObject({
+      exit: 11,
+      line: { outcome: 'auth_failed', code: 'PRODUCT_CREDENTIAL_INVALID', http_status: 401 }
+    })
     expect(run(['verify'], wrong)).toMatchObject({ exit: 11, line: { outcome: 'auth_failed', code: 'SECRET_MISMATCH' } })
   })
 
@@ -185,8 +200,14 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
         await faults([])
       }
       // Nothing listens on port 9 of loopback (discard): connection refused.
-      expect(run(['validate', '--license', bought.license.key], { ...env, PLE_BASE_URL: 'http://127.0.0.1:9' })).toMatchObject({ exit: 0, line: { source: 'cache', http_status: 0 } })
-      expect(run(['validate', '--license', bought.license.key], { ...env, PLE_BASE_URL: 'http://127.0.0.1:9', PLE_CACHE_DIR: '' })).toMatchObject({ exit: 12, line: { outcome: 'offline' } })
+      expect(run(['validate', '--license', bought.license.key], { ...env, PLE_BASE_URL: 'http://127.0.0.1:9' })).toMatchObject({
+        exit: 0,
+        line: { source: 'cache', http_status: 0 }
+      })
+      expect(run(['validate', '--license', bought.license.key], { ...env, PLE_BASE_URL: 'http://127.0.0.1:9', PLE_CACHE_DIR: '' })).toMatchObject({
+        exit: 12,
+        line: { outcome: 'offline' }
+      })
     })
   })
 
@@ -232,14 +253,26 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     expect(revealed.status).toBe(200)
     const material = ((await revealed.json()) as { one_time_reveal: { appId: string; pluginKey: string; pluginSecret: string } }).one_time_reveal
     const header = toCppHeader(
-      { appId: material.appId, pluginKey: material.pluginKey, pluginSecret: material.pluginSecret, productId: CI.productId, developerId: CI.developerId, environment: 'development', apiBaseUrl: serve.baseUrl },
+      {
+        appId: material.appId,
+        pluginKey: material.pluginKey,
+        pluginSecret: material.pluginSecret,
+        productId: CI.productId,
+        developerId: CI.developerId,
+        environment: 'development',
+        apiBaseUrl: serve.baseUrl
+      },
       'svc'
     )
     const headerPath = join(dir.path, 'ci_synth_plugin_config.h')
     writeFileSync(headerPath, header)
     const withHeader = buildClient('with-header', [`-DPLE_CONFIG_HEADER=${headerPath}`])
     // Nothing from the environment but where to keep the cache: the header holds the rest.
-    const verified = run(['verify'], { PLE_BASE_URL: undefined, PLE_APP_ID: undefined, PLE_PLUGIN_KEY: undefined, PLE_PLUGIN_SECRET: undefined, PLE_PRODUCT_ID: undefined }, withHeader)
+    const verified = run(
+      ['verify'],
+      { PLE_BASE_URL: undefined, PLE_APP_ID: undefined, PLE_PLUGIN_KEY: undefined, PLE_PLUGIN_SECRET: undefined, PLE_PRODUCT_ID: undefined },
+      withHeader
+    )
     expect(verified).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VERIFIED' } })
   }, 300_000)
 

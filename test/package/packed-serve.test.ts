@@ -34,7 +34,15 @@ afterEach(async () => killAllCli())
 describe('the npm package', () => {
   it('holds the built CLI, server, UI and resources, and no sources, tests or bench', () => {
     const files = packed.files
-    for (const needed of ['bin/plugin-license-emulator.js', 'out/main/cli.js', 'out/renderer/index.html', 'resources/scenario.schema.json', 'resources/scenarios/ci.json', 'package.json', 'README.md']) {
+    for (const needed of [
+      'bin/plugin-license-emulator.js',
+      'out/main/cli.js',
+      'out/renderer/index.html',
+      'resources/scenario.schema.json',
+      'resources/scenarios/ci.json',
+      'package.json',
+      'README.md'
+    ]) {
       expect(files).toContain(needed)
     }
     expect(files.some((f) => /^out\/main\/chunks\/build-server-.*\.js$/.test(f))).toBe(true)

@@ -80,7 +80,11 @@ export async function addFile(
   return added.body.file as ProductFile
 }
 
-export async function resellerOrder(emu: TestEmulator, productId: string, reseller = 'Plugin Boutique'): Promise<{ claimToken: string; item: Record<string, any>; order: Record<string, any> }> {
+export async function resellerOrder(
+  emu: TestEmulator,
+  productId: string,
+  reseller = 'Plugin Boutique'
+): Promise<{ claimToken: string; item: Record<string, any>; order: Record<string, any> }> {
   const created = await emu.control('POST', '/reseller-orders', { productId, reseller })
   expectStatus(created, 201, 'reseller order not created')
   return { claimToken: created.body.claimToken as string, item: created.body.item, order: created.body.order }

@@ -53,7 +53,11 @@ export async function ownedProduct(emulator: TestEmulator, options: { role?: 'de
 }
 
 /** Creates the first credential of a product (asserting 201) and returns it with its full material. */
-export async function issueCredential(api: ManagementClient, productId: string, body: unknown = {}): Promise<{ credential: Record<string, any>; material: Material }> {
+export async function issueCredential(
+  api: ManagementClient,
+  productId: string,
+  body: unknown = {}
+): Promise<{ credential: Record<string, any>; material: Material }> {
   const created = await api.create(productId, body)
   expect(created.status, created.text).toBe(201)
   const reveal = created.body.one_time_reveal as Record<string, unknown>

@@ -32,7 +32,12 @@ export interface TestEmulator {
   logOutput(): string
   // The constraint (not only the default) keeps `Awaited<ReturnType<TestEmulator['request']>>` readable.
   request<T extends Record<string, any> = Record<string, any>>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>
-  control<T extends Record<string, any> = Record<string, any>>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>
+  control<T extends Record<string, any> = Record<string, any>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>
+  ): Promise<HttpResult<T>>
   createDeveloper(input?: { email?: string; role?: 'developer' | 'admin' }): Promise<{ id: string; token: string }>
   createProduct(developerId: string, name?: string): Promise<{ id: string; appId: string }>
   close(): Promise<void>

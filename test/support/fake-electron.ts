@@ -365,7 +365,8 @@ class FakeSafeStorage {
   }
   async decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }> {
     if (!this.available) throw new Error('Decryption is not available.')
-    if (!encrypted.subarray(0, FAKE_CIPHER_PREFIX.length).equals(FAKE_CIPHER_PREFIX)) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.')
+    if (!encrypted.subarray(0, FAKE_CIPHER_PREFIX.length).equals(FAKE_CIPHER_PREFIX))
+      throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.')
     const body = encrypted.subarray(FAKE_CIPHER_PREFIX.length).map((byte) => byte ^ 0x5a)
     const shouldReEncrypt = this.shouldReEncrypt
     this.shouldReEncrypt = false
@@ -387,7 +388,12 @@ class FakeScreen {
   }
 }
 
-type PermissionRequestHandler = (contents: FakeWebContents, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string }) => void
+type PermissionRequestHandler = (
+  contents: FakeWebContents,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details: { requestingUrl: string }
+) => void
 type PermissionCheckHandler = (contents: FakeWebContents | null, permission: string, requestingOrigin: string, details: Record<string, unknown>) => boolean
 
 class FakeSession {

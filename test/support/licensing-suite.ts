@@ -46,10 +46,18 @@ export function licensingSuite(at: string, productNames: readonly [string, strin
 
   const suite: LicensingSuite = {
     clock,
-    get emu() { return ready(parts.emu, 'emu') },
-    get product() { return ready(parts.product, 'product') },
-    get otherProduct() { return ready(parts.otherProduct, 'otherProduct') },
-    get customerId() { return ready(parts.customerId, 'customerId') },
+    get emu() {
+      return ready(parts.emu, 'emu')
+    },
+    get product() {
+      return ready(parts.product, 'product')
+    },
+    get otherProduct() {
+      return ready(parts.otherProduct, 'otherProduct')
+    },
+    get customerId() {
+      return ready(parts.customerId, 'customerId')
+    },
     buy: (kind = 'perpetual', extra = {}) => purchase(suite.emu, suite.customerId, suite.product.productId, { kind, ...extra }),
     plugin: () => pluginClient(suite.emu, suite.product),
     otherPlugin: () => pluginClient(suite.emu, suite.otherProduct)

@@ -63,7 +63,8 @@ export function responseContract(document: Record<string, any>): ResponseContrac
         return null
       }
       const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => operation.responses[k] !== undefined)
-      if (!key) return `${method} ${operation.template} answered ${status}, which its OpenAPI operation does not declare (declared: ${Object.keys(operation.responses).join(', ')})`
+      if (!key)
+        return `${method} ${operation.template} answered ${status}, which its OpenAPI operation does not declare (declared: ${Object.keys(operation.responses).join(', ')})`
       if (!isJson) return null
       const media = operation.responses[key]?.content?.['application/json']
       if (!media?.schema) return null

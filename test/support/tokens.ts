@@ -17,9 +17,10 @@ const nowS = (): number => Math.floor(Date.now() / 1000)
 
 /** The emulator's own session signing key, read from its SQLite file: to forge tokens that differ in one claim only. */
 export async function emulatorSessionKey(databasePath: string): Promise<{ kid: string; privateKey: CryptoKey }> {
-  const row = withReadOnlyDatabase(databasePath, (db) =>
-    db.prepare("SELECT kid, private_jwk FROM signing_keys WHERE purpose = 'session'").get()
-  ) as { kid: string; private_jwk: string }
+  const row = withReadOnlyDatabase(databasePath, (db) => db.prepare("SELECT kid, private_jwk FROM signing_keys WHERE purpose = 'session'").get()) as {
+    kid: string
+    private_jwk: string
+  }
   return { kid: row.kid, privateKey: (await importJWK(JSON.parse(row.private_jwk) as JWK, 'EdDSA')) as CryptoKey }
 }
 

@@ -79,7 +79,9 @@ describe('bench fixtures: the document', () => {
     expect(new Set(credentials.map((c) => c.pluginKey)).size).toBe(credentials.length)
     expect(fixtures.plugin.productId).toBe('prd_bench')
     expect(fixtures.plugin.appId).toMatch(/^app_[A-Za-z0-9]{32}$/)
-    expect(credentials).toContainEqual(expect.objectContaining({ productId: 'prd_bench', pluginKey: fixtures.plugin.pluginKey, pluginSecret: fixtures.plugin.pluginSecret }))
+    expect(credentials).toContainEqual(
+      expect.objectContaining({ productId: 'prd_bench', pluginKey: fixtures.plugin.pluginKey, pluginSecret: fixtures.plugin.pluginSecret })
+    )
     expect(products).toContainEqual(expect.objectContaining({ id: 'prd_bench', appId: fixtures.plugin.appId }))
   })
 

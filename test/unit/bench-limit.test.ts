@@ -37,7 +37,11 @@ describe('bench limit server', () => {
   let server: ServerProcess
   const dir = makeTempDir('bench-limit')
   const validate = (headers: Record<string, string>, body: unknown) =>
-    fetch(`${server.baseUrl}/api/license/v1/validate`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+    fetch(`${server.baseUrl}/api/license/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body)
+    })
   const headersOf = (secret = fixtures.plugin.pluginSecret) => ({
     'x-svc-app-id': fixtures.plugin.appId,
     'x-svc-plugin-key': fixtures.plugin.pluginKey,
@@ -47,7 +51,11 @@ describe('bench limit server', () => {
   beforeAll(async () => {
     const fixturesFile = join(dir.path, 'fixtures.json')
     writeFileSync(fixturesFile, JSON.stringify({ plugin: fixtures.plugin, validateLicenses: fixtures.validateLicenses }))
-    server = await startServerProcess({ script: limitScript, args: ['--port', '0', '--db', join(dir.path, 'limit.db'), '--fixtures', fixturesFile], cwd: projectRoot })
+    server = await startServerProcess({
+      script: limitScript,
+      args: ['--port', '0', '--db', join(dir.path, 'limit.db'), '--fixtures', fixturesFile],
+      cwd: projectRoot
+    })
   })
   afterAll(async () => {
     await server?.stop()

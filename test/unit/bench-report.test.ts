@@ -61,7 +61,14 @@ type Ui =
 
 const { evaluateTargets, formatReport, withRatios } = untypedReport as {
   evaluateTargets: (inputs: Inputs) => Target[]
-  formatReport: (result: Inputs & { targets: Target[]; mode: string; config: { connections: number; durationS: number; warmupS: number }; machine: { node: string; cpus: number; loadStart: number[]; loadEnd: number[] } }) => string
+  formatReport: (
+    result: Inputs & {
+      targets: Target[]
+      mode: string
+      config: { connections: number; durationS: number; warmupS: number }
+      machine: { node: string; cpus: number; loadStart: number[]; loadEnd: number[] }
+    }
+  ) => string
   withRatios: (run: Run, baseline: Run | null, limit?: Run | null) => Run
 }
 
@@ -189,7 +196,11 @@ describe('bench report: targets', () => {
     expect(statusOf(evaluateTargets(replacing('verify', { rps: 9000, errors: 3 })), TARGETS.verifyThroughput)).toBe('missed')
     // A warm-up of refused requests has no service time to judge.
     const refusedWarmUp = replacing('library-1000', { single: { rps: 3000, p50: 0, p99: 0, mean: 0, requests: 3000, non2xx: 3000, errors: 0 } })
-    expect(targetOf(evaluateTargets(refusedWarmUp), TARGETS.library1)).toEqual({ target: TARGETS.library1, value: 'no 2xx answer in the run', status: 'missed' })
+    expect(targetOf(evaluateTargets(refusedWarmUp), TARGETS.library1)).toEqual({
+      target: TARGETS.library1,
+      value: 'no 2xx answer in the run',
+      status: 'missed'
+    })
   })
 
   it('judges no share against a limit that answered nothing, or answered with errors', () => {
@@ -215,7 +226,10 @@ describe('bench report: targets', () => {
   })
 
   it('ignores library-10: only the 1,000-item library has a target', () => {
-    const targets = evaluateTargets({ ...allGood(), runs: [run('library-10', { p50: 1, single: { rps: 900, p50: 1, p99: 2, mean: 1, requests: 900, non2xx: 0, errors: 0 } })] })
+    const targets = evaluateTargets({
+      ...allGood(),
+      runs: [run('library-10', { p50: 1, single: { rps: 900, p50: 1, p99: 2, mean: 1, requests: 900, non2xx: 0, errors: 0 } })]
+    })
     expect(statusOf(targets, TARGETS.library1)).toBe('not run')
   })
 
@@ -289,7 +303,13 @@ describe('bench report: ratios', () => {
   })
 
   it('leaves the ratios null without a baseline or limit, or over a zero', () => {
-    expect(withRatios(run('validate'), null, null)).toMatchObject({ rpsVsBaseline: null, p50VsBaseline: null, p99VsBaseline: null, rpsVsLimit: null, p99VsLimit: null })
+    expect(withRatios(run('validate'), null, null)).toMatchObject({
+      rpsVsBaseline: null,
+      p50VsBaseline: null,
+      p99VsBaseline: null,
+      rpsVsLimit: null,
+      p99VsLimit: null
+    })
     expect(withRatios(run('validate'), run('baseline', { p50: 0 })).p50VsBaseline).toBeNull()
   })
 
@@ -302,9 +322,10 @@ describe('bench report: ratios', () => {
 describe('bench report: console table', () => {
   const result = () => {
     const inputs = allGood()
-    const runs = [...inputs.runs, run('scale-validate', { label: 'POST /api/license/v1/validate (100,000 licenses)', rss: { maxSampledMiB: 180.2, kernelPeakMiB: 190.5 } })].map((r) =>
-      withRatios(r, inputs.baseline, inputs.limit)
-    )
+    const runs = [
+      ...inputs.runs,
+      run('scale-validate', { label: 'POST /api/license/v1/validate (100,000 licenses)', rss: { maxSampledMiB: 180.2, kernelPeakMiB: 190.5 } })
+    ].map((r) => withRatios(r, inputs.baseline, inputs.limit))
     return {
       ...inputs,
       runs,
@@ -317,7 +338,14 @@ describe('bench report: console table', () => {
 
   it('has a row for both baselines and for every run, by label', () => {
     const text = formatReport(result())
-    for (const label of ['baseline: bare Fastify, POST small JSON', 'limit: validate with the least work (hash, 2 reads, sign)', 'label of validate', 'label of verify', 'label of library-1000', 'POST /api/license/v1/validate (100,000 licenses)']) {
+    for (const label of [
+      'baseline: bare Fastify, POST small JSON',
+      'limit: validate with the least work (hash, 2 reads, sign)',
+      'label of validate',
+      'label of verify',
+      'label of library-1000',
+      'POST /api/license/v1/validate (100,000 licenses)'
+    ]) {
       expect(text).toContain(label)
     }
   })
@@ -344,17 +372,48 @@ describe('bench report: console table', () => {
 
   it('shows both ratios, service time, errors and peak RSS in a run row', () => {
     const inputs = result()
-    const runs = [withRatios(run('validate', { label: 'VALIDATE ROW', rps: 6000, p99: 9, non2xx: 3, errors: 2, single: { rps: 800, p50: 1, p99: 2, mean: 1.25, requests: 800, non2xx: 0, errors: 0 }, rss: { maxSampledMiB: 99, kernelPeakMiB: 101.5 } }), baseline, limit)]
-    const row = formatReport({ ...inputs, runs }).split('\n').find((l) => l.startsWith('VALIDATE ROW'))
+    const runs = [
+      withRatios(
+        run('validate', {
+          label: 'VALIDATE ROW',
+          rps: 6000,
+          p99: 9,
+          non2xx: 3,
+          errors: 2,
+          single: { rps: 800, p50: 1, p99: 2, mean: 1.25, requests: 800, non2xx: 0, errors: 0 },
+          rss: { maxSampledMiB: 99, kernelPeakMiB: 101.5 }
+        }),
+        baseline,
+        limit
+      )
+    ]
+    const row = formatReport({ ...inputs, runs })
+      .split('\n')
+      .find((l) => l.startsWith('VALIDATE ROW'))
     expect(row?.trim().split(/\s{2,}/)).toEqual(['VALIDATE ROW', '6000', '0.15', '0.6', '4', '9', '4.5', '0.9', '1.25 / 800', '5', '101.5'])
   })
 
   it('prints each baseline at 1.00 against itself and "-" for figures a run lacks', () => {
     const inputs = result()
     const lines = formatReport({ ...inputs, runs: [run('verify', { label: 'BARE ROW' })] }).split('\n')
-    expect(lines.find((l) => l.startsWith('baseline:'))?.trim().split(/\s{2,}/)).toEqual(['baseline: bare Fastify, POST small JSON', '40000', '1.00', '-', '1', '2', '1.00', '-', '-', '0', '-'])
-    expect(lines.find((l) => l.startsWith('limit:'))?.trim().split(/\s{2,}/)).toEqual(['limit: validate with the least work (hash, 2 reads, sign)', '10000', '0.25', '1.00', '2', '10', '5', '1.00', '-', '0', '-'])
-    expect(lines.find((l) => l.startsWith('BARE ROW'))?.trim().split(/\s{2,}/)).toEqual(['BARE ROW', '5000', '0.13', '-', '4', '8', '4', '-', '-', '0', '-'])
+    expect(
+      lines
+        .find((l) => l.startsWith('baseline:'))
+        ?.trim()
+        .split(/\s{2,}/)
+    ).toEqual(['baseline: bare Fastify, POST small JSON', '40000', '1.00', '-', '1', '2', '1.00', '-', '-', '0', '-'])
+    expect(
+      lines
+        .find((l) => l.startsWith('limit:'))
+        ?.trim()
+        .split(/\s{2,}/)
+    ).toEqual(['limit: validate with the least work (hash, 2 reads, sign)', '10000', '0.25', '1.00', '2', '10', '5', '1.00', '-', '0', '-'])
+    expect(
+      lines
+        .find((l) => l.startsWith('BARE ROW'))
+        ?.trim()
+        .split(/\s{2,}/)
+    ).toEqual(['BARE ROW', '5000', '0.13', '-', '4', '8', '4', '-', '-', '0', '-'])
   })
 
   it('prints the cold-start and memory lines only when those phases ran', () => {
@@ -378,9 +437,20 @@ describe('bench report: console table', () => {
 describe('bench report: library sizes and split', () => {
   it('prints bytes per item of each library run, with the in-process split where it was measured', () => {
     const inputs = allGood()
-    const runs = [run('library-1000', { label: 'LIB 1000', bytes: 1_865_363, bytesPerItem: 1865 } as Partial<Run>), run('library-10', { label: 'LIB 10', bytes: 19_260, bytesPerItem: 1926 } as Partial<Run>)]
+    const runs = [
+      run('library-1000', { label: 'LIB 1000', bytes: 1_865_363, bytesPerItem: 1865 } as Partial<Run>),
+      run('library-10', { label: 'LIB 10', bytes: 19_260, bytesPerItem: 1926 } as Partial<Run>)
+    ]
     const librarySplit = { 'library-1000': { medianMs: 14.96, bytes: 1_865_363, bytesPerItem: 1865, sqliteMs: 8.03, viewMs: 1.39, serialiseMs: 3.55 } }
-    const text = formatReport({ ...inputs, runs, targets: [], mode: 'quick', config: { connections: 50, durationS: 3, warmupS: 1 }, machine: { node: 'v20', cpus: 2, loadStart: [0], loadEnd: [0] }, librarySplit } as Parameters<typeof formatReport>[0])
+    const text = formatReport({
+      ...inputs,
+      runs,
+      targets: [],
+      mode: 'quick',
+      config: { connections: 50, durationS: 3, warmupS: 1 },
+      machine: { node: 'v20', cpus: 2, loadStart: [0], loadEnd: [0] },
+      librarySplit
+    } as Parameters<typeof formatReport>[0])
     expect(text).toContain('LIB 1000: 1,865,363 bytes, 1,865 per item; in process 14.96 ms = SQLite 8.03 + view 1.39 + serialisation 3.55 ms')
     expect(text).toContain('LIB 10: 19,260 bytes, 1,926 per item\n')
   })

@@ -93,12 +93,7 @@ function scenario(): ScenarioDocument {
       file('f alpha/new?b', 'p_alpha', '2.0', at(-20)),
       file('f_revoked', 'p_revoked', '1.0', at(-30))
     ],
-    orders: [
-      order('o_old', 'north', at(-30)),
-      order('o_tie_first', null, at(-20)),
-      order('o_tie_second', 'south', at(-20)),
-      order('o_empty', null, at(-5))
-    ],
+    orders: [order('o_old', 'north', at(-30)), order('o_tie_first', null, at(-20)), order('o_tie_second', 'south', at(-20)), order('o_empty', null, at(-5))],
     orderItems: [
       item('i_alpha', 'o_old', 'p_alpha'),
       item('i_bought', 'o_old', 'p_bought_only'),
@@ -107,7 +102,17 @@ function scenario(): ScenarioDocument {
       item('i_alpha_again', 'o_tie_second', 'p_alpha')
     ],
     subscriptions: [
-      { id: 's_beta', customerId: 'cus', productId: 'p_beta', plan: 'monthly', status: 'active', currentPeriodEnd: at(-1), cancelAtPeriodEnd: true, canceledAt: at(-10), createdAt: at(-40) }
+      {
+        id: 's_beta',
+        customerId: 'cus',
+        productId: 'p_beta',
+        plan: 'monthly',
+        status: 'active',
+        currentPeriodEnd: at(-1),
+        cancelAtPeriodEnd: true,
+        canceledAt: at(-10),
+        createdAt: at(-40)
+      }
     ],
     entitlements: [
       entitlement('e_beta', 'p_beta', 'subscription', 'active', at(-40)),
@@ -185,7 +190,15 @@ describe('the library view over its column-array reads', () => {
       'activations',
       'activated_on_this_device'
     ])
-    expect(Object.keys(library.licenses[0]?.activations[0] ?? {})).toEqual(['id', 'instance_id', 'instance_name', 'platform', 'app_version', 'first_seen_at', 'last_seen_at'])
+    expect(Object.keys(library.licenses[0]?.activations[0] ?? {})).toEqual([
+      'id',
+      'instance_id',
+      'instance_name',
+      'platform',
+      'app_version',
+      'first_seen_at',
+      'last_seen_at'
+    ])
     expect(Object.keys(library.subscriptions[0] ?? {})).toEqual([
       'id',
       'product_id',
@@ -199,7 +212,17 @@ describe('the library view over its column-array reads', () => {
       'grace_until',
       'ended_at'
     ])
-    expect(Object.keys(library.orders[0] ?? {})).toEqual(['id', 'created_at', 'channel', 'reseller', 'storefront_slug', 'status', 'currency', 'total_cents', 'items'])
+    expect(Object.keys(library.orders[0] ?? {})).toEqual([
+      'id',
+      'created_at',
+      'channel',
+      'reseller',
+      'storefront_slug',
+      'status',
+      'currency',
+      'total_cents',
+      'items'
+    ])
     expect(Object.keys(library.orders[0]?.items[0] ?? {})).toEqual(['id', 'product_id', 'product_name', 'kind', 'unit_price_cents', 'claimed_at'])
     expect(Object.keys(library.support.product_contacts[0] ?? {})).toEqual(['product_id', 'product_name', 'email'])
   })

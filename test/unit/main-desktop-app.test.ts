@@ -102,10 +102,16 @@ describe('the desktop app, wired', () => {
     expect(connection.baseUrl).toBe(first.server.baseUrl)
 
     const admin = connection.adminToken
-    const developer = await call(connection.baseUrl, 'POST', '/_emulator/developers', { adminToken: admin, body: { email: 'desk@example.test', role: 'developer' } })
+    const developer = await call(connection.baseUrl, 'POST', '/_emulator/developers', {
+      adminToken: admin,
+      body: { email: 'desk@example.test', role: 'developer' }
+    })
     expect(developer.status).toBe(201)
     const session = await call(connection.baseUrl, 'POST', `/_emulator/developers/${developer.body.developer.id}/session`, { adminToken: admin, body: {} })
-    const product = await call(connection.baseUrl, 'POST', '/_emulator/products', { adminToken: admin, body: { developerId: developer.body.developer.id, name: 'Desk Synth' } })
+    const product = await call(connection.baseUrl, 'POST', '/_emulator/products', {
+      adminToken: admin,
+      body: { developerId: developer.body.developer.id, name: 'Desk Synth' }
+    })
     const credentialPath = `/api/developer/plugin-keys/products/${product.body.product.id}`
     const created = await call(connection.baseUrl, 'POST', credentialPath, { bearer: session.body.token, body: {} })
     expect(created.status).toBe(201)

@@ -87,7 +87,17 @@ describe('the IPC handlers', () => {
     await invoke(IPC_CHANNELS.openExternal, 'https://docs.example.com/plugin-keys?x=1#y')
     await invoke(IPC_CHANNELS.openExternal, 'http://127.0.0.1:4747/docs')
     expect(fake.shell.openedExternal).toEqual(['https://docs.example.com/plugin-keys?x=1#y', 'http://127.0.0.1:4747/docs'])
-    const refused = ['file:///etc/passwd', 'javascript:alert(1)', 'smb://server/share', 'ms-msdt:/id', 'https://user:pass@example.com/', 'not a url', 42, null, 'x'.repeat(5000)]
+    const refused = [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://server/share',
+      'ms-msdt:/id',
+      'https://user:pass@example.com/',
+      'not a url',
+      42,
+      null,
+      'x'.repeat(5000)
+    ]
     for (const url of refused) await expect(invoke(IPC_CHANNELS.openExternal, url)).rejects.toThrow('Only http and https')
     expect(fake.shell.openedExternal).toHaveLength(2)
   })

@@ -60,7 +60,11 @@ describe('the menu commands in the running app', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()))
     const address = probe.address()
     await new Promise<void>((resolve) => probe.close(() => resolve()))
-    const started = await runDesktopApp({ mainDir, preferredPort: address && typeof address === 'object' ? address.port : 0, env: { [USER_DATA_ENV]: join(temp.path, 'user-data') } })
+    const started = await runDesktopApp({
+      mainDir,
+      preferredPort: address && typeof address === 'object' ? address.port : 0,
+      env: { [USER_DATA_ENV]: join(temp.path, 'user-data') }
+    })
     if (!started) throw new Error('app did not start')
     app = started
   })

@@ -87,7 +87,11 @@ describe('the embedded server', () => {
     const server = await start()
     expect(server.databasePath).toBe(join(temp.path, 'data', 'emulator.db'))
     const headers = { 'x-emulator-token': server.adminToken, 'content-type': 'application/json' }
-    const created = await fetch(`${server.baseUrl}/_emulator/developers`, { method: 'POST', headers, body: JSON.stringify({ email: 'a@example.test', role: 'developer' }) })
+    const created = await fetch(`${server.baseUrl}/_emulator/developers`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'a@example.test', role: 'developer' })
+    })
     expect(created.status).toBe(201)
     const listed = async () => ((await (await fetch(`${server.baseUrl}/_emulator/developers`, { headers })).json()) as { developers: unknown[] }).developers
     expect(await listed()).toHaveLength(1)

@@ -20,7 +20,13 @@ describe('window hardening', () => {
   afterEach(() => temp.remove())
 
   it('the window is isolated, sandboxed, without Node, with web security', () => {
-    const window = createMainWindow({ preloadPath: '/app/out/preload/index.cjs', url: ORIGIN, windowStatePath: join(temp.path, 'w.json'), workAreas: [], onError: () => undefined }) as unknown as FakeBrowserWindow
+    const window = createMainWindow({
+      preloadPath: '/app/out/preload/index.cjs',
+      url: ORIGIN,
+      windowStatePath: join(temp.path, 'w.json'),
+      workAreas: [],
+      onError: () => undefined
+    }) as unknown as FakeBrowserWindow
     expect(window.options.webPreferences).toMatchObject({
       preload: '/app/out/preload/index.cjs',
       contextIsolation: true,
@@ -41,14 +47,24 @@ describe('window hardening', () => {
   it('shows the window even when the page does not load, and reports why', async () => {
     const errors: unknown[] = []
     FakeBrowserWindow.nextLoadError = new Error('ERR_CONNECTION_REFUSED')
-    const window = createMainWindow({ preloadPath: '/p.cjs', url: ORIGIN, windowStatePath: join(temp.path, 'w.json'), workAreas: [], onError: (error) => errors.push(error) }) as unknown as FakeBrowserWindow
+    const window = createMainWindow({
+      preloadPath: '/p.cjs',
+      url: ORIGIN,
+      windowStatePath: join(temp.path, 'w.json'),
+      workAreas: [],
+      onError: (error) => errors.push(error)
+    }) as unknown as FakeBrowserWindow
     await vi.waitFor(() => expect(errors).toEqual([new Error('ERR_CONNECTION_REFUSED')]))
     expect(window.visible).toBe(true)
   })
 
   it('denies navigation; http(s) targets open in the OS browser instead', async () => {
     const contents = new FakeWebContents()
-    restrictNavigation(contents as never, (url) => fake.shell.openExternal(url), () => undefined)
+    restrictNavigation(
+      contents as never,
+      (url) => fake.shell.openExternal(url),
+      () => undefined
+    )
     expect(contents.navigate('https://example.com/docs')).toBe(false)
     expect(contents.navigate(`${ORIGIN}/elsewhere`)).toBe(false)
     expect(contents.navigate('file:///etc/passwd')).toBe(false)
@@ -59,7 +75,11 @@ describe('window hardening', () => {
 
   it('denies new windows; http(s) targets open in the OS browser instead', () => {
     const contents = new FakeWebContents()
-    restrictNavigation(contents as never, (url) => fake.shell.openExternal(url), () => undefined)
+    restrictNavigation(
+      contents as never,
+      (url) => fake.shell.openExternal(url),
+      () => undefined
+    )
     expect(contents.openWindow('https://example.com/')).toEqual({ action: 'deny' })
     expect(contents.openWindow('file:///C:/Windows/System32/calc.exe')).toEqual({ action: 'deny' })
     expect(contents.openWindow('ms-settings:privacy')).toEqual({ action: 'deny' })
@@ -68,8 +88,17 @@ describe('window hardening', () => {
 
   it('refuses webviews', () => {
     const contents = new FakeWebContents()
-    restrictNavigation(contents as never, async () => undefined, () => undefined)
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true } }
+    restrictNavigation(
+      contents as never,
+      async () => undefined,
+      () => undefined
+    )
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true
+      }
+    }
     contents.emit('will-attach-webview', event, {}, {})
     expect(event.defaultPrevented).toBe(true)
   })
@@ -107,7 +136,19 @@ describe('parseExternalUrl', () => {
     expect(parseExternalUrl('http://127.0.0.1:4747/docs')).toBe('http://127.0.0.1:4747/docs')
   })
   it('refuses everything else', () => {
-    for (const value of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'vbscript:x', 'smb://host/share', '//example.com', 'https://u:p@example.com', 'https://', '', 7, undefined]) {
+    for (const value of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      'smb://host/share',
+      '//example.com',
+      'https://u:p@example.com',
+      'https://',
+      '',
+      7,
+      undefined
+    ]) {
       expect(parseExternalUrl(value), String(value)).toBeNull()
     }
   })

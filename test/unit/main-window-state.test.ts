@@ -3,7 +3,15 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { FakeBrowserWindow, fake, resetFakeElectron } from '../support/fake-electron'
 import { makeTempDir } from '../support/temp-dir'
-import { DEFAULT_WINDOW_SIZE, MIN_WINDOW_SIZE, initialWindowBounds, isOnSomeDisplay, readWindowState, trackWindowState, writeWindowState } from '../../src/main/window-state'
+import {
+  DEFAULT_WINDOW_SIZE,
+  MIN_WINDOW_SIZE,
+  initialWindowBounds,
+  isOnSomeDisplay,
+  readWindowState,
+  trackWindowState,
+  writeWindowState
+} from '../../src/main/window-state'
 import { createMainWindow } from '../../src/main/window'
 
 vi.mock('electron', () => import('../support/fake-electron'))
@@ -35,7 +43,15 @@ describe('window state', () => {
 
   it('ignores a missing, damaged or strange file', () => {
     expect(readWindowState(path)).toBeNull()
-    for (const text of ['', '{', 'null', '[]', '{"bounds":{"x":1,"y":2,"width":-5,"height":4},"maximized":false}', '{"bounds":{"x":"1","y":2,"width":5,"height":4},"maximized":false}', '{"bounds":{"x":1,"y":2,"width":5,"height":4}}']) {
+    for (const text of [
+      '',
+      '{',
+      'null',
+      '[]',
+      '{"bounds":{"x":1,"y":2,"width":-5,"height":4},"maximized":false}',
+      '{"bounds":{"x":"1","y":2,"width":5,"height":4},"maximized":false}',
+      '{"bounds":{"x":1,"y":2,"width":5,"height":4}}'
+    ]) {
       writeFileSync(path, text)
       expect(readWindowState(path), text).toBeNull()
     }
@@ -75,7 +91,13 @@ describe('window state', () => {
 
   it('a new window opens where the last one was', () => {
     writeWindowState(path, { bounds: { x: 120, y: 80, width: 1024, height: 700 }, maximized: true })
-    const window = createMainWindow({ preloadPath: '/p.cjs', url: 'http://127.0.0.1:4747', windowStatePath: path, workAreas: oneScreen, onError: () => undefined }) as unknown as FakeBrowserWindow
+    const window = createMainWindow({
+      preloadPath: '/p.cjs',
+      url: 'http://127.0.0.1:4747',
+      windowStatePath: path,
+      workAreas: oneScreen,
+      onError: () => undefined
+    }) as unknown as FakeBrowserWindow
     expect(window.options).toMatchObject({ x: 120, y: 80, width: 1024, height: 700 })
     expect(window.maximized).toBe(true)
     expect(fake.windows).toHaveLength(1)
@@ -83,7 +105,13 @@ describe('window state', () => {
 
   it('a window last seen on a monitor that is gone opens on a visible one', () => {
     writeWindowState(path, { bounds: { x: 2500, y: 80, width: 1024, height: 700 }, maximized: false })
-    const window = createMainWindow({ preloadPath: '/p.cjs', url: 'http://127.0.0.1:4747', windowStatePath: path, workAreas: oneScreen, onError: () => undefined }) as unknown as FakeBrowserWindow
+    const window = createMainWindow({
+      preloadPath: '/p.cjs',
+      url: 'http://127.0.0.1:4747',
+      windowStatePath: path,
+      workAreas: oneScreen,
+      onError: () => undefined
+    }) as unknown as FakeBrowserWindow
     expect(window.options.x).toBeUndefined()
     expect(window.options).toMatchObject({ width: 1024, height: 700 })
   })

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { previewOf, redactJson, redactText, redactUrl } from '../../src/core/redaction/redact'
 import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
 
-const JWT =
-  'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwicm9sZSI6ImRldmVsb3BlciJ9.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
+const JWT = 'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwicm9sZSI6ImRldmVsb3BlciJ9.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
 
 /** Splits a preview into what it keeps of the start and of the end. */
 function keptParts(preview: string): { head: string; tail: string } {

@@ -15,8 +15,7 @@ import { newPluginKey, newPluginSecret } from '../../src/core/credentials/creden
 import { makeTempDir } from '../support/temp-dir'
 
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef'
-const JWT =
-  'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwiYXVkIjoiZGV2ZWxvcGVyIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
+const JWT = 'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwiYXVkIjoiZGV2ZWxvcGVyIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
 
 /** A finished exchange as the recorder hands it over; override what a test is about. */
 function capture(overrides: Partial<RequestCapture> = {}): RequestCapture {
@@ -71,9 +70,7 @@ describe('the request log', () => {
     dir = makeTempDir('request-log')
     store = openStore({ path: join(dir.path, 'emulator.db') })
     transactions = 0
-    store.db
-      .prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')")
-      .run()
+    store.db.prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')").run()
     store.db
       .prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_synth', '2024-01-01T00:00:00Z')")
       .run()
@@ -244,10 +241,19 @@ describe('the request log', () => {
   describe('queries', () => {
     const seed = () => {
       open(100)
-      log.record(capture({ url: '/api/license/v1/activate', method: 'POST', status: 201, requestHeaders: { 'x-svc-app-id': 'app_synth', 'x-svc-plugin-key': 'k', 'x-svc-plugin-secret': 's' } }))
+      log.record(
+        capture({
+          url: '/api/license/v1/activate',
+          method: 'POST',
+          status: 201,
+          requestHeaders: { 'x-svc-app-id': 'app_synth', 'x-svc-plugin-key': 'k', 'x-svc-plugin-secret': 's' }
+        })
+      )
       log.record(capture({ url: '/api/license/v1/validate', method: 'POST', status: 401, requestHeaders: { 'x-svc-app-id': 'app_unknown' } }))
       log.record(capture({ url: '/api/developer/plugin-keys/products/prod_1', routeProductId: 'prod_1', requestHeaders: { authorization: `Bearer ${JWT}` } }))
-      log.record(capture({ url: '/api/plugin-connections/verify', method: 'POST', status: 401, requestBody: jsonBody({ productId: 'prod_2', appId: 'app_x' }) }))
+      log.record(
+        capture({ url: '/api/plugin-connections/verify', method: 'POST', status: 401, requestBody: jsonBody({ productId: 'prod_2', appId: 'app_x' }) })
+      )
       log.record(capture({ url: '/api/nowhere/100%_done', status: 404 }))
       log.record(capture({ url: '/api/library?storefront=Main', status: 200 }))
       log.record(capture({ url: '/api/downloads/file_1', method: 'HEAD', status: 206 }))
@@ -258,7 +264,14 @@ describe('the request log', () => {
       const { entries, nextBefore } = log.list()
       expect(entries.map((entry) => entry.id)).toEqual([7, 6, 5, 4, 3, 2, 1])
       expect(nextBefore).toBeNull()
-      expect(entries[6]).toMatchObject({ surface: 'license-v1', method: 'POST', status: 201, authKind: 'product-credential', productId: 'prod_1', durationMs: 1.3 })
+      expect(entries[6]).toMatchObject({
+        surface: 'license-v1',
+        method: 'POST',
+        status: 201,
+        authKind: 'product-credential',
+        productId: 'prod_1',
+        durationMs: 1.3
+      })
       expect(entries[4]).toMatchObject({ surface: 'developer-plugin-keys', authKind: 'developer-jwt', productId: 'prod_1' })
     })
 
@@ -276,7 +289,12 @@ describe('the request log', () => {
       const paths = (filter: RequestFilter) => log.list(filter).entries.map((entry) => entry.path)
       expect(paths({ surface: 'license-v1' })).toEqual(['/api/license/v1/validate', '/api/license/v1/activate'])
       expect(paths({ status: '401' })).toEqual(['/api/plugin-connections/verify', '/api/license/v1/validate'])
-      expect(paths({ status: '2xx' })).toEqual(['/api/downloads/file_1', '/api/library?storefront=Main', '/api/developer/plugin-keys/products/prod_1', '/api/license/v1/activate'])
+      expect(paths({ status: '2xx' })).toEqual([
+        '/api/downloads/file_1',
+        '/api/library?storefront=Main',
+        '/api/developer/plugin-keys/products/prod_1',
+        '/api/license/v1/activate'
+      ])
       expect(paths({ status: '4xx', method: 'post' })).toEqual(['/api/plugin-connections/verify', '/api/license/v1/validate'])
       expect(paths({ method: 'HEAD' })).toEqual(['/api/downloads/file_1'])
       expect(paths({ productId: 'prod_1' })).toEqual(['/api/developer/plugin-keys/products/prod_1', '/api/license/v1/activate'])
@@ -354,12 +372,31 @@ describe('the request log', () => {
           },
           requestBody: jsonBody({ claim_token: claim, nested: { pluginSecret: secret, note: `key ${key}` }, admin: ADMIN_TOKEN }),
           responseHeaders: { 'content-type': 'application/json', 'set-cookie': ['a=opaque-set-cookie-value'] },
-          response: { kind: 'text', text: JSON.stringify({ ok: true, library_token: 'opaque-issued-token', license_token: JWT, one_time_reveal: { pluginKey: key, pluginSecret: secret } }) }
+          response: {
+            kind: 'text',
+            text: JSON.stringify({
+              ok: true,
+              library_token: 'opaque-issued-token',
+              license_token: JWT,
+              one_time_reveal: { pluginKey: key, pluginSecret: secret }
+            })
+          }
         })
       )
       log.flush()
       const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
-      for (const value of [key, secret, JWT, claim, plainSecret, ADMIN_TOKEN, 'opaque-library-token-value', 'opaque-cookie-value', 'opaque-set-cookie-value', 'opaque-issued-token']) {
+      for (const value of [
+        key,
+        secret,
+        JWT,
+        claim,
+        plainSecret,
+        ADMIN_TOKEN,
+        'opaque-library-token-value',
+        'opaque-cookie-value',
+        'opaque-set-cookie-value',
+        'opaque-issued-token'
+      ]) {
         expect(stored.includes(value), value).toBe(false)
       }
       const entry = log.get(1)
@@ -377,7 +414,13 @@ describe('the request log', () => {
     it('shows an unparsed body as the text that arrived, and binary bodies as a size', () => {
       open(100)
       const malformed = Buffer.from(`{"license_key": "abc", "secret": "${newPluginSecret()}"`)
-      log.record(capture({ method: 'POST', requestHeaders: { 'content-type': 'application/json' }, requestBody: { parsed: undefined, head: [malformed.subarray(0, 10), malformed.subarray(10)], receivedBytes: malformed.length } }))
+      log.record(
+        capture({
+          method: 'POST',
+          requestHeaders: { 'content-type': 'application/json' },
+          requestBody: { parsed: undefined, head: [malformed.subarray(0, 10), malformed.subarray(10)], receivedBytes: malformed.length }
+        })
+      )
       log.record(capture({ method: 'POST', requestBody: { parsed: undefined, head: [Buffer.from([0, 1, 2, 3])], receivedBytes: 4 } }))
       log.record(capture({ responseHeaders: { 'content-type': 'application/octet-stream', 'content-length': '100' }, response: { kind: 'stream' } }))
       log.record(capture({ responseHeaders: { 'content-type': 'image/png' }, response: { kind: 'bytes', bytes: new Uint8Array(64) } }))
@@ -400,7 +443,9 @@ describe('the request log', () => {
       log.record(capture({ method: 'POST', requestBody: jsonBody(big), response: { kind: 'text', text: JSON.stringify(big) } }))
       // A tap that stopped at its limit, in the middle of a secret: the half secret goes too.
       const cut = Buffer.from(`not json ${secret}`.slice(0, 30))
-      log.record(capture({ method: 'POST', requestHeaders: { 'content-type': 'text/plain' }, requestBody: { parsed: undefined, head: [cut], receivedBytes: 1_000_000 } }))
+      log.record(
+        capture({ method: 'POST', requestHeaders: { 'content-type': 'text/plain' }, requestBody: { parsed: undefined, head: [cut], receivedBytes: 1_000_000 } })
+      )
       log.flush()
       const whole = log.get(1)
       expect(whole?.request.bodyInfo).toMatchObject({ kind: 'json', truncated: true })
@@ -420,7 +465,18 @@ describe('what the inspector records, and under which surface', () => {
     for (const url of ['/api/license/v1/activate', '/api/library?token=x', '/.well-known/jwks.json', '/api/nowhere', '/_emulatorish']) {
       expect(isServiceRequest(url), url).toBe(true)
     }
-    for (const url of ['/_emulator', '/_emulator/requests?token=x', '/openapi.json', '/openapi.json/', '/', '/?x=1', '/favicon.ico', '/index.html', '/assets/index-Ab12.js', '/assets/index-Cd34.css']) {
+    for (const url of [
+      '/_emulator',
+      '/_emulator/requests?token=x',
+      '/openapi.json',
+      '/openapi.json/',
+      '/',
+      '/?x=1',
+      '/favicon.ico',
+      '/index.html',
+      '/assets/index-Ab12.js',
+      '/assets/index-Cd34.css'
+    ]) {
       expect(isServiceRequest(url), url).toBe(false)
     }
   })
@@ -442,7 +498,14 @@ describe('what the inspector records, and under which surface', () => {
 describe('redaction helpers the inspector adds', () => {
   it('previews secret headers by name, keeps the auth scheme, and hides listed headers whole', () => {
     const out = redactHeaders(
-      { Authorization: `Bearer ${JWT}`, 'x-acme-plugin-secret': 'whatever-it-looks-like', 'x-emulator-token': ADMIN_TOKEN, accept: 'application/json', 'set-cookie': ['a=b', 'c=d'], gone: undefined },
+      {
+        Authorization: `Bearer ${JWT}`,
+        'x-acme-plugin-secret': 'whatever-it-looks-like',
+        'x-emulator-token': ADMIN_TOKEN,
+        accept: 'application/json',
+        'set-cookie': ['a=b', 'c=d'],
+        gone: undefined
+      },
       { previewed: new Set(['x-acme-plugin-secret']), hidden: new Set(['x-emulator-token']) }
     )
     expect(out).toEqual({

@@ -43,9 +43,7 @@ describe('signing keys kept in the database', () => {
     const before = await loadSigningKeys(first, createClock())
     const sessionKid = before.get('session').kid
     const licenseKid = before.get('license').kid
-    const token = await new SignJWT({ sub: 'lic_1' })
-      .setProtectedHeader({ alg: 'EdDSA', kid: licenseKid })
-      .sign(before.get('license').privateKey)
+    const token = await new SignJWT({ sub: 'lic_1' }).setProtectedHeader({ alg: 'EdDSA', kid: licenseKid }).sign(before.get('license').privateKey)
     first.close()
 
     const second = open()

@@ -43,7 +43,9 @@ describe('store migrations', () => {
   it('upgrades a version-1 file to the latest version with its rows intact', () => {
     const old = open({ migrateTo: 1 })
     old.db
-      .prepare("INSERT INTO developers (id, email, name, role, created_at) VALUES ('dev_1', 'ada@example.test', 'Ada', 'developer', '2024-01-01T00:00:00.000Z')")
+      .prepare(
+        "INSERT INTO developers (id, email, name, role, created_at) VALUES ('dev_1', 'ada@example.test', 'Ada', 'developer', '2024-01-01T00:00:00.000Z')"
+      )
       .run()
     old.db
       .prepare(
@@ -93,9 +95,7 @@ describe('store migrations', () => {
     const raw = new BetterSqlite3(path)
     raw.pragma(`user_version = ${latestSchemaVersion + 1}`)
     raw.close()
-    expect(() => openStore({ path })).toThrow(
-      `Database schema version ${latestSchemaVersion + 1} is newer than this build supports (${latestSchemaVersion}).`
-    )
+    expect(() => openStore({ path })).toThrow(`Database schema version ${latestSchemaVersion + 1} is newer than this build supports (${latestSchemaVersion}).`)
     // The refused file is left as it was.
     const check = new BetterSqlite3(path)
     try {

@@ -21,9 +21,7 @@ describe('store connection settings and constraints', () => {
   beforeEach(() => {
     dir = makeTempDir('schema')
     store = openStore({ path: join(dir.path, 'emulator.db') })
-    store.db
-      .prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')")
-      .run()
+    store.db.prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')").run()
     store.db
       .prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_1', '2024-01-01T00:00:00Z')")
       .run()
@@ -49,9 +47,7 @@ describe('store connection settings and constraints', () => {
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(
       sqliteCodeOf(() =>
-        store.db
-          .prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_x', 'dev_missing', 'X', 'app_x', 'now')")
-          .run()
+        store.db.prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_x', 'dev_missing', 'X', 'app_x', 'now')").run()
       )
     ).toBe('SQLITE_CONSTRAINT_FOREIGNKEY')
   })
@@ -71,9 +67,7 @@ describe('store connection settings and constraints', () => {
   it('refuses flipping a revoked credential back to active while another is active', () => {
     insertCredential('cred_1', 1, 'revoked')
     insertCredential('cred_2', 2, 'active')
-    expect(
-      sqliteCodeOf(() => store.db.prepare("UPDATE product_credentials SET status = 'active' WHERE id = 'cred_1'").run())
-    ).toBe('SQLITE_CONSTRAINT_UNIQUE')
+    expect(sqliteCodeOf(() => store.db.prepare("UPDATE product_credentials SET status = 'active' WHERE id = 'cred_1'").run())).toBe('SQLITE_CONSTRAINT_UNIQUE')
   })
 
   it('accepts any number of revoked credentials beside one active one', () => {

@@ -1,11 +1,6 @@
 import type { Store } from '../store/store'
 
-export type ConnectionFailureReason =
-  | 'UNKNOWN_PRODUCT'
-  | 'APP_ID_MISMATCH'
-  | 'KEY_MISMATCH'
-  | 'SECRET_MISMATCH'
-  | 'CREDENTIAL_REVOKED'
+export type ConnectionFailureReason = 'UNKNOWN_PRODUCT' | 'APP_ID_MISMATCH' | 'KEY_MISMATCH' | 'SECRET_MISMATCH' | 'CREDENTIAL_REVOKED'
 
 /** The product's connection status record: what the last verification said, and how often. */
 export interface ConnectionStatus {

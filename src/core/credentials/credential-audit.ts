@@ -4,15 +4,7 @@ import { auditActorId } from '../accounts/actor'
 import type { AuditActor } from '../accounts/actor'
 import { redactJson, redactText } from '../redaction/redact'
 
-export type AuditAction =
-  | 'create'
-  | 'ensure'
-  | 'reveal-secret'
-  | 'rotate-key'
-  | 'rotate-secret'
-  | 'revoke'
-  | 'verify'
-  | 'create-legacy'
+export type AuditAction = 'create' | 'ensure' | 'reveal-secret' | 'rotate-key' | 'rotate-secret' | 'revoke' | 'verify' | 'create-legacy'
 
 export type AuditOutcome = 'success' | 'failure' | 'noop'
 

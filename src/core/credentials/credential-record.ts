@@ -70,7 +70,10 @@ export type CredentialRecordSource = Pick<
 export const recordSourceOf = (row: CredentialRow): CredentialRecordSource => ({ ...row, has_sealed_material: row.sealed_material !== null })
 
 /** Whether `runtimeKeyId` (null: no runtime key) can open the row's sealed copy, and if not, why. */
-export function unrecoverableReasonOf(row: Pick<CredentialRecordSource, 'has_sealed_material' | 'sealed_key_id'>, runtimeKeyId: string | null): UnrecoverableReason | null {
+export function unrecoverableReasonOf(
+  row: Pick<CredentialRecordSource, 'has_sealed_material' | 'sealed_key_id'>,
+  runtimeKeyId: string | null
+): UnrecoverableReason | null {
   if (!row.has_sealed_material) return 'not-kept'
   if (runtimeKeyId === null) return 'no-runtime-key'
   return row.sealed_key_id === runtimeKeyId ? null : 'other-runtime-key'

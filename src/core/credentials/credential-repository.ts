@@ -127,13 +127,16 @@ export function createCredentialRepository(store: Store): CredentialRepository {
     latest: (productId) => latest.get(productId) as CredentialRow | undefined,
     byId: (id) => byId.get(id) as CredentialRow | undefined,
     matchKeyHash(keyHash) {
-      const row = matchKeyHash.get(keyHash) as (ProductRow & { credential_id: string; credential_status: CredentialStatus; credential_secret_hash: string }) | undefined
+      const row = matchKeyHash.get(keyHash) as
+        (ProductRow & { credential_id: string; credential_status: CredentialStatus; credential_secret_hash: string }) | undefined
       if (!row) return undefined
       const { credential_id: id, credential_status: status, credential_secret_hash: secretHash, ...product } = row
       return { credential: { id, status, secret_hash: secretHash }, product }
     },
     list(scope) {
-      const found = ('all' in scope ? all.all() : 'productId' in scope ? forProduct.all(scope.productId) : forDeveloper.all(scope.developerId)) as RecordColumns[]
+      const found = (
+        'all' in scope ? all.all() : 'productId' in scope ? forProduct.all(scope.productId) : forDeveloper.all(scope.developerId)
+      ) as RecordColumns[]
       return found.map(toRecordSource)
     },
     insert: (row) => void insert.run(row),

@@ -30,7 +30,8 @@ const UNAVAILABLE_MESSAGES: Record<UnrecoverableReason, string> = {
   'not-kept': 'This credential has no recoverable secret. Rotate the key or the secret to issue a new one, then regenerate packages.',
   'other-runtime-key':
     'This secret was sealed under another runtime key (a copied database or a replaced key file), so this emulator cannot open it. Rotate the key or the secret to get new values, then regenerate packages.',
-  'no-runtime-key': 'The emulator runs without a runtime key, so no secret can be revealed again. Rotate the key or the secret to get new values, then regenerate packages.'
+  'no-runtime-key':
+    'The emulator runs without a runtime key, so no secret can be revealed again. Rotate the key or the secret to get new values, then regenerate packages.'
 }
 
 /** The largest metadata object kept with an action, serialized. */
@@ -105,17 +106,14 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     rotateSecret: `/api/developer/plugin-keys/products/${encodeURIComponent(productId)}/rotate-secret`
   })
 
-  const noteReason = (note: ActionNote | undefined): string | null =>
-    note?.reason === undefined ? null : redactText(note.reason)
+  const noteReason = (note: ActionNote | undefined): string | null => (note?.reason === undefined ? null : redactText(note.reason))
 
   /** Inserts a fresh active credential for `product`. Must run inside a transaction. */
   function issue(product: Product, actor: AuditActor, options: { recoverable: boolean; rotatedFromId: string | null }): IssuedCredential {
     const material: CredentialMaterial = { appId: product.appId, pluginKey: newPluginKey(), pluginSecret: newPluginSecret() }
     const id = newId('cred')
     const sealedMaterial =
-      options.recoverable && secretBox
-        ? secretBox.seal(JSON.stringify({ pluginKey: material.pluginKey, pluginSecret: material.pluginSecret }))
-        : null
+      options.recoverable && secretBox ? secretBox.seal(JSON.stringify({ pluginKey: material.pluginKey, pluginSecret: material.pluginSecret })) : null
     try {
       rows.insert({
         id,
@@ -147,12 +145,26 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     return row
   }
 
-  function create(actor: AuditActor, product: Product, action: 'create' | 'create-legacy', note: ActionNote | undefined, recoverable: boolean): IssuedCredential {
+  function create(
+    actor: AuditActor,
+    product: Product,
+    action: 'create' | 'create-legacy',
+    note: ActionNote | undefined,
+    recoverable: boolean
+  ): IssuedCredential {
     const issued = store.transaction(() => {
       if (rows.active(product.id)) throw activeExists(product.id)
       return issue(product, actor, { recoverable, rotatedFromId: null })
     })
-    audit.record({ productId: product.id, credentialId: issued.credential.id, action, outcome: 'success', actor, reason: note?.reason, metadata: note?.metadata })
+    audit.record({
+      productId: product.id,
+      credentialId: issued.credential.id,
+      action,
+      outcome: 'success',
+      actor,
+      reason: note?.reason,
+      metadata: note?.metadata
+    })
     return issued
   }
 
@@ -188,7 +200,15 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
         return { credential: issued.credential, created: true, material: issued.material }
       })
       if (outcome.created) {
-        audit.record({ productId, credentialId: outcome.credential.id, action: 'ensure', outcome: 'success', actor, reason: note?.reason, metadata: note?.metadata })
+        audit.record({
+          productId,
+          credentialId: outcome.credential.id,
+          action: 'ensure',
+          outcome: 'success',
+          actor,
+          reason: note?.reason,
+          metadata: note?.metadata
+        })
       }
       return outcome
     },

@@ -44,9 +44,7 @@ const PURPOSES: readonly KeyPurpose[] = ['session', 'license']
 export async function loadSigningKeys(store: Store, clock: Clock): Promise<SigningKeyRing> {
   const keys = new Map<KeyPurpose, SigningKey>()
   for (const purpose of PURPOSES) {
-    let row = store.db
-      .prepare('SELECT kid, purpose, public_jwk, private_jwk FROM signing_keys WHERE purpose = ?')
-      .get(purpose) as SigningKeyRow | undefined
+    let row = store.db.prepare('SELECT kid, purpose, public_jwk, private_jwk FROM signing_keys WHERE purpose = ?').get(purpose) as SigningKeyRow | undefined
     if (!row) {
       const made = await makeKeyRow(purpose)
       // INSERT OR IGNORE: a second process opening the same file at the same moment keeps the first key.
@@ -56,9 +54,7 @@ export async function loadSigningKeys(store: Store, clock: Clock): Promise<Signi
            VALUES (?, ?, 'EdDSA', ?, ?, ?)`
         )
         .run(made.kid, purpose, made.public_jwk, made.private_jwk, clock.nowIso())
-      row = store.db
-        .prepare('SELECT kid, purpose, public_jwk, private_jwk FROM signing_keys WHERE purpose = ?')
-        .get(purpose) as SigningKeyRow
+      row = store.db.prepare('SELECT kid, purpose, public_jwk, private_jwk FROM signing_keys WHERE purpose = ?').get(purpose) as SigningKeyRow
     }
     keys.set(purpose, await toSigningKey(row))
   }

@@ -61,9 +61,7 @@ export function createCustomerRepository(store: Store): CustomerRepository {
     `INSERT INTO customers (id, user_id, email, name, country, locale, developer_id, created_at)
      VALUES (@id, @userId, @email, @name, @country, @locale, @developerId, @createdAt)`
   )
-  const insertPreferences = db.prepare(
-    'INSERT INTO marketing_preferences (customer_id, newsletter, product_updates, updated_at) VALUES (?, ?, 1, ?)'
-  )
+  const insertPreferences = db.prepare('INSERT INTO marketing_preferences (customer_id, newsletter, product_updates, updated_at) VALUES (?, ?, 1, ?)')
   const byId = db.prepare('SELECT * FROM customers WHERE id = ?')
   const byUserId = db.prepare('SELECT * FROM customers WHERE user_id = ?')
   const byEmail = db.prepare('SELECT * FROM customers WHERE email = ?')

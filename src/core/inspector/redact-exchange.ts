@@ -125,7 +125,10 @@ const HEAD_LIMIT_BYTES = 64 * 1024
 function requestBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: BodyInfo } {
   const { parsed, receivedBytes } = capture.requestBody
   // At most the first 64 KiB are looked at; bodies are shown cut to 16 KiB anyway.
-  const head = Buffer.concat(capture.requestBody.head.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))).subarray(0, HEAD_LIMIT_BYTES)
+  const head = Buffer.concat(capture.requestBody.head.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))).subarray(
+    0,
+    HEAD_LIMIT_BYTES
+  )
   if (receivedBytes === 0) {
     const declared = Number(headerText(capture.requestHeaders['content-length']) ?? 0)
     if (!(declared > 0)) return { body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: false } }
@@ -163,7 +166,12 @@ function payloadBody(payload: CapturedPayload, contentType: string | null, decla
     case 'stream':
       return {
         body: null,
-        bodyInfo: { kind: 'stream', bytes: declaredLength, truncated: false, note: `A streamed body${declaredLength !== null ? ` of ${declaredLength} bytes` : ''}; not recorded.` }
+        bodyInfo: {
+          kind: 'stream',
+          bytes: declaredLength,
+          truncated: false,
+          note: `A streamed body${declaredLength !== null ? ` of ${declaredLength} bytes` : ''}; not recorded.`
+        }
       }
     case 'bytes':
       if (!isTextual(contentType)) return binaryBody(payload.bytes.byteLength)
@@ -179,7 +187,9 @@ const LARGE_JSON_CHARS = 4 * MAX_BODY_CHARS
 function textOrJson(text: string, contentType: string | null, bytes: number): { body: unknown; bodyInfo: BodyInfo } {
   if ((contentType === null || /json/i.test(contentType)) && text.length > LARGE_JSON_CHARS) {
     // Redact a little more than is kept, then cut; a token-like run the cut splits is dropped.
-    const shown = redactJsonText(text.slice(0, MAX_BODY_CHARS + 1024)).slice(0, MAX_BODY_CHARS).replace(/[A-Za-z0-9_.~+/=-]+$/, '')
+    const shown = redactJsonText(text.slice(0, MAX_BODY_CHARS + 1024))
+      .slice(0, MAX_BODY_CHARS)
+      .replace(/[A-Za-z0-9_.~+/=-]+$/, '')
     return { body: shown, bodyInfo: { kind: 'json', bytes, truncated: true, note: truncationNote(bytes) } }
   }
   if (contentType === null || /json/i.test(contentType)) {
@@ -196,7 +206,10 @@ function jsonBody(value: unknown, bytes: number): { body: unknown; bodyInfo: Bod
   const serialized = JSON.stringify(value) ?? 'null'
   if (serialized.includes(TOO_DEEP)) {
     const body = serialized.length <= MAX_BODY_CHARS ? value : serialized.slice(0, MAX_BODY_CHARS)
-    return { body, bodyInfo: { kind: 'json', bytes, truncated: true, note: `Nested too deeply to record whole: levels past the ${MAX_REDACTION_DEPTH}th are left out.` } }
+    return {
+      body,
+      bodyInfo: { kind: 'json', bytes, truncated: true, note: `Nested too deeply to record whole: levels past the ${MAX_REDACTION_DEPTH}th are left out.` }
+    }
   }
   if (serialized.length <= MAX_BODY_CHARS) return { body: value, bodyInfo: { kind: 'json', bytes, truncated: false } }
   // Cut after redaction, so the cut can only shorten a preview, never expose what it hid.

@@ -18,7 +18,13 @@ export interface LibraryRequestContext {
 /** A reused download token keeps at least this long to live, so a page's links outlast the visit. */
 const REUSE_MARGIN_MS = 30 * 60 * 1000
 
-export function createLibraryService(deps: { clock: Clock; customers: CustomerService; tokens: LibraryTokens; view: LibraryView; licenses: LicenseRepository }) {
+export function createLibraryService(deps: {
+  clock: Clock
+  customers: CustomerService
+  tokens: LibraryTokens
+  view: LibraryView
+  licenses: LicenseRepository
+}) {
   const { clock, customers, tokens, view, licenses } = deps
 
   /** `missingHint` says how this caller's route takes a token (its forms differ by route). */

@@ -46,7 +46,14 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
   }
 
   /** `now` is one instant for the whole page, so every license on it is judged at the same time. */
-  function licenseView(license: License, product: LibraryProduct, subscription: SubscriptionStanding | null, live: readonly LibraryActivation[], instanceId: string | undefined, now: Date) {
+  function licenseView(
+    license: License,
+    product: LibraryProduct,
+    subscription: SubscriptionStanding | null,
+    live: readonly LibraryActivation[],
+    instanceId: string | undefined,
+    now: Date
+  ) {
     return {
       id: license.id,
       license_key: license.key,
@@ -97,7 +104,9 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
     const now = clock.now()
     const graceMs = grace.ms()
     const inScope = (product: LibraryProduct | undefined): product is LibraryProduct =>
-      product !== undefined && (storefront === undefined || product.storefrontSlug === storefront) && (onlyProductId === undefined || product.id === onlyProductId)
+      product !== undefined &&
+      (storefront === undefined || product.storefrontSlug === storefront) &&
+      (onlyProductId === undefined || product.id === onlyProductId)
     const urlPrefix = `${query.baseUrl}/api/downloads/`
     const tokenQuery = `?download_token=${encodeURIComponent(query.downloadToken)}`
     const noActivations: readonly LibraryActivation[] = []

@@ -292,8 +292,7 @@ export function createLicenseRepository(store: Store): LicenseRepository {
     deactivate: (id, at) => void deactivate.run(at, id),
     subscription: (id) => one(subscription.get(id), toSubscription),
     subscriptionsForCustomer: (customerId) => (subscriptionsForCustomer.all(customerId) as SubscriptionRow[]).map(toSubscription),
-    insertSubscription: (s) =>
-      void insertSubscription.run({ ...s, cancelAtPeriodEnd: s.cancelAtPeriodEnd ? 1 : 0 }),
+    insertSubscription: (s) => void insertSubscription.run({ ...s, cancelAtPeriodEnd: s.cancelAtPeriodEnd ? 1 : 0 }),
     updateSubscription: (s) =>
       void updateSubscription.run({
         id: s.id,

@@ -51,7 +51,13 @@ export interface LicensingService {
 }
 
 /** The plugin lifecycle (activate, validate, deactivate) judged against the emulator clock. */
-export function createLicensingService(deps: { store: Store; clock: Clock; rows: LicenseRepository; tokens: LicenseTokens; grace: GracePeriod }): LicensingService {
+export function createLicensingService(deps: {
+  store: Store
+  clock: Clock
+  rows: LicenseRepository
+  tokens: LicenseTokens
+  grace: GracePeriod
+}): LicensingService {
   const { store, clock, rows, tokens, grace } = deps
 
   const failure = (code: LicenseFailureCode) => new DomainError(code, LICENSE_MESSAGES[code])
@@ -92,7 +98,13 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
       if (magic) {
         if (magic !== 'VALID') throw failure(magic)
         const license = magicLicense(magic, product, clock.now())
-        const standing = { license, activation: magicActivation(license, input.instanceId, clock.now()), activationCount: 1, licenseExpiresAt: null, subscription: null }
+        const standing = {
+          license,
+          activation: magicActivation(license, input.instanceId, clock.now()),
+          activationCount: 1,
+          licenseExpiresAt: null,
+          subscription: null
+        }
         return { created: true, standing, licenseToken: await sign(product, standing, input.nonce) }
       }
       const outcome = store.transaction((): { created: boolean; standing: LicenseStanding } => {
@@ -120,7 +132,13 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
         }
         rows.insertActivation(activation)
         // The standing follows from what was just read and written: no second read.
-        const standing = { license, activation, activationCount: found.liveActivationCount + 1, licenseExpiresAt: effectiveExpiry(license, subscription), subscription }
+        const standing = {
+          license,
+          activation,
+          activationCount: found.liveActivationCount + 1,
+          licenseExpiresAt: effectiveExpiry(license, subscription),
+          subscription
+        }
         return { created: true, standing }
       })
       return { ...outcome, licenseToken: await sign(product, outcome.standing, input.nonce) }
@@ -129,7 +147,8 @@ export function createLicensingService(deps: { store: Store; clock: Clock; rows:
     async validate(product, input) {
       const magic = magicCodeOf(input.licenseKey)
       if (magic) {
-        if (magic === 'NOT_FOUND' || magic === 'PRODUCT_SCOPE_MISMATCH') return { code: magic, message: LICENSE_MESSAGES[magic], standing: null, licenseToken: null }
+        if (magic === 'NOT_FOUND' || magic === 'PRODUCT_SCOPE_MISMATCH')
+          return { code: magic, message: LICENSE_MESSAGES[magic], standing: null, licenseToken: null }
         const license = magicLicense(magic, product, clock.now())
         const activated = magic === 'VALID' && input.instanceId !== undefined
         const standing: LicenseStanding = {

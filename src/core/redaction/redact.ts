@@ -73,10 +73,7 @@ export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
 ])
 
 const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
-const SECRET_JSON_MEMBER = new RegExp(
-  `"(${[...SECRET_FIELD_NAMES].map(escapeForRegExp).join('|')})"(\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`,
-  'gi'
-)
+const SECRET_JSON_MEMBER = new RegExp(`"(${[...SECRET_FIELD_NAMES].map(escapeForRegExp).join('|')})"(\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'gi')
 
 /**
  * JSON text (possibly cut short, so not parseable) with secret-named string members and

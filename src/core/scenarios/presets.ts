@@ -105,7 +105,13 @@ function owned(now: Date, n: number, kind: LicenseKind, license: ScenarioRow, su
 /** The products, subscriptions and what each grants for the subscription-lifecycle preset: one per state. */
 function subscriptionLines(now: Date) {
   const lines: Array<{ n: number; productId: string; name: string; key: string; sub: ScenarioRow }> = [
-    { n: 1, productId: PRESET_CREDENTIAL.productId, name: 'Demo Synth', key: 'SUBS1-ACTIV-ERENE-WS000-00001', sub: { status: 'active', currentPeriodEnd: at(now, 10) } },
+    {
+      n: 1,
+      productId: PRESET_CREDENTIAL.productId,
+      name: 'Demo Synth',
+      key: 'SUBS1-ACTIV-ERENE-WS000-00001',
+      sub: { status: 'active', currentPeriodEnd: at(now, 10) }
+    },
     {
       n: 2,
       productId: 'prod_demo_chorus',
@@ -138,7 +144,14 @@ function subscriptionLines(now: Date) {
   return lines.map(({ n, productId, name, key, sub }) => {
     const createdAt = at(now, -40 + n)
     return {
-      product: { id: productId, developerId: 'dev_demo', name, appId: `app_SubsDemo${String(n).padStart(16, '0')}`, storefrontSlug: 'demo-audio', createdAt: at(now, -30) },
+      product: {
+        id: productId,
+        developerId: 'dev_demo',
+        name,
+        appId: `app_SubsDemo${String(n).padStart(16, '0')}`,
+        storefrontSlug: 'demo-audio',
+        createdAt: at(now, -30)
+      },
       order: { id: `ord_sub_${n}`, customerId: 'cus_demo', channel: 'direct', storefrontSlug: 'demo-audio', totalCents: 999, createdAt },
       item: { id: `item_sub_${n}`, orderId: `ord_sub_${n}`, productId, kind: 'subscription', unitPriceCents: 999 },
       subscription: { id: `sub_demo_${n}`, customerId: 'cus_demo', productId, plan: 'monthly', createdAt, ...sub },
@@ -177,8 +190,7 @@ export const PRESETS: readonly Preset[] = [
   {
     name: 'full-library',
     title: 'Customer with a full library',
-    description:
-      'A customer owning Demo Synth seven ways: perpetual, subscription, trial, expired, revoked, suspended, and activation limit reached.',
+    description: 'A customer owning Demo Synth seven ways: perpetual, subscription, trial, expired, revoked, suspended, and activation limit reached.',
     build(now) {
       const lines = [
         owned(now, 1, 'perpetual', { key: 'DEMO1-PERPE-TUAL0-00000-00001' }),
@@ -192,18 +204,46 @@ export const PRESETS: readonly Preset[] = [
       return document('full-library', this.description, {
         ...developerAndProduct(now),
         credentials: [activeCredential(now)],
-        customers: [{ id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', country: 'DE', locale: 'en-DE', createdAt: at(now, -25) }],
+        customers: [
+          { id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', country: 'DE', locale: 'en-DE', createdAt: at(now, -25) }
+        ],
         marketingPreferences: [{ customerId: 'cus_demo', newsletter: true, productUpdates: true, updatedAt: at(now, -25) }],
         orders: lines.map((l) => l.order),
         orderItems: lines.map((l) => l.item),
         subscriptions: [
-          { id: 'sub_demo', customerId: 'cus_demo', productId: PRESET_CREDENTIAL.productId, plan: 'monthly', status: 'active', currentPeriodEnd: at(now, 20), createdAt: at(now, -18) }
+          {
+            id: 'sub_demo',
+            customerId: 'cus_demo',
+            productId: PRESET_CREDENTIAL.productId,
+            plan: 'monthly',
+            status: 'active',
+            currentPeriodEnd: at(now, 20),
+            createdAt: at(now, -18)
+          }
         ],
         entitlements: lines.map((l) => l.entitlement),
         licenses: lines.map((l) => l.license),
         activations: [
-          { id: 'act_demo_1', licenseId: 'lic_demo_1', instanceId: 'studio-mac', instanceName: 'Studio Mac', platform: 'macos', appVersion: '2.1.0', firstSeenAt: at(now, -15), lastSeenAt: at(now, -1) },
-          { id: 'act_demo_7', licenseId: 'lic_demo_7', instanceId: 'laptop-win', instanceName: 'Laptop', platform: 'windows', appVersion: '2.1.0', firstSeenAt: at(now, -5), lastSeenAt: at(now, -1) }
+          {
+            id: 'act_demo_1',
+            licenseId: 'lic_demo_1',
+            instanceId: 'studio-mac',
+            instanceName: 'Studio Mac',
+            platform: 'macos',
+            appVersion: '2.1.0',
+            firstSeenAt: at(now, -15),
+            lastSeenAt: at(now, -1)
+          },
+          {
+            id: 'act_demo_7',
+            licenseId: 'lic_demo_7',
+            instanceId: 'laptop-win',
+            instanceName: 'Laptop',
+            platform: 'windows',
+            appVersion: '2.1.0',
+            firstSeenAt: at(now, -5),
+            lastSeenAt: at(now, -1)
+          }
         ],
         files: files(now)
       })
@@ -219,9 +259,26 @@ export const PRESETS: readonly Preset[] = [
         credentials: [activeCredential(now)],
         customers: [{ id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', createdAt: at(now, -25) }],
         marketingPreferences: [{ customerId: 'cus_demo', newsletter: false, productUpdates: true, updatedAt: at(now, -25) }],
-        orders: [{ id: 'ord_reseller', customerId: null, channel: 'reseller', reseller: 'Plugin Boutique', storefrontSlug: 'demo-audio', totalCents: 7900, createdAt: at(now, -2) }],
+        orders: [
+          {
+            id: 'ord_reseller',
+            customerId: null,
+            channel: 'reseller',
+            reseller: 'Plugin Boutique',
+            storefrontSlug: 'demo-audio',
+            totalCents: 7900,
+            createdAt: at(now, -2)
+          }
+        ],
         orderItems: [
-          { id: 'item_reseller', orderId: 'ord_reseller', productId: PRESET_CREDENTIAL.productId, kind: 'perpetual', unitPriceCents: 7900, claimTokenHash: sha256Hex(PRESET_CLAIM_TOKEN) }
+          {
+            id: 'item_reseller',
+            orderId: 'ord_reseller',
+            productId: PRESET_CREDENTIAL.productId,
+            kind: 'perpetual',
+            unitPriceCents: 7900,
+            claimTokenHash: sha256Hex(PRESET_CLAIM_TOKEN)
+          }
         ],
         files: files(now)
       })
@@ -234,7 +291,9 @@ export const PRESETS: readonly Preset[] = [
     build(now) {
       return document('revoked-credential', this.description, {
         ...developerAndProduct(now),
-        credentials: [activeCredential(now, { status: 'revoked', revokedAt: at(now, -1), revokedReason: 'Exposed in a public repository', revocationCause: 'revoke' })]
+        credentials: [
+          activeCredential(now, { status: 'revoked', revokedAt: at(now, -1), revokedReason: 'Exposed in a public repository', revocationCause: 'revoke' })
+        ]
       })
     }
   },
@@ -261,7 +320,9 @@ export const PRESETS: readonly Preset[] = [
         developers,
         products: [...((products as ScenarioRow[] | undefined) ?? []), ...lines.slice(1).map((l) => l.product)],
         credentials: [activeCredential(now)],
-        customers: [{ id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', country: 'DE', locale: 'en-DE', createdAt: at(now, -45) }],
+        customers: [
+          { id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', country: 'DE', locale: 'en-DE', createdAt: at(now, -45) }
+        ],
         marketingPreferences: [{ customerId: 'cus_demo', newsletter: false, productUpdates: true, updatedAt: at(now, -45) }],
         orders: lines.map((l) => l.order),
         orderItems: lines.map((l) => l.item),

@@ -14,7 +14,8 @@ const DERIVABLE_CREDENTIAL_FIELDS = new Set(['seq', 'appId', 'keyHash', 'secretH
  * date-only or free-text value is refused at import instead of breaking answers later. Calendar
  * validity (no 31 April) is checked by the import as well.
  */
-export const DATE_TIME_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d{1,9})?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)$'
+export const DATE_TIME_PATTERN =
+  '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])T([01]\\d|2[0-3]):[0-5]\\d:([0-5]\\d|60)(\\.\\d{1,9})?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d)$'
 export const DATE_TIME_EXAMPLE = '2026-12-31T00:00:00Z'
 
 /** What a column accepts, in words with an example: the import's 400 says it. */
@@ -46,13 +47,18 @@ function columnSchema(column: ColumnSpec): TSchema {
 function sectionSchema(spec: SectionSpec): TSchema {
   const properties: Record<string, TSchema> = {}
   for (const column of spec.columns) {
-    const optional = column.nullable === true || column.default !== undefined || (spec.section === 'credentials' && DERIVABLE_CREDENTIAL_FIELDS.has(column.field))
+    const optional =
+      column.nullable === true || column.default !== undefined || (spec.section === 'credentials' && DERIVABLE_CREDENTIAL_FIELDS.has(column.field))
     properties[column.field] = optional ? Type.Optional(columnSchema(column)) : columnSchema(column)
   }
   if (spec.section === 'credentials') {
     // An author may write a credential in plain; the import stores only hashes (and a sealed copy).
-    properties.pluginKey = Type.Optional(Type.String({ pattern: '^pk_[A-Za-z0-9]{16,}$', description: 'Plain plugin key (author-written scenarios only; never exported).' }))
-    properties.pluginSecret = Type.Optional(Type.String({ pattern: '^sk_[A-Za-z0-9]{16,}$', description: 'Plain plugin secret (author-written scenarios only; never exported).' }))
+    properties.pluginKey = Type.Optional(
+      Type.String({ pattern: '^pk_[A-Za-z0-9]{16,}$', description: 'Plain plugin key (author-written scenarios only; never exported).' })
+    )
+    properties.pluginSecret = Type.Optional(
+      Type.String({ pattern: '^sk_[A-Za-z0-9]{16,}$', description: 'Plain plugin secret (author-written scenarios only; never exported).' })
+    )
   }
   return Type.Object(properties, { additionalProperties: false })
 }

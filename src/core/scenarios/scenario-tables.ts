@@ -101,7 +101,11 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('secretPreview', 'secret_preview'),
       opt('sealedMaterial', 'sealed_material'),
       opt('sealedKeyId', 'sealed_key_id', {
-        pattern: { regex: '^rk_[0-9a-f]{16}$', description: 'The id of the runtime key that sealed sealedMaterial (never the key); left out, the import records the current key when it opens the value.' }
+        pattern: {
+          regex: '^rk_[0-9a-f]{16}$',
+          description:
+            'The id of the runtime key that sealed sealedMaterial (never the key); left out, the import records the current key when it opens the value.'
+        }
       }),
       str('status', 'status', { enum: ['active', 'revoked'] }),
       createdAt,
@@ -139,7 +143,12 @@ export const SECTIONS: readonly SectionSpec[] = [
     section: 'marketingPreferences',
     table: 'marketing_preferences',
     orderBy: 'customer_id',
-    columns: [str('customerId', 'customer_id', { ref: 'customers' }), bool('newsletter', 'newsletter', false), bool('productUpdates', 'product_updates', true), at('updatedAt', 'updated_at')]
+    columns: [
+      str('customerId', 'customer_id', { ref: 'customers' }),
+      bool('newsletter', 'newsletter', false),
+      bool('productUpdates', 'product_updates', true),
+      at('updatedAt', 'updated_at')
+    ]
   },
   {
     section: 'orders',

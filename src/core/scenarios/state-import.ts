@@ -37,7 +37,10 @@ function describeValue(value: unknown): string {
 
 /** The value at a JSON pointer in `document`, and the column it belongs to when it is a row field. */
 function locate(document: unknown, pointer: string): { value: unknown; column: ColumnSpec | undefined } {
-  const parts = pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
   let value: unknown = document
   for (const part of parts) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined
   const [section, , field] = parts
@@ -177,7 +180,9 @@ export function importState(store: Store, input: unknown, secretBox: SecretBox |
       counts[spec.section] = rows.length
     }
     store.db
-      .prepare("INSERT OR IGNORE INTO storefronts (slug, name, created_at) SELECT storefront_slug, storefront_slug, MIN(created_at) FROM products WHERE storefront_slug IS NOT NULL GROUP BY storefront_slug")
+      .prepare(
+        'INSERT OR IGNORE INTO storefronts (slug, name, created_at) SELECT storefront_slug, storefront_slug, MIN(created_at) FROM products WHERE storefront_slug IS NOT NULL GROUP BY storefront_slug'
+      )
       .run()
     const broken = store.db.pragma('foreign_key_check') as unknown[]
     if (broken.length > 0) throw invalid('/', 'rows reference rows that do not exist')

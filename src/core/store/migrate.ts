@@ -12,9 +12,7 @@ export function schemaVersion(db: Database): number {
 export function migrate(db: Database, target: number = latestSchemaVersion): number {
   const current = schemaVersion(db)
   if (current > latestSchemaVersion) {
-    throw new Error(
-      `Database schema version ${current} is newer than this build supports (${latestSchemaVersion}).`
-    )
+    throw new Error(`Database schema version ${current} is newer than this build supports (${latestSchemaVersion}).`)
   }
   for (const migration of migrations) {
     if (migration.version <= current || migration.version > target) continue

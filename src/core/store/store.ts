@@ -25,10 +25,7 @@ export interface Store {
 }
 
 export function openStore(options: StoreOptions): Store {
-  const db = new BetterSqlite3(
-    options.path,
-    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
-  )
+  const db = new BetterSqlite3(options.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
   try {
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL')
     db.pragma('foreign_keys = ON')

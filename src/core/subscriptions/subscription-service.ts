@@ -65,7 +65,8 @@ export function createSubscriptionService(deps: { store: Store; clock: Clock; li
         return { ...settled, status: 'active', cancelAtPeriodEnd: true, canceledAt: nowIso }
       case 'resume':
         if (standing.state === 'active' && !standing.cancelAtPeriodEnd) return null
-        if (standing.state !== 'active') throw conflict(action, standing, 'Only a subscription set to cancel at its period end can resume; renew now starts a new one.')
+        if (standing.state !== 'active')
+          throw conflict(action, standing, 'Only a subscription set to cancel at its period end can resume; renew now starts a new one.')
         return { ...settled, status: 'active', cancelAtPeriodEnd: false, canceledAt: null }
       case 'payment-fails':
         if (standing.state === 'past_due') return null

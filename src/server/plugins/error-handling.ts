@@ -48,7 +48,6 @@ const CLIENT_ERRORS_BY_STATUS: Record<number, { status: number; error: WireCode;
  */
 export const errorHandling = fp(
   async (app) => {
-
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (isDomainError(error)) {
         // Read per request: strict mode can be switched at runtime (PUT /_emulator/settings).
@@ -74,9 +73,7 @@ export const errorHandling = fp(
             location: error.validationContext ?? 'body',
             path: issue.instancePath || '/',
             problem: issue.message ?? 'is not valid',
-            ...(issue.keyword === 'additionalProperties'
-              ? { field: (issue.params as { additionalProperty?: string }).additionalProperty }
-              : {})
+            ...(issue.keyword === 'additionalProperties' ? { field: (issue.params as { additionalProperty?: string }).additionalProperty } : {})
           }))
         })
       }

@@ -159,10 +159,5 @@ async function waitWhileConnected(reply: FastifyReply, ms: number): Promise<bool
 
 /** A Node readable stream (what `reply.send(stream)` takes), read here as an async iterable. */
 function isByteStream(payload: unknown): payload is AsyncIterable<Buffer | Uint8Array | string> & NodeJS.ReadableStream {
-  return (
-    typeof payload === 'object' &&
-    payload !== null &&
-    typeof (payload as { pipe?: unknown }).pipe === 'function' &&
-    Symbol.asyncIterator in payload
-  )
+  return typeof payload === 'object' && payload !== null && typeof (payload as { pipe?: unknown }).pipe === 'function' && Symbol.asyncIterator in payload
 }

@@ -13,7 +13,11 @@ export const openApi = fp(
       ...ErrorResponse,
       properties: {
         ...ErrorResponse.properties,
-        error: { type: 'string', enum: [...ERROR_CODES], description: 'UPPER_SNAKE error code: one of these, each listed with its status and meaning in the README (Errors).' }
+        error: {
+          type: 'string',
+          enum: [...ERROR_CODES],
+          description: 'UPPER_SNAKE error code: one of these, each listed with its status and meaning in the README (Errors).'
+        }
       }
     })
     await app.register(swagger, {
@@ -28,7 +32,12 @@ export const openApi = fp(
         },
         components: {
           securitySchemes: {
-            developerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Developer session token (POST /_emulator/developers/:id/session).' },
+            developerJwt: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description: 'Developer session token (POST /_emulator/developers/:id/session).'
+            },
             adminToken: { type: 'apiKey', in: 'header', name: 'x-emulator-token', description: 'The emulator admin token (control plane).' },
             pluginAppId: { type: 'apiKey', in: 'header', name: `x-${app.settings.headerPrefix}-app-id`, description: 'The App ID.' },
             pluginKey: {

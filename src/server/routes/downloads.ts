@@ -34,11 +34,11 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         200: FILE_BYTES('The whole file.'),
         206: FILE_BYTES('The requested byte range (Content-Range names it).'),
         ...errorAnswers(
-        ERROR_ANSWERS.validation,
-        ERROR_ANSWERS.libraryTokenInvalid,
-        ERROR_ANSWERS.entitlementRequired,
-        ERROR_ANSWERS.fileNotFound,
-        ERROR_ANSWERS.rangeNotSatisfiable
+          ERROR_ANSWERS.validation,
+          ERROR_ANSWERS.libraryTokenInvalid,
+          ERROR_ANSWERS.entitlementRequired,
+          ERROR_ANSWERS.fileNotFound,
+          ERROR_ANSWERS.rangeNotSatisfiable
         )
       }
     },

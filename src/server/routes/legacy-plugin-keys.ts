@@ -10,11 +10,9 @@ const REPLACEMENT = '/api/developer/plugin-keys/products/:productId'
  */
 export const legacyPluginKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const retired = async () => {
-    throw new DomainError(
-      'LEGACY_PLUGIN_KEYS_RETIRED',
-      'Developer-level plugin keys are retired. Use product-scoped credentials instead.',
-      { details: { replacement: REPLACEMENT } }
-    )
+    throw new DomainError('LEGACY_PLUGIN_KEYS_RETIRED', 'Developer-level plugin keys are retired. Use product-scoped credentials instead.', {
+      details: { replacement: REPLACEMENT }
+    })
   }
   const schema = {
     tags: ['Legacy'],

@@ -9,7 +9,17 @@ export const LICENSE_STATUSES = ['active', 'suspended', 'revoked'] as const
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number]
 
 /** Licensing outcomes (Keygen's names where the meaning matches); `VALID` is the only success. */
-export const LICENSE_CODES = ['VALID', 'NOT_FOUND', 'SUSPENDED', 'EXPIRED', 'REVOKED', 'NOT_ACTIVATED', 'PRODUCT_SCOPE_MISMATCH', 'TOO_MANY_ACTIVATIONS', 'TRIAL_EXPIRED'] as const
+export const LICENSE_CODES = [
+  'VALID',
+  'NOT_FOUND',
+  'SUSPENDED',
+  'EXPIRED',
+  'REVOKED',
+  'NOT_ACTIVATED',
+  'PRODUCT_SCOPE_MISMATCH',
+  'TOO_MANY_ACTIVATIONS',
+  'TRIAL_EXPIRED'
+] as const
 export type LicenseCode = (typeof LICENSE_CODES)[number]
 export type LicenseFailureCode = Exclude<LicenseCode, 'VALID'>
 

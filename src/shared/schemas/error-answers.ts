@@ -28,7 +28,10 @@ export function errorAnswers(...answers: ErrorAnswer[]): Record<string, TSchema>
         'application/json': {
           schema: { $ref: 'ErrorResponse' },
           examples: Object.fromEntries(
-            list.map((answer) => [answer.error, { summary: answer.message, value: { ok: false, error: answer.error, message: answer.message, ...answer.details } }])
+            list.map((answer) => [
+              answer.error,
+              { summary: answer.message, value: { ok: false, error: answer.error, message: answer.message, ...answer.details } }
+            ])
           )
         }
       }
@@ -53,7 +56,8 @@ export const ERROR_ANSWERS = {
   credentialNotAccepted: {
     status: 403,
     error: 'PRODUCT_CREDENTIAL_NOT_ACCEPTED',
-    message: 'Product credentials (App ID, plugin key, plugin secret) are for plugins and the licensing API; the management API needs a developer session token.'
+    message:
+      'Product credentials (App ID, plugin key, plugin secret) are for plugins and the licensing API; the management API needs a developer session token.'
   },
   productNotFound: { status: 404, error: 'PRODUCT_NOT_FOUND', message: 'No product prod_123 is visible to this developer.' },
   credentialNotFound: { status: 404, error: 'PRODUCT_CREDENTIAL_NOT_FOUND', message: 'Product prod_123 has no credential yet; create or ensure one.' },
@@ -117,7 +121,8 @@ export const ERROR_ANSWERS = {
   subscriptionStateConflict: {
     status: 409,
     error: 'SUBSCRIPTION_STATE_CONFLICT',
-    message: 'Cannot resume: the subscription is canceled since 2026-12-31T00:00:00.000Z. Only a subscription set to cancel at its period end can resume; renew now starts a new one.',
+    message:
+      'Cannot resume: the subscription is canceled since 2026-12-31T00:00:00.000Z. Only a subscription set to cancel at its period end can resume; renew now starts a new one.',
     details: { state: 'canceled' }
   }
 } satisfies Record<string, ErrorAnswer>

@@ -38,9 +38,7 @@ export const FaultRuleInputSchema = Type.Object(
     status: Type.Optional(
       Nullable(Type.Integer({ minimum: 400, maximum: 599, description: `error only: the status answered (default ${FAULT_DEFAULTS.errorStatus}).` }))
     ),
-    probability: Type.Optional(
-      Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Chance that a matching request is faulted (default 1).' }))
-    ),
+    probability: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Chance that a matching request is faulted (default 1).' }))),
     retryAfterS: Type.Optional(
       Nullable(
         Type.Integer({

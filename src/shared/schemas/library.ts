@@ -147,7 +147,16 @@ export const WebviewPayloadSchema = Type.Object({
     })
   ),
   licenses: Type.Array(
-    Type.Pick(LibraryLicenseSchema, ['id', 'license_key', 'product_id', 'state', 'expires_at', 'activation_count', 'max_activations', 'activated_on_this_device'])
+    Type.Pick(LibraryLicenseSchema, [
+      'id',
+      'license_key',
+      'product_id',
+      'state',
+      'expires_at',
+      'activation_count',
+      'max_activations',
+      'activated_on_this_device'
+    ])
   ),
   subscriptions: Type.Array(Type.Pick(LibrarySubscriptionSchema, ['id', 'product_id', 'status', 'renews_at', 'current_period_end'])),
   orders: Type.Array(LibraryOrderSchema, { description: 'As in the library; with a calling product, only its items.' }),

@@ -10,7 +10,10 @@ export const AuthKindSchema = Type.Enum([...AUTH_KINDS], { description: 'How the
 export const requestFilterProperties = {
   surface: Type.Optional(SurfaceSchema),
   status: Type.Optional(
-    Type.String({ pattern: '^(?:[0-9]{1,3}|[1-5][xX]{2})$', description: 'An exact status (`404`) or a class (`4xx`). 0 is a connection closed before any response.' })
+    Type.String({
+      pattern: '^(?:[0-9]{1,3}|[1-5][xX]{2})$',
+      description: 'An exact status (`404`) or a class (`4xx`). 0 is a connection closed before any response.'
+    })
   ),
   method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,16}$', description: 'HTTP method, any case.' })),
   productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The product the request named (path, body, query or App ID header).' })),
@@ -31,7 +34,11 @@ export const RequestStreamQuery = Type.Object(
   {
     ...requestFilterProperties,
     token: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 512, description: 'The admin token, for clients that cannot set the x-emulator-token header (browser EventSource).' })
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'The admin token, for clients that cannot set the x-emulator-token header (browser EventSource).'
+      })
     )
   },
   { additionalProperties: false }
@@ -42,7 +49,10 @@ export const RequestIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) },
 export const RequestSummarySchema = Type.Object(
   {
     id: Type.Integer(),
-    at: Type.String({ format: 'date-time', description: 'When the request arrived: ISO 8601 instant (UTC) on the system clock, not the emulator clock, so it matches the caller\'s own logs.' }),
+    at: Type.String({
+      format: 'date-time',
+      description: "When the request arrived: ISO 8601 instant (UTC) on the system clock, not the emulator clock, so it matches the caller's own logs."
+    }),
     surface: SurfaceSchema,
     method: Type.String(),
     path: Type.String({ description: 'Path and query as received, redacted.' }),

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../src/renderer/src/api/errors'
 import { diagnose, licensingHint } from '../../../src/renderer/src/screens/tester/diagnosis'
 
-const failure = (code: string, reason?: string) =>
-  ApiError.fromBody(401, { ok: false, error: code, message: 'It failed.', ...(reason ? { reason } : {}) })
+const failure = (code: string, reason?: string) => ApiError.fromBody(401, { ok: false, error: code, message: 'It failed.', ...(reason ? { reason } : {}) })
 
 describe('which value is wrong', () => {
   it('maps each PLUGIN_CONNECTION_FAILED reason to the value to fix', () => {

@@ -13,7 +13,11 @@ describe('fault rule editor rows', () => {
       method: 'GET',
       status: 503
     })
-    expect(ruleOf(newDraft({ kind: 'rate_limit', route: '/x', retryAfterS: '30', ms: '', jitterMs: '5' })).rule).toEqual({ route: '/x', kind: 'rate_limit', retryAfterS: 30 })
+    expect(ruleOf(newDraft({ kind: 'rate_limit', route: '/x', retryAfterS: '30', ms: '', jitterMs: '5' })).rule).toEqual({
+      route: '/x',
+      kind: 'rate_limit',
+      retryAfterS: 30
+    })
     expect(ruleOf(newDraft({ kind: 'offline', route: '/x', ms: '', jitterMs: '5' })).rule).toEqual({ route: '/x', kind: 'offline' })
   })
 
@@ -34,8 +38,25 @@ describe('fault rule editor rows', () => {
   })
 
   it('round-trips a stored rule, keeping its id', () => {
-    const stored = { id: 'flt_1', method: 'POST', route: '/api/plugin-connections/verify', kind: 'error' as const, ms: null, jitterMs: null, status: 503, probability: 0.5, retryAfterS: null }
-    expect(ruleOf(draftOf(stored)).rule).toEqual({ id: 'flt_1', method: 'POST', route: '/api/plugin-connections/verify', kind: 'error', status: 503, probability: 0.5 })
+    const stored = {
+      id: 'flt_1',
+      method: 'POST',
+      route: '/api/plugin-connections/verify',
+      kind: 'error' as const,
+      ms: null,
+      jitterMs: null,
+      status: 503,
+      probability: 0.5,
+      retryAfterS: null
+    }
+    expect(ruleOf(draftOf(stored)).rule).toEqual({
+      id: 'flt_1',
+      method: 'POST',
+      route: '/api/plugin-connections/verify',
+      kind: 'error',
+      status: 503,
+      probability: 0.5
+    })
     expect(draftOf({ ...stored, probability: 1 }).probability).toBe('')
   })
 
@@ -43,7 +64,9 @@ describe('fault rule editor rows', () => {
     expect(describeRule({ method: 'POST', route: '/api/plugin-connections/verify', kind: 'error', status: 503, probability: 0.5 })).toBe(
       'POST /api/plugin-connections/verify → answers 503, 50% of the time'
     )
-    expect(describeRule({ route: '/api/license/v1/**', kind: 'latency', ms: 2000, jitterMs: 500 })).toBe('Any method /api/license/v1/** → waits 2000 ms ± 500, then answers normally')
+    expect(describeRule({ route: '/api/license/v1/**', kind: 'latency', ms: 2000, jitterMs: 500 })).toBe(
+      'Any method /api/license/v1/** → waits 2000 ms ± 500, then answers normally'
+    )
     for (const template of FAULT_TEMPLATES) expect(ruleOf(newDraft(template.draft)).errors).toEqual({})
   })
 
@@ -51,7 +74,15 @@ describe('fault rule editor rows', () => {
     const latency = newDraft({ method: 'POST', route: '/api/license/v1/activate', probability: '0.5', jitterMs: '200' })
     expect(latency.ms).toBe('1500')
     const limited = withKind(latency, 'rate_limit')
-    expect(limited).toMatchObject({ kind: 'rate_limit', method: 'POST', route: '/api/license/v1/activate', probability: '0.5', ms: '', jitterMs: '', retryAfterS: '1' })
+    expect(limited).toMatchObject({
+      kind: 'rate_limit',
+      method: 'POST',
+      route: '/api/license/v1/activate',
+      probability: '0.5',
+      ms: '',
+      jitterMs: '',
+      retryAfterS: '1'
+    })
     expect(ruleOf(limited).rule).toEqual({ method: 'POST', route: '/api/license/v1/activate', kind: 'rate_limit', retryAfterS: 1, probability: 0.5 })
     expect(withKind(limited, 'error')).toMatchObject({ status: '503', retryAfterS: '', ms: '' })
     expect(withKind(limited, 'rate_limit')).toBe(limited)

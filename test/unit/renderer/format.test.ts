@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { humanLabel } from '../../../src/renderer/src/format/labels'
-import { describeMoment, formatDateTime, formatDuration, formatOffset, formatOffsetShort, formatRelative, formatShortDateTime, formatTimeOfDay, parseInstant, toDateTimeLocalValue } from '../../../src/renderer/src/format/date'
+import {
+  describeMoment,
+  formatDateTime,
+  formatDuration,
+  formatOffset,
+  formatOffsetShort,
+  formatRelative,
+  formatShortDateTime,
+  formatTimeOfDay,
+  parseInstant,
+  toDateTimeLocalValue
+} from '../../../src/renderer/src/format/date'
 import { formatBytes } from '../../../src/renderer/src/format/bytes'
 import { formatCount, formatMoney, formatPercent, pluralize } from '../../../src/renderer/src/format/number'
 

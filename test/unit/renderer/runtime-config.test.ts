@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { configFileName, cppString, envQuote, renderConfig, slugify, toCppHeader, toEnv, toJson } from '../../../src/renderer/src/screens/credentials/runtime-config'
+import {
+  configFileName,
+  cppString,
+  envQuote,
+  renderConfig,
+  slugify,
+  toCppHeader,
+  toEnv,
+  toJson
+} from '../../../src/renderer/src/screens/credentials/runtime-config'
 import type { RuntimeConfig } from '../../../src/renderer/src/screens/credentials/runtime-config'
 
 const config: RuntimeConfig = {

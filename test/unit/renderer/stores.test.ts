@@ -51,8 +51,21 @@ const INFO = {
 const CLOCK = { ok: true, now: '2026-01-01T00:00:00.000Z', offsetS: 3600, systemNow: '2026-01-01T00:00:00.000Z' }
 const FAR = '2999-01-01T00:00:00.000Z'
 
-const developer = (id: string, role: Developer['role'] = 'developer'): Developer => ({ id, email: `${id}@x.test`, name: id, role, createdAt: '2026-01-01T00:00:00.000Z' })
-const product = (id: string, developerId: string): Product => ({ id, developerId, name: id, appId: `app_${id}`, storefrontSlug: null, createdAt: '2026-01-01T00:00:00.000Z' })
+const developer = (id: string, role: Developer['role'] = 'developer'): Developer => ({
+  id,
+  email: `${id}@x.test`,
+  name: id,
+  role,
+  createdAt: '2026-01-01T00:00:00.000Z'
+})
+const product = (id: string, developerId: string): Product => ({
+  id,
+  developerId,
+  name: id,
+  appId: `app_${id}`,
+  storefrontSlug: null,
+  createdAt: '2026-01-01T00:00:00.000Z'
+})
 const credential = (productId: string, patch: Partial<CredentialRecord> = {}): CredentialRecord => ({
   id: `cred_${productId}`,
   productId,
@@ -126,7 +139,10 @@ describe('connection store', () => {
   })
 
   it('bumps the data version after a preset, so screens reload', async () => {
-    await connect({ 'POST /_emulator/presets/full-library': () => ({ body: { ok: true, preset: 'full-library', imported: { licenses: 7 } } }), 'GET /_emulator/faults': () => ({ body: { ok: true, rules: [] } }) })
+    await connect({
+      'POST /_emulator/presets/full-library': () => ({ body: { ok: true, preset: 'full-library', imported: { licenses: 7 } } }),
+      'GET /_emulator/faults': () => ({ body: { ok: true, rules: [] } })
+    })
     const before = useConnection.getState().dataVersion
     expect(await useSettings.getState().loadPreset('full-library')).toEqual({ licenses: 7 })
     expect(useConnection.getState().dataVersion).toBe(before + 1)
@@ -206,7 +222,12 @@ describe('products and credentials store', () => {
       ...detailRoutes,
       'POST /api/developer/plugin-keys/products/p1': () => ({
         status: 201,
-        body: { ok: true, created: true, credential: credential('p1'), one_time_reveal: { appId: 'app_p1', pluginKey: 'pk_full', pluginSecret: 'sk_full', secret_shown_once: true } }
+        body: {
+          ok: true,
+          created: true,
+          credential: credential('p1'),
+          one_time_reveal: { appId: 'app_p1', pluginKey: 'pk_full', pluginSecret: 'sk_full', secret_shown_once: true }
+        }
       })
     })
     useDevelopers.setState({ actingId: 'dev_a' })
@@ -232,7 +253,10 @@ describe('products and credentials store', () => {
     useDevelopers.setState({ actingId: 'dev_a' })
     expect((await useProducts.getState().runAction('p1', 'ensure')).kind).toBe('existing')
     expect(useProducts.getState().revealed).toBeNull()
-    await expect(useProducts.getState().runAction('p1', 'reveal-secret')).rejects.toMatchObject({ code: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE', details: { recovery: { rotateKey: '/k', rotateSecret: '/s' } } })
+    await expect(useProducts.getState().runAction('p1', 'reveal-secret')).rejects.toMatchObject({
+      code: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE',
+      details: { recovery: { rotateKey: '/k', rotateSecret: '/s' } }
+    })
     expect(useProducts.getState().pending).toBeNull()
   })
 
@@ -244,7 +268,11 @@ describe('products and credentials store', () => {
   })
 
   it('takes the active credential of a product over its revoked ones', () => {
-    const list = [credential('p1', { id: 'new', status: 'revoked', isActive: false }), credential('p1', { id: 'active' }), credential('p2', { id: 'only', status: 'revoked', isActive: false })]
+    const list = [
+      credential('p1', { id: 'new', status: 'revoked', isActive: false }),
+      credential('p1', { id: 'active' }),
+      credential('p2', { id: 'only', status: 'revoked', isActive: false })
+    ]
     const current = currentCredentialByProduct(list)
     expect(current.get('p1')?.id).toBe('active')
     expect(current.get('p2')?.id).toBe('only')
@@ -260,7 +288,9 @@ describe('library store', () => {
     const server = await connect({
       'POST /_emulator/customers/cus_1/library-token': () => ({ body: { ok: true, libraryToken: `lib-${++mints}`, expiresAt: FAR } }),
       'GET /api/library': (call) =>
-        call.headers.authorization === 'Bearer lib-1' ? { status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'expired' } } : { body: payload },
+        call.headers.authorization === 'Bearer lib-1'
+          ? { status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'expired' } }
+          : { body: payload },
       'GET /api/license/v1/webview-library': () => ({ body: { ok: true, scope: 'library' } })
     })
     useLibrary.getState().setOptions({ instanceId: 'studio-mac' })
@@ -268,7 +298,12 @@ describe('library store', () => {
     expect(mints).toBe(2)
     expect(useLibrary.getState().library.data?.download_token).toBe('dl')
     expect(useLibrary.getState().webview.data?.scope).toBe('library')
-    expect(server.calls.filter((c) => c.path === '/api/library').at(-1)?.query.get('instance_id')).toBe('studio-mac')
+    expect(
+      server.calls
+        .filter((c) => c.path === '/api/library')
+        .at(-1)
+        ?.query.get('instance_id')
+    ).toBe('studio-mac')
   })
 
   it('does not re-mint a pasted token: it reports it', async () => {

@@ -59,13 +59,20 @@ export function createControlApi(http: HttpClient, adminToken: string) {
       send<{ file: unknown }>('POST', `/products/${id(productId)}/files`, input),
 
     customers: async () => (await get<{ customers: Customer[] }>('/customers')).customers,
-    createCustomer: async (input: { email: string; name?: string; country?: string }) => (await send<{ customer: Customer }>('POST', '/customers', input)).customer,
+    createCustomer: async (input: { email: string; name?: string; country?: string }) =>
+      (await send<{ customer: Customer }>('POST', '/customers', input)).customer,
     customerSession: async (customerId: string) => send<Session & { ok: true }>('POST', `/customers/${id(customerId)}/session`),
     libraryToken: async (customerId: string) => send<{ libraryToken: string; expiresAt: string }>('POST', `/customers/${id(customerId)}/library-token`),
     customerLicenses: async (customerId: string) => (await get<{ licenses: License[] }>(`/customers/${id(customerId)}/licenses`)).licenses,
 
-    purchase: async (input: { customerId: string; productId: string; kind?: LicenseKind; maxActivations?: number; expiresAt?: string; plan?: 'monthly' | 'yearly' }) =>
-      send<Purchase & { ok: true }>('POST', '/purchases', input),
+    purchase: async (input: {
+      customerId: string
+      productId: string
+      kind?: LicenseKind
+      maxActivations?: number
+      expiresAt?: string
+      plan?: 'monthly' | 'yearly'
+    }) => send<Purchase & { ok: true }>('POST', '/purchases', input),
     resellerOrder: async (input: { productId: string; reseller?: string }) => send<ResellerOrder & { ok: true }>('POST', '/reseller-orders', input),
     license: async (licenseId: string) => get<{ license: License; activations: Activation[] }>(`/licenses/${id(licenseId)}`),
     updateLicense: async (licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }) =>

@@ -30,8 +30,7 @@ export function createManagementApi(http: HttpClient, session: DeveloperTokenSou
   const base = '/api/developer/plugin-keys/products'
 
   async function call<T>(method: string, path: string, body?: unknown, query?: Record<string, string | undefined>): Promise<T> {
-    const attempt = async () =>
-      http.json<T>({ method, path, body, query, headers: { authorization: `Bearer ${await session.token()}` } })
+    const attempt = async () => http.json<T>({ method, path, body, query, headers: { authorization: `Bearer ${await session.token()}` } })
     try {
       return await attempt()
     } catch (error) {

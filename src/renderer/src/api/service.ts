@@ -25,8 +25,7 @@ function withoutEmpty<T extends object>(value: T): Partial<T> {
  */
 export function createServiceApi(http: HttpClient) {
   return {
-    verifyConnection: (values: CredentialValues): Promise<Exchange> =>
-      http.exchange({ method: 'POST', path: '/api/plugin-connections/verify', body: values }),
+    verifyConnection: (values: CredentialValues): Promise<Exchange> => http.exchange({ method: 'POST', path: '/api/plugin-connections/verify', body: values }),
 
     activate: (prefix: string, values: CredentialValues, body: ActivateInput): Promise<Exchange> =>
       http.exchange({ method: 'POST', path: '/api/license/v1/activate', headers: credentialHeaders(prefix, values), body: withoutEmpty(body) }),

@@ -27,7 +27,8 @@ export function ConnectionBanner() {
             since <time dateTime={at}>{formatTimeOfDay(at)}</time> ({formatRelative(at, Math.max(now, since ?? now))}, system clock)
           </>
         ) : null}
-        . <span className="mono">{host}</span> does not answer; retrying every {CHECK_EVERY_MS / 1000} s. Actions that need the server are disabled until it is back.
+        . <span className="mono">{host}</span> does not answer; retrying every {CHECK_EVERY_MS / 1000} s. Actions that need the server are disabled until it is
+        back.
       </p>
       <Button
         size="sm"

@@ -60,8 +60,8 @@ export function ConnectionGate() {
   return (
     <Frame title="Admin token needed">
       <p>
-        This page drives the emulator&rsquo;s control plane, which needs its admin token. Open the <strong>Admin UI</strong> URL that{' '}
-        <code>serve</code> printed when it started (it carries the token after <code>#admin-token=</code>), or paste the token here.
+        This page drives the emulator&rsquo;s control plane, which needs its admin token. Open the <strong>Admin UI</strong> URL that <code>serve</code> printed
+        when it started (it carries the token after <code>#admin-token=</code>), or paste the token here.
       </p>
       <form
         className="stack"

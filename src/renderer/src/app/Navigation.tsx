@@ -10,7 +10,8 @@ const GLYPHS: Record<ScreenId, string> = {
   tester: 'M4 12h4l2-5 4 10 2-5h4',
   library: 'M4 5h5v14H4zM10 5h5v14h-5zM16 6l4 1-3 13-4-1',
   requests: 'M4 6h16M4 12h16M4 18h10',
-  scenarios: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12a7 7 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7 7 0 0 0-2-1.2L14 3h-4l-.5 2.6a7 7 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6A7 7 0 0 0 5 12c0 .4 0 .8.1 1.2l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 2 1.2L10 21h4l.5-2.6a7 7 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z'
+  scenarios:
+    'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12a7 7 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7 7 0 0 0-2-1.2L14 3h-4l-.5 2.6a7 7 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6A7 7 0 0 0 5 12c0 .4 0 .8.1 1.2l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 2 1.2L10 21h4l.5-2.6a7 7 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z'
 }
 
 /** The persistent navigation: one link per screen, the current one marked. */
@@ -34,7 +35,17 @@ export function Navigation({ current }: { current: ScreenId }) {
           {SCREENS.map((screen) => (
             <li key={screen.id}>
               <a className="nav__link" href={buildHash(screen.id)} aria-current={screen.id === current ? 'page' : undefined} title={screen.navLabel}>
-                <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                <svg
+                  width="18"
+                  height="18"
+                  viewBox="0 0 24 24"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                  aria-hidden="true"
+                >
                   <path d={GLYPHS[screen.id]} />
                 </svg>
                 <span className="nav__label">{screen.navLabel}</span>

@@ -15,11 +15,26 @@ export interface ScreenInfo {
 export const SCREENS: readonly ScreenInfo[] = [
   { id: 'overview', navLabel: 'Overview', label: 'Overview', description: 'Server status, where the data lives, and what it holds.' },
   { id: 'developers', navLabel: 'Developers', label: 'Developers & products', description: 'Choose who you act as, and create products.' },
-  { id: 'credentials', navLabel: 'Credentials', label: 'Credentials', description: 'Issue, reveal, rotate and revoke product credentials; export package config.' },
-  { id: 'tester', navLabel: 'Connection tester', label: 'Connection tester', description: 'Verify a credential and step through activate, validate and deactivate.' },
+  {
+    id: 'credentials',
+    navLabel: 'Credentials',
+    label: 'Credentials',
+    description: 'Issue, reveal, rotate and revoke product credentials; export package config.'
+  },
+  {
+    id: 'tester',
+    navLabel: 'Connection tester',
+    label: 'Connection tester',
+    description: 'Verify a credential and step through activate, validate and deactivate.'
+  },
   { id: 'library', navLabel: 'Library', label: 'Library viewer', description: "A customer's library as they see it, plus QA actions." },
   { id: 'requests', navLabel: 'Requests', label: 'Requests', description: 'Every service API request, live, redacted.' },
-  { id: 'scenarios', navLabel: 'Scenarios & settings', label: 'Scenarios & settings', description: 'Presets, state import and export, faults, the clock and server settings.' }
+  {
+    id: 'scenarios',
+    navLabel: 'Scenarios & settings',
+    label: 'Scenarios & settings',
+    description: 'Presets, state import and export, faults, the clock and server settings.'
+  }
 ]
 
 export const DEFAULT_SCREEN: ScreenId = 'overview'

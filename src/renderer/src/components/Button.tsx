@@ -53,7 +53,15 @@ export function Button({
   if ((disabled || blocked) && reason && !busy) {
     return (
       <span className="btn-why">
-        <button type={type} className={classes} aria-disabled="true" aria-describedby={reasonId} title={reason} {...rest} onClick={(event) => event.preventDefault()}>
+        <button
+          type={type}
+          className={classes}
+          aria-disabled="true"
+          aria-describedby={reasonId}
+          title={reason}
+          {...rest}
+          onClick={(event) => event.preventDefault()}
+        >
           {content}
         </button>
         <span role="tooltip" id={reasonId} className="btn-why__text">
@@ -70,6 +78,12 @@ export function Button({
 }
 
 /** A square button with only an icon; the label is for assistive technology and the tooltip. */
-export function IconButton({ icon, label, size = 'md', variant = 'ghost', ...rest }: Omit<ButtonProps, 'children' | 'icon'> & { icon: IconName; label: string }) {
+export function IconButton({
+  icon,
+  label,
+  size = 'md',
+  variant = 'ghost',
+  ...rest
+}: Omit<ButtonProps, 'children' | 'icon'> & { icon: IconName; label: string }) {
   return <Button icon={icon} size={size} variant={variant} aria-label={label} title={label} className="btn--icon" {...rest} />
 }

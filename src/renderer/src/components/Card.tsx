@@ -1,7 +1,25 @@
 import type { ReactNode } from 'react'
 
 /** A titled panel: the unit every screen is built from. */
-export function Card({ title, actions, children, description, className, headingLevel = 2, testId, flush = false }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; description?: ReactNode; className?: string; headingLevel?: 2 | 3; testId?: string; flush?: boolean }) {
+export function Card({
+  title,
+  actions,
+  children,
+  description,
+  className,
+  headingLevel = 2,
+  testId,
+  flush = false
+}: {
+  title?: ReactNode
+  actions?: ReactNode
+  children: ReactNode
+  description?: ReactNode
+  className?: string
+  headingLevel?: 2 | 3
+  testId?: string
+  flush?: boolean
+}) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
     <section className={`card ${className ?? ''}`} data-testid={testId}>

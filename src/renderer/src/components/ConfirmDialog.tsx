@@ -23,7 +23,18 @@ export interface ConfirmDialogProps {
 }
 
 /** "Are you sure?" with an optional reason; shows the server's error in place when the action fails. */
-export function ConfirmDialog({ open, title, description, confirmLabel, variant = 'primary', withReason = false, reasonPlaceholder, onConfirm, onClose, testId }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  variant = 'primary',
+  withReason = false,
+  reasonPlaceholder,
+  onConfirm,
+  onClose,
+  testId
+}: ConfirmDialogProps) {
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
@@ -79,7 +90,14 @@ export function ConfirmDialog({ open, title, description, confirmLabel, variant 
         >
           <Field label="Reason (optional)" hint="Kept in the audit trail with this action.">
             {(control) => (
-              <TextInput {...control} value={reason} onChange={(event) => setReason(event.target.value)} placeholder={reasonPlaceholder} maxLength={1000} data-autofocus />
+              <TextInput
+                {...control}
+                value={reason}
+                onChange={(event) => setReason(event.target.value)}
+                placeholder={reasonPlaceholder}
+                maxLength={1000}
+                data-autofocus
+              />
             )}
           </Field>
         </form>

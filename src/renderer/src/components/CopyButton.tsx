@@ -45,7 +45,13 @@ export function CopyButton({
       data-copied={state === 'copied' || undefined}
       {...rest}
     >
-      {iconOnly ? <span className="visually-hidden" aria-live="polite">{state === 'idle' ? '' : text}</span> : <span aria-live="polite">{text}</span>}
+      {iconOnly ? (
+        <span className="visually-hidden" aria-live="polite">
+          {state === 'idle' ? '' : text}
+        </span>
+      ) : (
+        <span aria-live="polite">{text}</span>
+      )}
     </Button>
   )
 }

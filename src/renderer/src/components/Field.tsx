@@ -8,7 +8,19 @@ export interface ControlProps {
 }
 
 /** A labelled form control with its hint and error; the control gets the ids it needs. */
-export function Field({ label, hint, error, children, className }: { label: ReactNode; hint?: ReactNode; error?: ReactNode; className?: string; children: (control: ControlProps) => ReactNode }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+  className
+}: {
+  label: ReactNode
+  hint?: ReactNode
+  error?: ReactNode
+  className?: string
+  children: (control: ControlProps) => ReactNode
+}) {
   const id = useId()
   const hintId = `${id}-hint`
   const errorId = `${id}-error`

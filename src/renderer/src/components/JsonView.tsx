@@ -51,7 +51,19 @@ export function formatJson(value: unknown): string {
   return JSON.stringify(value, null, 2)
 }
 
-export function JsonView({ value, label, maxHeight = 420, copy = true, testId }: { value: unknown; label: string; maxHeight?: number | string; copy?: boolean; testId?: string }) {
+export function JsonView({
+  value,
+  label,
+  maxHeight = 420,
+  copy = true,
+  testId
+}: {
+  value: unknown
+  label: string
+  maxHeight?: number | string
+  copy?: boolean
+  testId?: string
+}) {
   const text = useMemo(() => formatJson(value), [value])
   const nodes = useMemo(() => (typeof value === 'string' || text.length > 200_000 ? [text] : highlight(text)), [text, value])
   return (

@@ -4,7 +4,19 @@ import type { CSSProperties, ReactNode } from 'react'
  * A placeholder of the final content's size while it loads, so nothing moves when it arrives.
  * Give it the width and height (or lines) of what it stands for.
  */
-export function Skeleton({ width = '100%', height = '1em', radius, style, className }: { width?: CSSProperties['width']; height?: CSSProperties['height']; radius?: CSSProperties['borderRadius']; style?: CSSProperties; className?: string }) {
+export function Skeleton({
+  width = '100%',
+  height = '1em',
+  radius,
+  style,
+  className
+}: {
+  width?: CSSProperties['width']
+  height?: CSSProperties['height']
+  radius?: CSSProperties['borderRadius']
+  style?: CSSProperties
+  className?: string
+}) {
   return <span className={`skeleton ${className ?? ''}`} aria-hidden="true" style={{ width, height, borderRadius: radius, ...style }} />
 }
 

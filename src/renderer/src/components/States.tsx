@@ -15,7 +15,17 @@ export function EmptyState({ title, children, action, compact = false }: { title
 }
 
 /** A failed load: the server's code and sentence, and a retry. */
-export function ErrorState({ error, title = 'Could not load this', onRetry, compact = false }: { error: ApiError | null; title?: string; onRetry?: () => void; compact?: boolean }) {
+export function ErrorState({
+  error,
+  title = 'Could not load this',
+  onRetry,
+  compact = false
+}: {
+  error: ApiError | null
+  title?: string
+  onRetry?: () => void
+  compact?: boolean
+}) {
   return (
     <div className={`error-state ${compact ? 'error-state--compact' : ''}`} role="alert">
       <Icon name="alert" size={20} />

@@ -8,7 +8,19 @@ export interface TabItem {
 }
 
 /** Tabs with arrow-key movement (roving tabindex); the caller renders the selected panel inside. */
-export function Tabs({ tabs, selected, onSelect, label, children }: { tabs: TabItem[]; selected: string; onSelect: (id: string) => void; label: string; children: ReactNode }) {
+export function Tabs({
+  tabs,
+  selected,
+  onSelect,
+  label,
+  children
+}: {
+  tabs: TabItem[]
+  selected: string
+  onSelect: (id: string) => void
+  label: string
+  children: ReactNode
+}) {
   const base = useId()
   const list = useRef<HTMLDivElement>(null)
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

@@ -27,9 +27,7 @@ export interface ProductDetail {
 }
 
 export type ActionOutcome =
-  | { kind: 'revealed'; material: RevealedMaterial }
-  | { kind: 'existing'; credential: CredentialRecord }
-  | { kind: 'revoked'; revoked: boolean }
+  { kind: 'revealed'; material: RevealedMaterial } | { kind: 'existing'; credential: CredentialRecord } | { kind: 'revoked'; revoked: boolean }
 
 export interface ProductsState {
   products: Resource<Product[]>
@@ -106,7 +104,11 @@ export const useProducts = create<ProductsState>()((set, get) => {
       // As a dashboard would: the history through the management API, and the current record picked
       // from it. A GET of the current credential would answer 404 for a product that never had one:
       // noise in the request log a plugin developer reads, so the UI does not ask.
-      const [h, a, n] = await Promise.allSettled([actingManagement().list(productId), api.control.productAudit(productId), api.control.productConnection(productId)])
+      const [h, a, n] = await Promise.allSettled([
+        actingManagement().list(productId),
+        api.control.productAudit(productId),
+        api.control.productConnection(productId)
+      ])
       const before = detail(productId)
       const history = h.status === 'fulfilled' ? h.value.credentials : null
       patchDetail(productId, {

@@ -59,7 +59,10 @@ export function mergeEntries(current: readonly RequestSummary[], incoming: reado
   for (const entry of current) if (entry.id > newest) newest = entry.id
   if (incoming.every((entry, index) => entry.id > newest && (index === 0 || entry.id > incoming[index - 1]!.id))) {
     const sortedCurrent = current.every((entry, index) => index === 0 || entry.id < current[index - 1]!.id) ? current : [...current].sort((a, b) => b.id - a.id)
-    return [...incoming].reverse().concat(sortedCurrent.slice(0, Math.max(0, MAX_ROWS - incoming.length))).slice(0, MAX_ROWS)
+    return [...incoming]
+      .reverse()
+      .concat(sortedCurrent.slice(0, Math.max(0, MAX_ROWS - incoming.length)))
+      .slice(0, MAX_ROWS)
   }
   const byId = new Map<number, RequestSummary>()
   for (const entry of current) byId.set(entry.id, entry)

@@ -99,7 +99,12 @@ export const useTester = create<TesterState>()((set, get) => ({
   chooseProduct(product) {
     const sameProduct = get().values.productId === product.id
     set({
-      values: { productId: product.id, appId: product.appId, pluginKey: sameProduct ? get().values.pluginKey : '', pluginSecret: sameProduct ? get().values.pluginSecret : '' },
+      values: {
+        productId: product.id,
+        appId: product.appId,
+        pluginKey: sameProduct ? get().values.pluginKey : '',
+        pluginSecret: sameProduct ? get().values.pluginSecret : ''
+      },
       origin: `Product ${product.name}: product ID and App ID filled in.`,
       results: sameProduct ? get().results : {},
       connection: sameProduct ? get().connection : idle()
@@ -142,7 +147,11 @@ export const useTester = create<TesterState>()((set, get) => ({
           })
           break
         case 'validate':
-          exchange = await service.validate(prefix, values, { license_key: license.licenseKey.trim(), instance_id: license.instanceId.trim() || undefined, nonce })
+          exchange = await service.validate(prefix, values, {
+            license_key: license.licenseKey.trim(),
+            instance_id: license.instanceId.trim() || undefined,
+            nonce
+          })
           break
         case 'deactivate':
           exchange = await service.deactivate(prefix, values, { license_key: license.licenseKey.trim(), instance_id: license.instanceId.trim() })

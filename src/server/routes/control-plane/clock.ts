@@ -16,7 +16,11 @@ export const clockControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     systemNow: new Date().toISOString()
   })
 
-  app.get('/clock', { schema: { tags: ['Emulator'], summary: "The emulator's now and its offset", response: { 200: ClockResponse, ...errorResponses } } }, async () => describe())
+  app.get(
+    '/clock',
+    { schema: { tags: ['Emulator'], summary: "The emulator's now and its offset", response: { 200: ClockResponse, ...errorResponses } } },
+    async () => describe()
+  )
 
   app.put(
     '/clock',

@@ -34,7 +34,11 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/customers',
     {
-      schema: { tags, summary: 'List customers', response: { 200: Type.Object({ ok: Type.Literal(true), customers: Type.Array(CustomerSchema) }), ...errorResponses } }
+      schema: {
+        tags,
+        summary: 'List customers',
+        response: { 200: Type.Object({ ok: Type.Literal(true), customers: Type.Array(CustomerSchema) }), ...errorResponses }
+      }
     },
     async () => ({ ok: true as const, customers: customers.list() })
   )

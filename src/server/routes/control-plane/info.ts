@@ -35,11 +35,10 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   )
 
-  app.get(
-    '/settings',
-    { schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: SettingsResponse, ...errorResponses } } },
-    async () => ({ ok: true as const, settings: currentSettings() })
-  )
+  app.get('/settings', { schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: SettingsResponse, ...errorResponses } } }, async () => ({
+    ok: true as const,
+    settings: currentSettings()
+  }))
 
   app.put(
     '/settings',

@@ -76,7 +76,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: "Every credential of a product, newest first",
+        summary: 'Every credential of a product, newest first',
         params: IdParams,
         response: { 200: Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema) }), ...errorResponses }
       }

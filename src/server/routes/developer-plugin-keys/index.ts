@@ -32,10 +32,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         tags,
         security,
         summary: 'List the credentials of visible products, newest first (revoked included)',
-        querystring: Type.Object(
-          { productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
-          { additionalProperties: false }
-        ),
+        querystring: Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
         response: { 200: CredentialListResponse, ...errorAnswers(...MANAGEMENT_ERRORS) }
       }
     },

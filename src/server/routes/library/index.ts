@@ -67,7 +67,17 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Signed-in user JWT (customer or developer). The claim token as `claim` or `claim_token`, in the body or the query. Invalid token: 400 LIBRARY_CLAIM_FAILED reason INVALID_CLAIM_TOKEN; claimed by another account: 409 reason ALREADY_CLAIMED.',
         querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
         body: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
-        response: { 200: ClaimResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.claimInvalid, ERROR_ANSWERS.authRequired, ERROR_ANSWERS.invalidToken, ERROR_ANSWERS.tokenExpired, ERROR_ANSWERS.claimTaken) }
+        response: {
+          200: ClaimResponse,
+          ...errorAnswers(
+            ERROR_ANSWERS.validation,
+            ERROR_ANSWERS.claimInvalid,
+            ERROR_ANSWERS.authRequired,
+            ERROR_ANSWERS.invalidToken,
+            ERROR_ANSWERS.tokenExpired,
+            ERROR_ANSWERS.claimTaken
+          )
+        }
       }
     },
     async (request) => {
@@ -77,7 +87,9 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const close = closeIgnoredField(request, 'claim_token') ?? closeIgnoredField(request, 'claim')
         const meant = close && closeIgnoredField(request, 'claim_token') === close ? 'claim_token' : 'claim'
         const hint = close ? ` "${close.field}" (${close.location}) is not a field here: did you mean \`${meant}\`?` : ''
-        throw new DomainError('LIBRARY_CLAIM_FAILED', `Send the claim token as \`claim\` or \`claim_token\`.${hint}`, { details: { reason: 'INVALID_CLAIM_TOKEN' } })
+        throw new DomainError('LIBRARY_CLAIM_FAILED', `Send the claim token as \`claim\` or \`claim_token\`.${hint}`, {
+          details: { reason: 'INVALID_CLAIM_TOKEN' }
+        })
       }
       const result = purchases.claim(customer.id, claimToken)
       return {
@@ -85,8 +97,18 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         claimed: true as const,
         already_claimed: result.alreadyClaimed,
         order_item: { id: result.item.id, order_id: result.item.orderId, product_id: result.item.productId, claimed_at: result.item.claimedAt ?? '' },
-        entitlement: { id: result.entitlement.id, product_id: result.entitlement.productId, source: result.entitlement.source, status: result.entitlement.status },
-        license: { id: result.license.id, license_key: result.license.key, product_id: result.license.productId, max_activations: result.license.maxActivations }
+        entitlement: {
+          id: result.entitlement.id,
+          product_id: result.entitlement.productId,
+          source: result.entitlement.source,
+          status: result.entitlement.status
+        },
+        license: {
+          id: result.license.id,
+          license_key: result.license.key,
+          product_id: result.license.productId,
+          max_activations: result.license.maxActivations
+        }
       }
     }
   )

@@ -44,7 +44,14 @@ export function AuditTable({ audit }: { audit: Resource<AuditEntry[]> }) {
     {
       key: 'reason',
       header: 'Reason',
-      render: (entry) => (entry.reason ? <span className="truncate" title={entry.reason}>{entry.reason}</span> : <span className="muted">—</span>)
+      render: (entry) =>
+        entry.reason ? (
+          <span className="truncate" title={entry.reason}>
+            {entry.reason}
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        )
     }
   ]
   return (

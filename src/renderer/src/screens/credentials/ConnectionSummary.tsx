@@ -22,7 +22,12 @@ export function ConnectionSummary({
   title?: string
 }) {
   const record = connection.data
-  const stale = record !== null && record.lastStatus === 'verified' && currentCredentialId !== undefined && record.lastCredentialId !== null && record.lastCredentialId !== currentCredentialId
+  const stale =
+    record !== null &&
+    record.lastStatus === 'verified' &&
+    currentCredentialId !== undefined &&
+    record.lastCredentialId !== null &&
+    record.lastCredentialId !== currentCredentialId
   return (
     <Card title={title} description="Updated by every POST /api/plugin-connections/verify." testId="connection-status">
       {connection.status === 'error' && record === null ? (
@@ -51,14 +56,19 @@ export function ConnectionSummary({
               label: 'Attempts',
               value: (
                 <span>
-                  {formatCount(record.attemptCount)} <span className="muted small">({formatCount(record.successCount)} ok, {formatCount(record.failureCount)} failed)</span>
+                  {formatCount(record.attemptCount)}{' '}
+                  <span className="muted small">
+                    ({formatCount(record.successCount)} ok, {formatCount(record.failureCount)} failed)
+                  </span>
                 </span>
               )
             }
           ]}
         />
       ) : connection.status === 'ready' ? (
-        <EmptyState compact title="Never verified">No plugin has called verify for this product yet. Try the connection tester.</EmptyState>
+        <EmptyState compact title="Never verified">
+          No plugin has called verify for this product yet. Try the connection tester.
+        </EmptyState>
       ) : (
         <dl className="kv" aria-hidden="true">
           {[200, 120, 160].map((width, index) => (

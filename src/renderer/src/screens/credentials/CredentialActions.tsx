@@ -82,7 +82,9 @@ export function CredentialActions({ product, current, loaded }: { product: Produ
         confirmLabel={copy?.confirmLabel ?? 'OK'}
         variant={copy?.destructive ? 'danger' : 'primary'}
         withReason
-        reasonPlaceholder={asking === 'rotate-secret' ? 'e.g. secret pasted in a public issue' : asking === 'revoke' ? 'e.g. product discontinued' : 'e.g. build 2.1 package'}
+        reasonPlaceholder={
+          asking === 'rotate-secret' ? 'e.g. secret pasted in a public issue' : asking === 'revoke' ? 'e.g. product discontinued' : 'e.g. build 2.1 package'
+        }
         onConfirm={confirm}
         onClose={() => setAsking(null)}
         testId="action-dialog"

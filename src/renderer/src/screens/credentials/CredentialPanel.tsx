@@ -54,12 +54,24 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
         },
         {
           label: 'App ID',
+          value: <LongValue value={credential.appId} what="App ID" testId="app-id" />
+        },
+        {
+          label: 'Plugin key',
           value: (
-            <LongValue value={credential.appId} what="App ID" testId="app-id" />
+            <code className="mono" data-testid="key-preview">
+              {credential.pluginKeyPreview}
+            </code>
           )
         },
-        { label: 'Plugin key', value: <code className="mono" data-testid="key-preview">{credential.pluginKeyPreview}</code> },
-        { label: 'Plugin secret', value: <code className="mono" data-testid="secret-preview">{credential.pluginSecretPreview}</code> },
+        {
+          label: 'Plugin secret',
+          value: (
+            <code className="mono" data-testid="secret-preview">
+              {credential.pluginSecretPreview}
+            </code>
+          )
+        },
         { label: 'API base URL', value: <LongValue value={credential.apiBaseUrl} what="API base URL" /> },
         {
           label: 'Status',
@@ -109,9 +121,7 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
             </span>
           )
         },
-        ...(credential.rotatedFromId
-          ? [{ label: 'Replaces', value: <code className="mono small">{credential.rotatedFromId}</code> }]
-          : [])
+        ...(credential.rotatedFromId ? [{ label: 'Replaces', value: <code className="mono small">{credential.rotatedFromId}</code> }] : [])
       ]}
     />
   )
@@ -170,8 +180,8 @@ export function CredentialPanel({ product }: { product: Product | null }) {
           <RecordView credential={current.data} product={product} />
         ) : current.status === 'ready' && product ? (
           <EmptyState title="No credential yet" compact>
-            This product has never had a credential. <strong>Create</strong> issues one and shows its secret once; <strong>Ensure</strong> does the same only when none is active, as
-            package builders call it.
+            This product has never had a credential. <strong>Create</strong> issues one and shows its secret once; <strong>Ensure</strong> does the same only
+            when none is active, as package builders call it.
           </EmptyState>
         ) : (
           <RecordSkeleton />

@@ -23,11 +23,19 @@ export function ProductPicker({ products, selectedId }: { products: Product[] | 
             ))
           : products.map((product) => (
               <li key={product.id} className="picker__item">
-                <a className="picker__link" href={buildHash('credentials', { product: product.id })} aria-current={product.id === selectedId ? 'page' : undefined}>
+                <a
+                  className="picker__link"
+                  href={buildHash('credentials', { product: product.id })}
+                  aria-current={product.id === selectedId ? 'page' : undefined}
+                >
                   <span className="picker__name">{product.name}</span>
                   <span className="picker__meta">
                     <code className="mono">{product.id}</code>
-                    {credentials === null ? <Skeleton width={56} height="1.2em" radius={999} /> : <CredentialStatusBadge credential={current.get(product.id)} />}
+                    {credentials === null ? (
+                      <Skeleton width={56} height="1.2em" radius={999} />
+                    ) : (
+                      <CredentialStatusBadge credential={current.get(product.id)} />
+                    )}
                   </span>
                 </a>
               </li>

@@ -59,7 +59,8 @@ export function cppString(value: string): string {
     else if (byte === 0x0a) out += '\\n'
     else if (byte === 0x0d) out += '\\r'
     else if (byte === 0x09) out += '\\t'
-    else if (byte === 0x3f) out += '\\?' // no trigraphs in older compilers
+    else if (byte === 0x3f)
+      out += '\\?' // no trigraphs in older compilers
     else if (byte < 0x20 || byte >= 0x7f) out += `\\${byte.toString(8).padStart(3, '0')}`
     else out += String.fromCharCode(byte)
   }

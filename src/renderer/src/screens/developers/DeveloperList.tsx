@@ -55,8 +55,12 @@ function CreateDeveloperForm() {
           .finally(() => setBusy(false))
       }}
     >
-      <Field label="Email">{(control) => <TextInput {...control} type="email" required value={email ?? offered.email} onChange={(e) => setEmail(e.target.value)} />}</Field>
-      <Field label="Name">{(control) => <TextInput {...control} value={name ?? offered.name} onChange={(e) => setName(e.target.value)} placeholder="Optional" />}</Field>
+      <Field label="Email">
+        {(control) => <TextInput {...control} type="email" required value={email ?? offered.email} onChange={(e) => setEmail(e.target.value)} />}
+      </Field>
+      <Field label="Name">
+        {(control) => <TextInput {...control} value={name ?? offered.name} onChange={(e) => setName(e.target.value)} placeholder="Optional" />}
+      </Field>
       <Field label="Role">
         {(control) => (
           <Select {...control} value={role} onChange={(e) => setRole(e.target.value as DeveloperRole)}>
@@ -100,7 +104,13 @@ export function DeveloperList() {
       ),
       skeletonWidth: '80%'
     },
-    { key: 'role', header: 'Role', width: 110, render: (developer) => <Badge tone={developer.role === 'admin' ? 'accent' : 'neutral'}>{developer.role}</Badge>, skeletonWidth: 60 },
+    {
+      key: 'role',
+      header: 'Role',
+      width: 110,
+      render: (developer) => <Badge tone={developer.role === 'admin' ? 'accent' : 'neutral'}>{developer.role}</Badge>,
+      skeletonWidth: 60
+    },
     { key: 'created', header: 'Created', width: 130, render: (developer) => <RelativeTime value={developer.createdAt} /> },
     {
       key: 'act',
@@ -133,7 +143,11 @@ export function DeveloperList() {
           rowKey={(developer) => developer.id}
           selectedKey={actingId}
           rowTestId={(developer) => `developer-${developer.id}`}
-          empty={<EmptyState compact title="No developers yet">Create one below: it owns products and their credentials.</EmptyState>}
+          empty={
+            <EmptyState compact title="No developers yet">
+              Create one below: it owns products and their credentials.
+            </EmptyState>
+          }
         />
       )}
       <h3 className="subheading">New developer</h3>

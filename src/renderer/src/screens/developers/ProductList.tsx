@@ -52,7 +52,9 @@ function CreateProductForm({ acting, developers }: { acting: Developer; develope
           .finally(() => setBusy(false))
       }}
     >
-      <Field label="Product name">{(control) => <TextInput {...control} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} placeholder="Tape Delay" />}</Field>
+      <Field label="Product name">
+        {(control) => <TextInput {...control} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} placeholder="Tape Delay" />}
+      </Field>
       <Field label="Storefront slug" hint="Optional: lowercase, digits, dashes.">
         {(control) => <TextInput {...control} value={slug} pattern="[a-z0-9][a-z0-9\-]*" onChange={(e) => setSlug(e.target.value)} placeholder="my-store" />}
       </Field>
@@ -110,8 +112,16 @@ export function ProductList() {
       skeletonWidth: '80%'
     },
     { key: 'app', header: 'App ID', render: (product) => <code className="mono small">{product.appId}</code> },
-    ...(acting?.role === 'admin' ? [{ key: 'owner', header: 'Owner', width: 140, render: (product: Product) => <span className="small">{ownerName(product.developerId)}</span> }] : []),
-    { key: 'credential', header: 'Credential', width: 120, render: (product) => <CredentialStatusBadge credential={current.get(product.id)} />, skeletonWidth: 70 },
+    ...(acting?.role === 'admin'
+      ? [{ key: 'owner', header: 'Owner', width: 140, render: (product: Product) => <span className="small">{ownerName(product.developerId)}</span> }]
+      : []),
+    {
+      key: 'credential',
+      header: 'Credential',
+      width: 120,
+      render: (product) => <CredentialStatusBadge credential={current.get(product.id)} />,
+      skeletonWidth: 70
+    },
     {
       key: 'open',
       header: <span className="visually-hidden">Open</span>,
@@ -129,7 +139,11 @@ export function ProductList() {
   return (
     <Card
       title={acting?.role === 'admin' ? 'All products' : 'Products'}
-      description={acting ? `As ${acting.name ?? acting.email}${acting.role === 'admin' ? ', an admin: every product is visible.' : ': only products they own.'}` : 'Choose a developer to act as.'}
+      description={
+        acting
+          ? `As ${acting.name ?? acting.email}${acting.role === 'admin' ? ', an admin: every product is visible.' : ': only products they own.'}`
+          : 'Choose a developer to act as.'
+      }
       testId="product-list"
     >
       {failedWithoutData(products) ? (
@@ -143,7 +157,11 @@ export function ProductList() {
           skeletonRows={3}
           rowKey={(product) => product.id}
           rowTestId={(product) => `product-${product.id}`}
-          empty={<EmptyState compact title={acting ? 'No products yet' : 'No developer yet'}>{acting ? 'Create the first one below.' : 'Create a developer first.'}</EmptyState>}
+          empty={
+            <EmptyState compact title={acting ? 'No products yet' : 'No developer yet'}>
+              {acting ? 'Create the first one below.' : 'Create a developer first.'}
+            </EmptyState>
+          }
         />
       )}
       {acting ? (

@@ -38,7 +38,11 @@ export function AccountGroup({ payload }: { payload: LibraryPayload }) {
             { label: 'Reference', value: <code className="mono small">{support.customer_reference}</code> },
             { label: 'Contact', value: support.contact_email },
             { label: 'Help', value: <code className="mono small break">{support.help_url}</code> },
-            ...support.product_contacts.map((contact) => ({ key: contact.product_id, label: contact.product_name, value: <span className="small break">{contact.email}</span> })),
+            ...support.product_contacts.map((contact) => ({
+              key: contact.product_id,
+              label: contact.product_name,
+              value: <span className="small break">{contact.email}</span>
+            })),
             {
               label: 'Download token',
               value: (

@@ -54,7 +54,9 @@ export function LibraryScreen({ params }: { params: Record<string, string> }) {
       <div className="library__layout">
         <div className="library__main">
           {source === null && customers !== null && customers.length === 0 ? (
-            <EmptyState title="No customers yet">Create a customer above, or paste a library token. The “full library” preset (Scenarios) has one with seven licenses.</EmptyState>
+            <EmptyState title="No customers yet">
+              Create a customer above, or paste a library token. The “full library” preset (Scenarios) has one with seven licenses.
+            </EmptyState>
           ) : (
             <Tabs
               label="Library views"

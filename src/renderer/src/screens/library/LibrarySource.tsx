@@ -62,7 +62,11 @@ export function LibrarySource() {
             if (token.trim()) void openPastedToken(token)
           }}
         >
-          <Field label="…or a library token">{(control) => <TextInput {...control} type="password" className="mono" value={token} onChange={(event) => setToken(event.target.value)} placeholder="eyJ…" />}</Field>
+          <Field label="…or a library token">
+            {(control) => (
+              <TextInput {...control} type="password" className="mono" value={token} onChange={(event) => setToken(event.target.value)} placeholder="eyJ…" />
+            )}
+          </Field>
           <Button size="sm" type="submit" disabled={!token.trim()} disabledReason="Paste a library token first.">
             Open
           </Button>
@@ -71,13 +75,35 @@ export function LibrarySource() {
       <div className="library-source__row">
         <Field label="This device (instance ID)" hint="Marks which licenses are activated on it." className="library-source__option">
           {(control) => (
-            <TextInput {...control} className="mono" value={options.instanceId} onChange={(event) => setOptions({ instanceId: event.target.value })} onBlur={() => void reload()} placeholder="e.g. studio-mac" />
+            <TextInput
+              {...control}
+              className="mono"
+              value={options.instanceId}
+              onChange={(event) => setOptions({ instanceId: event.target.value })}
+              onBlur={() => void reload()}
+              placeholder="e.g. studio-mac"
+            />
           )}
         </Field>
         <Field label="Storefront" hint="Only products of one storefront." className="library-source__option">
-          {(control) => <TextInput {...control} value={options.storefront} onChange={(event) => setOptions({ storefront: event.target.value })} onBlur={() => void reload()} placeholder="all storefronts" />}
+          {(control) => (
+            <TextInput
+              {...control}
+              value={options.storefront}
+              onChange={(event) => setOptions({ storefront: event.target.value })}
+              onBlur={() => void reload()}
+              placeholder="all storefronts"
+            />
+          )}
         </Field>
-        <Button size="sm" icon="refresh" busy={loading} onClick={() => void reload()} disabled={source === null} disabledReason="Choose a customer or open a library token first.">
+        <Button
+          size="sm"
+          icon="refresh"
+          busy={loading}
+          onClick={() => void reload()}
+          disabled={source === null}
+          disabledReason="Choose a customer or open a library token first."
+        >
           Reload
         </Button>
       </div>

@@ -65,7 +65,12 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
             Remove expiry
           </Button>
         ) : (
-          <Button size="sm" variant="ghost" busy={busy === 'expire'} onClick={() => void act('expire', { expiresAt: new Date(emulatorNow() - 1000).toISOString() }, 'License expired')}>
+          <Button
+            size="sm"
+            variant="ghost"
+            busy={busy === 'expire'}
+            onClick={() => void act('expire', { expiresAt: new Date(emulatorNow() - 1000).toISOString() }, 'License expired')}
+          >
             Expire now
           </Button>
         )
@@ -100,7 +105,11 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
 export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
   const rows = useShownRows(licenses)
   return (
-    <Card title="Licenses" description="Serials, their state on the emulator clock, and their activations. QA actions change them on the server." testId="library-licenses">
+    <Card
+      title="Licenses"
+      description="Serials, their state on the emulator clock, and their activations. QA actions change them on the server."
+      testId="library-licenses"
+    >
       {licenses.length === 0 ? (
         <EmptyState compact title="No licenses" />
       ) : (
@@ -143,14 +152,20 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                         <LicenseState state={license.state} />
                       </span>
                     </td>
-                    <td className="small">{license.expires_at ? <RelativeTime value={license.expires_at} kind="deadline" /> : <span className="muted">never</span>}</td>
+                    <td className="small">
+                      {license.expires_at ? <RelativeTime value={license.expires_at} kind="deadline" /> : <span className="muted">never</span>}
+                    </td>
                     <td>
                       <span className="meter" title={`${license.activation_count} of ${license.max_activations} used`}>
                         <span className="meter__text">
                           {license.activation_count} / {license.max_activations}
                         </span>
                         <span className="meter__bar" aria-hidden="true">
-                          <span style={{ width: `${license.max_activations === 0 ? 100 : Math.min(100, (license.activation_count / license.max_activations) * 100)}%` }} />
+                          <span
+                            style={{
+                              width: `${license.max_activations === 0 ? 100 : Math.min(100, (license.activation_count / license.max_activations) * 100)}%`
+                            }}
+                          />
                         </span>
                       </span>
                     </td>
@@ -168,7 +183,10 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                           <span className="strong">{activation.instance_name ?? activation.instance_id}</span>
                           <code className="mono small">{activation.instance_id}</code>
                           <span className="muted small">
-                            {[activation.platform ? (PLATFORMS[activation.platform] ?? activation.platform) : null, activation.app_version ? `v${activation.app_version}` : null]
+                            {[
+                              activation.platform ? (PLATFORMS[activation.platform] ?? activation.platform) : null,
+                              activation.app_version ? `v${activation.app_version}` : null
+                            ]
                               .filter(Boolean)
                               .join(' · ')}
                           </span>

@@ -19,7 +19,16 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
         dense
         empty={<EmptyState compact title="No orders" />}
         columns={[
-          { key: 'date', header: 'Date', width: 118, render: (order) => <span className="small"><DateTime value={order.created_at} /></span> },
+          {
+            key: 'date',
+            header: 'Date',
+            width: 118,
+            render: (order) => (
+              <span className="small">
+                <DateTime value={order.created_at} />
+              </span>
+            )
+          },
           {
             key: 'items',
             header: 'Items',
@@ -38,7 +47,13 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
               </span>
             )
           },
-          { key: 'total', header: 'Total', width: 90, align: 'right', render: (order) => <span className="small">{formatMoney(order.total_cents, order.currency)}</span> }
+          {
+            key: 'total',
+            header: 'Total',
+            width: 90,
+            align: 'right',
+            render: (order) => <span className="small">{formatMoney(order.total_cents, order.currency)}</span>
+          }
         ]}
       />
       <ShowMore shown={rows.shown.length} total={rows.total} what="orders" onMore={rows.showMore} onAll={rows.showAll} />

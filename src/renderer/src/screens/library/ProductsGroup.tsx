@@ -15,7 +15,9 @@ export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
   return (
     <Card title="Products" description="What the customer owns, with downloads (links check the entitlement and the download token)." testId="library-products">
       {products.length === 0 ? (
-        <EmptyState compact title="No products">This customer has no active entitlement yet. Make a purchase in QA actions.</EmptyState>
+        <EmptyState compact title="No products">
+          This customer has no active entitlement yet. Make a purchase in QA actions.
+        </EmptyState>
       ) : (
         <ul className="product-grid">
           {rows.shown.map((product) => (
@@ -27,7 +29,8 @@ export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
                 {product.entitled ? null : <Badge tone="danger">lapsed</Badge>}
               </div>
               <p className="muted small">
-                {product.sources.join(', ')} · acquired <RelativeTime value={product.acquired_at} /> · {product.license_ids.length} license{product.license_ids.length === 1 ? '' : 's'}
+                {product.sources.join(', ')} · acquired <RelativeTime value={product.acquired_at} /> · {product.license_ids.length} license
+                {product.license_ids.length === 1 ? '' : 's'}
               </p>
               {!product.entitled ? (
                 <p className="muted small" data-testid="entitlement-lapsed">

@@ -52,7 +52,10 @@ function PurchaseForm() {
         event.preventDefault()
         void run('purchase', async () => {
           await purchase({ productId: chosen, kind, maxActivations: Number(seats) })
-          toast.success(kind === 'trial' ? 'Trial started' : kind === 'subscription' ? 'Subscription bought' : 'Purchase made', products?.find((p) => p.id === chosen)?.name)
+          toast.success(
+            kind === 'trial' ? 'Trial started' : kind === 'subscription' ? 'Subscription bought' : 'Purchase made',
+            products?.find((p) => p.id === chosen)?.name
+          )
         })
       }}
     >
@@ -73,7 +76,9 @@ function PurchaseForm() {
             </Select>
           )}
         </Field>
-        <Field label="Seats">{(control) => <TextInput {...control} type="number" min={0} max={1000} value={seats} onChange={(event) => setSeats(event.target.value)} />}</Field>
+        <Field label="Seats">
+          {(control) => <TextInput {...control} type="number" min={0} max={1000} value={seats} onChange={(event) => setSeats(event.target.value)} />}
+        </Field>
       </div>
       <Button
         type="submit"
@@ -142,7 +147,11 @@ function ResellerForm() {
               size="sm"
               variant="primary"
               disabled={!hasCustomer || last.item.claimedAt !== null}
-              disabledReason={last.item.claimedAt !== null ? 'This order is claimed already: a claim link works once.' : 'Claiming needs a customer chosen above (a pasted library token cannot claim).'}
+              disabledReason={
+                last.item.claimedAt !== null
+                  ? 'This order is claimed already: a claim link works once.'
+                  : 'Claiming needs a customer chosen above (a pasted library token cannot claim).'
+              }
               busy={busy === 'claim'}
               onClick={() =>
                 void run('claim', async () => {

@@ -31,7 +31,9 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
             header: 'Status',
             width: 100,
             render: (subscription) => (
-              <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'past_due' ? 'warning' : 'danger'}>{humanLabel(subscription.status)}</Badge>
+              <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'past_due' ? 'warning' : 'danger'}>
+                {humanLabel(subscription.status)}
+              </Badge>
             )
           },
           {

@@ -12,7 +12,8 @@ export function WebviewPreview() {
   const webview = useLibrary((state) => state.webview)
   const reload = useLibrary((state) => state.reload)
   const payload = webview.data
-  if (webview.status === 'error' && !payload) return <ErrorState error={webview.error} title="Could not load the web view payload" onRetry={() => void reload()} />
+  if (webview.status === 'error' && !payload)
+    return <ErrorState error={webview.error} title="Could not load the web view payload" onRetry={() => void reload()} />
   return (
     <div className="webview" data-testid="webview-preview">
       <div className="plugin-window" aria-label="In-plugin web view preview">
@@ -67,7 +68,11 @@ export function WebviewPreview() {
           )}
         </div>
       </div>
-      <Card title="GET /api/license/v1/webview-library" description={payload ? `Scope: ${payload.scope}. The library token is sent as Bearer.` : 'Loading…'} className="webview__raw">
+      <Card
+        title="GET /api/license/v1/webview-library"
+        description={payload ? `Scope: ${payload.scope}. The library token is sent as Bearer.` : 'Loading…'}
+        className="webview__raw"
+      >
         {payload ? <JsonView value={payload} label="Web view payload" maxHeight={520} /> : <Skeleton width="100%" height={320} radius={6} />}
       </Card>
     </div>

@@ -60,9 +60,22 @@ export function RecentRequests() {
           skeletonRows={3}
           dense
           rowKey={(entry) => entry.id}
-          empty={<EmptyState compact title="No requests yet">Point a plugin at the base URL, or try the connection tester.</EmptyState>}
+          empty={
+            <EmptyState compact title="No requests yet">
+              Point a plugin at the base URL, or try the connection tester.
+            </EmptyState>
+          }
           columns={[
-            { key: 'at', header: 'When', width: 140, render: (entry) => <span className="small"><RelativeTime value={entry.at} clock="system" /></span> },
+            {
+              key: 'at',
+              header: 'When',
+              width: 140,
+              render: (entry) => (
+                <span className="small">
+                  <RelativeTime value={entry.at} clock="system" />
+                </span>
+              )
+            },
             {
               key: 'request',
               header: 'Request',
@@ -74,7 +87,13 @@ export function RecentRequests() {
               )
             },
             { key: 'status', header: 'Status', width: 110, render: (entry) => <StatusBadge status={entry.status} /> },
-            { key: 'took', header: 'Took', width: 80, align: 'right', render: (entry) => <span className="small mono">{formatDuration(entry.durationMs)}</span> }
+            {
+              key: 'took',
+              header: 'Took',
+              width: 80,
+              align: 'right',
+              render: (entry) => <span className="small mono">{formatDuration(entry.durationMs)}</span>
+            }
           ]}
         />
       )}

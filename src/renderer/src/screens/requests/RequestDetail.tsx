@@ -110,7 +110,9 @@ export function RequestDetail() {
     <section className="requests__detail card" aria-label="Request detail">
       <div className="card__body">
         {selectedId === null ? (
-          <EmptyState compact title="No request selected">Choose a request to see its redacted headers and bodies.</EmptyState>
+          <EmptyState compact title="No request selected">
+            Choose a request to see its redacted headers and bodies.
+          </EmptyState>
         ) : detail.data ? (
           <EntryView entry={detail.data} key={detail.data.id} />
         ) : detail.status === 'error' ? (

@@ -62,7 +62,12 @@ export function RequestFilters() {
     <div className="toolbar" role="search" aria-label="Filter requests">
       <Field label="Surface" className="toolbar__field">
         {(control) => (
-          <Select {...control} value={filters.surface ?? ''} onChange={(event) => setFilters({ surface: (event.target.value || undefined) as Surface | undefined })} data-testid="filter-surface">
+          <Select
+            {...control}
+            value={filters.surface ?? ''}
+            onChange={(event) => setFilters({ surface: (event.target.value || undefined) as Surface | undefined })}
+            data-testid="filter-surface"
+          >
             <option value="">All surfaces</option>
             {SURFACES.map((surface) => (
               <option key={surface} value={surface}>
@@ -74,7 +79,12 @@ export function RequestFilters() {
       </Field>
       <Field label="Status" className="toolbar__field">
         {(control) => (
-          <Select {...control} value={filters.status ?? ''} onChange={(event) => setFilters({ status: event.target.value || undefined })} data-testid="filter-status">
+          <Select
+            {...control}
+            value={filters.status ?? ''}
+            onChange={(event) => setFilters({ status: event.target.value || undefined })}
+            data-testid="filter-status"
+          >
             {STATUSES.map((status) => (
               <option key={status.value} value={status.value}>
                 {status.label}
@@ -85,7 +95,12 @@ export function RequestFilters() {
       </Field>
       <Field label="Product" className="toolbar__field">
         {(control) => (
-          <Select {...control} value={filters.productId ?? ''} onChange={(event) => setFilters({ productId: event.target.value || undefined })} data-testid="filter-product">
+          <Select
+            {...control}
+            value={filters.productId ?? ''}
+            onChange={(event) => setFilters({ productId: event.target.value || undefined })}
+            data-testid="filter-product"
+          >
             <option value="">All products</option>
             <ProductOptions products={products} />
           </Select>
@@ -103,8 +118,7 @@ export function RequestFilters() {
           </Select>
         )}
       </Field>
-      <div className="toolbar__check">
-      </div>
+      <div className="toolbar__check"></div>
       <div className="toolbar__spacer" />
       <LiveIndicator />
       <Button size="sm" icon={paused ? 'play' : 'pause'} needsServer={false} onClick={() => setPaused(!paused)} aria-pressed={paused}>

@@ -97,14 +97,28 @@ export function RequestList() {
       key: 'request',
       header: 'Request',
       render: (entry) => (
-        <button type="button" className="row-button" data-request-id={entry.id} aria-pressed={entry.id === selectedId} onClick={() => void select(entry.id)} title={`${SURFACE_LABELS[entry.surface]} · ${entry.path}`}>
+        <button
+          type="button"
+          className="row-button"
+          data-request-id={entry.id}
+          aria-pressed={entry.id === selectedId}
+          onClick={() => void select(entry.id)}
+          title={`${SURFACE_LABELS[entry.surface]} · ${entry.path}`}
+        >
           <span className="method">{entry.method}</span> <span className="mono truncate">{entry.path}</span>
         </button>
       ),
       skeletonWidth: '85%'
     },
     { key: 'status', header: 'Status', width: 90, render: (entry) => <StatusBadge status={entry.status} />, skeletonWidth: 40 },
-    { key: 'duration', header: 'Took', width: 72, align: 'right', render: (entry) => <span className="small mono">{formatDuration(entry.durationMs)}</span>, skeletonWidth: 40 }
+    {
+      key: 'duration',
+      header: 'Took',
+      width: 72,
+      align: 'right',
+      render: (entry) => <span className="small mono">{formatDuration(entry.durationMs)}</span>,
+      skeletonWidth: 40
+    }
   ]
 
   return (
@@ -133,7 +147,8 @@ export function RequestList() {
                 'New matching requests appear here as they arrive.'
               ) : (
                 <>
-                  Requests to the service API appear here live, redacted. Try the <a href={buildHash('tester')}>connection tester</a>, or point a plugin at this server.
+                  Requests to the service API appear here live, redacted. Try the <a href={buildHash('tester')}>connection tester</a>, or point a plugin at this
+                  server.
                 </>
               )}
             </EmptyState>

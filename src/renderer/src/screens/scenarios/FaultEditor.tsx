@@ -58,7 +58,15 @@ function RuleRow({
           )}
         </Field>
         <Field label="Route pattern" error={errors.route} className="fault-field fault-field--route">
-          {(control) => <TextInput {...control} className="mono" value={draft.route} onChange={(event) => onChange({ route: event.target.value })} data-testid="fault-route" />}
+          {(control) => (
+            <TextInput
+              {...control}
+              className="mono"
+              value={draft.route}
+              onChange={(event) => onChange({ route: event.target.value })}
+              data-testid="fault-route"
+            />
+          )}
         </Field>
         <Field label="Fault" className="fault-field fault-field--kind">
           {(control) => (
@@ -73,24 +81,59 @@ function RuleRow({
         </Field>
         {uses.status ? (
           <Field label="Status" error={errors.status} className="fault-field fault-field--num">
-            {(control) => <TextInput {...control} inputMode="numeric" value={draft.status} placeholder="503" onChange={(event) => onChange({ status: event.target.value })} data-testid="fault-status" />}
+            {(control) => (
+              <TextInput
+                {...control}
+                inputMode="numeric"
+                value={draft.status}
+                placeholder="503"
+                onChange={(event) => onChange({ status: event.target.value })}
+                data-testid="fault-status"
+              />
+            )}
           </Field>
         ) : null}
         {uses.retryAfterS ? (
           <Field label="Retry-After (s)" error={errors.retryAfterS} className="fault-field fault-field--num">
-            {(control) => <TextInput {...control} inputMode="numeric" value={draft.retryAfterS} placeholder="1" onChange={(event) => onChange({ retryAfterS: event.target.value })} />}
+            {(control) => (
+              <TextInput
+                {...control}
+                inputMode="numeric"
+                value={draft.retryAfterS}
+                placeholder="1"
+                onChange={(event) => onChange({ retryAfterS: event.target.value })}
+              />
+            )}
           </Field>
         ) : null}
         <Field label={uses.msLabel} error={errors.ms} className="fault-field fault-field--num">
-          {(control) => <TextInput {...control} inputMode="numeric" value={draft.ms} placeholder={draft.kind === 'latency' || draft.kind === 'trickle' ? '1000' : '0'} onChange={(event) => onChange({ ms: event.target.value })} />}
+          {(control) => (
+            <TextInput
+              {...control}
+              inputMode="numeric"
+              value={draft.ms}
+              placeholder={draft.kind === 'latency' || draft.kind === 'trickle' ? '1000' : '0'}
+              onChange={(event) => onChange({ ms: event.target.value })}
+            />
+          )}
         </Field>
         {uses.jitterMs ? (
           <Field label="± jitter (ms)" error={errors.jitterMs} className="fault-field fault-field--num">
-            {(control) => <TextInput {...control} inputMode="numeric" value={draft.jitterMs} placeholder="0" onChange={(event) => onChange({ jitterMs: event.target.value })} />}
+            {(control) => (
+              <TextInput
+                {...control}
+                inputMode="numeric"
+                value={draft.jitterMs}
+                placeholder="0"
+                onChange={(event) => onChange({ jitterMs: event.target.value })}
+              />
+            )}
           </Field>
         ) : null}
         <Field label="Probability" error={errors.probability} className="fault-field fault-field--num">
-          {(control) => <TextInput {...control} value={draft.probability} placeholder="1 (always)" onChange={(event) => onChange({ probability: event.target.value })} />}
+          {(control) => (
+            <TextInput {...control} value={draft.probability} placeholder="1 (always)" onChange={(event) => onChange({ probability: event.target.value })} />
+          )}
         </Field>
         <p className="fault-rule__summary small muted">{preview ? describeRule(preview) : KIND_HELP[draft.kind]}</p>
       </div>
@@ -165,7 +208,9 @@ export function FaultEditor() {
       ) : (
         <div className="stack">
           {list.length === 0 ? (
-            <EmptyState compact title="No fault rules">Every request is served normally. Add a rule, or start from a template.</EmptyState>
+            <EmptyState compact title="No fault rules">
+              Every request is served normally. Add a rule, or start from a template.
+            </EmptyState>
           ) : (
             <ol className="fault-list">
               {list.map((draft, index) => (

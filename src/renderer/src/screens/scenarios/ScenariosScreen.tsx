@@ -33,7 +33,11 @@ export function ScenariosScreen() {
         </div>
       </div>
       <FaultEditor />
-      <Card title="Emulator clock" description="Licenses, trials, subscriptions and tokens expire on this clock. A reset puts it back to system time." testId="clock-card">
+      <Card
+        title="Emulator clock"
+        description="Licenses, trials, subscriptions and tokens expire on this clock. A reset puts it back to system time."
+        testId="clock-card"
+      >
         <div className="grid grid--2">
           <ClockControls />
           <ClockSetter />

@@ -35,7 +35,11 @@ export function ServerSettingsCard() {
     }
   }
 
-  const save = async (what: 'prefix' | 'strict' | 'grace', patch: { headerPrefix?: string; strict?: boolean; subscriptionGraceDays?: number }, done: string) => {
+  const save = async (
+    what: 'prefix' | 'strict' | 'grace',
+    patch: { headerPrefix?: string; strict?: boolean; subscriptionGraceDays?: number },
+    done: string
+  ) => {
     setBusy(what)
     setError(null)
     try {
@@ -67,13 +71,28 @@ export function ServerSettingsCard() {
           >
             <Field
               label="Credential header prefix"
-              hint={valid ? `Plugins send x-${prefix.toLowerCase()}-app-id, x-${prefix.toLowerCase()}-plugin-key, x-${prefix.toLowerCase()}-plugin-secret.` : undefined}
+              hint={
+                valid
+                  ? `Plugins send x-${prefix.toLowerCase()}-app-id, x-${prefix.toLowerCase()}-plugin-key, x-${prefix.toLowerCase()}-plugin-secret.`
+                  : undefined
+              }
               error={!valid && prefix !== '' ? 'Letters, digits and dashes; up to 32 characters.' : undefined}
             >
-              {(control) => (current ? <TextInput {...control} className="mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} data-testid="header-prefix" /> : <Skeleton width="100%" height={34} radius={6} />)}
+              {(control) =>
+                current ? (
+                  <TextInput {...control} className="mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} data-testid="header-prefix" />
+                ) : (
+                  <Skeleton width="100%" height={34} radius={6} />
+                )
+              }
             </Field>
-            <Button type="submit" busy={busy === 'prefix'} disabled={!current || !valid || prefix.toLowerCase() === current.headerPrefix}
-              disabledReason={!current ? 'Loading the current settings…' : !valid ? 'Not a valid header prefix.' : 'This is the current prefix: change it to save.'}
+            <Button
+              type="submit"
+              busy={busy === 'prefix'}
+              disabled={!current || !valid || prefix.toLowerCase() === current.headerPrefix}
+              disabledReason={
+                !current ? 'Loading the current settings…' : !valid ? 'Not a valid header prefix.' : 'This is the current prefix: change it to save.'
+              }
             >
               Save
             </Button>
@@ -108,13 +127,27 @@ export function ServerSettingsCard() {
             >
               {(control) =>
                 current ? (
-                  <TextInput {...control} type="number" min={0} max={365} step="any" value={graceDays} onChange={(event) => setGraceDays(event.target.value)} data-testid="grace-days" />
+                  <TextInput
+                    {...control}
+                    type="number"
+                    min={0}
+                    max={365}
+                    step="any"
+                    value={graceDays}
+                    onChange={(event) => setGraceDays(event.target.value)}
+                    data-testid="grace-days"
+                  />
                 ) : (
                   <Skeleton width="100%" height={34} radius={6} />
                 )
               }
             </Field>
-            <Button type="submit" aria-label="Save grace period" busy={busy === 'grace'} disabled={!current || !graceValid || grace === current.subscriptionGraceDays}>
+            <Button
+              type="submit"
+              aria-label="Save grace period"
+              busy={busy === 'grace'}
+              disabled={!current || !graceValid || grace === current.subscriptionGraceDays}
+            >
               Save
             </Button>
           </form>

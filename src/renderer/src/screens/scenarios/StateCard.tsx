@@ -37,7 +37,11 @@ export function StateCard() {
   }
 
   return (
-    <Card title="State" description="Export the whole state as a scenario document (hashes, never plain secrets), import one, or start empty." testId="state-card">
+    <Card
+      title="State"
+      description="Export the whole state as a scenario document (hashes, never plain secrets), import one, or start empty."
+      testId="state-card"
+    >
       <div className="button-row">
         <Button
           icon="download"
@@ -50,7 +54,8 @@ export function StateCard() {
               .then((document) => saveTextFile(fileName, `${JSON.stringify(document, null, 2)}\n`, 'application/json'))
               .then((saved) => {
                 // The desktop save dialog may rename it; the browser downloads under this name.
-                if (saved) toast.success('State exported', window.emulatorDesktop ? `Saved where you chose (suggested name ${fileName}).` : `Downloaded as ${fileName}.`)
+                if (saved)
+                  toast.success('State exported', window.emulatorDesktop ? `Saved where you chose (suggested name ${fileName}).` : `Downloaded as ${fileName}.`)
               })
               .catch((cause: unknown) => setError(toApiError(cause)))
               .finally(() => setExporting(false))
@@ -61,7 +66,16 @@ export function StateCard() {
         <Button icon="up" onClick={() => fileInput.current?.click()}>
           Import state…
         </Button>
-        <input ref={fileInput} type="file" accept="application/json,.json" className="visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(event) => void onFile(event.target.files?.[0])} data-testid="import-file" />
+        <input
+          ref={fileInput}
+          type="file"
+          accept="application/json,.json"
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(event) => void onFile(event.target.files?.[0])}
+          data-testid="import-file"
+        />
         <Button variant="danger" icon="trash" onClick={() => setConfirmReset(true)}>
           Reset
         </Button>

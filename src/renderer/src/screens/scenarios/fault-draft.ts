@@ -161,7 +161,8 @@ export function describeRule(rule: FaultRuleInput): string {
       what = `trickles the body over ${rule.ms ?? FAULT_DEFAULTS.ms} ms`
       break
   }
-  const chance = rule.probability !== undefined && rule.probability !== null && rule.probability < 1 ? `, ${Math.round(rule.probability * 100)}% of the time` : ''
+  const chance =
+    rule.probability !== undefined && rule.probability !== null && rule.probability < 1 ? `, ${Math.round(rule.probability * 100)}% of the time` : ''
   return `${who} → ${what}${chance}`
 }
 

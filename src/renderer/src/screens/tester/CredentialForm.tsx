@@ -95,7 +95,13 @@ export function CredentialForm() {
                     data-testid={`tester-${field}`}
                   />
                   {field === 'pluginSecret' ? (
-                    <IconButton icon={shown ? 'eyeOff' : 'eye'} label={shown ? 'Hide key and secret' : 'Show key and secret'} needsServer={false} aria-pressed={shown} onClick={() => setShown(!shown)} />
+                    <IconButton
+                      icon={shown ? 'eyeOff' : 'eye'}
+                      label={shown ? 'Hide key and secret' : 'Show key and secret'}
+                      needsServer={false}
+                      aria-pressed={shown}
+                      onClick={() => setShown(!shown)}
+                    />
                   ) : null}
                 </div>
               )}

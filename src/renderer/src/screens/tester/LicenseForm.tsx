@@ -27,10 +27,23 @@ export function LicenseForm() {
   return (
     <Card title="License and machine" description="The serial the customer typed, and this installation." testId="tester-license">
       <div className="stack">
-        <Field label="License key" hint={options && options.length > 0 ? `${options.length} license(s) of this product to pick from.` : 'No license of this product yet: create a test one.'}>
+        <Field
+          label="License key"
+          hint={
+            options && options.length > 0 ? `${options.length} license(s) of this product to pick from.` : 'No license of this product yet: create a test one.'
+          }
+        >
           {(control) => (
             <>
-              <TextInput {...control} className="mono" list={listId} value={license.licenseKey} onChange={(event) => setLicense({ licenseKey: event.target.value })} placeholder="XXXXX-XXXXX-…" data-testid="tester-license-key" />
+              <TextInput
+                {...control}
+                className="mono"
+                list={listId}
+                value={license.licenseKey}
+                onChange={(event) => setLicense({ licenseKey: event.target.value })}
+                placeholder="XXXXX-XXXXX-…"
+                data-testid="tester-license-key"
+              />
               <datalist id={listId}>
                 {(options ?? []).map((option) => (
                   <option key={option.key} value={option.key}>
@@ -64,12 +77,20 @@ export function LicenseForm() {
         <Field label="Instance ID" hint="A stable ID of this machine or installation.">
           {(control) => (
             <div className="input-with-button">
-              <TextInput {...control} className="mono" value={license.instanceId} onChange={(event) => setLicense({ instanceId: event.target.value })} data-testid="tester-instance-id" />
+              <TextInput
+                {...control}
+                className="mono"
+                value={license.instanceId}
+                onChange={(event) => setLicense({ instanceId: event.target.value })}
+                data-testid="tester-instance-id"
+              />
               <IconButton icon="refresh" label="New instance ID" onClick={() => setLicense({ instanceId: newInstanceId() })} />
             </div>
           )}
         </Field>
-        <Field label="Instance name">{(control) => <TextInput {...control} value={license.instanceName} onChange={(event) => setLicense({ instanceName: event.target.value })} />}</Field>
+        <Field label="Instance name">
+          {(control) => <TextInput {...control} value={license.instanceName} onChange={(event) => setLicense({ instanceName: event.target.value })} />}
+        </Field>
         <div className="form-row">
           <Field label="Platform">
             {(control) => (
@@ -81,9 +102,16 @@ export function LicenseForm() {
               </Select>
             )}
           </Field>
-          <Field label="App version">{(control) => <TextInput {...control} value={license.appVersion} onChange={(event) => setLicense({ appVersion: event.target.value })} />}</Field>
+          <Field label="App version">
+            {(control) => <TextInput {...control} value={license.appVersion} onChange={(event) => setLicense({ appVersion: event.target.value })} />}
+          </Field>
         </div>
-        <Checkbox label="Send a nonce" hint=" and check that the license token echoes it" checked={license.sendNonce} onChange={(event) => setLicense({ sendNonce: event.target.checked })} />
+        <Checkbox
+          label="Send a nonce"
+          hint=" and check that the license token echoes it"
+          checked={license.sendNonce}
+          onChange={(event) => setLicense({ sendNonce: event.target.checked })}
+        />
       </div>
     </Card>
   )

@@ -15,9 +15,24 @@ import { ExchangeView } from './ExchangeView'
 import { TokenReportView } from './TokenReportView'
 
 const STEPS: Record<LifecycleStep, { title: string; path: string; text: string; run: string }> = {
-  verify: { title: 'Verify the connection', path: 'POST /api/plugin-connections/verify', text: 'Do the product ID, App ID, plugin key and secret belong together?', run: 'Verify' },
-  activate: { title: 'Activate', path: 'POST /api/license/v1/activate', text: 'Takes an activation slot for this instance and answers a signed license token.', run: 'Activate' },
-  validate: { title: 'Validate', path: 'POST /api/license/v1/validate', text: 'The periodic check: 200 once authenticated, with valid and a code.', run: 'Validate' },
+  verify: {
+    title: 'Verify the connection',
+    path: 'POST /api/plugin-connections/verify',
+    text: 'Do the product ID, App ID, plugin key and secret belong together?',
+    run: 'Verify'
+  },
+  activate: {
+    title: 'Activate',
+    path: 'POST /api/license/v1/activate',
+    text: 'Takes an activation slot for this instance and answers a signed license token.',
+    run: 'Activate'
+  },
+  validate: {
+    title: 'Validate',
+    path: 'POST /api/license/v1/validate',
+    text: 'The periodic check: 200 once authenticated, with valid and a code.',
+    run: 'Validate'
+  },
   deactivate: { title: 'Deactivate', path: 'POST /api/license/v1/deactivate', text: 'Frees the slot of this instance.', run: 'Deactivate' }
 }
 
@@ -101,7 +116,16 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
               {expanded ? 'Hide details' : 'Details'}
             </Button>
           ) : null}
-          <Button variant={result === undefined && why === null ? 'primary' : 'secondary'} size="sm" icon="play" busy={running === step} disabled={why !== null || (running !== null && running !== step)} disabledReason={why ?? 'Another step is running.'} title={info.text} onClick={() => void run(step)}>
+          <Button
+            variant={result === undefined && why === null ? 'primary' : 'secondary'}
+            size="sm"
+            icon="play"
+            busy={running === step}
+            disabled={why !== null || (running !== null && running !== step)}
+            disabledReason={why ?? 'Another step is running.'}
+            title={info.text}
+            onClick={() => void run(step)}
+          >
             {info.run}
           </Button>
         </div>

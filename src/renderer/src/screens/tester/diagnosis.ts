@@ -65,7 +65,11 @@ export function diagnose(error: ApiError, strict: boolean): Diagnosis {
           fields: ['pluginKey', 'pluginSecret']
         }
       case 'MISSING_CREDENTIAL':
-        return { title: 'A credential header is missing.', hint: 'Send all three: App ID, plugin key and plugin secret.', fields: ['appId', 'pluginKey', 'pluginSecret'] }
+        return {
+          title: 'A credential header is missing.',
+          hint: 'Send all three: App ID, plugin key and plugin secret.',
+          fields: ['appId', 'pluginKey', 'pluginSecret']
+        }
       default:
         return {
           title: error.message,

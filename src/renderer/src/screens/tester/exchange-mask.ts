@@ -20,7 +20,8 @@ export function maskHeaders(headers: Record<string, string>): Record<string, str
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
     if (!isSecretHeader(name)) out[name] = value
-    else if (name.toLowerCase() === 'authorization') out[name] = value.replace(/^(Bearer\s+)(.+)$/i, (_m, scheme: string, token: string) => `${scheme}${maskValue(token)}`)
+    else if (name.toLowerCase() === 'authorization')
+      out[name] = value.replace(/^(Bearer\s+)(.+)$/i, (_m, scheme: string, token: string) => `${scheme}${maskValue(token)}`)
     else out[name] = maskValue(value)
   }
   return out
