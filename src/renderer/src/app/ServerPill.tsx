@@ -13,15 +13,15 @@ export function ServerPill() {
     <p className="server-pill" title={info?.baseUrl} data-testid="server-pill" data-state={state}>
       <span className={`status-dot status-dot--${state === 'connected' ? 'ok' : state === 'reconnecting' ? 'warn' : 'down'}`} aria-hidden="true" />
       {state === 'connected' ? (
-        <span>
+        <span className="server-pill__text">
           Serving <span className="mono">{host}</span>
         </span>
       ) : state === 'reconnecting' ? (
-        <span>
+        <span className="server-pill__text">
           Reconnecting to <span className="mono">{host}</span>…
         </span>
       ) : (
-        <span>
+        <span className="server-pill__text">
           Disconnected since <time dateTime={at ?? undefined}>{formatTimeOfDay(at)}</time>
         </span>
       )}
