@@ -1,14 +1,9 @@
 import { test as base } from '@playwright/test'
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
-
-const cli = fileURLToPath(new URL('../../bin/plugin-license-emulator.js', import.meta.url))
+import { spawnServe } from './serve-process'
 
 /** A real `serve` process over a temp database, as QA runs it. */
 export interface ServedEmulator {
@@ -24,22 +19,7 @@ export interface ServedEmulator {
 async function startServe(): Promise<{ emulator: ServedEmulator; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ple-e2e-'))
   const adminToken = randomBytes(16).toString('hex')
-  const child: ChildProcess = spawn(process.execPath, [cli, 'serve', '--port', '0', '--db', join(dataDir, 'emulator.db'), '--admin-token', adminToken], {
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let stderr = ''
-  child.stderr?.on('data', (chunk) => (stderr += String(chunk)))
-  const lines = createInterface({ input: child.stdout! })
-  const ready = await new Promise<{ baseUrl: string; adminUrl: string }>((resolve, reject) => {
-    let baseUrl = ''
-    lines.on('line', (line) => {
-      const listening = /listening on (http:\/\/\S+)$/.exec(line)
-      if (listening) baseUrl = listening[1]!
-      const admin = /^Admin UI: (\S+)$/.exec(line)
-      if (admin && baseUrl) resolve({ baseUrl, adminUrl: admin[1]! })
-    })
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}) before it was ready: ${stderr}`)))
-  })
+  const { child, ...ready } = await spawnServe({ dataDir, adminToken, port: '0' })
   const control: ServedEmulator['control'] = async (method, path, body) => {
     const response = await fetch(`${ready.baseUrl}/_emulator${path}`, {
       method,

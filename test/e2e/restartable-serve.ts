@@ -1,15 +1,11 @@
-import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
+import { spawnServe } from './serve-process'
 
 export type ControlCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>
-
-const cli = fileURLToPath(new URL('../../bin/plugin-license-emulator.js', import.meta.url))
 
 /**
  * A real `serve` process the test can stop and start again on the same port, database file and
@@ -46,24 +42,8 @@ export class RestartableServe {
     }
   }
 
-  private async spawn(port: string): Promise<{ child: ChildProcess; baseUrl: string; adminUrl: string }> {
-    const child = spawn(process.execPath, [cli, 'serve', '--port', port, '--db', join(this.dataDir, 'emulator.db'), '--admin-token', this.adminToken], {
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stderr = ''
-    child.stderr?.on('data', (chunk) => (stderr += String(chunk)))
-    const lines = createInterface({ input: child.stdout! })
-    const ready = await new Promise<{ baseUrl: string; adminUrl: string }>((resolve, reject) => {
-      let baseUrl = ''
-      lines.on('line', (line) => {
-        const listening = /listening on (http:\/\/\S+)$/.exec(line)
-        if (listening) baseUrl = listening[1]!
-        const admin = /^Admin UI: (\S+)$/.exec(line)
-        if (admin && baseUrl) resolve({ baseUrl, adminUrl: admin[1]! })
-      })
-      child.once('exit', (code) => reject(new Error(`serve exited (${code}) before it was ready: ${stderr}`)))
-    })
-    return { child, ...ready }
+  private spawn(port: string): Promise<{ child: ChildProcess; baseUrl: string; adminUrl: string }> {
+    return spawnServe({ dataDir: this.dataDir, adminToken: this.adminToken, port })
   }
 
   async stop(): Promise<void> {
