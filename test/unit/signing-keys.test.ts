@@ -43,7 +43,7 @@ describe('signing keys kept in the database', () => {
     const before = await loadSigningKeys(first, createClock())
     const sessionKid = before.get('session').kid
     const licenseKid = before.get('license').kid
-    const token = await new SignJWT({ sub: 'lic_1' }).setProtectedHeader({ alg: 'EdDSA', kid: licenseKid }).sign(before.get('license').privateKey)
+    const token = await new SignJWT({ sub: 'lic_1' }).setProtectedHeader({ alg: 'EdDSA', kid: licenseKid }).sign(before.get('license').privateKeyObject)
     first.close()
 
     const second = open()
@@ -84,7 +84,7 @@ describe('signing keys kept in the database', () => {
   it('signs with a private key that matches the published public key', async () => {
     const ring = await loadSigningKeys(open(), createClock())
     const key = ring.get('session')
-    const token = await new SignJWT({ role: 'developer' }).setProtectedHeader({ alg: 'EdDSA', kid: key.kid }).sign(key.privateKey)
+    const token = await new SignJWT({ role: 'developer' }).setProtectedHeader({ alg: 'EdDSA', kid: key.kid }).sign(key.privateKeyObject)
     const other = ring.get('license')
     await expect(jwtVerify(token, other.publicKey)).rejects.toThrow()
     await expect(jwtVerify(token, key.publicKey)).resolves.toBeDefined()

@@ -1,7 +1,8 @@
-import { SignJWT, errors, jwtVerify } from 'jose'
+import { errors, jwtVerify } from 'jose'
 import type { JWTPayload } from 'jose'
 import type { Clock } from '../clock/clock'
 import type { SigningKeyRing } from '../crypto/signing-keys'
+import { createJwtSigner } from '../crypto/jwt-signer'
 import { DomainError } from '../errors/domain-error'
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 
@@ -24,18 +25,12 @@ export interface SessionTokens {
 
 export function createSessionTokens(keys: SigningKeyRing, clock: Clock): SessionTokens {
   const key = keys.get('session')
+  const signJwt = createJwtSigner(key, 'JWT')
   return {
     async issue({ audience, subject, ttlS = DEFAULT_SESSION_TTL_S, claims = {} }) {
       const nowS = Math.floor(clock.now().getTime() / 1000)
       const exp = nowS + ttlS
-      const token = await new SignJWT(claims)
-        .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
-        .setIssuer(TOKEN_ISSUER)
-        .setAudience(audience)
-        .setSubject(subject)
-        .setIssuedAt(nowS)
-        .setExpirationTime(exp)
-        .sign(key.privateKey)
+      const token = await signJwt(claims, { iss: TOKEN_ISSUER, aud: audience, sub: subject, iat: nowS, exp })
       return { token, expiresAt: new Date(exp * 1000).toISOString() }
     },
     async verify(token, audience) {

@@ -1,5 +1,7 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
 import type { CryptoKey, JWK } from 'jose'
+import { createPrivateKey } from 'node:crypto'
+import type { KeyObject } from 'node:crypto'
 import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
 
@@ -20,7 +22,9 @@ export interface SigningKey {
   kid: string
   purpose: KeyPurpose
   alg: 'EdDSA'
-  privateKey: CryptoKey
+  /** The private half as `node:crypto` signs with it (see jwt-signer.ts). */
+  privateKeyObject: KeyObject
+  /** The public half, for jose's verification. */
   publicKey: CryptoKey
   publicJwk: PublicJwk
 }
@@ -85,12 +89,11 @@ async function toSigningKey(row: SigningKeyRow): Promise<SigningKey> {
   const publicJwk = JSON.parse(row.public_jwk) as JWK
   const privateJwk = JSON.parse(row.private_jwk) as JWK
   const publicKey = (await importJWK(publicJwk, 'EdDSA')) as CryptoKey
-  const privateKey = (await importJWK(privateJwk, 'EdDSA')) as CryptoKey
   return {
     kid: row.kid,
     purpose: row.purpose,
     alg: 'EdDSA',
-    privateKey,
+    privateKeyObject: createPrivateKey({ key: privateJwk, format: 'jwk' }),
     publicKey,
     publicJwk: { kty: String(publicJwk.kty), crv: String(publicJwk.crv), x: String(publicJwk.x), kid: row.kid, alg: 'EdDSA', use: 'sig' }
   }

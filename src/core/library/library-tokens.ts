@@ -1,6 +1,7 @@
-import { SignJWT, jwtVerify } from 'jose'
+import { jwtVerify } from 'jose'
 import type { Clock } from '../clock/clock'
 import type { SigningKeyRing } from '../crypto/signing-keys'
+import { createJwtSigner } from '../crypto/jwt-signer'
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 import { DomainError } from '../errors/domain-error'
 
@@ -21,18 +22,12 @@ export interface LibraryTokens {
 /** Library tokens identify a customer for library access and downloads; signed, so nothing to store. */
 export function createLibraryTokens(keys: SigningKeyRing, clock: Clock): LibraryTokens {
   const key = keys.get('session')
+  const signJwt = createJwtSigner(key, 'JWT')
   return {
     async issue(customerId, scope = 'library') {
       const nowS = Math.floor(clock.now().getTime() / 1000)
       const exp = nowS + (scope === 'download' ? DOWNLOAD_TOKEN_TTL_S : LIBRARY_TOKEN_TTL_S)
-      const token = await new SignJWT({ scope })
-        .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
-        .setIssuer(TOKEN_ISSUER)
-        .setAudience(AUDIENCE)
-        .setSubject(customerId)
-        .setIssuedAt(nowS)
-        .setExpirationTime(exp)
-        .sign(key.privateKey)
+      const token = await signJwt({ scope }, { iss: TOKEN_ISSUER, aud: AUDIENCE, sub: customerId, iat: nowS, exp })
       return { token, expiresAt: new Date(exp * 1000).toISOString() }
     },
     async verify(token) {

@@ -1,11 +1,11 @@
-import { SignJWT } from 'jose'
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../clock/clock'
 import type { SigningKeyRing } from '../crypto/signing-keys'
+import { createJwtSigner } from '../crypto/jwt-signer'
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 import type { Activation, License } from './license-repository'
 
-export const LICENSE_TOKEN_TYPE = 'license+jwt'
+export const LICENSE_TOKEN_TYPE = 'license+jwt' as const
 
 export interface LicenseTokenInput {
   license: License
@@ -22,7 +22,7 @@ export interface LicenseTokenInput {
  * The token lives `ttlS` seconds on the emulator clock, whatever the license's own expiry.
  */
 export function createLicenseTokens(keys: SigningKeyRing, clock: Clock, ttlS: number) {
-  const key = keys.get('license')
+  const signJwt = createJwtSigner(keys.get('license'), LICENSE_TOKEN_TYPE)
   return {
     async sign(input: LicenseTokenInput): Promise<string> {
       const nowS = Math.floor(clock.now().getTime() / 1000)
@@ -42,16 +42,7 @@ export function createLicenseTokens(keys: SigningKeyRing, clock: Clock, ttlS: nu
         claims.activation_id = activation.id
       }
       if (input.nonce !== null) claims.nonce = input.nonce
-      return new SignJWT(claims)
-        .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: LICENSE_TOKEN_TYPE })
-        .setIssuer(TOKEN_ISSUER)
-        .setAudience(input.appId)
-        .setSubject(license.id)
-        .setJti(randomUUID())
-        .setIssuedAt(nowS)
-        .setNotBefore(nowS)
-        .setExpirationTime(nowS + ttlS)
-        .sign(key.privateKey)
+      return signJwt(claims, { iss: TOKEN_ISSUER, aud: input.appId, sub: license.id, jti: randomUUID(), iat: nowS, nbf: nowS, exp: nowS + ttlS })
     }
   }
 }
