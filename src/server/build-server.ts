@@ -3,6 +3,7 @@ import { createServer as createHttpServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import Fastify from 'fastify'
+import { deferredSerializers } from './plugins/deferred-serializers'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { openStore } from '../core/store/store'
@@ -71,6 +72,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // params schema then refuses an over-long one as VALIDATION_ERROR naming the parameter,
     // instead of the router answering "no route".
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    schemaController: { compilersFactory: { buildSerializer: deferredSerializers } },
     // What Node's parser refuses (bad framing, header overflow) still leaves in the contract's shape.
     clientErrorHandler: handleClientError,
     // Node would answer a Host-less HTTP/1.1 request with an empty 400 of its own; the hook below
