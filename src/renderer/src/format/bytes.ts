@@ -1,5 +1,7 @@
 /** Sizes for people, in decimal units (as download pages and macOS show them): 48 MB, 1.5 GB. */
 
+import { numberFormat } from './intl-formats'
+
 const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const
 
 export function formatBytes(bytes: number | null | undefined, options: { locale?: string } = {}): string {
@@ -10,7 +12,7 @@ export function formatBytes(bytes: number | null | undefined, options: { locale?
     value /= 1000
     unit += 1
   }
-  return new Intl.NumberFormat(options.locale, {
+  return numberFormat(options.locale, {
     style: 'unit',
     unit: UNITS[unit],
     unitDisplay: unit === 0 ? 'long' : 'short',

@@ -1,24 +1,18 @@
 /** Dates for people: absolute in the reader's locale, relative ("3 minutes ago") against a given now. */
 
+import { dateTimeFormat, numberFormat, relativeFormat } from './intl-formats'
+
 export interface DateFormatOptions {
   locale?: string | undefined
   timeZone?: string | undefined
 }
 
-const absoluteFormats = new Map<string, Intl.DateTimeFormat>()
-
 function absoluteFormat(options: DateFormatOptions, withSeconds: boolean): Intl.DateTimeFormat {
-  const key = `${options.locale ?? ''}|${options.timeZone ?? ''}|${withSeconds}`
-  let format = absoluteFormats.get(key)
-  if (!format) {
-    format = new Intl.DateTimeFormat(options.locale, {
-      dateStyle: 'medium',
-      timeStyle: withSeconds ? 'medium' : 'short',
-      ...(options.timeZone ? { timeZone: options.timeZone } : {})
-    })
-    absoluteFormats.set(key, format)
-  }
-  return format
+  return dateTimeFormat(options.locale, {
+    dateStyle: 'medium',
+    timeStyle: withSeconds ? 'medium' : 'short',
+    ...(options.timeZone ? { timeZone: options.timeZone } : {})
+  })
 }
 
 /** Parses an ISO instant; null for null, undefined or garbage. */
@@ -38,7 +32,7 @@ export function formatDateTime(value: string | null | undefined, options: DateFo
 export function formatTimeOfDay(value: string | null | undefined, options: DateFormatOptions = {}): string {
   const date = parseInstant(value)
   if (!date) return '—'
-  return new Intl.DateTimeFormat(options.locale, {
+  return dateTimeFormat(options.locale, {
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
@@ -90,9 +84,9 @@ export function formatRelative(value: string | null | undefined, nowMs: number, 
   const diff = date.getTime() - nowMs
   if (Math.abs(diff) < 10_000) return 'now'
   const [count, unit] = span(diff)
-  const format = new Intl.RelativeTimeFormat(options.locale, { numeric: 'always' })
+  const format = relativeFormat(options.locale)
   if (diff > 0 && (options.kind ?? 'deadline') === 'event') {
-    const amount = new Intl.NumberFormat(options.locale, { style: 'unit', unit, unitDisplay: 'long' }).format(Math.abs(count))
+    const amount = numberFormat(options.locale, { style: 'unit', unit, unitDisplay: 'long' }).format(Math.abs(count))
     return `${amount} ahead of the clock (moved back)`
   }
   return format.format(count, unit)
@@ -103,9 +97,9 @@ export function formatShortDateTime(value: string | null | undefined, nowMs: num
   const date = parseInstant(value)
   if (!date) return '—'
   const zone = options.timeZone ? { timeZone: options.timeZone } : {}
-  const year = (ms: number) => new Intl.DateTimeFormat('en-US', { year: 'numeric', ...zone }).format(ms)
+  const year = (ms: number) => dateTimeFormat('en-US', { year: 'numeric', ...zone }).format(ms)
   const sameYear = year(date.getTime()) === year(nowMs)
-  return new Intl.DateTimeFormat(options.locale, {
+  return dateTimeFormat(options.locale, {
     ...(sameYear ? {} : { year: 'numeric' }),
     month: 'short',
     day: 'numeric',
@@ -142,9 +136,9 @@ export function describeMoment(
 /** A request's duration: "0.4 ms", "12 ms", "1.25 s". */
 export function formatDuration(ms: number, options: { locale?: string } = {}): string {
   if (!Number.isFinite(ms) || ms < 0) return '—'
-  if (ms < 1) return `${new Intl.NumberFormat(options.locale, { maximumFractionDigits: 1 }).format(ms)} ms`
-  if (ms < 1000) return `${new Intl.NumberFormat(options.locale, { maximumFractionDigits: 0 }).format(ms)} ms`
-  return `${new Intl.NumberFormat(options.locale, { maximumFractionDigits: 2 }).format(ms / 1000)} s`
+  if (ms < 1) return `${numberFormat(options.locale, { maximumFractionDigits: 1 }).format(ms)} ms`
+  if (ms < 1000) return `${numberFormat(options.locale, { maximumFractionDigits: 0 }).format(ms)} ms`
+  return `${numberFormat(options.locale, { maximumFractionDigits: 2 }).format(ms / 1000)} s`
 }
 
 /** A clock offset for people: "system time", "+3 days 4 hours", "−1 hour". */

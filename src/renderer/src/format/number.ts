@@ -1,7 +1,9 @@
 /** Numbers for people: grouped counts, money from cents, percentages. */
 
+import { numberFormat } from './intl-formats'
+
 export function formatCount(value: number, options: { locale?: string } = {}): string {
-  return new Intl.NumberFormat(options.locale).format(value)
+  return numberFormat(options.locale, {}).format(value)
 }
 
 /** "3 licenses", "1 license": the count formatted, the noun pluralised the English way. */
@@ -11,7 +13,7 @@ export function pluralize(count: number, singular: string, plural = `${singular}
 
 export function formatMoney(cents: number, currency: string, options: { locale?: string } = {}): string {
   try {
-    return new Intl.NumberFormat(options.locale, { style: 'currency', currency }).format(cents / 100)
+    return numberFormat(options.locale, { style: 'currency', currency }).format(cents / 100)
   } catch {
     // An unknown currency code: still readable.
     return `${(cents / 100).toFixed(2)} ${currency}`
@@ -20,5 +22,5 @@ export function formatMoney(cents: number, currency: string, options: { locale?:
 
 /** 0.25 -> "25%". */
 export function formatPercent(ratio: number, options: { locale?: string } = {}): string {
-  return new Intl.NumberFormat(options.locale, { style: 'percent', maximumFractionDigits: 1 }).format(ratio)
+  return numberFormat(options.locale, { style: 'percent', maximumFractionDigits: 1 }).format(ratio)
 }
