@@ -10,6 +10,7 @@ import { buildBundle } from './lib/build.mjs'
 import { buildFixtures } from './lib/fixtures.mjs'
 import { runBaseline } from './lib/phase-baseline.mjs'
 import { runLimit } from './lib/phase-limit.mjs'
+import { bestRound, bestRoundPerRun } from './lib/rounds.mjs'
 import { runLibrarySplit } from './lib/phase-library-split.mjs'
 import { runThroughput } from './lib/phase-throughput.mjs'
 import { runColdStart } from './lib/phase-cold-start.mjs'
@@ -55,13 +56,23 @@ async function main() {
     if (phases.has('baseline')) {
       log('baseline (bare Fastify)')
       baseline = await runBaseline(config, log)
-      log('limit (the least work a correct validate needs)')
-      limit = await runLimit(config, fixtures, workDir, log)
     }
-    if (phases.has('throughput')) {
-      log('throughput and latency')
-      runs = await runThroughput(config, fixtures, workDir, log)
+    // The limit and the throughput runs, in rounds: each server's best round is kept.
+    const limitRounds = []
+    const runRounds = []
+    for (let round = 1; round <= config.rounds; round++) {
+      const of = config.rounds > 1 ? ` (round ${round} of ${config.rounds})` : ''
+      if (phases.has('baseline')) {
+        log(`limit (the least work a correct validate needs)${of}`)
+        limitRounds.push(await runLimit(config, fixtures, workDir, log))
+      }
+      if (phases.has('throughput')) {
+        log(`throughput and latency${of}`)
+        runRounds.push(...(await runThroughput(config, fixtures, workDir, log)))
+      }
     }
+    limit = bestRound(limitRounds)
+    runs = bestRoundPerRun(runRounds)
     if (runs.some((run) => run.name.startsWith('library-'))) {
       log('library service time, in process: where it goes')
       librarySplit = runLibrarySplit(log)

@@ -9,6 +9,7 @@ interface BenchConfig {
   build: boolean
   phases: Set<string>
   endpoints: Set<string> | null
+  rounds: number
   connections: number
   durationS: number
   warmupS: number
@@ -141,5 +142,14 @@ describe('bench config: help and bad flags', () => {
     expect(() => parseConfig(['--fast'])).toThrow()
     expect(() => parseConfig(['quick'])).toThrow()
     expect(() => parseConfig(['--only'])).toThrow()
+  })
+
+  it('measures in two rounds by default, one when quick or profiling, and takes --rounds', () => {
+    expect(parse().rounds).toBe(2)
+    expect(parse('--quick').rounds).toBe(1)
+    expect(parse('--profile').rounds).toBe(1)
+    expect(parse('--quick', '--rounds', '3').rounds).toBe(3)
+    expect(() => parse('--rounds', '0')).toThrow(/whole number from 1 to 10/)
+    expect(() => parse('--rounds', 'two')).toThrow(/whole number/)
   })
 })
