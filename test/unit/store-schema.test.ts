@@ -92,6 +92,21 @@ describe('store connection settings and constraints', () => {
     expect(store.db.prepare('SELECT count(*) FROM product_credentials').pluck().get()).toBe(0)
   })
 
+  it('returns what the work returns, and a nested transaction that throws undoes only its own writes', () => {
+    const result = store.transaction(() => {
+      insertCredential('cred_1', 1, 'active')
+      expect(() =>
+        store.transaction(() => {
+          insertCredential('cred_2', 2, 'revoked')
+          throw new Error('inner work failed')
+        })
+      ).toThrow('inner work failed')
+      return 'outer done'
+    })
+    expect(result).toBe('outer done')
+    expect(store.db.prepare('SELECT id FROM product_credentials').pluck().all()).toEqual(['cred_1'])
+  })
+
   it('close() may be called twice', () => {
     store.close()
     expect(() => store.close()).not.toThrow()
