@@ -104,7 +104,9 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
   const listStatements = new Map<string, Statement>()
 
   let queue: Queued[] = []
+  // The next write: a short timer while the queue is small, the next turn of the loop once it is not.
   let timer: ReturnType<typeof setTimeout> | null = null
+  let nextTurn: ReturnType<typeof setImmediate> | null = null
   let closed = false
   const listeners = new Set<(entry: RequestSummary) => void>()
   const errorListeners = new Set<(error: unknown) => void>()
@@ -119,17 +121,37 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     }
   }
 
-  const schedule = (delayMs: number) => {
-    if (timer) {
-      if (delayMs > 0) return
-      clearTimeout(timer)
+  const cancelScheduled = () => {
+    if (timer) clearTimeout(timer)
+    if (nextTurn) clearImmediate(nextTurn)
+    timer = null
+    nextTurn = null
+  }
+
+  /**
+   * Schedules the next slice: after `flushDelayMs`, or on the next turn of the event loop. A write
+   * already due on the next turn is never pushed back: re-arming a 0 ms timer on every record kept
+   * it from firing under steady load, and the queue outgrew the ring (entries lost, found by the bench).
+   */
+  const schedule = (when: 'soon' | 'next-turn') => {
+    if (nextTurn) return
+    if (when === 'soon') {
+      if (timer) return
+      timer = setTimeout(() => {
+        timer = null
+        writeSlice()
+      }, flushDelayMs)
+      // An idle emulator (or a test run) must be able to exit with entries still queued.
+      timer.unref()
+      return
     }
-    timer = setTimeout(() => {
-      timer = null
+    if (timer) clearTimeout(timer)
+    timer = null
+    nextTurn = setImmediate(() => {
+      nextTurn = null
       writeSlice()
-    }, delayMs)
-    // An idle emulator (or a test run) must be able to exit with entries still queued.
-    timer.unref?.()
+    })
+    nextTurn.unref()
   }
 
   /** Writes the oldest WRITE_SLICE queued entries, and schedules the next slice if more wait. */
@@ -137,14 +159,11 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     if (closed) return
     dropUnshowable()
     write(queue.splice(0, WRITE_SLICE))
-    if (queue.length > 0) schedule(0)
+    if (queue.length > 0) schedule('next-turn')
   }
 
   function flush(): void {
-    if (timer) {
-      clearTimeout(timer)
-      timer = null
-    }
+    cancelScheduled()
     if (queue.length === 0 || closed) return
     dropUnshowable()
     const batch = queue
@@ -228,7 +247,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
       queue.push({ capture, atMs: clock.now().getTime() - clock.offsetMs() - capture.durationMs })
       // The ring keeps `capacity` rows: older queued captures could never be shown.
       if (queue.length > capacity * 2) queue = queue.slice(-capacity)
-      schedule(queue.length >= MAX_BATCH ? 0 : flushDelayMs)
+      schedule(queue.length >= MAX_BATCH ? 'next-turn' : 'soon')
     },
 
     list(query = {}) {
