@@ -133,6 +133,17 @@ describe('the request log', () => {
       expect(rowCount()).toBe(5000 - log.pending())
     })
 
+    it('writes the excess over MAX_BATCH in one turn, so the queue never outgrows it', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] })
+      open(10_000)
+      for (let i = 0; i < MAX_BATCH * 3; i++) log.record(capture())
+      vi.advanceTimersToNextTimer()
+      expect(rowCount()).toBe(MAX_BATCH * 2)
+      expect(log.pending()).toBe(MAX_BATCH)
+      vi.advanceTimersToNextTimer()
+      expect(rowCount()).toBe(MAX_BATCH * 2 + WRITE_SLICE)
+    })
+
     it('writes a long queue a slice at a time, freeing the event loop between slices', () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] })
       open(10_000)

@@ -10,11 +10,14 @@ import type { AuthKind, Surface } from '../../shared/contract/inspector'
 
 /** How long a finished request waits in memory before its batch is written. */
 export const FLUSH_DELAY_MS = 75
-/** A batch this large is written at once instead of waiting for the timer. */
+/**
+ * A batch this large is written at once instead of waiting for the timer; and the queue is never
+ * let grow past it: a turn that finds more writes the excess too, so the log keeps up with any load.
+ */
 export const MAX_BATCH = 500
 /**
  * Entries redacted and written per turn of the event loop. A long queue is written a slice at a
- * time, so requests arriving meanwhile wait for one slice (about a millisecond), not the whole batch.
+ * time, so requests arriving meanwhile wait for one slice (about 3 ms under load), not the whole batch.
  */
 export const WRITE_SLICE = 64
 export const DEFAULT_PAGE_SIZE = 50
@@ -154,11 +157,14 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     nextTurn.unref()
   }
 
-  /** Writes the oldest WRITE_SLICE queued entries, and schedules the next slice if more wait. */
+  /**
+   * Writes the oldest WRITE_SLICE queued entries (more if the queue is past MAX_BATCH: losing
+   * entries is worse than a longer turn), and schedules the next slice if more wait.
+   */
   function writeSlice(): void {
     if (closed) return
     dropUnshowable()
-    write(queue.splice(0, WRITE_SLICE))
+    write(queue.splice(0, Math.max(WRITE_SLICE, queue.length - MAX_BATCH)))
     if (queue.length > 0) schedule('next-turn')
   }
 
