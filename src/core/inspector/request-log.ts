@@ -97,7 +97,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
   // Deletes what is older than the `capacity` newest rows. Ids are AUTOINCREMENT and only the oldest
   // rows are ever deleted, so those are the ids up to newest - capacity: a range on the primary key.
   // (Finding the cut with ORDER BY id DESC ... OFFSET capacity walked 5,000 rows every batch,
-  // 125 us an entry, measured.)
+  // 149 us an entry against 28, measured.)
   const trim = db.prepare('DELETE FROM request_log WHERE id <= ?')
   const productByAppId = db.prepare('SELECT id FROM products WHERE app_id = ?').pluck()
   const byId = db.prepare(`SELECT ${SUMMARY_COLUMNS}, request_json, response_json FROM request_log WHERE id = ?`)
