@@ -25,6 +25,7 @@ describe('runtime key file', () => {
     expect(Buffer.from(readFileSync(path, 'utf8').trim(), 'base64').equals(key)).toBe(true)
   })
 
+  // Windows has no POSIX mode bits (NTFS ACLs decide who reads the file), so 0600 cannot be checked there.
   it.skipIf(process.platform === 'win32')('is readable by its owner only (mode 0600)', () => {
     const path = join(dir.path, 'emulator.db.runtime-key')
     loadOrCreateRuntimeKeyFile(path)
