@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // `npm run bench`: the emulator's performance figures in one run, separate from the tests.
-// This process is the load generator (autocannon); every server it measures (the built CLI
-// `serve`, and the bare-Fastify baseline) runs in its own child process. See bench/README.md.
+// Every server it measures (the built CLI `serve`, bare Fastify, the limit) runs in its own child
+// process, and so does the load generator (wrk, or autocannon): this process only prepares the
+// requests and reads the figures. See bench/README.md.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { USAGE, parseConfig } from './lib/config.mjs'
 import { buildBundle } from './lib/build.mjs'
 import { buildFixtures } from './lib/fixtures.mjs'
+import { hasWrk } from './lib/generators/wrk.mjs'
 import { runBaseline } from './lib/phase-baseline.mjs'
 import { runLimit } from './lib/phase-limit.mjs'
+import { runGeneratorCheck } from './lib/phase-generators.mjs'
 import { bestRound, bestRoundPerRun } from './lib/rounds.mjs'
 import { runLibrarySplit } from './lib/phase-library-split.mjs'
 import { runThroughput } from './lib/phase-throughput.mjs'
@@ -29,6 +32,9 @@ async function main() {
   if (config === 'help') {
     log(USAGE)
     return
+  }
+  if ((config.generator === 'wrk' || config.phases.has('generators')) && !hasWrk()) {
+    throw new Error('wrk is not installed (Debian: apt-get install wrk); or run with --generator autocannon --only without generators')
   }
   const startedAt = new Date()
   const loadStart = load()
@@ -52,7 +58,12 @@ async function main() {
   let coldStart = null
   let memory = null
   let ui = null
+  let generators = null
   try {
+    if (phases.has('generators')) {
+      log('generator check (bare Fastify and the limit, with each load generator)')
+      generators = await runGeneratorCheck(config, fixtures, workDir, log)
+    }
     if (phases.has('baseline')) {
       log('baseline (bare Fastify)')
       baseline = await runBaseline(config, log)
@@ -104,6 +115,7 @@ async function main() {
     mode: config.mode,
     provisional: 'Figures from a shared machine are noisy: compare runs made on the same idle machine.',
     config: {
+      generator: config.generator,
       connections: config.connections,
       durationS: config.durationS,
       warmupS: config.warmupS,
@@ -114,6 +126,7 @@ async function main() {
     machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, loadStart, loadEnd: load() },
     baseline,
     limit,
+    generators,
     runs,
     librarySplit,
     coldStart,

@@ -2,21 +2,28 @@
 // (under 2 minutes); the full run gives the figures worth comparing (about 5 minutes).
 import { parseArgs } from 'node:util'
 
-export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build] [--only PHASES]
+export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build] [--only PHASES] [--generator NAME]
 
   --quick      short runs and a smaller scale database (under 2 minutes)
   --profile    run each emulator under node --cpu-prof (bench/profiles/) and print the
                top self-time functions of each profile
   --no-build   use the existing out/main/cli.js instead of running electron-vite build first
-  --only LIST  comma-separated phases: baseline,throughput,coldstart,memory,scale,ui
-               (the baseline always runs when throughput or scale does: ratios need it)
+  --only LIST  comma-separated phases: baseline,generators,throughput,coldstart,memory,scale,ui
+               (the baseline always runs when throughput or scale does: ratios need it;
+               generators measures bare Fastify and the limit with both generators)
+  --generator NAME  the load generator of the timed runs: wrk (default; Debian: apt-get
+               install wrk) or autocannon (its own process). Runs of a fixed request count
+               (memory, the UI's backlog) always use autocannon
   --rounds N   measure the limit and the throughput runs N times, one server at a time, and
                keep each server's best round (default 2; 1 with --quick or --profile)
   --endpoints LIST  comma-separated throughput runs (validate,verify,activate,library-10,
                library-1000,plugin-keys-1000); all by default
   -h, --help   this text`
 
-export const PHASES = ['baseline', 'throughput', 'coldstart', 'memory', 'scale', 'ui']
+/** The load generators of the timed runs (bench/lib/generators). */
+export const GENERATORS = ['wrk', 'autocannon']
+
+export const PHASES = ['baseline', 'generators', 'throughput', 'coldstart', 'memory', 'scale', 'ui']
 
 /**
  * @typedef {object} BenchConfig
@@ -25,6 +32,7 @@ export const PHASES = ['baseline', 'throughput', 'coldstart', 'memory', 'scale',
  * @property {boolean} build
  * @property {Set<string>} phases
  * @property {Set<string> | null} endpoints  throughput runs to make; null for all
+ * @property {'wrk' | 'autocannon'} generator  the load generator of the timed runs
  * @property {number} rounds          times the limit and the throughput runs are measured; each server's best round counts
  * @property {number} connections     for every throughput run (the targets are stated at 50)
  * @property {number} durationS       measured seconds per throughput run
@@ -46,6 +54,7 @@ export function parseConfig(argv) {
       only: { type: 'string' },
       endpoints: { type: 'string' },
       rounds: { type: 'string' },
+      generator: { type: 'string', default: 'wrk' },
       help: { type: 'boolean', short: 'h', default: false }
     }
   })
@@ -53,6 +62,7 @@ export function parseConfig(argv) {
   const phases = new Set(values.only ? values.only.split(',').map((p) => p.trim()) : PHASES)
   for (const phase of phases) if (!PHASES.includes(phase)) throw new Error(`unknown phase "${phase}" (${PHASES.join(', ')})`)
   if (phases.has('throughput') || phases.has('scale')) phases.add('baseline')
+  if (!GENERATORS.includes(values.generator)) throw new Error(`unknown generator "${values.generator}" (${GENERATORS.join(', ')})`)
   const quick = values.quick
   return {
     mode: quick ? 'quick' : 'full',
@@ -60,6 +70,7 @@ export function parseConfig(argv) {
     build: !values['no-build'],
     phases,
     endpoints: values.endpoints ? new Set(values.endpoints.split(',').map((e) => e.trim())) : null,
+    generator: values.generator,
     rounds: parseRounds(values.rounds, quick || values.profile),
     connections: 50,
     durationS: quick ? 3 : 10,

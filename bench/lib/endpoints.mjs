@@ -1,5 +1,6 @@
 // The requests of each throughput run: what a plugin, the library UI or the developer portal
 // sends. `prepare` runs against a seeded emulator (tokens are signed by that server's keys).
+import { UNIQUE_MARKER, firstBody } from './generators/request-spec.mjs'
 
 /**
  * @typedef {import('./load.mjs').LoadSpec} LoadSpec
@@ -16,27 +17,18 @@ export function pluginHeaders(plugin) {
   return { 'x-svc-app-id': plugin.appId, 'x-svc-plugin-key': plugin.pluginKey, 'x-svc-plugin-secret': plugin.pluginSecret }
 }
 
-/** Round-robin over a list: spreads the work over rows without a random-number cost per request. */
-function cycle(list) {
-  let i = 0
-  return () => list[i++ % list.length]
-}
-
 /** @type {Endpoint[]} */
 export const ENDPOINTS = [
   {
     name: 'validate',
     label: 'POST /api/license/v1/validate',
     async prepare(_emu, fixtures) {
-      const next = cycle(fixtures.validateLicenses)
+      // Cycled in turn: the work spreads over rows with no random-number cost per request.
       return {
         method: 'POST',
         path: '/api/license/v1/validate',
         headers: pluginHeaders(fixtures.plugin),
-        next: () => {
-          const license = next()
-          return { license_key: license.key, instance_id: license.instanceId }
-        }
+        bodies: fixtures.validateLicenses.map((license) => ({ license_key: license.key, instance_id: license.instanceId }))
       }
     }
   },
@@ -51,16 +43,19 @@ export const ENDPOINTS = [
     name: 'activate',
     label: 'POST /api/license/v1/activate (new instance)',
     async prepare(_emu, fixtures) {
-      // Every request a new instance, spread over licenses whose limit no run can reach: each
-      // answer is a 201 that wrote a new activation row.
-      const key = cycle(fixtures.activateKeys)
-      let n = 0
+      // Every request a new instance (the generator numbers UNIQUE_MARKER), spread over licenses
+      // whose limit no run can reach: each answer is a 201 that wrote a new activation row.
       return {
         method: 'POST',
         path: '/api/license/v1/activate',
         headers: pluginHeaders(fixtures.plugin),
         expectStatus: 201,
-        next: () => ({ license_key: key(), instance_id: `bench-instance-${n++}`, platform: 'linux', app_version: '1.0.0' })
+        bodies: fixtures.activateKeys.map((key) => ({
+          license_key: key,
+          instance_id: `bench-instance-${UNIQUE_MARKER}`,
+          platform: 'linux',
+          app_version: '1.0.0'
+        }))
       }
     }
   },
@@ -90,7 +85,7 @@ export const ENDPOINTS = [
  * @param {LoadSpec} spec
  */
 export async function preflight(baseUrl, spec) {
-  const body = spec.next ? spec.next() : spec.body
+  const body = firstBody(spec)
   const response = await fetch(`${baseUrl}${spec.path}`, {
     method: spec.method,
     headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...spec.headers },

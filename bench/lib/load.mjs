@@ -1,23 +1,18 @@
-// One autocannon run, in this (the bench's) process, against a server in another process.
-import autocannon from 'autocannon'
+// One load run against a server in another process, by a load generator in a process of its own
+// (bench/lib/generators): wrk by default, autocannon for runs of a fixed request count and for the
+// generator check. The bench's own process only prepares the requests and reads the figures, so
+// it takes no CPU from the servers while they are measured.
+import { GENERATORS } from './config.mjs'
+import { runAutocannon } from './generators/autocannon.mjs'
+import { runWrk } from './generators/wrk.mjs'
 import { sampleRss, mib } from './rss.mjs'
 
-/**
- * What a run sends. `next` (optional) gives each request its own body: autocannon's
- * setupRequest hook calls it before every request.
- * @typedef {object} LoadSpec
- * @property {'GET' | 'POST'} method
- * @property {string} path
- * @property {Record<string, string>} [headers]
- * @property {unknown} [body]              a fixed JSON body
- * @property {() => unknown} [next]        a fresh JSON body per request
- * @property {number} [expectStatus]       every answer must have it (default 200)
- */
+/** @typedef {import('./generators/request-spec.mjs').LoadSpec} LoadSpec */
 
 /**
  * @typedef {object} LoadResult
- * @property {number} rps         mean requests per second (2xx and non-2xx alike, as autocannon counts)
- * @property {number} p50         latency in ms (2xx answers only: autocannon records those)
+ * @property {number} rps         mean requests per second
+ * @property {number} p50         latency in ms
  * @property {number} p99
  * @property {number} mean
  * @property {number} max
@@ -26,6 +21,8 @@ import { sampleRss, mib } from './rss.mjs'
  * @property {number} unexpected  answers whose status was not expectStatus
  * @property {number} errors      connection errors and timeouts
  * @property {number} durationS
+ * @property {{ name: string, cpuS: number | null, machineShare: number | null }} generator
+ *   which generator ran and the share of the machine's CPU it used (what the servers did not get)
  * @property {{ maxSampledMiB: number | null, kernelPeakMiB: number | null } | null} rss
  */
 
@@ -37,15 +34,15 @@ import { sampleRss, mib } from './rss.mjs'
  * sampled.
  * @param {string} baseUrl
  * @param {LoadSpec} spec
- * @param {{ connections: number, durationS: number, warmupS: number }} config
+ * @param {{ connections: number, durationS: number, warmupS: number, generator: string }} config
  * @param {number} pid  the server process
  * @returns {Promise<LoadResult & { single: { rps: number, p50: number, p99: number, mean: number, requests: number, non2xx: number, errors: number }, window: { startedAt: number, endedAt: number } }>}
  *   `window`: performance.now() in the bench around both parts (to cut a CPU profile to the load)
  */
 export async function warmAndMeasure(baseUrl, spec, config, pid) {
   const startedAt = performance.now()
-  const single = await runLoad(baseUrl, spec, { connections: 1, durationS: config.warmupS })
-  const measured = await runLoad(baseUrl, spec, { connections: config.connections, durationS: config.durationS, pid })
+  const single = await runLoad(baseUrl, spec, { connections: 1, durationS: config.warmupS, generator: config.generator })
+  const measured = await runLoad(baseUrl, spec, { connections: config.connections, durationS: config.durationS, pid, generator: config.generator })
   return {
     ...measured,
     single: { rps: single.rps, p50: single.p50, p99: single.p99, mean: single.mean, requests: single.requests, non2xx: single.non2xx, errors: single.errors },
@@ -56,57 +53,16 @@ export async function warmAndMeasure(baseUrl, spec, config, pid) {
 /**
  * @param {string} baseUrl
  * @param {LoadSpec} spec
- * @param {{ connections: number, durationS?: number, amount?: number, pid?: number }} how
- *   durationS for throughput runs; amount (a request count) only for the memory-growth check.
+ * @param {{ connections: number, durationS?: number, amount?: number, pid?: number, generator?: string }} how
+ *   durationS for timed runs; amount (a request count: autocannon, whatever `generator` says)
+ *   for the memory check and the UI phase's backlog.
  * @returns {Promise<LoadResult>}
  */
 export async function runLoad(baseUrl, spec, how) {
-  const expectStatus = spec.expectStatus ?? 200
-  let unexpected = 0
-  let firstUnexpected = null
-  const headers = { ...(spec.body !== undefined || spec.next ? { 'content-type': 'application/json' } : {}), ...spec.headers }
-  const request = {
-    method: spec.method,
-    path: spec.path,
-    headers,
-    ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}),
-    ...(spec.next
-      ? {
-          setupRequest: (req) => {
-            req.body = JSON.stringify(spec.next())
-            return req
-          }
-        }
-      : {}),
-    onResponse: (status, body) => {
-      if (status !== expectStatus) {
-        unexpected += 1
-        firstUnexpected ??= `${status} ${String(body).slice(0, 300)}`
-      }
-    }
-  }
+  const generator = how.amount ? 'autocannon' : (how.generator ?? 'wrk')
+  if (!GENERATORS.includes(generator)) throw new Error(`unknown generator "${generator}" (${GENERATORS.join(', ')})`)
   const sampler = how.pid ? sampleRss(how.pid) : null
-  const result = await autocannon({
-    url: baseUrl,
-    connections: how.connections,
-    ...(how.amount ? { amount: how.amount } : { duration: how.durationS }),
-    requests: [request],
-    // Defaults would stop waiting at 10 s; a stalled server should show as a huge p99, not vanish.
-    timeout: 30
-  })
+  const result = generator === 'wrk' ? await runWrk(baseUrl, spec, how) : await runAutocannon(baseUrl, spec, how)
   const rss = sampler ? sampler.stop() : null
-  if (firstUnexpected) process.stderr.write(`  ! ${unexpected} answers were not ${expectStatus}; first: ${firstUnexpected}\n`)
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    mean: Math.round(result.latency.average * 100) / 100,
-    max: result.latency.max,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    unexpected,
-    errors: result.errors + result.timeouts,
-    durationS: result.duration,
-    rss: rss ? { maxSampledMiB: mib(rss.maxSampled), kernelPeakMiB: mib(rss.kernelPeak) } : null
-  }
+  return { ...result, rss: rss ? { maxSampledMiB: mib(rss.maxSampled), kernelPeakMiB: mib(rss.kernelPeak) } : null }
 }

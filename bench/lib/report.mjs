@@ -1,6 +1,7 @@
 // The targets, the table and bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { GENERATORS } from './config.mjs'
 import { resultsDir } from './paths.mjs'
 
 const ratio = (value, base) => (base ? Math.round((value / base) * 100) / 100 : null)
@@ -121,6 +122,20 @@ function table(header, rows) {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
 }
 
+/** A share of the machine as a percentage ("generator CPU": what the load generator took from the servers). */
+const percent = (share) => (share === null || share === undefined ? '-' : `${Math.round(share * 1000) / 10}%`)
+
+/** The generator check: each server's req/s with each generator, and how far they differ. */
+export function formatGeneratorCheck(check) {
+  const rows = check.servers.map((server) => [
+    server.name,
+    ...GENERATORS.flatMap((g) => [server[g].rps, server[g].p99, percent(server[g].generator?.machineShare)]),
+    server.rpsDifference === null ? '-' : `${server.rpsDifference >= 0 ? '+' : ''}${Math.round(server.rpsDifference * 1000) / 10}%`
+  ])
+  const header = ['generator check', ...GENERATORS.flatMap((g) => [`${g} req/s`, `${g} p99 ms`, `${g} CPU`]), `${GENERATORS[1]} vs ${GENERATORS[0]}`]
+  return table(header, rows)
+}
+
 const fmt = (value) => (value === null || value === undefined ? '-' : String(value))
 
 /** The console report. */
@@ -139,15 +154,33 @@ export function formatReport(result) {
       r === limit ? '1.00' : fmt(r.p99VsLimit),
       r.single ? `${r.single.mean} / ${r.single.rps}` : '-',
       r.non2xx + r.errors,
-      fmt(r.rss?.kernelPeakMiB ?? r.rss?.maxSampledMiB)
+      fmt(r.rss?.kernelPeakMiB ?? r.rss?.maxSampledMiB),
+      percent(r.generator?.machineShare)
     ])
   const out = [
     '',
-    `Plugin License Emulator bench (${result.mode}, ${result.config.connections} connections, ${result.config.durationS} s per run after ${result.config.warmupS} s warm-up)`,
+    `Plugin License Emulator bench (${result.mode}, ${result.config.connections} connections, ${result.config.durationS} s per run after ${result.config.warmupS} s warm-up, generator ${result.config.generator ?? '-'})`,
     `node ${result.machine.node}, ${result.machine.cpus} CPUs, load average ${result.machine.loadStart.join(' ')} at start, ${result.machine.loadEnd.join(' ')} at end`,
     '',
-    table(['run', 'req/s', 'x base', 'x limit', 'p50 ms', 'p99 ms', 'p99 x base', 'p99 x limit', '1 conn: mean ms / req/s', 'errors', 'peak RSS MiB'], rows)
+    table(
+      [
+        'run',
+        'req/s',
+        'x base',
+        'x limit',
+        'p50 ms',
+        'p99 ms',
+        'p99 x base',
+        'p99 x limit',
+        '1 conn: mean ms / req/s',
+        'errors',
+        'peak RSS MiB',
+        'generator CPU'
+      ],
+      rows
+    )
   ]
+  if (result.generators) out.push('', formatGeneratorCheck(result.generators))
   const libraries = runs.filter((r) => r.bytesPerItem)
   if (libraries.length) out.push('')
   for (const run of libraries) {

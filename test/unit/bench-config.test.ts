@@ -10,6 +10,7 @@ interface BenchConfig {
   phases: Set<string>
   endpoints: Set<string> | null
   rounds: number
+  generator: 'wrk' | 'autocannon'
   connections: number
   durationS: number
   warmupS: number
@@ -75,7 +76,7 @@ describe('bench config: sizes', () => {
 
 describe('bench config: --only', () => {
   it('runs every phase when --only is absent', () => {
-    expect([...parse().phases].sort()).toEqual(['baseline', 'coldstart', 'memory', 'scale', 'throughput', 'ui'])
+    expect([...parse().phases].sort()).toEqual(['baseline', 'coldstart', 'generators', 'memory', 'scale', 'throughput', 'ui'])
     expect([...parse().phases].sort()).toEqual([...PHASES].sort())
   })
 
@@ -92,10 +93,16 @@ describe('bench config: --only', () => {
   })
 
   it('refuses an unknown phase, naming it and the known ones', () => {
-    expect(() => parse('--only', 'throughput,latency')).toThrow('unknown phase "latency" (baseline, throughput, coldstart, memory, scale, ui)')
+    expect(() => parse('--only', 'throughput,latency')).toThrow('unknown phase "latency" (baseline, generators, throughput, coldstart, memory, scale, ui)')
     expect(() => parse('--only', 'Baseline')).toThrow(/unknown phase "Baseline"/)
     // A trailing comma leaves an empty name, which is not a phase either.
     expect(() => parse('--only', 'memory,')).toThrow(/unknown phase ""/)
+  })
+
+  it('measures with wrk unless --generator names autocannon, and refuses any other generator', () => {
+    expect(parse().generator).toBe('wrk')
+    expect(parse('--generator', 'autocannon').generator).toBe('autocannon')
+    expect(() => parse('--generator', 'ab')).toThrow('unknown generator "ab" (wrk, autocannon)')
   })
 
   it('does not change the list of phases when it adds the baseline', () => {

@@ -29,6 +29,14 @@ interface Run {
   rpsVsLimit?: number | null
   p99VsLimit?: number | null
   inspector?: { recorded: number; answered: number; complete: boolean }
+  generator?: { name: string; cpuS: number | null; machineShare: number | null }
+}
+type GeneratorFigures = { rps: number; p50: number; p99: number; generator: { name: string; cpuS: number | null; machineShare: number | null } }
+interface GeneratorCheckRow {
+  name: string
+  wrk: GeneratorFigures
+  autocannon: GeneratorFigures
+  rpsDifference: number | null
 }
 interface ColdStart {
   runsMs: number[]
@@ -65,7 +73,8 @@ const { evaluateTargets, formatReport, withRatios } = untypedReport as {
     result: Inputs & {
       targets: Target[]
       mode: string
-      config: { connections: number; durationS: number; warmupS: number }
+      config: { connections: number; durationS: number; warmupS: number; generator?: string }
+      generators?: { servers: GeneratorCheckRow[] } | null
       machine: { node: string; cpus: number; loadStart: number[]; loadEnd: number[] }
     }
   ) => string
@@ -331,7 +340,7 @@ describe('bench report: console table', () => {
       runs,
       targets: evaluateTargets({ ...inputs, runs }),
       mode: 'quick',
-      config: { connections: 50, durationS: 3, warmupS: 1 },
+      config: { connections: 50, durationS: 3, warmupS: 1, generator: 'wrk' },
       machine: { node: 'v20.19.0', cpus: 2, loadStart: [0.5, 0.4, 0.3], loadEnd: [1.9, 1.2, 0.8] }
     }
   }
@@ -366,7 +375,7 @@ describe('bench report: console table', () => {
 
   it('states the mode, the run sizes and the machine', () => {
     const text = formatReport(result())
-    expect(text).toContain('(quick, 50 connections, 3 s per run after 1 s warm-up)')
+    expect(text).toContain('(quick, 50 connections, 3 s per run after 1 s warm-up, generator wrk)')
     expect(text).toContain('node v20.19.0, 2 CPUs, load average 0.5 0.4 0.3 at start, 1.9 1.2 0.8 at end')
   })
 
@@ -381,7 +390,8 @@ describe('bench report: console table', () => {
           non2xx: 3,
           errors: 2,
           single: { rps: 800, p50: 1, p99: 2, mean: 1.25, requests: 800, non2xx: 0, errors: 0 },
-          rss: { maxSampledMiB: 99, kernelPeakMiB: 101.5 }
+          rss: { maxSampledMiB: 99, kernelPeakMiB: 101.5 },
+          generator: { name: 'wrk', cpuS: 2.5, machineShare: 0.1234 }
         }),
         baseline,
         limit
@@ -390,7 +400,7 @@ describe('bench report: console table', () => {
     const row = formatReport({ ...inputs, runs })
       .split('\n')
       .find((l) => l.startsWith('VALIDATE ROW'))
-    expect(row?.trim().split(/\s{2,}/)).toEqual(['VALIDATE ROW', '6000', '0.15', '0.6', '4', '9', '4.5', '0.9', '1.25 / 800', '5', '101.5'])
+    expect(row?.trim().split(/\s{2,}/)).toEqual(['VALIDATE ROW', '6000', '0.15', '0.6', '4', '9', '4.5', '0.9', '1.25 / 800', '5', '101.5', '12.3%'])
   })
 
   it('prints each baseline at 1.00 against itself and "-" for figures a run lacks', () => {
@@ -401,19 +411,39 @@ describe('bench report: console table', () => {
         .find((l) => l.startsWith('baseline:'))
         ?.trim()
         .split(/\s{2,}/)
-    ).toEqual(['baseline: bare Fastify, POST small JSON', '40000', '1.00', '-', '1', '2', '1.00', '-', '-', '0', '-'])
+    ).toEqual(['baseline: bare Fastify, POST small JSON', '40000', '1.00', '-', '1', '2', '1.00', '-', '-', '0', '-', '-'])
     expect(
       lines
         .find((l) => l.startsWith('limit:'))
         ?.trim()
         .split(/\s{2,}/)
-    ).toEqual(['limit: validate with the least work (hash, 2 reads, sign)', '10000', '0.25', '1.00', '2', '10', '5', '1.00', '-', '0', '-'])
+    ).toEqual(['limit: validate with the least work (hash, 2 reads, sign)', '10000', '0.25', '1.00', '2', '10', '5', '1.00', '-', '0', '-', '-'])
     expect(
       lines
         .find((l) => l.startsWith('BARE ROW'))
         ?.trim()
         .split(/\s{2,}/)
-    ).toEqual(['BARE ROW', '5000', '0.13', '-', '4', '8', '4', '-', '-', '0', '-'])
+    ).toEqual(['BARE ROW', '5000', '0.13', '-', '4', '8', '4', '-', '-', '0', '-', '-'])
+  })
+
+  it('prints the generator check: each server with each generator, their CPU share and the difference', () => {
+    const figures = (rps: number, share: number): GeneratorFigures => ({ rps, p50: 1, p99: 3, generator: { name: 'x', cpuS: 1, machineShare: share } })
+    const generators = {
+      servers: [
+        { name: 'baseline', wrk: figures(20_000, 0.129), autocannon: figures(17_000, 0.235), rpsDifference: -0.15 },
+        { name: 'limit', wrk: figures(5000, 0.086), autocannon: figures(5050, 0.177), rpsDifference: 0.01 }
+      ]
+    }
+    const lines = formatReport({ ...result(), generators }).split('\n')
+    const row = (name: string) =>
+      lines
+        .find((l) => l.startsWith(`${name} `))
+        ?.trim()
+        .split(/\s{2,}/)
+    expect(lines.some((l) => l.startsWith('generator check'))).toBe(true)
+    expect(row('baseline')).toEqual(['baseline', '20000', '3', '12.9%', '17000', '3', '23.5%', '-15%'])
+    expect(row('limit')).toEqual(['limit', '5000', '3', '8.6%', '5050', '3', '17.7%', '+1%'])
+    expect(formatReport(result())).not.toContain('generator check')
   })
 
   it('prints the cold-start and memory lines only when those phases ran', () => {
