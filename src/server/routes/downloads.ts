@@ -5,6 +5,7 @@ import { generatedByteStream } from '../../core/downloads/generated-bytes'
 import { parseByteRange } from '../http/byte-range'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../auth/plugin-auth'
+import { DOWNLOAD } from '../auth/route-tokens'
 
 /** The file's bytes, documented as such (streamed as sent, never serialized). */
 const FILE_BYTES = (description: string) =>
@@ -17,6 +18,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/:fileId',
+    config: { tokens: DOWNLOAD },
     schema: {
       tags: ['Downloads'],
       summary: 'Download a product file (download token; active entitlement required; Range supported)',

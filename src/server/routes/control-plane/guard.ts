@@ -3,13 +3,6 @@ import type { FastifyRequest } from 'fastify'
 import { DomainError } from '../../../core/errors/domain-error'
 import type { ServerSettings } from '../../plugins/emulator-context'
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Control-plane routes that answer without the admin token (health only). */
-    withoutAdminToken?: boolean
-  }
-}
-
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i
 
 /**
@@ -27,7 +20,8 @@ export function controlPlaneGuard(settings: ServerSettings) {
     if (origin !== undefined && origin !== `http://${host}` && !settings.trustedOrigins.includes(origin)) {
       throw new DomainError('ORIGIN_NOT_ALLOWED', 'Pages from another origin may not drive the emulator control plane.')
     }
-    if (request.routeOptions.config.withoutAdminToken) return
+    const config = request.routeOptions.config
+    if (!config.tokens?.includes('adminToken') || config.adminTokenInQuery) return
     const token = request.headers['x-emulator-token']
     if (typeof token !== 'string' || token === '') {
       throw new DomainError('AUTH_REQUIRED', 'Send the admin token in the x-emulator-token header.')

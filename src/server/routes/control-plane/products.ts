@@ -4,6 +4,7 @@ import { DomainError } from '../../../core/errors/domain-error'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
 import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductSchema } from '../../../shared/schemas/control-plane'
 import { CredentialRecordSchema } from '../../../shared/schemas/credentials'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 
@@ -19,6 +20,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/products',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Create a product owned by a developer',
@@ -39,6 +41,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'List every product',
@@ -51,6 +54,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/products/:id/legacy-credential',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Issue an active credential with no recoverable secret, as older credentials are',
@@ -74,6 +78,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products/:id/credentials',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Every credential of a product, newest first',
@@ -87,6 +92,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products/:id/audit',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: "The product's credential audit trail, newest first",
@@ -100,6 +106,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products/:id/connection',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: "The product's connection status record (null before the first verification)",

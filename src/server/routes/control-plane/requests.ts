@@ -7,6 +7,7 @@ import { matchesFilter } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
 import { RequestEntrySchema, RequestIdParams, RequestListQuery, RequestStreamQuery, RequestSummarySchema } from '../../../shared/schemas/requests'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 
@@ -31,6 +32,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/requests',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Recorded service API requests, newest first, filtered and paged',
@@ -53,6 +55,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/requests',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Empty the request log',
@@ -65,8 +68,8 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/requests/stream',
     {
-      // The admin token is checked below: from the header, or from `?token=` for EventSource.
-      config: { withoutAdminToken: true },
+      // A browser EventSource cannot send headers: the admin token may come as `?token=` here.
+      config: { tokens: ADMIN_TOKEN, adminTokenInQuery: true },
       schema: {
         tags,
         summary: 'Live request log as server-sent events (event `request`, data: a request summary)',
@@ -129,6 +132,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/requests/:id',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'One recorded request with its redacted request and response',

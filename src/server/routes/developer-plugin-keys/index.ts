@@ -13,6 +13,7 @@ import {
   RotatedResponse
 } from '../../../shared/schemas/credentials'
 import { oneTimeReveal, revealedMaterial } from './presenters'
+import { DEVELOPER_JWT } from '../../auth/route-tokens'
 
 const tags = ['Product credentials']
 const security = [{ developerJwt: [] }]
@@ -28,6 +29,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.get(
     '/',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -45,6 +47,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.get(
     '/:productId',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -62,6 +65,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/:productId',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -85,6 +89,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/:productId/ensure',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -109,6 +114,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/:productId/reveal-secret',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -128,6 +134,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
     app.post(
       `/:productId/rotate-${what}`,
       {
+        config: { tokens: DEVELOPER_JWT },
         schema: {
           tags,
           security,
@@ -153,6 +160,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/:productId/revoke',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,

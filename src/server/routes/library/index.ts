@@ -7,6 +7,7 @@ import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryTok
 import { signedInCustomer } from '../../auth/user-auth'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { closeIgnoredField } from '../../plugins/tolerant-requests'
+import { LIBRARY_READ, SIGNED_IN_USER } from '../../auth/route-tokens'
 
 const tags = ['Customer library']
 const Token = Type.String({ maxLength: 4096 })
@@ -19,6 +20,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/',
     {
+      config: { tokens: LIBRARY_READ },
       serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
@@ -60,6 +62,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/claim',
     {
+      config: { tokens: SIGNED_IN_USER },
       schema: {
         tags,
         summary: 'Claim a reseller/partner order item for the signed-in user (idempotent for the same account)',

@@ -17,6 +17,7 @@ import {
 import { LIBRARY_TOKEN_FIELDS, authenticatePlugin, hasPluginContext, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
 import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
+import { LIBRARY_CONTEXT, NO_TOKEN, PRODUCT_CREDENTIAL } from '../../auth/route-tokens'
 
 const tags = ['Licensing v1']
 const LIBRARY_CONTEXT_ERRORS = [
@@ -68,6 +69,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/activate',
     {
+      config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
         security,
@@ -115,6 +117,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/validate',
     {
+      config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
         security,
@@ -156,6 +159,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/deactivate',
     {
+      config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
         security,
@@ -194,6 +198,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     app.route({
       method,
       url: '/library-token',
+      config: { tokens: LIBRARY_CONTEXT },
       schema: {
         tags,
         summary: 'A library token for the package and web view library flows',
@@ -213,6 +218,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     app.route({
       method,
       url: '/webview-library',
+      config: { tokens: LIBRARY_CONTEXT },
       serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
@@ -240,6 +246,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/public-key',
     {
+      config: { tokens: NO_TOKEN },
       schema: {
         tags,
         summary: 'The license-token verification key: PEM (SPKI), raw Ed25519 hex, and JWK',
