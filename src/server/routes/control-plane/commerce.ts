@@ -146,6 +146,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       `/subscriptions/:id/${action}`,
       {
+        config: { tokens: ADMIN_TOKEN },
         schema: {
           tags,
           summary: SUBSCRIPTION_ACTION_SUMMARIES[action],

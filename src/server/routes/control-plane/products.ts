@@ -5,6 +5,7 @@ import { Nullable, errorResponses } from '../../../shared/schemas/common'
 import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductSchema } from '../../../shared/schemas/control-plane'
 import { CredentialRecordSchema } from '../../../shared/schemas/credentials'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
+import { shownId } from '../../../core/redaction/shown-id'
 
 const tags = ['Emulator']
 
@@ -13,7 +14,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const requireProduct = (id: string) => {
     const product = products.find(id)
-    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${id}.`)
+    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(id, 'prod')}.`)
     return product
   }
 

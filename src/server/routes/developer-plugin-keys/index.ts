@@ -23,7 +23,6 @@ const security = [{ developerJwt: [] }]
  * every rule lives in core's credential service.
  */
 export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticateDeveloper)
   const credentials = app.core.credentials
 
   app.get(
