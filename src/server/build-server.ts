@@ -31,6 +31,7 @@ import { supportPageRoutes } from './routes/support-page'
 import { faultInjection } from './plugins/fault-injection'
 import { requestRecorder } from './plugins/request-recorder'
 import { trustedOrigins } from './plugins/trusted-origins'
+import { webViewCors } from './plugins/web-view-cors'
 import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useStrictRequests } from './plugins/strict-requests'
 import { handleClientError } from './errors/client-error'
@@ -156,6 +157,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(openApi)
     await app.register(developerAuth)
     await app.register(tokenAuth)
+    await app.register(webViewCors)
     await app.register(trustedOrigins)
     await app.register(requestRecorder)
     await app.register(faultInjection)
