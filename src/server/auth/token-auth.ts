@@ -71,7 +71,7 @@ export const tokenAuth = fp(
       for (const method of [route.method].flat()) declarations.push({ method, url: route.url, tokens })
       if (tokens.length === 0) return
       // A HEAD twin Fastify makes from a GET may arrive with the GET's hooks already in place.
-      const hooks = [route.onRequest ?? [], route.preHandler ?? []].flat() as unknown[]
+      const hooks = [route.onRequest ?? [], route.preHandler ?? []].flat() as object[]
       if (hooks.some((hook) => authChecks.has(hook))) return
       const check = async (request: FastifyRequest) => {
         request.auth = await authenticate(app, request, tokens)
