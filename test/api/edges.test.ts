@@ -26,7 +26,10 @@ describe('edges', () => {
 
   describe('explicit null is absent', () => {
     it('on the management API, the licensing side and the control plane', async () => {
-      const ensured = await managementClient(emu, world.vendorX.developer.token).act(world.vendorX.product.productId, 'ensure', { reason: null, metadata: null })
+      const ensured = await managementClient(emu, world.vendorX.developer.token).act(world.vendorX.product.productId, 'ensure', {
+        reason: null,
+        metadata: null
+      })
       expect(ensured.status, ensured.text).toBe(200)
       const minted = await emu.request('POST', '/api/license/v1/library-token', {
         headers: credentialHeaders(world.vendorX.product),
@@ -86,7 +89,9 @@ describe('edges', () => {
     const session = await customerSession(emu, world.buyer.id)
     const refused = await emu.request('GET', '/api/library', { token: session })
     expectError(refused, 401, 'LIBRARY_TOKEN_INVALID')
-    expect(refused.body.message).toBe('This route takes a library token, a vendor library token or a download token; this request sent a customer session token.')
+    expect(refused.body.message).toBe(
+      'This route takes a library token, a vendor library token or a download token; this request sent a customer session token.'
+    )
     expect(refused.body.tokenKind).toEqual({ received: 'customerJwt', accepted: ['libraryToken', 'vendorLibraryToken', 'downloadToken'] })
     const onManagement = await emu.request('GET', '/api/developer/plugin-keys/products', { token: libraryToken })
     expectError(onManagement, 401, 'INVALID_TOKEN')

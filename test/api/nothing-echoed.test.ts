@@ -96,7 +96,10 @@ describe('nothing secret is echoed', () => {
             const answer = await send(target)
             // The request's own credential, accepted (a library read with a download token hands that token back).
             const acceptedAsCredential = route.tokens.includes(name) && /\n2\d\d\n/.test(answer)
-            if (answer.includes(secret) && !acceptedAsCredential) leaks.push(`${route.method} ${target.slice(0, 80)}… (${name}) with ${auth?.kind ?? 'no token'}: ${answer.split('\n').find((line) => /^\d{3}$/.test(line))}`)
+            if (answer.includes(secret) && !acceptedAsCredential)
+              leaks.push(
+                `${route.method} ${target.slice(0, 80)}… (${name}) with ${auth?.kind ?? 'no token'}: ${answer.split('\n').find((line) => /^\d{3}$/.test(line))}`
+              )
           }
         }
       }

@@ -80,7 +80,14 @@ const libraryContextRow = (method: 'GET' | 'POST', path: string): Row => ({
     if (path.endsWith('library-token')) {
       // Plugin context mints a vendor token; a vendor token mints one of the same vendor; never wider.
       const minted = decodeJwt(result.body.library_token as string)
-      const vendor = token.kind === 'libraryToken' ? undefined : variant === 'otherVendor' ? context.world.vendorY.developer.id : variant === 'otherCustomer' ? context.world.vendorX.developer.id : context.world.vendorX.developer.id
+      const vendor =
+        token.kind === 'libraryToken'
+          ? undefined
+          : variant === 'otherVendor'
+            ? context.world.vendorY.developer.id
+            : variant === 'otherCustomer'
+              ? context.world.vendorX.developer.id
+              : context.world.vendorX.developer.id
       expect(minted.vendor, `${token.kind} ${variant}`).toBe(vendor)
       expect(minted.scope).toBe('library')
     } else if (token.kind !== 'productCredential') {
@@ -265,11 +272,17 @@ describe('token kinds against every authenticated route (generated from the rout
     const stale = [...rows].filter((k) => !authenticated.some((route) => key(route) === k))
     expect(stale, 'rows naming no authenticated route').toEqual([])
     // Every kind appears on at least one route.
-    for (const kind of TOKEN_KINDS) expect(authenticated.some((route) => route.tokens.includes(kind)), kind).toBe(true)
+    for (const kind of TOKEN_KINDS)
+      expect(
+        authenticated.some((route) => route.tokens.includes(kind)),
+        kind
+      ).toBe(true)
   })
 
   async function send(method: string, row: Row | undefined, url: string, token: Presented, variant: Variant): Promise<HttpResult> {
-    const target = row ? await row.request(context, token, variant) : { path: url.replace(/:[A-Za-z]+/g, 'x'), body: ['GET', 'DELETE', 'HEAD'].includes(method) ? undefined : {} }
+    const target = row
+      ? await row.request(context, token, variant)
+      : { path: url.replace(/:[A-Za-z]+/g, 'x'), body: ['GET', 'DELETE', 'HEAD'].includes(method) ? undefined : {} }
     // The event stream would never end when let in: a filter that fails validation answers first.
     const path = url === '/_emulator/requests/stream' ? `${target.path}?status=bogus` : target.path
     return emu.request(method, path, { headers: presentedHeaders(token), ...(target.body === undefined ? {} : { body: target.body }) })

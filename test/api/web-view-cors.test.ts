@@ -48,7 +48,9 @@ describe('CORS', () => {
     expect(refused.status).toBe(401)
     expect(refused.headers.get('access-control-allow-origin')).toBe('*')
     const downloadToken = await downloadTokenFrom(emu, libraryToken)
-    const ranged = await fetch(`${emu.baseUrl}/api/downloads/${world.vendorX.fileId}?download_token=${downloadToken}`, { headers: { origin: ORIGIN, range: 'bytes=0-3' } })
+    const ranged = await fetch(`${emu.baseUrl}/api/downloads/${world.vendorX.fileId}?download_token=${downloadToken}`, {
+      headers: { origin: ORIGIN, range: 'bytes=0-3' }
+    })
     expect(ranged.status).toBe(206)
     expect(ranged.headers.get('access-control-allow-origin')).toBe('*')
     const exposed = (ranged.headers.get('access-control-expose-headers') ?? '').toLowerCase()
@@ -71,7 +73,9 @@ describe('CORS', () => {
     const management = await preflight('/api/developer/plugin-keys/products')
     expect(management.headers.get('access-control-allow-origin')).toBeNull()
     expect(management.status).toBe(404)
-    const listed = await fetch(`${emu.baseUrl}/api/developer/plugin-keys/products`, { headers: { origin: ORIGIN, authorization: `Bearer ${world.vendorX.developer.token}` } })
+    const listed = await fetch(`${emu.baseUrl}/api/developer/plugin-keys/products`, {
+      headers: { origin: ORIGIN, authorization: `Bearer ${world.vendorX.developer.token}` }
+    })
     expect(listed.headers.get('access-control-allow-origin')).toBeNull()
     const control = await fetch(`${emu.baseUrl}/_emulator/developers`, { headers: { origin: ORIGIN, 'x-emulator-token': emu.adminToken } })
     expect(control.status).toBe(403)

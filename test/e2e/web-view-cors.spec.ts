@@ -9,8 +9,15 @@ import { test, expect } from './fixtures'
 
 test('a page on another origin reads the library, mints a token and downloads with a Bearer token', async ({ page, emulator }) => {
   const developer = await emulator.control<{ developer: { id: string } }>('POST', '/developers', { email: 'cors-dev@example.test' })
-  const product = await emulator.control<{ product: { id: string } }>('POST', '/products', { developerId: developer.body.developer.id, name: 'Cors Compressor' })
-  const file = await emulator.control<{ file: { id: string } }>('POST', `/products/${product.body.product.id}/files`, { version: '1.0.0', platform: 'macos', sizeBytes: 100 })
+  const product = await emulator.control<{ product: { id: string } }>('POST', '/products', {
+    developerId: developer.body.developer.id,
+    name: 'Cors Compressor'
+  })
+  const file = await emulator.control<{ file: { id: string } }>('POST', `/products/${product.body.product.id}/files`, {
+    version: '1.0.0',
+    platform: 'macos',
+    sizeBytes: 100
+  })
   const customer = await emulator.control<{ customer: { id: string } }>('POST', '/customers', { email: 'cors-customer@example.test' })
   await emulator.control('POST', '/purchases', { customerId: customer.body.customer.id, productId: product.body.product.id })
   const minted = await emulator.control<{ libraryToken: string }>('POST', `/customers/${customer.body.customer.id}/library-token`)
@@ -30,7 +37,11 @@ test('a page on another origin reads the library, mints a token and downloads wi
         const auth = { authorization: `Bearer ${token}` }
         const library = await fetch(`${baseUrl}/api/library`, { headers: auth })
         const body = (await library.json()) as { products: Array<{ name: string }>; download_token: string }
-        const webview = await fetch(`${baseUrl}/api/license/v1/webview-library`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })
+        const webview = await fetch(`${baseUrl}/api/license/v1/webview-library`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: '{}'
+        })
         const again = await fetch(`${baseUrl}/api/license/v1/library-token`, { headers: auth })
         const download = await fetch(`${baseUrl}/api/downloads/${fileId}`, { headers: { authorization: `Bearer ${body.download_token}`, range: 'bytes=0-9' } })
         let management = 'answered'

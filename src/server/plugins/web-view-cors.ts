@@ -5,11 +5,7 @@ import fp from 'fastify-plugin'
  * scheme): the library, webview-library, library-token and downloads (docs/api.md, "Tokens and
  * scopes"). They carry a Bearer token, never a cookie, so any origin may read them.
  */
-const WEB_VIEW_PATHS: readonly RegExp[] = [
-  /^\/api\/library\/?$/,
-  /^\/api\/license\/v1\/(?:webview-library|library-token)\/?$/,
-  /^\/api\/downloads\/[^/]+\/?$/
-]
+const WEB_VIEW_PATHS: readonly RegExp[] = [/^\/api\/library\/?$/, /^\/api\/license\/v1\/(?:webview-library|library-token)\/?$/, /^\/api\/downloads\/[^/]+\/?$/]
 
 /** What a download answer's page needs to read: the range served, the file name, when to retry. */
 const EXPOSED_HEADERS = 'Content-Range, Content-Disposition, Retry-After, Accept-Ranges, Content-Length'
