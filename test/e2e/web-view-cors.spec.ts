@@ -1,6 +1,5 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { test, expect } from './fixtures'
+import { pageOnAnotherOrigin } from './support'
 
 // An in-plugin web view page is served from the vendor's origin, not the emulator's. Its calls
 // to the library, webview-library, library-token and downloads carry a Bearer token, so those
@@ -23,15 +22,9 @@ test('a page on another origin reads the library, mints a token and downloads wi
   const minted = await emulator.control<{ libraryToken: string }>('POST', `/customers/${customer.body.customer.id}/library-token`)
   const session = await emulator.control<{ token: string }>('POST', `/developers/${developer.body.developer.id}/session`, {})
 
-  const vendorSite = createServer((_request, response) => {
-    response.setHeader('content-type', 'text/html')
-    response.end('<!doctype html><title>vendor web view</title><p>the vendor’s page</p>')
-  })
-  await new Promise<void>((resolve) => vendorSite.listen(0, '127.0.0.1', resolve))
-  // localhost against the emulator's 127.0.0.1: another origin for the browser.
-  const vendorUrl = `http://localhost:${(vendorSite.address() as AddressInfo).port}/`
+  const vendorSite = await pageOnAnotherOrigin('<!doctype html><title>vendor web view</title><p>the vendor’s page</p>')
   try {
-    await page.goto(vendorUrl)
+    await page.goto(vendorSite.url)
     const seen = await page.evaluate(
       async ({ baseUrl, token, fileId, developerToken }) => {
         const auth = { authorization: `Bearer ${token}` }
