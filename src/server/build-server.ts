@@ -15,7 +15,6 @@ import type { ServerOptions } from './server-options'
 import { emulatorContext } from './plugins/emulator-context'
 import { errorHandling } from './plugins/error-handling'
 import { openApi } from './plugins/openapi'
-import { developerAuth } from './auth/developer-auth'
 import { tokenAuth } from './auth/token-auth'
 import { developerPluginKeysRoutes } from './routes/developer-plugin-keys'
 import { pluginConnectionRoutes } from './routes/plugin-connections'
@@ -162,7 +161,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(tolerantRequests)
     await app.register(errorHandling)
     await app.register(openApi)
-    await app.register(developerAuth)
     await app.register(tokenAuth)
     await app.register(webViewCors)
     await app.register(trustedOrigins)

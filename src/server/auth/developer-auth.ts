@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import type { DeveloperActor } from '../../core/accounts/actor'
 import { DomainError } from '../../core/errors/domain-error'
@@ -9,13 +8,6 @@ declare module 'fastify' {
     developer: DeveloperActor | null
   }
 }
-
-export const developerAuth = fp(
-  async (app) => {
-    app.decorateRequest('developer', null)
-  },
-  { name: 'developer-auth', dependencies: ['emulator-context'] }
-)
 
 /** The developer of a request that passed token-auth with a developer session token. */
 export function actingDeveloper(request: FastifyRequest): DeveloperActor {

@@ -13,6 +13,7 @@ import type { LibraryTokenField } from './plugin-auth'
 import { recogniseTokenKind, sameSecret } from './token-kind-of'
 import type { RecognisedKind } from './token-kind-of'
 import './route-tokens'
+import './developer-auth'
 
 /** Who a request speaks for, once its route's token kinds are checked (null on public routes). */
 export interface RequestAuth {
@@ -59,6 +60,7 @@ export const tokenAuth = fp(
     const declarations: RouteTokenDeclaration[] = []
     app.decorate('routeTokens', declarations)
     app.decorateRequest('auth', null)
+    app.decorateRequest('developer', null)
 
     app.addHook('onRoute', (route: RouteOptions) => {
       const declared = route.config?.tokens
