@@ -175,6 +175,14 @@ describe('edges', () => {
     expect((await api.act(product.id, 'ensure')).status).toBe(201)
   })
 
+  it('a URL over 8 KiB is 414 URI_TOO_LONG, as docs/api.md says; one under it is served', async () => {
+    const long = await fetch(`${emu.baseUrl}/api/library?utm_source=${'x'.repeat(9 * 1024)}`, { headers: { authorization: `Bearer ${libraryToken}` } })
+    expect(long.status).toBe(414)
+    expect(((await long.json()) as { error: string }).error).toBe('URI_TOO_LONG')
+    const served = await fetch(`${emu.baseUrl}/api/library?utm_source=${'x'.repeat(7 * 1024)}`, { headers: { authorization: `Bearer ${libraryToken}` } })
+    expect(served.status).toBe(200)
+  })
+
   it('the claim link opened in a browser is a page saying what it is and how the claim completes', async () => {
     const order = await emu.control('POST', '/reseller-orders', { productId: world.vendorX.product.productId })
     const url = new URL(order.body.claimUrl as string)
