@@ -236,3 +236,17 @@ export function requestAuth(request: FastifyRequest): RequestAuth {
   if (!request.auth) throw new DomainError('AUTH_REQUIRED', 'This route needs a token.')
   return request.auth
 }
+
+/** The plugin behind a request whose route takes the product credential and got it. */
+export function requestPlugin(request: FastifyRequest): NonNullable<RequestAuth['plugin']> {
+  const plugin = requestAuth(request).plugin
+  if (!plugin) throw new DomainError('PRODUCT_CREDENTIAL_INVALID', 'Send the App ID, plugin key and plugin secret headers.')
+  return plugin
+}
+
+/** The customer behind a request whose route takes a library, download or session token. */
+export function requestCustomer(request: FastifyRequest): { customer: Customer; scope: LibraryScope | null } {
+  const { customer, scope } = requestAuth(request)
+  if (!customer) throw new DomainError('AUTH_REQUIRED', 'This route needs a token that names a customer.')
+  return { customer, scope }
+}

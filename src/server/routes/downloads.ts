@@ -4,8 +4,7 @@ import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream } from '../../core/downloads/generated-bytes'
 import { parseByteRange } from '../http/byte-range'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
-import type { Customer } from '../../core/customers/customers'
-import { requestAuth } from '../auth/token-auth'
+import { requestCustomer } from '../auth/token-auth'
 import { shownId } from '../../core/redaction/shown-id'
 import { DOWNLOAD } from '../auth/route-tokens'
 
@@ -47,10 +46,10 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     handler: async (request, reply) => {
-      const { customer, scope } = requestAuth(request)
+      const { customer, scope } = requestCustomer(request)
       const file = files.find(request.params.fileId)
       if (!file) throw new DomainError('FILE_NOT_FOUND', `No file has the id ${shownId(request.params.fileId, 'file')}.`)
-      entitlements.requireDownload((customer as Customer).id, file.productId, scope?.vendorId ?? null)
+      entitlements.requireDownload(customer.id, file.productId, scope?.vendorId ?? null)
       const range = parseByteRange(request.headers.range, file.sizeBytes)
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${file.sizeBytes}`)

@@ -3,8 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
 import { ClaimResponse, LibraryResponse } from '../../../shared/schemas/library'
-import type { Customer } from '../../../core/customers/customers'
-import { requestAuth } from '../../auth/token-auth'
+import { requestCustomer } from '../../auth/token-auth'
 import { oneValue } from '../../http/one-value'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { closeIgnoredField } from '../../plugins/tolerant-requests'
@@ -48,8 +47,8 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = request.query
-      const { customer, scope } = requestAuth(request)
-      const payload = await library.library(customer as Customer, {
+      const { customer, scope } = requestCustomer(request)
+      const payload = await library.library(customer, {
         baseUrl: app.core.apiBaseUrl(),
         storefront: oneValue({ storefront: q.storefront, storefrontSlug: q.storefrontSlug }, 'query'),
         instanceId: oneValue({ instance_id: q.instance_id, instanceId: q.instanceId, machine_id: q.machine_id }, 'query'),
@@ -107,7 +106,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const customer = requestAuth(request).customer as Customer
+      const { customer } = requestCustomer(request)
       const claimToken = oneValue(
         { claim: request.body.claim ?? request.query.claim, claim_token: request.body.claim_token ?? request.query.claim_token },
         'body or query'

@@ -15,8 +15,7 @@ import {
   ValidateBody
 } from '../../../shared/schemas/licensing'
 import type { FastifyRequest } from 'fastify'
-import { requestAuth } from '../../auth/token-auth'
-import type { RequestAuth } from '../../auth/token-auth'
+import { requestAuth, requestPlugin } from '../../auth/token-auth'
 import { oneValue } from '../../http/one-value'
 import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
@@ -95,7 +94,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request, reply) => {
-      const { product } = requestAuth(request).plugin as NonNullable<RequestAuth['plugin']>
+      const { product } = requestPlugin(request)
       const body = request.body
       const outcome = await licensing.activate(product, {
         licenseKey: body.license_key,
@@ -142,7 +141,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const { product } = requestAuth(request).plugin as NonNullable<RequestAuth['plugin']>
+      const { product } = requestPlugin(request)
       const result = await licensing.validate(product, {
         licenseKey: request.body.license_key,
         instanceId: request.body.instance_id,
@@ -176,7 +175,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const { product } = requestAuth(request).plugin as NonNullable<RequestAuth['plugin']>
+      const { product } = requestPlugin(request)
       const standing = licensing.deactivate(product, { licenseKey: request.body.license_key, instanceId: request.body.instance_id })
       return {
         ok: true as const,
@@ -193,7 +192,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
    */
   function resolveCustomer(request: FastifyRequest, licenseKey: string | undefined) {
     const auth = requestAuth(request)
-    const customer = auth.customer ?? library.customerFromLicense((auth.plugin as NonNullable<RequestAuth['plugin']>).product, licenseKey ?? null)
+    const customer = auth.customer ?? library.customerFromLicense(requestPlugin(request).product, licenseKey ?? null)
     const vendorId = auth.plugin?.product.developerId ?? auth.scope?.vendorId ?? null
     return { customer, productId: auth.plugin?.product.id ?? null, vendorId }
   }
