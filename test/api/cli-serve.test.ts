@@ -106,6 +106,8 @@ describe('plugin-license-emulator serve (built CLI)', () => {
 
     const seeded = await seedCredential(baseUrl, adminToken)
     expect(seeded.credential.hasRecoverableSecret).toBe(false)
+    // docs/api.md section 2: the reason is the missing runtime key, not "not kept".
+    expect(seeded.credential.unrecoverableReason).toBe('no-runtime-key')
     const revealed = await call(baseUrl, 'POST', `/api/developer/plugin-keys/products/${seeded.productId}/reveal-secret`, {
       headers: seeded.bearer,
       body: {}
