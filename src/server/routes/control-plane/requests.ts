@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { PassThrough } from 'node:stream'
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
+import { eventStreams } from '../../http/event-stream'
 import { matchesFilter } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
@@ -10,23 +10,14 @@ import { RequestEntrySchema, RequestIdParams, RequestListQuery, RequestStreamQue
 
 const tags = ['Emulator']
 
-/** A comment line every so often keeps proxies and idle timers from closing a quiet stream. */
-export const HEARTBEAT_MS = 15_000
-/** A client this far behind is dropped rather than buffered without end; EventSource reconnects. */
-const MAX_BUFFERED_BYTES = 1024 * 1024
 /** Entries replayed to a reconnecting client (Last-Event-ID) before live ones. */
 const MAX_REPLAY = 500
 
 /** The request inspector (docs/api.md section 6): the redacted log of service API requests. */
 export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const log = app.core.requests
-  const expectedToken = sha256(app.settings.adminToken)
-  const openStreams = new Set<() => void>()
-
-  // An open event stream would keep close() waiting for its connection: end them first.
-  app.addHook('preClose', async () => {
-    for (const end of [...openStreams]) end()
-  })
+  const expectedToken = adminTokenDigest(app.settings.adminToken)
+  const openEventStream = eventStreams(app)
 
   app.get(
     '/requests',
@@ -86,43 +77,18 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { token, ...filter } = request.query
       requireAdminToken(request.headers['x-emulator-token'], token, expectedToken)
 
-      const stream = new PassThrough()
-      let ended = false
-      const send = (text: string) => {
-        if (ended) return
-        // A reader that stopped reading: drop it rather than hold its backlog in memory.
-        if (stream.writableLength > MAX_BUFFERED_BYTES) return end()
-        stream.write(text)
-      }
       const sendEntry = (entry: RequestSummary) => {
-        if (matchesFilter(entry, filter as RequestFilter)) send(eventOf(entry))
+        if (matchesFilter(entry, filter as RequestFilter)) events.send(eventOf(entry))
       }
+      let unsubscribe = () => {}
+      const events = openEventStream(reply, () => unsubscribe())
       // Synchronous from replay to subscribe: no batch can be written in between, so none is missed.
-      stream.write(`retry: 3000\n: connected\n\n`)
       const lastEventId = Number(request.headers['last-event-id'])
       if (Number.isInteger(lastEventId) && lastEventId >= 0) {
         for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
       }
-      const unsubscribe = log.subscribe(sendEntry)
-      const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS)
-      heartbeat.unref()
-      function end(): void {
-        if (ended) return
-        ended = true
-        unsubscribe()
-        clearInterval(heartbeat)
-        openStreams.delete(end)
-        stream.end()
-      }
-      openStreams.add(end)
-      // Fastify destroys the stream when the client disconnects.
-      stream.once('close', end)
-
-      return reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-cache, no-transform')
-        .header('x-accel-buffering', 'no')
-        .send(stream)
+      unsubscribe = log.subscribe(sendEntry)
+      return events.reply
     }
   )
 
@@ -148,15 +114,16 @@ function eventOf(entry: RequestSummary): string {
   return `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`
 }
 
-function sha256(value: string): Buffer {
+/** The digest the token check compares against; computed once per surface. */
+export function adminTokenDigest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest()
 }
 
 /** The control plane's token check, header or query; compared in constant time over digests. */
-function requireAdminToken(header: string | string[] | undefined, query: string | undefined, expected: Buffer): void {
+export function requireAdminToken(header: string | string[] | undefined, query: string | undefined, expected: Buffer): void {
   const presented = typeof header === 'string' && header !== '' ? header : query
   if (presented === undefined || presented === '') {
     throw new DomainError('AUTH_REQUIRED', 'Send the admin token in the x-emulator-token header (or, for EventSource, as ?token=).')
   }
-  if (!timingSafeEqual(sha256(presented), expected)) throw new DomainError('INVALID_TOKEN', 'The admin token does not match.')
+  if (!timingSafeEqual(adminTokenDigest(presented), expected)) throw new DomainError('INVALID_TOKEN', 'The admin token does not match.')
 }
