@@ -30,8 +30,7 @@ async function listRequests(emu: TestEmulator, query = ''): Promise<HttpResult> 
 }
 
 /** The request log's live stream. */
-const openStream = (emu: TestEmulator, query = '', headers?: Record<string, string>) =>
-  openEventStream(emu, `/_emulator/requests/stream${query}`, headers)
+const openStream = (emu: TestEmulator, query = '', headers?: Record<string, string>) => openEventStream(emu, `/_emulator/requests/stream${query}`, headers)
 
 /** Every string in a JSON value that is a credential or token, whatever field it sits in. */
 function harvestSecrets(value: unknown, into: Set<string>): Set<string> {

@@ -94,7 +94,11 @@ describe('a scenario reproduces the state it captured', () => {
     })
     expect(badRule.status).toBe(400)
     expect(badRule.body.message).toContain('/faults/0/status')
-    const bothClocks = await emu.control('PUT', '/state', { format: 'plugin-license-emulator/scenario', version: 2, clock: { offsetS: 1, now: '2026-01-01T00:00:00Z' } })
+    const bothClocks = await emu.control('PUT', '/state', {
+      format: 'plugin-license-emulator/scenario',
+      version: 2,
+      clock: { offsetS: 1, now: '2026-01-01T00:00:00Z' }
+    })
     expect(bothClocks.status).toBe(400)
     expect(bothClocks.body.message).toContain('/clock')
     expect((await emu.control('GET', '/state')).text).toBe(before)

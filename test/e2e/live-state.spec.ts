@@ -46,7 +46,7 @@ test('changes made through the API with the UI open appear without a reload or a
   await expect(page.getByTestId('credential-card')).not.toContainText('never used by a plugin')
   // Only hash routes changed: the page was never loaded again.
   expect(navigations.every((url) => url.startsWith(emulator.baseUrl) && new URL(url).pathname === '/')).toBe(true)
-  expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1)
+  expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1)
 })
 
 test('a reset made by a script clears every screen: tester results, connection records, claim links', async ({ page, emulator }) => {
@@ -83,7 +83,8 @@ test('a reset made by a script clears every screen: tester results, connection r
 
 test('export, reset and import in the UI reproduce a lapsed subscription and an expired trial at the moved clock', async ({ page, emulator }) => {
   await loadPreset(emulator, 'full-library')
-  const customer = (await emulator.control<{ customer: { id: string } }>('POST', '/customers', { email: 'lapsing@example.test', name: 'Lapsing' })).body.customer
+  const customer = (await emulator.control<{ customer: { id: string } }>('POST', '/customers', { email: 'lapsing@example.test', name: 'Lapsing' })).body
+    .customer
   const subscription = await emulator.control<{ subscription: { id: string }; license: { id: string } }>('POST', '/purchases', {
     customerId: customer.id,
     productId: DEMO.productId,
@@ -125,10 +126,8 @@ test('the admin URL pasted into the open tab connects with its token (read on ha
   await page.goto(`${emulator.baseUrl}/#/overview`)
   await expect(page.getByRole('heading', { name: 'Admin token needed' })).toBeVisible()
   // Pasting a URL that differs only in its fragment does not load the page again.
-  await page.evaluate((hash) => {
-    window.location.hash = hash
-  }, new URL(emulator.adminUrl).hash)
+  await page.evaluate(`window.location.hash = ${JSON.stringify(new URL(emulator.adminUrl).hash)}`)
   await expect(page.getByRole('navigation', { name: 'Screens' })).toBeVisible()
   expect(page.url()).not.toContain(emulator.adminToken)
-  expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1)
+  expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1)
 })

@@ -270,7 +270,14 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     }
   }
   /** Nothing of the suite's own configuration: what a test passes is all the client gets. */
-  const NO_SUITE_CONFIG = { PLE_BASE_URL: undefined, PLE_APP_ID: undefined, PLE_PLUGIN_KEY: undefined, PLE_PLUGIN_SECRET: undefined, PLE_PRODUCT_ID: undefined, PLE_PUBLIC_KEY_HEX: undefined }
+  const NO_SUITE_CONFIG = {
+    PLE_BASE_URL: undefined,
+    PLE_APP_ID: undefined,
+    PLE_PLUGIN_KEY: undefined,
+    PLE_PLUGIN_SECRET: undefined,
+    PLE_PRODUCT_ID: undefined,
+    PLE_PUBLIC_KEY_HEX: undefined
+  }
 
   it('runs from the .env file the UI exports, as is (verify, activate and a token checked against the exported public key)', async () => {
     const exported = parseEnv(toEnv(await exportedConfig()))

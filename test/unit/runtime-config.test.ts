@@ -1,15 +1,6 @@
 import { parseEnv } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import {
-  configFileName,
-  cppString,
-  envQuote,
-  renderConfig,
-  slugify,
-  toCppHeader,
-  toEnv,
-  toJson
-} from '../../src/shared/plugin-config/runtime-config'
+import { configFileName, cppString, envQuote, renderConfig, slugify, toCppHeader, toEnv, toJson } from '../../src/shared/plugin-config/runtime-config'
 import type { RuntimeConfig } from '../../src/shared/plugin-config/runtime-config'
 
 const config: RuntimeConfig = {

@@ -48,16 +48,16 @@ function columnSchema(column: ColumnSpec): TSchema {
       : column.type === 'json'
         ? Type.Unknown()
         : column.type === 'number'
-        ? Type.Number({ minimum: 0 })
-        : column.type === 'integer'
-        ? Type.Integer({ minimum: 0, maximum: column.maximum ?? MAX_INTEGER })
-        : column.type === 'boolean'
-          ? Type.Boolean()
-          : column.dateTime
-            ? Type.String({ pattern: DATE_TIME_PATTERN, description: `RFC 3339 date-time with a time and an offset, e.g. ${DATE_TIME_EXAMPLE}` })
-            : column.pattern
-              ? Type.String({ pattern: column.pattern.regex, description: column.pattern.description })
-              : Type.String({ maxLength: 10_000 })
+          ? Type.Number({ minimum: 0 })
+          : column.type === 'integer'
+            ? Type.Integer({ minimum: 0, maximum: column.maximum ?? MAX_INTEGER })
+            : column.type === 'boolean'
+              ? Type.Boolean()
+              : column.dateTime
+                ? Type.String({ pattern: DATE_TIME_PATTERN, description: `RFC 3339 date-time with a time and an offset, e.g. ${DATE_TIME_EXAMPLE}` })
+                : column.pattern
+                  ? Type.String({ pattern: column.pattern.regex, description: column.pattern.description })
+                  : Type.String({ maxLength: 10_000 })
   return column.nullable ? Type.Union([base, Type.Null()]) : base
 }
 
@@ -98,7 +98,11 @@ export const ScenarioDocumentSchema = Type.Object(
       Type.Object(
         {
           offsetS: Type.Optional(
-            Type.Number({ minimum: -MAX_CLOCK_OFFSET_S, maximum: MAX_CLOCK_OFFSET_S, description: 'Seconds the emulator clock runs ahead of the system clock (what export writes).' })
+            Type.Number({
+              minimum: -MAX_CLOCK_OFFSET_S,
+              maximum: MAX_CLOCK_OFFSET_S,
+              description: 'Seconds the emulator clock runs ahead of the system clock (what export writes).'
+            })
           ),
           now: Type.Optional(
             Type.String({ pattern: DATE_TIME_PATTERN, description: 'Or an absolute instant the clock is set to at import (author-written; never both).' })
@@ -107,7 +111,9 @@ export const ScenarioDocumentSchema = Type.Object(
         { additionalProperties: false, description: 'The emulator clock. Left out: the clock runs at the system time.' }
       )
     ),
-    settings: Type.Optional(Type.Object(RuntimeSettingsPatchSchema.properties, { additionalProperties: false, description: 'Runtime settings. Left out: they stay as they are.' })),
+    settings: Type.Optional(
+      Type.Object(RuntimeSettingsPatchSchema.properties, { additionalProperties: false, description: 'Runtime settings. Left out: they stay as they are.' })
+    ),
     faults: Type.Optional(
       Type.Array(FaultRuleInputSchema, { maxItems: FAULT_LIMITS.maxRules, description: 'Fault rules, in the order they are checked. Left out: none.' })
     ),

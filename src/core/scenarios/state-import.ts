@@ -8,9 +8,8 @@ import { createCredentialRepository } from '../credentials/credential-repository
 import { labelSealedByCurrentKey } from '../credentials/sealed-key-labels'
 import { DATA_TABLES, SECTIONS } from './scenario-tables'
 import type { ColumnSpec, SectionName } from './scenario-tables'
-import { ScenarioDocumentSchema, allowedValues } from './scenario-schema'
-import { SCENARIO_VERSION } from './scenario-schema'
-import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
+import { SCENARIO_VERSION, ScenarioDocumentSchema, allowedValues } from './scenario-schema'
+import type { ScenarioDocument } from './scenario-schema'
 
 const checkDocument = Compile(ScenarioDocumentSchema)
 

@@ -65,8 +65,7 @@ export function createStateService(deps: StateServiceDeps): StateService {
   }
 
   return {
-    export: (options) =>
-      exportState(store, { clockOffsetS: clock.offsetMs() / 1000, settings: settings.get(), faults: faults.list() }, options),
+    export: (options) => exportState(store, { clockOffsetS: clock.offsetMs() / 1000, settings: settings.get(), faults: faults.list() }, options),
     import: (document) => replaceWith(document, 'import'),
     reset() {
       changes.quietly(() => {

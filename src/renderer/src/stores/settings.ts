@@ -24,7 +24,6 @@ export interface SettingsState {
   reset(): Promise<void>
 }
 
-
 export const useSettings = create<SettingsState>()((set, get) => ({
   settings: idle(),
   clock: idle(),

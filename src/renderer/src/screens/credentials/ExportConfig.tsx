@@ -64,9 +64,9 @@ export function ExportConfig({ material, product }: { material: RevealedMaterial
         Export the package runtime config
       </h3>
       <p className="muted small">
-        App ID, plugin key, plugin secret, product ID, developer ID, environment, API base URL, header prefix and the public key to pin (hex and PEM),
-        in the names the native client reads (<code className="mono">PLE_APP_ID</code>, …, <code className="mono">PLE_PUBLIC_KEY_HEX</code>). Never the
-        developer session token.
+        App ID, plugin key, plugin secret, product ID, developer ID, environment, API base URL, header prefix and the public key to pin (hex and PEM), in the
+        names the native client reads (<code className="mono">PLE_APP_ID</code>, …, <code className="mono">PLE_PUBLIC_KEY_HEX</code>). Never the developer
+        session token.
       </p>
       <div className="export__row">
         <Field label="Environment" className="export__env">

@@ -45,7 +45,9 @@ export function RevealDialog() {
             <Icon name="alert" size={18} />
             <div>
               <p className="strong">
-                {recoverable ? 'Copy the plugin secret now: this dialog is the only place it is shown.' : 'Copy the plugin secret now: it will not be shown again.'}
+                {recoverable
+                  ? 'Copy the plugin secret now: this dialog is the only place it is shown.'
+                  : 'Copy the plugin secret now: it will not be shown again.'}
               </p>
               <p className="small">
                 {isReveal
@@ -63,7 +65,9 @@ export function RevealDialog() {
         confirmingClose ? (
           <div className="reveal-confirm" role="alertdialog" aria-label="Close without the secret?" data-testid="reveal-confirm-close">
             <p className="strong">
-              {recoverable ? 'Close? Only a new reveal (recorded in the audit trail) shows the secret again.' : 'Close? The plugin secret will not be shown again.'}
+              {recoverable
+                ? 'Close? Only a new reveal (recorded in the audit trail) shows the secret again.'
+                : 'Close? The plugin secret will not be shown again.'}
             </p>
             <div className="button-row">
               <Button variant="primary" onClick={() => setConfirmingClose(false)} needsServer={false} autoFocus>
