@@ -71,7 +71,8 @@ export function watchServer(): () => void {
         return
       }
     }
-    connection.dataChanged()
+    // Changes made while away were not heard: everything is read again.
+    connection.stateReplaced()
     toast.success('Reconnected to the emulator', 'The screens show its current data again.')
   }
 

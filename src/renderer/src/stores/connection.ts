@@ -29,8 +29,13 @@ export interface ConnectionState {
   clockOffsetMs: number
   /** The server's system clock minus this browser's, in ms, measured with each clock read: both sides agree on now. */
   skewMs: number
-  /** Bumped when the whole data set changed (preset, import, reset): screens reload what they show. */
+  /** Bumped on every change to the server's state (the change feed): screens reload what they show. */
   dataVersion: number
+  /**
+   * Bumped when the whole state may be another one (reset, preset, import, a reconnect): views
+   * that follow a stream of their own (the request log) start again only then.
+   */
+  generation: number
   connect(options: ConnectOptions): Promise<boolean>
   needToken(baseUrl: string, error?: ApiError | null): void
   refreshInfo(): Promise<void>
@@ -39,6 +44,8 @@ export interface ConnectionState {
   /** Reads the server's clock, measuring the skew. */
   syncClock(): Promise<ClockState>
   dataChanged(): void
+  /** The whole state was replaced: a new generation, and every screen reloads. */
+  stateReplaced(): void
 }
 
 export const useConnection = create<ConnectionState>()((set, get) => ({
@@ -51,6 +58,7 @@ export const useConnection = create<ConnectionState>()((set, get) => ({
   clockOffsetMs: 0,
   skewMs: 0,
   dataVersion: 0,
+  generation: 0,
 
   async connect(options) {
     const api = createApi({ baseUrl: options.baseUrl, adminToken: options.adminToken, fetch: observedFetch(options.fetch) })
@@ -94,6 +102,11 @@ export const useConnection = create<ConnectionState>()((set, get) => ({
   dataChanged() {
     set({ dataVersion: get().dataVersion + 1 })
     void get().refreshInfo()
+  },
+
+  stateReplaced() {
+    set({ generation: get().generation + 1 })
+    get().dataChanged()
   }
 }))
 

@@ -19,5 +19,5 @@ export function startOver(): void {
   useLibrary.setState({ source: null, libraryToken: null, library: idle(), webview: idle(), lastReseller: null })
   useProducts.setState({ details: {}, pending: null, revealed: null })
   useRequests.setState({ entries: [], held: [], nextBefore: null, selectedId: null, detail: idle() })
-  useConnection.getState().dataChanged()
+  useConnection.getState().stateReplaced()
 }
