@@ -1,4 +1,5 @@
 import type { Store } from '../store/store'
+import { MAX_CLOCK_OFFSET_S } from '../clock/clock'
 import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
@@ -49,7 +50,9 @@ export function createStateService(deps: StateServiceDeps): StateService {
     const rules = document.faults ?? []
     checkFaultRules(rules)
     const now = document.clock?.now
-    if (now !== undefined && Number.isNaN(Date.parse(now))) throw invalid('/clock/now', 'is not a real date', { value: now })
+    if (now !== undefined && !(Math.abs(Date.parse(now) - Date.now()) <= MAX_CLOCK_OFFSET_S * 1000)) {
+      throw invalid('/clock/now', 'is not a real date within 100 years of the system time', { value: now })
+    }
     // What the log has queued belongs to the state being replaced: write it now, so the replace removes it.
     requests.flush()
     const counts = changes.quietly(() => {
