@@ -8,7 +8,8 @@ import { UsageError } from './serve-options'
 export const EXPORT_USAGE = `Usage: plugin-license-emulator export-state --db PATH [--out FILE]
 
   Writes the database's state as a scenario document to FILE (atomically: temp file, then
-  rename) or to stdout. Safe while a server runs on the same database.`
+  rename) or to stdout. Safe while a server runs on the same database. The clock, the fault
+  rules and the settings live in the running server: GET /_emulator/state exports them too.`
 
 /** `export-state`: the state of a database file as a scenario document. */
 export function runExportState(args: readonly string[]): number {
@@ -29,7 +30,7 @@ export function runExportState(args: readonly string[]): number {
   if (!values.db) throw new UsageError('--db PATH is required.')
   const store = openStore({ path: resolve(values.db) })
   try {
-    const text = serializeScenario(exportState(store))
+    const text = serializeScenario(exportState(store, null))
     if (values.out) writeFileAtomic(resolve(values.out), text)
     else process.stdout.write(text)
   } finally {

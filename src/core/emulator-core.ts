@@ -51,6 +51,12 @@ import { createFaultRules } from './faults/fault-rules'
 import type { FaultRules } from './faults/fault-rules'
 import { createRequestLog } from './inspector/request-log'
 import type { RequestLog } from './inspector/request-log'
+import { createChangeFeed } from './changes/change-feed'
+import type { ChangeFeed } from './changes/change-feed'
+import { observeWrites } from './changes/write-observer'
+import { announcingClock } from './changes/announcing-clock'
+import { DEFAULT_HEADER_PREFIX, createRuntimeSettings } from './settings/runtime-settings'
+import type { RuntimeSettings } from './settings/runtime-settings'
 
 /** Requests the inspector keeps before the oldest are dropped. */
 export const DEFAULT_REQUEST_LOG_CAPACITY = 5000
@@ -67,6 +73,9 @@ export interface EmulatorCoreOptions {
   apiBaseUrl: () => string
   licenseTokenTtlS?: number | undefined
   requestLogCapacity?: number | undefined
+  /** The runtime settings at start (they change with PUT /_emulator/settings and with a scenario). */
+  headerPrefix?: string | undefined
+  strict?: boolean | undefined
 }
 
 /** Every domain service, wired over one store and one clock. */
@@ -98,6 +107,10 @@ export interface EmulatorCore {
   faults: FaultRules
   requests: RequestLog
   state: StateService
+  /** Header prefix, strict mode, grace period: changed at runtime, carried by a scenario. */
+  settings: RuntimeSettings
+  /** Every change to state, announced as it happens (the UI's live view follows it). */
+  changes: ChangeFeed
   counts: () => RecordCounts
   hasRuntimeKey: boolean
   /** The base URL plugins and customers are given in links. */
@@ -105,7 +118,13 @@ export interface EmulatorCore {
 }
 
 export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<EmulatorCore> {
-  const { store, clock } = options
+  const { store } = options
+  const changes = createChangeFeed()
+  // Before any service prepares a statement: every write to a data table is then announced.
+  observeWrites(store.db, (entity, id) => {
+    if (!changes.isQuiet()) changes.announce({ kind: 'entity', entity, id })
+  })
+  const clock = announcingClock(options.clock, () => changes.announce({ kind: 'clock' }))
   const keys = await loadSigningKeys(store, clock)
   const developers = createDeveloperService(store, clock)
   const products = createProductService(store, clock)
@@ -126,9 +145,12 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const files = createProductFileService(store, clock)
   const libraryTokens = createLibraryTokens(keys, clock)
   const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
-  const faults = createFaultRules()
+  const faults = createFaultRules({ onChange: () => changes.announce({ kind: 'faults' }) })
   const requests = createRequestLog(store, clock, { capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY })
   const grace = createGracePeriod()
+  const settings = createRuntimeSettings({ headerPrefix: options.headerPrefix ?? DEFAULT_HEADER_PREFIX, strict: options.strict ?? false }, grace, () =>
+    changes.announce({ kind: 'settings' })
+  )
   const libraryView = createLibraryView({ clock, customers, queries: createLibraryRepository(store), grace })
   return {
     databasePath: store.path,
@@ -153,16 +175,9 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     library: createLibraryService({ clock, customers, products, tokens: libraryTokens, view: libraryView, licenses: licenseRows }),
     faults,
     requests,
-    state: createStateService({
-      store,
-      clock,
-      secretBox,
-      afterReset: () => {
-        faults.clear()
-        requests.clear()
-        clock.setOffsetMs(0)
-      }
-    }),
+    state: createStateService({ store, clock, secretBox, faults, settings, requests, changes }),
+    settings,
+    changes,
     counts: createRecordCounts(store),
     hasRuntimeKey: options.runtimeKey !== null,
     apiBaseUrl: options.apiBaseUrl

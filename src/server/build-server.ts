@@ -122,13 +122,20 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       runtimeKey: options.runtimeKey,
       apiBaseUrl: () => listeningBaseUrl,
       licenseTokenTtlS: options.licenseTokenTtlS,
-      requestLogCapacity: options.requestLogCapacity
+      requestLogCapacity: options.requestLogCapacity,
+      headerPrefix: options.headerPrefix ?? DEFAULT_HEADER_PREFIX,
+      strict: options.strict ?? false
     })
     await app.register(emulatorContext, {
       core,
       settings: {
-        headerPrefix: (options.headerPrefix ?? DEFAULT_HEADER_PREFIX).toLowerCase(),
-        strict: options.strict ?? false,
+        // The runtime settings live in the core (a scenario carries them); every surface reads them here.
+        get headerPrefix() {
+          return core.settings.get().headerPrefix
+        },
+        get strict() {
+          return core.settings.get().strict
+        },
         adminToken: options.adminToken,
         trustedOrigins: options.trustedOrigins ?? [],
         version: options.version ?? EMULATOR_VERSION,
@@ -136,6 +143,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       }
     })
     app.addHook('onClose', async () => {
+      core.changes.close()
       core.requests.close()
       store.close()
     })

@@ -39,6 +39,6 @@ export interface ServerOptions {
   closeConnections?: 'all' | 'idle' | undefined
 }
 
-export const DEFAULT_HEADER_PREFIX = 'svc'
+export { DEFAULT_HEADER_PREFIX } from '../core/settings/runtime-settings'
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 export const DEFAULT_PORT = 4747

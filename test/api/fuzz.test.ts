@@ -60,7 +60,7 @@ interface Operation {
 
 // Operations that would stop the run from testing anything after them (they are covered by
 // their own tests): wiping state or settings, injecting faults that are 5xx by design, streams.
-const SKIPPED = [/^\/_emulator\/(faults|settings|reset|state)/, /^\/_emulator\/requests\/stream/, /^\/_emulator\/presets\//]
+const SKIPPED = [/^\/_emulator\/(faults|settings|reset|state)/, /^\/_emulator\/requests\/stream/, /^\/_emulator\/events/, /^\/_emulator\/presets\//]
 
 const ODD_STRINGS = [
   '',

@@ -3,6 +3,8 @@ import { startEmulator } from '../support/emulator'
 import type { HttpResult, TestEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { withReadOnlyDatabase } from '../support/database'
+import { openEventStream } from '../support/event-stream'
+import type { StreamEvent } from '../support/event-stream'
 
 // The request inspector (docs/api.md section 6): every service API request, redacted, listed,
 // filtered, paged and streamed; never a usable credential anywhere it shows or stores.
@@ -27,49 +29,8 @@ async function listRequests(emu: TestEmulator, query = ''): Promise<HttpResult> 
   return listed
 }
 
-interface StreamEvent {
-  id: number
-  event: string
-  data: Record<string, any>
-}
-
-/** Reads an SSE response with fetch and a reader; `until` resolves once a condition holds. */
-async function openStream(emu: TestEmulator, query = '', headers: Record<string, string> = { 'x-emulator-token': emu.adminToken }) {
-  const controller = new AbortController()
-  const response = await fetch(`${emu.baseUrl}/_emulator/requests/stream${query}`, { headers, signal: controller.signal })
-  const events: StreamEvent[] = []
-  let raw = ''
-  let buffer = ''
-  const reader = response.ok && response.body ? response.body.getReader() : null
-  const decoder = new TextDecoder()
-  return {
-    response,
-    events,
-    raw: () => raw,
-    async until(predicate: (events: StreamEvent[]) => boolean): Promise<void> {
-      if (!reader) throw new Error(`stream refused: ${response.status}`)
-      while (!predicate(events)) {
-        const { value, done } = await reader.read()
-        if (done) throw new Error('the stream ended')
-        const text = decoder.decode(value, { stream: true })
-        raw += text
-        buffer += text
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end)
-          buffer = buffer.slice(end + 2)
-          const fields: Record<string, string> = Object.fromEntries(
-            block
-              .split('\n')
-              .filter((line) => line !== '' && !line.startsWith(':'))
-              .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()])
-          )
-          if (fields.event && fields.data) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) })
-        }
-      }
-    },
-    close: () => controller.abort()
-  }
-}
+/** The request log's live stream. */
+const openStream = (emu: TestEmulator, query = '', headers?: Record<string, string>) => openEventStream(emu, `/_emulator/requests/stream${query}`, headers)
 
 /** Every string in a JSON value that is a credential or token, whatever field it sits in. */
 function harvestSecrets(value: unknown, into: Set<string>): Set<string> {

@@ -17,6 +17,7 @@ describe('secrets stay out of the database, the log and other responses', () => 
   const tokens: string[] = []
   let bytesWhileRunning: Buffer
   let bytesAfterClose: Buffer
+  let exported: HttpResult
 
   beforeAll(async () => {
     emulator = await startEmulator()
@@ -70,6 +71,9 @@ describe('secrets stay out of the database, the log and other responses', () => 
     keep(await emulator.control('GET', '/developers'), false)
     collect(keep(await api.act(product.id, 'ensure', { reason: 'fresh start' }), true)) // created
     expect(materials.length).toBe(5)
+    // The whole state as a scenario, the audit trail and the request log included.
+    emulator.app.core.requests.flush()
+    exported = keep(await emulator.control('GET', '/state?includeRequests=1'), false)
 
     bytesWhileRunning = databaseFileBytes(emulator.databasePath)
     await emulator.app.close()
@@ -119,6 +123,16 @@ describe('secrets stay out of the database, the log and other responses', () => 
         expect(result.text.includes(value), `${value.slice(0, 6)}... in a ${result.status} response: ${result.text.slice(0, 120)}`).toBe(false)
       }
     }
+  })
+
+  it('exports no key, secret, developer JWT or admin token in a scenario, the audit trail and the request log included', () => {
+    expect(exported.status).toBe(200)
+    expect(exported.body.state.credentialAudit.length).toBeGreaterThan(5)
+    expect(exported.body.state.requests.length).toBeGreaterThan(5)
+    for (const value of [...secretValues(), ...tokens, emulator.adminToken]) {
+      expect(exported.text.includes(value), `${value.slice(0, 6)}... in the export`).toBe(false)
+    }
+    for (const token of tokens) expect(exported.text.includes(token.split('.')[2] as string)).toBe(false)
   })
 
   it('keeps the pasted secrets out of the audit trail, with previews instead', () => {

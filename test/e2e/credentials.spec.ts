@@ -16,10 +16,12 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   await confirm.getByLabel('Reason (optional)').fill('first package build')
   await confirm.getByRole('button', { name: 'Create', exact: true }).click()
 
-  // The one-time reveal: says it will not be shown again, masks by default, copies and exports.
+  // The reveal after create: says how the secret can be seen again (this emulator keeps it sealed
+  // under its runtime key, as the record's "Recoverable: Yes" says), masks by default, copies and exports.
   const reveal = page.getByRole('dialog', { name: 'Credential created' })
   await expect(reveal).toBeVisible()
-  await expect(reveal.getByTestId('reveal-warning')).toContainText('it will not be shown again')
+  await expect(reveal.getByTestId('reveal-warning')).toContainText('Reveal secret can show it again')
+  await expect(reveal.getByTestId('reveal-warning')).not.toContainText('Only its hash is kept')
   await expect(reveal.getByTestId('reveal-app-id')).toHaveText(product.appId)
   const secretText = reveal.getByTestId('reveal-secret').locator('code')
   await expect(secretText).toHaveAttribute('data-shown', 'false')
@@ -41,10 +43,13 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   const env = await envDownload
   expect(env.suggestedFilename()).toBe('tape-delay.plugin.env')
   const envText = readFileSync(await env.path(), 'utf8')
-  expect(envText).toContain(`PLUGIN_SECRET="${secret}"`)
-  expect(envText).toContain(`PLUGIN_PRODUCT_ID="${product.id}"`)
-  expect(envText).toContain(`PLUGIN_DEVELOPER_ID="${developer.id}"`)
-  expect(envText).toContain(`PLUGIN_API_BASE_URL="${emulator.baseUrl}"`)
+  // The names the native client reads, with the public key it pins.
+  const publicKey = (await (await fetch(`${emulator.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string; public_key_pem: string }
+  expect(envText).toContain(`PLE_PLUGIN_SECRET="${secret}"`)
+  expect(envText).toContain(`PLE_PRODUCT_ID="${product.id}"`)
+  expect(envText).toContain(`PLE_DEVELOPER_ID="${developer.id}"`)
+  expect(envText).toContain(`PLE_BASE_URL="${emulator.baseUrl}"`)
+  expect(envText).toContain(`PLE_PUBLIC_KEY_HEX="${publicKey.public_key_hex}"`)
 
   const jsonDownload = page.waitForEvent('download')
   await reveal.getByTestId('export-json').click()
@@ -56,7 +61,10 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
     productId: product.id,
     developerId: developer.id,
     environment: 'emulator',
-    apiBaseUrl: emulator.baseUrl
+    apiBaseUrl: emulator.baseUrl,
+    headerPrefix: 'svc',
+    publicKeyHex: publicKey.public_key_hex,
+    publicKeyPem: publicKey.public_key_pem
   })
 
   const cppDownload = page.waitForEvent('download')
@@ -64,6 +72,7 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   const cpp = readFileSync(await (await cppDownload).path(), 'utf8')
   expect(cpp).toContain('#pragma once')
   expect(cpp).toContain(`inline constexpr const char* kPluginSecret = "${secret}";`)
+  expect(cpp).toContain(`inline constexpr const char* PLE_PUBLIC_KEY_HEX = "${publicKey.public_key_hex}";`)
 
   // Focus stays in the dialog; Escape asks first (the secret is shown once), then closes it and the
   // material is gone from the page.
@@ -71,7 +80,7 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   expect(await page.evaluate('document.activeElement?.closest("dialog") !== null')).toBe(true)
   await page.keyboard.press('Escape')
   const confirmClose = reveal.getByTestId('reveal-confirm-close')
-  await expect(confirmClose).toContainText('will not be shown again')
+  await expect(confirmClose).toContainText('Only a new reveal (recorded in the audit trail) shows the secret again')
   await expect(confirmClose.getByRole('button', { name: 'Keep it open' })).toBeFocused()
   await page.keyboard.press('Enter')
   await expect(confirmClose).toBeHidden()
@@ -96,6 +105,19 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   await revealed.getByRole('button', { name: 'Done' }).click()
   await expect(revealed).toBeHidden()
   await expect(page.getByTestId('credential-record')).toContainText('revealed 1 time')
+
+  // Export from the Credentials screen itself: a recorded reveal, then the files.
+  await page.getByTestId('export-credential').click()
+  await page.getByRole('dialog', { name: 'Export the runtime config' }).getByRole('button', { name: 'Reveal and export' }).click()
+  const exportDialog = page.getByRole('dialog', { name: 'Secret revealed' })
+  const screenEnv = page.waitForEvent('download')
+  await exportDialog.getByTestId('export-env').click()
+  const screenEnvText = readFileSync(await (await screenEnv).path(), 'utf8')
+  expect(screenEnvText).toContain(`PLE_APP_ID="${product.appId}"`)
+  expect(screenEnvText).toContain(`PLE_PLUGIN_SECRET="${secret}"`)
+  expect(screenEnvText).toContain(`PLE_PUBLIC_KEY_HEX="${publicKey.public_key_hex}"`)
+  await exportDialog.getByRole('button', { name: 'Done' }).click()
+  await expect(page.getByTestId('credential-record')).toContainText('revealed 2 times')
 
   // Rotate the secret: a destructive action asks first; the new secret differs.
   await page.getByRole('button', { name: 'Rotate secret' }).click()
@@ -123,6 +145,9 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   const credentials = await emulator.control<{ credentials: { status: string }[] }>('GET', `/products/${product.id}/credentials`)
   expect(credentials.body.credentials.map((c) => c.status)).toEqual(['revoked', 'revoked'])
   await expect(page.getByTestId('audit-trail')).toContainText('Revoked')
+  // What the record says after a revoke is true, and no time reads as "moved back" with the clock untouched.
+  await expect(page.getByTestId('credential-record')).toContainText('No: the credential is revoked')
+  await expect(page.getByTestId('credential-card')).not.toContainText('moved back')
 })
 
 test('a legacy credential says its secret cannot be revealed and points to rotation', async ({ page, emulator }) => {

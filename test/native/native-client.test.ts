@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { killAllCli, projectRoot, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
-import { toCppHeader } from '../../src/renderer/src/screens/credentials/runtime-config'
+import { parseEnv } from 'node:util'
+import { toCppHeader, toEnv } from '../../src/shared/plugin-config/runtime-config'
+import type { RuntimeConfig } from '../../src/shared/plugin-config/runtime-config'
 import { buildClient, missingToolchain } from './toolchain'
 
 // The reference native client (examples/native-client), built with CMake and driven as a plugin
@@ -243,7 +245,8 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     }
   })
 
-  it('builds with the C++ header the UI exports (values revealed through the management API) and verifies with it', async () => {
+  /** The config the Credentials screen exports: values revealed through the management API, the public key from the service. */
+  async function exportedConfig(): Promise<RuntimeConfig> {
     const session = await control('POST', `/developers/${CI.developerId}/session`, {})
     const revealed = await fetch(`${serve.baseUrl}/api/developer/plugin-keys/products/${CI.productId}/reveal-secret`, {
       method: 'POST',
@@ -252,28 +255,51 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     })
     expect(revealed.status).toBe(200)
     const material = ((await revealed.json()) as { one_time_reveal: { appId: string; pluginKey: string; pluginSecret: string } }).one_time_reveal
-    const header = toCppHeader(
-      {
-        appId: material.appId,
-        pluginKey: material.pluginKey,
-        pluginSecret: material.pluginSecret,
-        productId: CI.productId,
-        developerId: CI.developerId,
-        environment: 'development',
-        apiBaseUrl: serve.baseUrl
-      },
-      'svc'
-    )
+    const key = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string; public_key_pem: string }
+    return {
+      appId: material.appId,
+      pluginKey: material.pluginKey,
+      pluginSecret: material.pluginSecret,
+      productId: CI.productId,
+      developerId: CI.developerId,
+      environment: 'development',
+      apiBaseUrl: serve.baseUrl,
+      headerPrefix: 'svc',
+      publicKeyHex: key.public_key_hex,
+      publicKeyPem: key.public_key_pem
+    }
+  }
+  /** Nothing of the suite's own configuration: what a test passes is all the client gets. */
+  const NO_SUITE_CONFIG = {
+    PLE_BASE_URL: undefined,
+    PLE_APP_ID: undefined,
+    PLE_PLUGIN_KEY: undefined,
+    PLE_PLUGIN_SECRET: undefined,
+    PLE_PRODUCT_ID: undefined,
+    PLE_PUBLIC_KEY_HEX: undefined
+  }
+
+  it('runs from the .env file the UI exports, as is (verify, activate and a token checked against the exported public key)', async () => {
+    const exported = parseEnv(toEnv(await exportedConfig()))
+    const env = { ...NO_SUITE_CONFIG, ...exported, PLE_INSTANCE_ID: 'dotenv-box' }
+    expect(run(['verify'], env)).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VERIFIED' } })
+    const bought = await freshLicense()
+    expect(run(['activate', '--license', bought.license.key], env)).toMatchObject({ exit: 0, line: { outcome: 'ok' } })
+    // The token is checked offline with PLE_PUBLIC_KEY_HEX from the file: a wrong key would refuse it (exit 14).
+    expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VALID' } })
+    expect(run(['validate', '--license', bought.license.key], { ...env, PLE_PUBLIC_KEY_HEX: '00'.repeat(32) }).exit).toBe(14)
+  })
+
+  it('builds with the C++ header the UI exports (values revealed through the management API) and verifies with it', async () => {
     const headerPath = join(dir.path, 'ci_synth_plugin_config.h')
-    writeFileSync(headerPath, header)
+    writeFileSync(headerPath, toCppHeader(await exportedConfig()))
     const withHeader = buildClient('with-header', [`-DPLE_CONFIG_HEADER=${headerPath}`])
-    // Nothing from the environment but where to keep the cache: the header holds the rest.
-    const verified = run(
-      ['verify'],
-      { PLE_BASE_URL: undefined, PLE_APP_ID: undefined, PLE_PLUGIN_KEY: undefined, PLE_PLUGIN_SECRET: undefined, PLE_PRODUCT_ID: undefined },
-      withHeader
-    )
-    expect(verified).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VERIFIED' } })
+    // Nothing from the environment but where to keep the cache: the header holds the rest, the public key included.
+    const env = { ...NO_SUITE_CONFIG, PLE_INSTANCE_ID: 'header-box' }
+    expect(run(['verify'], env, withHeader)).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VERIFIED' } })
+    const bought = await freshLicense()
+    expect(run(['activate', '--license', bought.license.key], env, withHeader)).toMatchObject({ exit: 0, line: { outcome: 'ok' } })
+    expect(run(['validate', '--license', bought.license.key], env, withHeader)).toMatchObject({ exit: 0, line: { code: 'VALID' } })
   }, 300_000)
 
   it('a revoked credential is refused by licensing and by verification (run last: it revokes the suite credential)', async () => {

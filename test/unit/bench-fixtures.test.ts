@@ -134,7 +134,10 @@ describe('bench fixtures: imported by the emulator', () => {
       entitlements: items,
       licenses: VALIDATE_LICENSES + ACTIVATE_LICENSES + items,
       activations: VALIDATE_LICENSES + items,
-      files: 1 + CATALOG_PRODUCTS
+      files: 1 + CATALOG_PRODUCTS,
+      credentialAudit: 0,
+      connectionStatuses: 0,
+      requests: 0
     })
   })
 

@@ -30,6 +30,8 @@ ple::Config baseConfig() {
     config.pluginKey = plugin_license_config::kPluginKey;
     config.pluginSecret = plugin_license_config::kPluginSecret;
     config.productId = plugin_license_config::kProductId;
+    config.headerPrefix = plugin_license_config::kHeaderPrefix;
+    config.publicKeyHex = plugin_license_config::PLE_PUBLIC_KEY_HEX;
 #endif
     return config;
 }

@@ -62,6 +62,8 @@ export interface FaultRules {
 export interface FaultRulesOptions {
   /** Uniform in [0, 1), like Math.random (the default). Tests inject a fixed sequence. */
   random?: () => number
+  /** Called after the rules changed (the change feed). */
+  onChange?: () => void
 }
 
 interface CompiledRule {
@@ -86,6 +88,7 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
         return { rule, matches: compileRoutePattern(rule.route) }
       })
       compiled = next
+      options.onChange?.()
       return compiled.map(({ rule }) => ({ ...rule }))
     },
 
@@ -93,11 +96,14 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
       const found = compiled.find((entry) => entry.rule.id === id)
       if (!found) throw new DomainError('FAULT_RULE_NOT_FOUND', `No fault rule has the id ${shownId(id, 'flt')}.`)
       compiled = compiled.filter((entry) => entry !== found)
+      options.onChange?.()
       return { ...found.rule }
     },
 
     clear() {
+      const had = compiled.length > 0
       compiled = []
+      if (had) options.onChange?.()
     },
 
     pick(method, path) {

@@ -1,10 +1,21 @@
 import { Type } from 'typebox'
 import type { TSchema } from 'typebox'
 import { MAX_INTEGER, SECTIONS } from './scenario-tables'
-import type { ColumnSpec, SectionSpec } from './scenario-tables'
+import type { ColumnSpec, SectionName, SectionSpec } from './scenario-tables'
+import { MAX_CLOCK_OFFSET_S } from '../clock/clock'
+import { FaultRuleInputSchema } from '../../shared/schemas/faults'
+import { RuntimeSettingsPatchSchema } from '../../shared/schemas/server-info'
+import { FAULT_LIMITS } from '../../shared/contract/faults'
+import type { FaultRuleInput } from '../faults/fault-rules'
+import type { RuntimeSettingsValues } from '../settings/runtime-settings'
 
 export const SCENARIO_FORMAT = 'plugin-license-emulator/scenario'
-export const SCENARIO_VERSION = 1
+/**
+ * 2: the clock, the settings, the fault rules, the credential audit trail, the connection
+ * records and (on request) the request log. Version 1 files (data only) still import.
+ */
+export const SCENARIO_VERSION = 2
+export const SCENARIO_VERSIONS = [1, 2] as const
 
 /** Credential fields an author may leave out when writing the plain key and secret instead. */
 const DERIVABLE_CREDENTIAL_FIELDS = new Set(['seq', 'appId', 'keyHash', 'secretHash', 'keyPreview', 'secretPreview'])
@@ -25,6 +36,8 @@ export function allowedValues(column: ColumnSpec): string {
   if (column.dateTime) return `an RFC 3339 date-time with a time and an offset, such as "${DATE_TIME_EXAMPLE}"${orNull}`
   if (column.type === 'integer') return `a whole number from 0 to ${column.maximum ?? MAX_INTEGER}, such as 2${orNull}`
   if (column.type === 'boolean') return `true or false${orNull}`
+  if (column.type === 'number') return `a number, such as 12.5${orNull}`
+  if (column.type === 'json') return `any JSON value${orNull}`
   return `a string of at most 10,000 characters${orNull}`
 }
 
@@ -32,15 +45,19 @@ function columnSchema(column: ColumnSpec): TSchema {
   const base =
     column.enum !== undefined
       ? Type.Union(column.enum.map((value) => Type.Literal(value)))
-      : column.type === 'integer'
-        ? Type.Integer({ minimum: 0, maximum: column.maximum ?? MAX_INTEGER })
-        : column.type === 'boolean'
-          ? Type.Boolean()
-          : column.dateTime
-            ? Type.String({ pattern: DATE_TIME_PATTERN, description: `RFC 3339 date-time with a time and an offset, e.g. ${DATE_TIME_EXAMPLE}` })
-            : column.pattern
-              ? Type.String({ pattern: column.pattern.regex, description: column.pattern.description })
-              : Type.String({ maxLength: 10_000 })
+      : column.type === 'json'
+        ? Type.Unknown()
+        : column.type === 'number'
+          ? Type.Number({ minimum: 0 })
+          : column.type === 'integer'
+            ? Type.Integer({ minimum: 0, maximum: column.maximum ?? MAX_INTEGER })
+            : column.type === 'boolean'
+              ? Type.Boolean()
+              : column.dateTime
+                ? Type.String({ pattern: DATE_TIME_PATTERN, description: `RFC 3339 date-time with a time and an offset, e.g. ${DATE_TIME_EXAMPLE}` })
+                : column.pattern
+                  ? Type.String({ pattern: column.pattern.regex, description: column.pattern.description })
+                  : Type.String({ maxLength: 10_000 })
   return column.nullable ? Type.Union([base, Type.Null()]) : base
 }
 
@@ -71,23 +88,51 @@ export const ScenarioDocumentSchema = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
     format: Type.Literal(SCENARIO_FORMAT),
-    version: Type.Literal(SCENARIO_VERSION),
+    version: Type.Union(
+      SCENARIO_VERSIONS.map((version) => Type.Literal(version)),
+      { description: `${SCENARIO_VERSION} is written; 1 (data only) still imports.` }
+    ),
     name: Type.Optional(Type.String({ maxLength: 200 })),
     description: Type.Optional(Type.String({ maxLength: 2000 })),
+    clock: Type.Optional(
+      Type.Object(
+        {
+          offsetS: Type.Optional(
+            Type.Number({
+              minimum: -MAX_CLOCK_OFFSET_S,
+              maximum: MAX_CLOCK_OFFSET_S,
+              description: 'Seconds the emulator clock runs ahead of the system clock (what export writes).'
+            })
+          ),
+          now: Type.Optional(
+            Type.String({ pattern: DATE_TIME_PATTERN, description: 'Or an absolute instant the clock is set to at import (author-written; never both).' })
+          )
+        },
+        { additionalProperties: false, description: 'The emulator clock. Left out: the clock runs at the system time.' }
+      )
+    ),
+    settings: Type.Optional(
+      Type.Object(RuntimeSettingsPatchSchema.properties, { additionalProperties: false, description: 'Runtime settings. Left out: they stay as they are.' })
+    ),
+    faults: Type.Optional(
+      Type.Array(FaultRuleInputSchema, { maxItems: FAULT_LIMITS.maxRules, description: 'Fault rules, in the order they are checked. Left out: none.' })
+    ),
     ...sections
   },
   { additionalProperties: false, title: 'Plugin License Emulator scenario', $id: 'https://plugin-license-emulator.local/scenario.schema.json' }
 )
 
-export type ScenarioRow = Record<string, string | number | boolean | null>
-export interface ScenarioDocument {
+export type ScenarioRow = Record<string, unknown>
+export type ScenarioDocument = {
   $schema?: string
   format: typeof SCENARIO_FORMAT
-  version: typeof SCENARIO_VERSION
+  version: (typeof SCENARIO_VERSIONS)[number]
   name?: string
   description?: string
-  [section: string]: ScenarioRow[] | string | number | undefined
-}
+  clock?: { offsetS?: number; now?: string }
+  settings?: Partial<RuntimeSettingsValues>
+  faults?: FaultRuleInput[]
+} & { [section in SectionName]?: ScenarioRow[] }
 
 /** The JSON Schema as shipped in resources/scenario.schema.json. */
 export function scenarioJsonSchema(): string {

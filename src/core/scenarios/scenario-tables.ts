@@ -4,8 +4,10 @@
  * Sections are listed parents first, the order rows are written in.
  */
 import { LICENSE_KINDS } from '../../shared/contract/licensing'
+import { AUTH_KINDS, SURFACES } from '../../shared/contract/inspector'
 
-export type ColumnType = 'string' | 'integer' | 'boolean'
+/** `number`: any finite number; `json`: any JSON value, kept as text in its column. */
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'json'
 
 export interface ColumnSpec {
   field: string
@@ -42,6 +44,9 @@ export type SectionName =
   | 'licenses'
   | 'activations'
   | 'files'
+  | 'credentialAudit'
+  | 'connectionStatuses'
+  | 'requests'
 
 export interface SectionSpec {
   section: SectionName
@@ -51,6 +56,8 @@ export interface SectionSpec {
   /** The field other sections reference; absent for marketingPreferences (keyed by customer). */
   idField?: string
   columns: readonly ColumnSpec[]
+  /** Exported only when asked for (`?includeRequests=1`): the request log. */
+  onRequest?: true
 }
 
 const id: ColumnSpec = { field: 'id', column: 'id', type: 'string' }
@@ -60,6 +67,8 @@ const opt = (field: string, column: string, extra: Partial<ColumnSpec> = {}): Co
 const int = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'integer', ...extra })
 const at = (field: string, column: string): ColumnSpec => ({ field, column, type: 'string', dateTime: true })
 const optAt = (field: string, column: string): ColumnSpec => ({ field, column, type: 'string', nullable: true, dateTime: true })
+const num = (field: string, column: string): ColumnSpec => ({ field, column, type: 'number' })
+const json = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'json', ...extra })
 const bool = (field: string, column: string, fallback: boolean): ColumnSpec => ({ field, column, type: 'boolean', default: fallback })
 
 export const SECTIONS: readonly SectionSpec[] = [
@@ -265,6 +274,60 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('filename', 'filename'),
       int('sizeBytes', 'size_bytes'),
       createdAt
+    ]
+  },
+  {
+    section: 'credentialAudit',
+    table: 'credential_audit',
+    orderBy: 'id',
+    columns: [
+      int('id', 'id'),
+      str('productId', 'product_id', { ref: 'products' }),
+      // Not a reference: a failed attempt records the id it was shown, which may name no credential.
+      opt('credentialId', 'credential_id'),
+      str('action', 'action', { enum: ['create', 'ensure', 'reveal-secret', 'rotate-key', 'rotate-secret', 'revoke', 'verify', 'create-legacy'] }),
+      str('outcome', 'outcome', { enum: ['success', 'failure', 'noop'] }),
+      str('actorKind', 'actor_kind'),
+      opt('actorId', 'actor_id'),
+      opt('reason', 'reason'),
+      json('metadata', 'metadata', { nullable: true }),
+      at('at', 'at')
+    ]
+  },
+  {
+    section: 'connectionStatuses',
+    table: 'connection_status',
+    orderBy: 'product_id',
+    columns: [
+      str('productId', 'product_id', { ref: 'products' }),
+      str('lastStatus', 'last_status', { enum: ['verified', 'failed'] }),
+      opt('lastReason', 'last_reason'),
+      at('lastAttemptAt', 'last_attempt_at'),
+      optAt('lastVerifiedAt', 'last_verified_at'),
+      opt('lastCredentialId', 'last_credential_id'),
+      int('attemptCount', 'attempt_count'),
+      int('successCount', 'success_count'),
+      int('failureCount', 'failure_count')
+    ]
+  },
+  {
+    section: 'requests',
+    table: 'request_log',
+    orderBy: 'id',
+    onRequest: true,
+    columns: [
+      int('id', 'id'),
+      at('at', 'at'),
+      str('surface', 'surface', { enum: SURFACES }),
+      str('method', 'method'),
+      str('path', 'path'),
+      int('status', 'status'),
+      num('durationMs', 'duration_ms'),
+      str('authKind', 'auth_kind', { enum: AUTH_KINDS }),
+      // Not a reference: the log outlives the products it names.
+      opt('productId', 'product_id'),
+      json('request', 'request_json'),
+      json('response', 'response_json')
     ]
   }
 ]

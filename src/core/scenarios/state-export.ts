@@ -2,24 +2,50 @@ import type { Store } from '../store/store'
 import { SECTIONS } from './scenario-tables'
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
+import type { FaultRule } from '../faults/fault-rules'
+import type { RuntimeSettingsValues } from '../settings/runtime-settings'
+
+/** What a scenario holds besides the tables: the in-memory state. */
+export interface RuntimeState {
+  clockOffsetS: number
+  settings: RuntimeSettingsValues
+  faults: FaultRule[]
+}
+
+export interface ExportOptions {
+  name?: string | undefined
+  description?: string | undefined
+  /** Include the (already redacted) request log. */
+  includeRequests?: boolean | undefined
+}
 
 /**
- * The whole state as a scenario document: hashes and ciphertext, never a plain secret.
- * Rows and keys come out in a fixed order, so the same state always gives the same bytes.
+ * The whole state as a scenario document: hashes and ciphertext, never a plain secret (the
+ * audit trail and the request log are redacted when written). Keys and rows come out in a
+ * fixed order, so the same state always gives the same bytes. `runtime` is the in-memory
+ * state (clock, settings, fault rules).
  */
-export function exportState(store: Store, meta: { name?: string; description?: string } = {}): ScenarioDocument {
+export function exportState(store: Store, runtime: RuntimeState | null, options: ExportOptions = {}): ScenarioDocument {
   const document: ScenarioDocument = { format: SCENARIO_FORMAT, version: SCENARIO_VERSION }
-  if (meta.name !== undefined) document.name = meta.name
-  if (meta.description !== undefined) document.description = meta.description
+  if (options.name !== undefined) document.name = options.name
+  if (options.description !== undefined) document.description = options.description
+  // Null: a database file read without its server (the CLI), whose clock, rules and settings are not known.
+  if (runtime) {
+    document.clock = { offsetS: runtime.clockOffsetS }
+    document.settings = { ...runtime.settings }
+    document.faults = runtime.faults.map((rule) => ({ ...rule }))
+  }
   store.transaction(() => {
     for (const spec of SECTIONS) {
+      if (spec.onRequest && !options.includeRequests) continue
       const columns = spec.columns.map((c) => c.column).join(', ')
       const rows = store.db.prepare(`SELECT ${columns} FROM ${spec.table} ORDER BY ${spec.orderBy}`).all() as Record<string, unknown>[]
       document[spec.section] = rows.map((row) => {
         const out: ScenarioRow = {}
         for (const column of spec.columns) {
           const value = row[column.column]
-          out[column.field] = column.type === 'boolean' ? value === 1 : (value as string | number | null)
+          out[column.field] =
+            column.type === 'boolean' ? value === 1 : column.type === 'json' && typeof value === 'string' ? (JSON.parse(value) as unknown) : value
         }
         return out
       })

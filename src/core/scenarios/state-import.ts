@@ -8,15 +8,15 @@ import { createCredentialRepository } from '../credentials/credential-repository
 import { labelSealedByCurrentKey } from '../credentials/sealed-key-labels'
 import { DATA_TABLES, SECTIONS } from './scenario-tables'
 import type { ColumnSpec, SectionName } from './scenario-tables'
-import { ScenarioDocumentSchema, allowedValues } from './scenario-schema'
-import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
+import { SCENARIO_VERSION, ScenarioDocumentSchema, allowedValues } from './scenario-schema'
+import type { ScenarioDocument } from './scenario-schema'
 
 const checkDocument = Compile(ScenarioDocumentSchema)
 
 export type ImportCounts = Record<SectionName, number>
 
 /** The 400 for a refused document: the JSON path, the value found there and what is allowed. */
-function invalid(path: string, problem: string, found?: { value: unknown; allowed?: string }): DomainError {
+export function invalid(path: string, problem: string, found?: { value: unknown; allowed?: string }): DomainError {
   const at = path || '/'
   const shown = found === undefined ? '' : ` (found ${describeValue(found.value)}${found.allowed ? `; allowed: ${found.allowed}` : ''})`
   return new DomainError('VALIDATION_ERROR', `The scenario is not valid at ${at}: ${problem}${shown}. Nothing was changed.`, {
@@ -74,7 +74,7 @@ function firstSchemaError(document: unknown): DomainError | null {
 /** What the schema cannot say: a date-time that matches the pattern but names no real instant (31 April). */
 function checkValues(document: ScenarioDocument): void {
   for (const spec of SECTIONS) {
-    ;((document[spec.section] as ScenarioRow[] | undefined) ?? []).forEach((row, index) => {
+    ;(document[spec.section] ?? []).forEach((row, index) => {
       for (const column of spec.columns) {
         const value = row[column.field]
         if (!column.dateTime || typeof value !== 'string') continue
@@ -90,8 +90,8 @@ function checkValues(document: ScenarioDocument): void {
 
 /** Fills derivable credential fields from plain values; never keeps the plain values. */
 function normaliseCredentials(document: ScenarioDocument, secretBox: SecretBox | null): void {
-  const products = new Map(((document.products as ScenarioRow[] | undefined) ?? []).map((p) => [p.id, p]))
-  const credentials = (document.credentials as ScenarioRow[] | undefined) ?? []
+  const products = new Map((document.products ?? []).map((p) => [p.id, p]))
+  const credentials = document.credentials ?? []
   credentials.forEach((credential, index) => {
     const path = `/credentials/${index}`
     const { pluginKey, pluginSecret } = credential as { pluginKey?: string; pluginSecret?: string }
@@ -126,7 +126,7 @@ function checkReferences(document: ScenarioDocument): void {
   for (const spec of SECTIONS) {
     if (!spec.idField) continue
     const seen = new Set<unknown>()
-    ;((document[spec.section] as ScenarioRow[] | undefined) ?? []).forEach((row, index) => {
+    ;(document[spec.section] ?? []).forEach((row, index) => {
       const value = row[spec.idField as string]
       if (seen.has(value)) throw invalid(`/${spec.section}/${index}/${spec.idField}`, `repeats the id ${String(value)}`)
       seen.add(value)
@@ -134,7 +134,7 @@ function checkReferences(document: ScenarioDocument): void {
     ids.set(spec.section, seen)
   }
   for (const spec of SECTIONS) {
-    ;((document[spec.section] as ScenarioRow[] | undefined) ?? []).forEach((row, index) => {
+    ;(document[spec.section] ?? []).forEach((row, index) => {
       for (const column of spec.columns) {
         const value = row[column.field]
         if (column.ref && value !== undefined && value !== null && !ids.get(column.ref)?.has(value)) {
@@ -146,30 +146,50 @@ function checkReferences(document: ScenarioDocument): void {
 }
 
 /**
- * Replaces the whole state with `input`, atomically: a document that fails any check, or that
- * SQLite refuses, changes nothing and is reported with the path of its first error.
+ * A document as the import will write it: checked against the schema, the values and the
+ * references, migrated to the current version, plain credentials turned into hashes. Throws
+ * the 400 naming the path of the first error; nothing has changed then.
  */
-export function importState(store: Store, input: unknown, secretBox: SecretBox | null): ImportCounts {
+export function checkScenario(input: unknown, secretBox: SecretBox | null): ScenarioDocument {
   const schemaError = firstSchemaError(input)
   if (schemaError) throw schemaError
-  const document = structuredClone(input) as ScenarioDocument
+  const document = migrateScenario(structuredClone(input) as ScenarioDocument)
   checkValues(document)
   normaliseCredentials(document, secretBox)
   checkReferences(document)
+  if (document.clock?.offsetS !== undefined && document.clock.now !== undefined) throw invalid('/clock', 'has both offsetS and now; give one')
+  return document
+}
 
+/**
+ * Version 1 held the data only. Its files mean what they meant: the data, with the clock at
+ * the system time and no fault rules (what a fresh emulator has); settings stay as they are.
+ */
+function migrateScenario(document: ScenarioDocument): ScenarioDocument {
+  if (document.version === 1) return { ...document, version: SCENARIO_VERSION, clock: {}, faults: [] }
+  return document
+}
+
+/**
+ * Replaces every table (the request log included) with a checked document, atomically: a
+ * document SQLite refuses changes nothing and is reported with the path of its first error.
+ */
+export function writeScenario(store: Store, document: ScenarioDocument, secretBox: SecretBox | null): ImportCounts {
   const counts = {} as ImportCounts
   store.transaction(() => {
     // Rows reference each other both ways (credential rotation links); check keys at commit.
     store.db.pragma('defer_foreign_keys = ON')
-    for (const table of DATA_TABLES) if (table !== 'request_log') store.db.prepare(`DELETE FROM ${table}`).run()
+    for (const table of DATA_TABLES) store.db.prepare(`DELETE FROM ${table}`).run()
     for (const spec of SECTIONS) {
-      const rows = (document[spec.section] as ScenarioRow[] | undefined) ?? []
+      const rows = document[spec.section] ?? []
       const columns = spec.columns.map((c) => c.column)
       const insert = store.db.prepare(`INSERT INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
       rows.forEach((row, index) => {
         const values = spec.columns.map((column) => {
           const value = row[column.field] ?? column.default ?? null
-          return column.type === 'boolean' ? (value ? 1 : 0) : value
+          if (column.type === 'boolean') return value ? 1 : 0
+          if (column.type === 'json') return value === null ? null : JSON.stringify(value)
+          return value
         })
         try {
           insert.run(values)

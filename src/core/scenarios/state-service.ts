@@ -1,31 +1,83 @@
 import type { Store } from '../store/store'
+import { MAX_CLOCK_OFFSET_S } from '../clock/clock'
 import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
+import { createFaultRules } from '../faults/fault-rules'
+import type { FaultRules } from '../faults/fault-rules'
+import type { RequestLog } from '../inspector/request-log'
+import type { RuntimeSettings } from '../settings/runtime-settings'
+import type { ChangeFeed } from '../changes/change-feed'
+import type { WholeStateCause } from '../../shared/contract/changes'
 import { exportState } from './state-export'
-import { importState, resetState } from './state-import'
+import type { ExportOptions } from './state-export'
+import { checkScenario, invalid, resetState, writeScenario } from './state-import'
 import type { ImportCounts } from './state-import'
 import { PRESETS, findPreset } from './presets'
 import type { ScenarioDocument } from './scenario-schema'
 
-/** Whole-state operations: export, atomic import, reset, and the built-in presets. */
+/**
+ * Whole-state operations: export, atomic import, reset and the built-in presets. The state is
+ * the data, the credential audit trail, the connection records, the clock, the fault rules,
+ * the runtime settings and the request log; each operation announces one `everything` change.
+ */
 export interface StateService {
-  export(meta?: { name?: string; description?: string }): ScenarioDocument
+  export(options?: ExportOptions): ScenarioDocument
+  /** Replaces the whole state: data, request log (the document's, or none), clock, fault rules, and the settings it names. */
   import(document: unknown): ImportCounts
-  /** Empties all data; keys and settings stay. `afterReset` clears the in-memory parts (faults, clock). */
+  /** Empties all data and the request log, clears the fault rules, puts the clock back. Keys and settings stay. */
   reset(): void
   presets(): { name: string; title: string; description: string }[]
+  /** Imports a built-in scenario: as an import, so the request log, the clock and the fault rules start over too. */
   loadPreset(name: string): ImportCounts
 }
 
-export function createStateService(deps: { store: Store; clock: Clock; secretBox: SecretBox | null; afterReset: () => void }): StateService {
-  const { store, clock, secretBox } = deps
+export interface StateServiceDeps {
+  store: Store
+  clock: Clock
+  secretBox: SecretBox | null
+  faults: FaultRules
+  settings: RuntimeSettings
+  requests: RequestLog
+  changes: ChangeFeed
+}
+
+export function createStateService(deps: StateServiceDeps): StateService {
+  const { store, clock, secretBox, faults, settings, requests, changes } = deps
+
+  function replaceWith(input: unknown, cause: WholeStateCause): ImportCounts {
+    const document = checkScenario(input, secretBox)
+    const rules = document.faults ?? []
+    checkFaultRules(rules)
+    const now = document.clock?.now
+    if (now !== undefined && !(Math.abs(Date.parse(now) - Date.now()) <= MAX_CLOCK_OFFSET_S * 1000)) {
+      throw invalid('/clock/now', 'is not a real date within 100 years of the system time', { value: now })
+    }
+    // What the log has queued belongs to the state being replaced: write it now, so the replace removes it.
+    requests.flush()
+    const counts = changes.quietly(() => {
+      const written = writeScenario(store, document, secretBox)
+      if (now !== undefined) clock.setNow(new Date(now))
+      else clock.setOffsetMs((document.clock?.offsetS ?? 0) * 1000)
+      faults.replace(rules)
+      if (document.settings) settings.update(document.settings)
+      return written
+    })
+    changes.announce({ kind: 'everything', cause })
+    return counts
+  }
+
   return {
-    export: (meta) => exportState(store, meta),
-    import: (document) => importState(store, document, secretBox),
+    export: (options) => exportState(store, { clockOffsetS: clock.offsetMs() / 1000, settings: settings.get(), faults: faults.list() }, options),
+    import: (document) => replaceWith(document, 'import'),
     reset() {
-      resetState(store)
-      deps.afterReset()
+      changes.quietly(() => {
+        resetState(store)
+        requests.clear()
+        faults.clear()
+        clock.setOffsetMs(0)
+      })
+      changes.announce({ kind: 'everything', cause: 'reset' })
     },
     presets: () => PRESETS.map(({ name, title, description }) => ({ name, title, description })),
     loadPreset(name) {
@@ -35,7 +87,18 @@ export function createStateService(deps: { store: Store; clock: Clock; secretBox
           'PRESET_NOT_FOUND',
           `${/^[a-z0-9-]{1,64}$/.test(name) ? `No preset is named "${name}".` : 'No preset has that name.'} GET /_emulator/presets lists them.`
         )
-      return importState(store, preset.build(clock.now()), secretBox)
+      return replaceWith(preset.build(clock.now()), 'preset')
     }
+  }
+}
+
+/** The rules as the fault engine checks them, on a scratch engine: a bad rule is refused before anything changes. */
+function checkFaultRules(rules: NonNullable<ScenarioDocument['faults']>): void {
+  try {
+    createFaultRules().replace(rules)
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error
+    const detail = (error.details as { details?: { path?: string; problem?: string }[] } | undefined)?.details?.[0]
+    throw invalid((detail?.path ?? '/rules').replace(/^\/rules/, '/faults'), detail?.problem ?? error.message)
   }
 }

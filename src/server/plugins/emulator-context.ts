@@ -1,10 +1,10 @@
 import fp from 'fastify-plugin'
 import type { EmulatorCore } from '../../core/emulator-core'
 
-/** Settings every surface reads at request time; header prefix and strict mode can change at runtime. */
+/** Settings every surface reads at request time; header prefix and strict mode change at runtime (core.settings). */
 export interface ServerSettings {
-  headerPrefix: string
-  strict: boolean
+  readonly headerPrefix: string
+  readonly strict: boolean
   readonly adminToken: string
   trustedOrigins: readonly string[]
   version: string

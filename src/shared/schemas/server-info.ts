@@ -11,6 +11,18 @@ export const ServerSettingsSchema = Type.Object({
   subscriptionGraceDays: Type.Number({ description: 'How long a past_due subscription keeps access after a failed payment, in days (default 7).' })
 })
 
+/** A change of runtime settings (PUT /_emulator/settings, and a scenario's `settings`): the fields given change. */
+export const RuntimeSettingsPatchSchema = Type.Object(
+  {
+    headerPrefix: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$', description: 'The `svc` in `x-svc-app-id`.' })),
+    strict: Type.Optional(Type.Boolean({ description: 'Hide debugging details as a production service does.' })),
+    subscriptionGraceDays: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 365, description: 'Days a past_due subscription keeps access after a failed payment (fractions allowed).' })
+    )
+  },
+  { additionalProperties: false }
+)
+
 export const SettingsResponse = Type.Object({ ok: Type.Literal(true), settings: ServerSettingsSchema })
 
 export const CountsSchema = Type.Object({

@@ -58,6 +58,12 @@ describe('dates for people', () => {
     expect(formatRelative(lastUsed, NOW + 60_000, { ...en, kind: 'event' })).toBe('1 minute ago')
   })
 
+  it('an event that just happened, a little ahead of a now taken up to 30 s earlier, reads "now", not "moved back"', () => {
+    const revokedAt = '2026-11-21T10:00:12.000Z'
+    expect(formatRelative(revokedAt, Date.parse('2026-11-21T10:00:00.000Z'), { ...en, kind: 'event' })).toBe('now')
+    expect(formatRelative(revokedAt, Date.parse('2026-11-21T09:58:00.000Z'), { ...en, kind: 'event' })).toBe('2 minutes ahead of the clock (moved back)')
+  })
+
   it('computes the hint against the named clock and says which one', () => {
     // A request 5 minutes ago (system clock) while the emulator clock is 30 days ahead.
     const systemNow = NOW

@@ -88,7 +88,8 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     replaceFaults: async (rules: FaultRuleInput[]) => (await send<{ rules: FaultRule[] }>('PUT', '/faults', { rules })).rules,
     clearFaults: async () => (await http.json<{ rules: FaultRule[] }>({ method: 'DELETE', path: '/_emulator/faults' })).rules,
 
-    exportState: async () => (await get<{ state: unknown }>('/state')).state,
+    exportState: async (options: { includeRequests?: boolean } = {}) =>
+      (await get<{ state: unknown }>('/state', options.includeRequests ? { includeRequests: '1' } : undefined)).state,
     importState: async (document: unknown) => (await send<{ imported: Record<string, number> }>('PUT', '/state', document)).imported,
     reset: () => send<{ reset: true }>('POST', '/reset'),
     presets: async () => (await get<{ presets: Preset[] }>('/presets')).presets,
@@ -99,7 +100,9 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     request: async (requestId: number) => (await get<{ entry: RequestEntry }>(`/requests/${requestId}`)).entry,
     clearRequests: async () => (await http.json<{ deleted: number }>({ method: 'DELETE', path: '/_emulator/requests' })).deleted,
     /** For EventSource, which cannot send headers: the token travels as `?token=` on this one route. */
-    requestStreamUrl: (filters: RequestFilters) => http.url('/_emulator/requests/stream', { ...filters, token: adminToken })
+    requestStreamUrl: (filters: RequestFilters) => http.url('/_emulator/requests/stream', { ...filters, token: adminToken }),
+    /** The change feed (`event: change`), for EventSource: the token travels as `?token=`. */
+    eventsUrl: () => http.url('/_emulator/events', { token: adminToken })
   }
 }
 

@@ -34,6 +34,8 @@ export function createServiceApi(http: HttpClient) {
     deactivate: (prefix: string, values: CredentialValues, body: DeactivateInput): Promise<Exchange> =>
       http.exchange({ method: 'POST', path: '/api/license/v1/deactivate', headers: credentialHeaders(prefix, values), body }),
 
+    /** The signing public key as a C++ client pins it (PEM and raw hex). */
+    publicKey: () => http.json<{ kid: string; public_key_pem: string; public_key_hex: string }>({ method: 'GET', path: '/api/license/v1/public-key' }),
     jwks: async () => (await http.json<{ keys: Jwk[] }>({ method: 'GET', path: '/.well-known/jwks.json' })).keys,
 
     library: (libraryToken: string, options: { instanceId?: string; storefront?: string } = {}) =>

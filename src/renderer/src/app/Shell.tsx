@@ -22,7 +22,9 @@ export function Shell() {
   const firstRender = useRef(true)
   const conditions = useConditions()
 
-  useEffect(() => watchServer(), [])
+  // Another connection (a new admin token) gets its own change feed.
+  const api = useConnection((state) => state.api)
+  useEffect(() => watchServer(), [api])
 
   useEffect(() => {
     void loadDevelopers()

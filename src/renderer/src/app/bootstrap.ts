@@ -1,6 +1,7 @@
-import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken } from './admin-token'
+import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken, tokenFromFragment } from './admin-token'
 import type { KeyValueStorage } from './admin-token'
 import { useConnection } from '../stores/connection'
+import { startOver } from '../stores/start-over'
 import { DEFAULT_SCREEN } from './routes'
 
 function sessionStore(): KeyValueStorage | null {
@@ -30,11 +31,9 @@ export function boot(): Promise<void> {
       }
       return
     }
+    window.addEventListener('hashchange', followAdminFragment)
     const resolved = resolveAdminToken(window.location.hash, sessionStore())
-    if (resolved.replaceHash !== null) {
-      // Out of the address bar (and so out of history, bookmarks and screen shares).
-      window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${resolved.replaceHash || `#/${DEFAULT_SCREEN}`}`)
-    }
+    if (resolved.replaceHash !== null) hideFragmentToken(resolved.replaceHash)
     if (!resolved.token) {
       useConnection.getState().needToken(window.location.origin)
       return
@@ -43,6 +42,25 @@ export function boot(): Promise<void> {
     if (!connected && useConnection.getState().phase === 'needs-token') sessionStore()?.removeItem(ADMIN_TOKEN_STORAGE_KEY)
   })()
   return booting
+}
+
+/** Takes the token out of the address bar (and so out of history, bookmarks and screen shares). */
+function hideFragmentToken(cleanedHash: string): void {
+  window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${cleanedHash || `#/${DEFAULT_SCREEN}`}`)
+}
+
+/**
+ * An admin URL pasted into this open tab (after a restart with a new token) changes only the
+ * fragment, so the page does not load again: the token is read on hashchange too, and the UI
+ * connects with it and starts over (it may be another server's state).
+ */
+function followAdminFragment(): void {
+  const { token, cleanedHash } = tokenFromFragment(window.location.hash)
+  if (!token) return
+  hideFragmentToken(cleanedHash)
+  void connectWithToken(token).then((connected) => {
+    if (connected) startOver()
+  })
 }
 
 /** The token typed into the token form: kept for this tab, then used to connect. */

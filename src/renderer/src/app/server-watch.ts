@@ -2,13 +2,15 @@ import { isApiError } from '../api/errors'
 import { useConnection } from '../stores/connection'
 import { useServerLink } from '../stores/server-link'
 import { toast } from '../stores/toasts'
+import { followChanges, parseChangeBatch } from './follow-changes'
 
 /** While the server does not answer, check again this often. */
 export const CHECK_EVERY_MS = 2000
 
 /**
- * Keeps the one connection state true: an app-wide event stream (the request log's, which the
- * server ends when it stops) says at once when the server goes away, every call the UI makes
+ * Keeps the one connection state true and the screens current: the app-wide change feed
+ * (GET /_emulator/events, which the server ends when it stops) brings every change to the state
+ * (see follow-changes.ts) and says at once when the server goes away, every call the UI makes
  * reports too (observedFetch), and while it is away a liveness check runs every few seconds.
  * When it answers again the screens reload what they show. Answers a function that stops it.
  */
@@ -21,8 +23,12 @@ export function watchServer(): () => void {
     const api = useConnection.getState().api
     if (!api || stopped) return
     source?.close()
-    const opened = new EventSource(api.control.requestStreamUrl({}))
+    const opened = new EventSource(api.control.eventsUrl())
     opened.onopen = () => useServerLink.getState().answered()
+    opened.addEventListener('change', (event) => {
+      const batch = parseChangeBatch((event as MessageEvent<string>).data)
+      if (batch) followChanges(batch)
+    })
     opened.onerror = () => {
       useServerLink.getState().lost('The event stream from the emulator closed.')
       // EventSource retries a dropped connection by itself; after a refused answer it gives up,
@@ -57,8 +63,7 @@ export function watchServer(): () => void {
     const api = connection.api
     if (!api) return
     try {
-      const clock = await api.control.clock()
-      connection.applyClock(clock)
+      await connection.syncClock()
     } catch (error) {
       // Restarted with another admin token: ask for it rather than fail every call.
       if (isApiError(error) && (error.code === 'INVALID_TOKEN' || error.code === 'AUTH_REQUIRED')) {
@@ -66,7 +71,8 @@ export function watchServer(): () => void {
         return
       }
     }
-    connection.dataChanged()
+    // Changes made while away were not heard: everything is read again.
+    connection.stateReplaced()
     toast.success('Reconnected to the emulator', 'The screens show its current data again.')
   }
 

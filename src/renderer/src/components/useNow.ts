@@ -24,15 +24,26 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
-/** The system's now (real time: request times, connection times), refreshed every 30 s. */
-export function useRealNow(): number {
-  return useSyncExternalStore(subscribe, () => now)
+/**
+ * Takes a fresh now at once: called when new data arrives (a change event), so a time that
+ * just happened never reads as ahead of a now taken up to 30 s earlier.
+ */
+export function refreshNow(): void {
+  if (listeners.size === 0) return
+  now = Date.now()
+  for (const notify of listeners) notify()
 }
 
-/** The emulator's now (system time plus the clock offset), refreshed every 30 s. */
+/** The server's system now (real time: request times, connection times), refreshed every 30 s and on changes. */
+export function useRealNow(): number {
+  const browserNow = useSyncExternalStore(subscribe, () => now)
+  return browserNow + useConnection((state) => state.skewMs)
+}
+
+/** The emulator's now (the server's system time plus the clock offset), refreshed every 30 s and on changes. */
 export function useEmulatorNow(): number {
   // Rendering stays pure: the time comes from the ticker's snapshot, not from Date.now() here.
-  const systemNow = useSyncExternalStore(subscribe, () => now)
-  const offset = useConnection((state) => state.clockOffsetMs)
-  return systemNow + offset
+  const browserNow = useSyncExternalStore(subscribe, () => now)
+  const shift = useConnection((state) => state.skewMs + state.clockOffsetMs)
+  return browserNow + shift
 }

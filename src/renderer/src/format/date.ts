@@ -60,6 +60,8 @@ export const CLOCK_NAMES: Record<ClockName, string> = { system: 'system clock', 
 export type MomentKind = 'event' | 'deadline'
 
 const MINUTE = 60 * 1000
+/** How far ahead of the shown now an event may be and still read "now" (twice the ticker's 30 s). */
+export const EVENT_AHEAD_TOLERANCE_MS = MINUTE
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
@@ -83,6 +85,9 @@ export function formatRelative(value: string | null | undefined, nowMs: number, 
   if (!date) return '—'
   const diff = date.getTime() - nowMs
   if (Math.abs(diff) < 10_000) return 'now'
+  // The screens' now is refreshed every 30 s (and on each change): an event that just happened can
+  // be that far ahead of it without the clock having moved back.
+  if (diff > 0 && diff < EVENT_AHEAD_TOLERANCE_MS && (options.kind ?? 'deadline') === 'event') return 'now'
   const [count, unit] = span(diff)
   const format = relativeFormat(options.locale)
   if (diff > 0 && (options.kind ?? 'deadline') === 'event') {

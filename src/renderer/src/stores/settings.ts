@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { ClockState, FaultRule, FaultRuleInput, Preset, ServerSettings } from '../api/types'
-import { requireApi, useConnection } from './connection'
-import { forgetSessions } from './developers'
+import { requireApi, timed, useConnection } from './connection'
+import { startOver } from './start-over'
 import { failed, idle, loading, ready, loadInto } from './resource'
 import type { Resource } from './resource'
 
@@ -19,15 +19,9 @@ export interface SettingsState {
   clearFaults(): Promise<void>
   loadPresets(): Promise<void>
   loadPreset(name: string): Promise<Record<string, number>>
-  exportState(): Promise<unknown>
+  exportState(options?: { includeRequests?: boolean }): Promise<unknown>
   importState(document: unknown): Promise<Record<string, number>>
   reset(): Promise<void>
-}
-
-/** After a preset, an import or a reset, every screen's data is stale, and developers may be gone. */
-function wholeStateChanged(): void {
-  forgetSessions()
-  useConnection.getState().dataChanged()
 }
 
 export const useSettings = create<SettingsState>()((set, get) => ({
@@ -49,8 +43,7 @@ export const useSettings = create<SettingsState>()((set, get) => ({
   async loadClock() {
     set({ clock: loading(get().clock) })
     try {
-      const clock = await requireApi().control.clock()
-      useConnection.getState().applyClock(clock)
+      const clock = await useConnection.getState().syncClock()
       set({ clock: ready(clock) })
     } catch (error) {
       set({ clock: failed(get().clock, error) })
@@ -58,8 +51,8 @@ export const useSettings = create<SettingsState>()((set, get) => ({
   },
 
   async setClock(body) {
-    const clock = await requireApi().control.setClock(body)
-    useConnection.getState().applyClock(clock)
+    const [clock, timing] = await timed(() => requireApi().control.setClock(body))
+    useConnection.getState().applyClock(clock, timing)
     set({ clock: ready(clock) })
     // Licenses, subscriptions and trials may have changed state: let screens reload.
     useConnection.getState().dataChanged()
@@ -86,23 +79,25 @@ export const useSettings = create<SettingsState>()((set, get) => ({
 
   async loadPreset(name) {
     const imported = await requireApi().control.loadPreset(name)
-    wholeStateChanged()
+    startOver()
     void get().loadFaults()
     void get().loadClock()
     return imported
   },
 
-  exportState: () => requireApi().control.exportState(),
+  exportState: (options) => requireApi().control.exportState(options),
 
   async importState(document) {
     const imported = await requireApi().control.importState(document)
-    wholeStateChanged()
+    startOver()
+    void get().loadFaults()
+    void get().loadClock()
     return imported
   },
 
   async reset() {
     await requireApi().control.reset()
-    wholeStateChanged()
+    startOver()
     void get().loadFaults()
     void get().loadClock()
   }

@@ -1,12 +1,12 @@
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
+import { MAX_CLOCK_OFFSET_S } from '../../../core/clock/clock'
 import { errorResponses } from '../../../shared/schemas/common'
 import { ClockResponse } from '../../../shared/schemas/scenarios'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
-/** Years either way: far enough for any expiry test, near enough to stay a valid date. */
-const MAX_OFFSET_S = 100 * 365 * 24 * 60 * 60
+const MAX_OFFSET_S = MAX_CLOCK_OFFSET_S
 
 export const clockControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { clock } = app.core

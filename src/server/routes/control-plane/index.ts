@@ -11,6 +11,7 @@ import { stateControlRoutes } from './state'
 import { clockControlRoutes } from './clock'
 import { infoControlRoutes } from './info'
 import { requestControlRoutes } from './requests'
+import { eventControlRoutes } from './events'
 
 /** The emulator control plane under /_emulator (docs/api.md section 6): not part of the service. */
 export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,4 +27,5 @@ export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(clockControlRoutes)
   await app.register(infoControlRoutes)
   await app.register(requestControlRoutes)
+  await app.register(eventControlRoutes)
 }

@@ -1,7 +1,7 @@
-import { PassThrough } from 'node:stream'
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
+import { eventStreams } from '../../http/event-stream'
 import { matchesFilter } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
@@ -10,22 +10,13 @@ import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 
-/** A comment line every so often keeps proxies and idle timers from closing a quiet stream. */
-export const HEARTBEAT_MS = 15_000
-/** A client this far behind is dropped rather than buffered without end; EventSource reconnects. */
-const MAX_BUFFERED_BYTES = 1024 * 1024
 /** Entries replayed to a reconnecting client (Last-Event-ID) before live ones. */
 const MAX_REPLAY = 500
 
 /** The request inspector (docs/api.md section 6): the redacted log of service API requests. */
 export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const log = app.core.requests
-  const openStreams = new Set<() => void>()
-
-  // An open event stream would keep close() waiting for its connection: end them first.
-  app.addHook('preClose', async () => {
-    for (const end of [...openStreams]) end()
-  })
+  const openEventStream = eventStreams(app)
 
   app.get(
     '/requests',
@@ -87,43 +78,18 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // `token` is the admin token (checked by token-auth), not a filter.
       const { token: _adminToken, ...filter } = request.query
 
-      const stream = new PassThrough()
-      let ended = false
-      const send = (text: string) => {
-        if (ended) return
-        // A reader that stopped reading: drop it rather than hold its backlog in memory.
-        if (stream.writableLength > MAX_BUFFERED_BYTES) return end()
-        stream.write(text)
-      }
       const sendEntry = (entry: RequestSummary) => {
-        if (matchesFilter(entry, filter as RequestFilter)) send(eventOf(entry))
+        if (matchesFilter(entry, filter as RequestFilter)) events.send(eventOf(entry))
       }
+      let unsubscribe = () => {}
+      const events = openEventStream(reply, () => unsubscribe())
       // Synchronous from replay to subscribe: no batch can be written in between, so none is missed.
-      stream.write(`retry: 3000\n: connected\n\n`)
       const lastEventId = Number(request.headers['last-event-id'])
       if (Number.isInteger(lastEventId) && lastEventId >= 0) {
         for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
       }
-      const unsubscribe = log.subscribe(sendEntry)
-      const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS)
-      heartbeat.unref()
-      function end(): void {
-        if (ended) return
-        ended = true
-        unsubscribe()
-        clearInterval(heartbeat)
-        openStreams.delete(end)
-        stream.end()
-      }
-      openStreams.add(end)
-      // Fastify destroys the stream when the client disconnects.
-      stream.once('close', end)
-
-      return reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-cache, no-transform')
-        .header('x-accel-buffering', 'no')
-        .send(stream)
+      unsubscribe = log.subscribe(sendEntry)
+      return events.reply
     }
   )
 

@@ -21,10 +21,24 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Export the whole state as one scenario document (hashes and ciphertext, never plain secrets)',
+        description:
+          'Data, credential audit trail, connection records, clock offset, fault rules and runtime settings. ' +
+          '`includeRequests=1` adds the (redacted) request log.',
+        querystring: Type.Object(
+          {
+            includeRequests: Type.Optional(
+              Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], { description: 'Add the request log.' })
+            )
+          },
+          { additionalProperties: false }
+        ),
         response: { 200: Type.Object({ ok: Type.Literal(true), state: Type.Unknown() }), ...errorResponses }
       }
     },
-    async () => ({ ok: true as const, state: state.export() })
+    async (request) => {
+      const flag = request.query.includeRequests
+      return { ok: true as const, state: state.export({ includeRequests: flag === '1' || flag === 'true' }) }
+    }
   )
 
   app.put(
@@ -35,6 +49,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Import a scenario document, replacing the state atomically (400 names the path of the first error)',
+        // The request log, the clock and the fault rules are replaced too; settings only when the document has them.
         description: `The body is the scenario document itself, or { "state": <document> } as GET answers. Schema: resources/scenario.schema.json (format "${SCENARIO_FORMAT}").`,
         body: Type.Unknown(),
         response: { 200: Type.Object({ ok: Type.Literal(true), imported: Counts }), ...errorResponses }
@@ -53,7 +68,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
-        summary: 'Empty all data, fault rules and the clock offset, without a restart (signing keys and settings stay)',
+        summary: 'Empty all data, the request log, the fault rules and the clock offset, without a restart (signing keys and settings stay)',
         response: { 200: Type.Object({ ok: Type.Literal(true), reset: Type.Literal(true) }), ...errorResponses }
       }
     },
@@ -88,7 +103,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
-        summary: 'Load a built-in scenario, replacing the state',
+        summary: 'Load a built-in scenario, replacing the state as an import does (request log emptied, clock back to the system time, no fault rules)',
         params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
         response: { 200: Type.Object({ ok: Type.Literal(true), preset: Type.String(), imported: Counts }), ...errorResponses }
       }

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { useProducts } from '../../stores/products'
 import type { CredentialAction } from '../../stores/products'
 import { toast } from '../../stores/toasts'
-import { ACTION_COPY } from './action-copy'
+import { ACTION_COPY, EXPORT_COPY } from './action-copy'
 
 /** Why an action is unavailable right now (null: available). */
 function unavailable(action: CredentialAction, current: CredentialRecord | null): string | null {
@@ -34,16 +34,20 @@ export function CredentialActions({ product, current, loaded }: { product: Produ
   const runAction = useProducts((state) => state.runAction)
   const pending = useProducts((state) => state.pending)
   const [asking, setAsking] = useState<CredentialAction | null>(null)
-  const copy = asking ? ACTION_COPY[asking] : null
+  // Export is a reveal with its own words: the dialog that follows holds the export.
+  const [exporting, setExporting] = useState(false)
+  const copy = exporting ? EXPORT_COPY : asking ? ACTION_COPY[asking] : null
+  const exportWhy = loaded ? unavailable('reveal-secret', current) : 'Loading…'
 
   const confirm = async (reason: string) => {
     if (!asking) return
     const action = asking
     const outcome = await runAction(product.id, action, reason || undefined)
     setAsking(null)
+    setExporting(false)
     if (outcome.kind === 'existing') toast.info('Already active', 'An active credential exists, so no secret was shown. Reveal or rotate to get it.')
     else if (outcome.kind === 'revoked') toast.success(outcome.revoked ? 'Credential revoked' : 'Nothing to revoke', product.name)
-    else toast.success(ACTION_COPY[action].done, product.name)
+    else toast.success(copy?.done ?? ACTION_COPY[action].done, product.name)
   }
 
   return (
@@ -68,6 +72,21 @@ export function CredentialActions({ product, current, loaded }: { product: Produ
           </Button>
         )
       })}
+      <Button
+        size="sm"
+        icon="download"
+        disabled={exportWhy !== null}
+        disabledReason={exportWhy}
+        title={EXPORT_COPY.description}
+        busy={exporting && pending?.productId === product.id}
+        onClick={() => {
+          setExporting(true)
+          setAsking('reveal-secret')
+        }}
+        data-testid="export-credential"
+      >
+        {EXPORT_COPY.label}
+      </Button>
       <ConfirmDialog
         open={asking !== null}
         title={copy?.title ?? ''}
@@ -86,7 +105,10 @@ export function CredentialActions({ product, current, loaded }: { product: Produ
           asking === 'rotate-secret' ? 'e.g. secret pasted in a public issue' : asking === 'revoke' ? 'e.g. product discontinued' : 'e.g. build 2.1 package'
         }
         onConfirm={confirm}
-        onClose={() => setAsking(null)}
+        onClose={() => {
+          setAsking(null)
+          setExporting(false)
+        }}
         testId="action-dialog"
       />
     </div>

@@ -91,8 +91,10 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
         { label: 'Last used', value: <RelativeTime value={credential.lastUsedAt} empty="never used by a plugin" /> },
         {
           label: 'Recoverable',
-          value: credential.hasRecoverableSecret ? (
-            <span>Yes: the secret can be revealed again.</span>
+          value: !credential.isActive ? (
+            <span>No: the credential is revoked, and only the active credential is revealed.</span>
+          ) : credential.hasRecoverableSecret ? (
+            <span>Yes: the secret can be revealed again (sealed under this emulator's runtime key).</span>
           ) : (
             <span className="callout callout--warning callout--inline" data-testid="unrecoverable">
               <Icon name="alert" size={14} /> {unrecoverableText(credential)}

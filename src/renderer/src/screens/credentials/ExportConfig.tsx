@@ -1,17 +1,41 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { Product } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Field, TextInput } from '../../components/Field'
-import { headerPrefix } from '../../stores/connection'
+import { headerPrefix, requireApi } from '../../stores/connection'
 import type { RevealedMaterial } from '../../stores/products'
 import { toast } from '../../stores/toasts'
 import { saveTextFile } from '../../app/save-file'
-import { CONFIG_FORMATS, configFileName, renderConfig } from './runtime-config'
-import type { ConfigFormat, RuntimeConfig } from './runtime-config'
+import { CONFIG_FORMATS, configFileName, renderConfig } from '../../../../shared/plugin-config/runtime-config'
+import type { ConfigFormat, RuntimeConfig } from '../../../../shared/plugin-config/runtime-config'
 
-/** The package runtime config, while the secret is in hand: JSON, .env and a C++ header. */
+type PublicKey = { hex: string; pem: string }
+
+/** The package runtime config, while the secret is in hand: JSON, .env and a C++ header, with the public key to pin. */
 export function ExportConfig({ material, product }: { material: RevealedMaterial; product: Product }) {
   const [environment, setEnvironment] = useState('emulator')
+  const [publicKey, setPublicKey] = useState<PublicKey | null>(null)
+  const [keyError, setKeyError] = useState<string | null>(null)
+  useEffect(() => {
+    let current = true
+    requireApi()
+      .service.publicKey()
+      .then((key) => current && setPublicKey({ hex: key.public_key_hex, pem: key.public_key_pem }))
+      .catch((error: unknown) => current && setKeyError(error instanceof Error ? error.message : String(error)))
+    return () => {
+      current = false
+    }
+  }, [])
+  if (!publicKey) {
+    return (
+      <section className="export" aria-labelledby="export-title">
+        <h3 id="export-title" className="subheading">
+          Export the package runtime config
+        </h3>
+        <p className="muted small">{keyError ? `Could not read the public key: ${keyError}` : 'Reading the public key…'}</p>
+      </section>
+    )
+  }
   const config: RuntimeConfig = {
     appId: material.appId,
     pluginKey: material.pluginKey,
@@ -19,13 +43,16 @@ export function ExportConfig({ material, product }: { material: RevealedMaterial
     productId: product.id,
     developerId: product.developerId,
     environment: environment.trim() || 'emulator',
-    apiBaseUrl: material.credential.apiBaseUrl
+    apiBaseUrl: material.credential.apiBaseUrl,
+    headerPrefix: headerPrefix(),
+    publicKeyHex: publicKey.hex,
+    publicKeyPem: publicKey.pem
   }
   const save = async (format: ConfigFormat) => {
     const spec = CONFIG_FORMATS.find((entry) => entry.format === format)
     const name = configFileName(format, product.name)
     try {
-      const saved = await saveTextFile(name, renderConfig(format, config, headerPrefix()), spec?.mime)
+      const saved = await saveTextFile(name, renderConfig(format, config), spec?.mime)
       if (saved) toast.success('Config saved', name)
     } catch (error) {
       toast.error('Could not save the config', error instanceof Error ? error.message : String(error))
@@ -37,7 +64,9 @@ export function ExportConfig({ material, product }: { material: RevealedMaterial
         Export the package runtime config
       </h3>
       <p className="muted small">
-        App ID, plugin key, plugin secret, product ID, developer ID, environment and API base URL, for the plugin build. Never the developer session token.
+        App ID, plugin key, plugin secret, product ID, developer ID, environment, API base URL, header prefix and the public key to pin (hex and PEM), in the
+        names the native client reads (<code className="mono">PLE_APP_ID</code>, …, <code className="mono">PLE_PUBLIC_KEY_HEX</code>). Never the developer
+        session token.
       </p>
       <div className="export__row">
         <Field label="Environment" className="export__env">

@@ -29,6 +29,8 @@ export function RevealDialog() {
 
   const title = revealed ? (ACTION_COPY[revealed.action].revealTitle ?? 'Credential') : ''
   const isReveal = revealed?.action === 'reveal-secret'
+  // The real platform shows a secret once; this emulator keeps a sealed copy when it has a runtime key.
+  const recoverable = revealed?.credential.hasRecoverableSecret === true
 
   return (
     <Dialog
@@ -42,11 +44,17 @@ export function RevealDialog() {
           <div className="callout callout--warning" data-testid="reveal-warning">
             <Icon name="alert" size={18} />
             <div>
-              <p className="strong">Copy the plugin secret now: it will not be shown again.</p>
+              <p className="strong">
+                {recoverable
+                  ? 'Copy the plugin secret now: this dialog is the only place it is shown.'
+                  : 'Copy the plugin secret now: it will not be shown again.'}
+              </p>
               <p className="small">
                 {isReveal
                   ? 'Once this dialog closes the secret is gone from this screen; another reveal is recorded again in the audit trail.'
-                  : 'Only its hash is kept. If it is lost, rotate the secret and regenerate the package.'}{' '}
+                  : recoverable
+                    ? 'The emulator keeps it sealed under its runtime key, so Reveal secret can show it again (each reveal is recorded in the audit trail); the real platform shows it only once.'
+                    : 'Only its hash is kept. If it is lost, rotate the secret and regenerate the package.'}{' '}
                 Never log it or ask a customer to type it.
               </p>
             </div>
@@ -56,7 +64,11 @@ export function RevealDialog() {
       footer={
         confirmingClose ? (
           <div className="reveal-confirm" role="alertdialog" aria-label="Close without the secret?" data-testid="reveal-confirm-close">
-            <p className="strong">Close? The plugin secret will not be shown again.</p>
+            <p className="strong">
+              {recoverable
+                ? 'Close? Only a new reveal (recorded in the audit trail) shows the secret again.'
+                : 'Close? The plugin secret will not be shown again.'}
+            </p>
             <div className="button-row">
               <Button variant="primary" onClick={() => setConfirmingClose(false)} needsServer={false} autoFocus>
                 Keep it open

@@ -70,3 +70,15 @@ export const ACTION_COPY: Record<CredentialAction, ActionCopy> = {
     done: 'Credential revoked'
   }
 }
+
+/** Export from the Credentials screen: a reveal (recorded), then the export in the dialog that follows. */
+export const EXPORT_COPY: ActionCopy = {
+  label: 'Export',
+  title: 'Export the runtime config',
+  description:
+    'Reveals the active credential (the reveal is recorded in the audit trail) and offers it as JSON, a .env file or a C++ header, with the public key a client pins, in the names the native client reads.',
+  confirmLabel: 'Reveal and export',
+  destructive: false,
+  revealTitle: 'Export the runtime config',
+  done: 'Ready to export'
+}

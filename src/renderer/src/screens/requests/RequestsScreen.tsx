@@ -15,6 +15,8 @@ export function RequestsScreen() {
   const setLive = useRequests((state) => state.setLive)
   const loadProducts = useProducts((state) => state.loadList)
   const dataVersion = useConnection((state) => state.dataVersion)
+  // The log has its own live stream: it starts again only when the whole state was replaced.
+  const generation = useConnection((state) => state.generation)
 
   useEffect(() => {
     void loadProducts()
@@ -30,7 +32,7 @@ export function RequestsScreen() {
       batch.cancel()
       setLive('off')
     }
-  }, [filters, load, receiveMany, setLive, dataVersion])
+  }, [filters, load, receiveMany, setLive, generation])
 
   return (
     <div className="screen requests" data-testid="requests-screen">

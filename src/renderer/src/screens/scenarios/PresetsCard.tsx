@@ -30,7 +30,11 @@ export function PresetsCard() {
   const loadPreset = useSettings((state) => state.loadPreset)
   const [asking, setAsking] = useState<Preset | null>(null)
   return (
-    <Card title="Presets" description="Known states for plugin tests and QA. Loading one replaces all data (signing keys and settings stay)." testId="presets">
+    <Card
+      title="Presets"
+      description="Known states for plugin tests and QA. Loading one replaces all data and the request log, puts the clock back to the system time and clears fault rules (signing keys and settings stay)."
+      testId="presets"
+    >
       {failedWithoutData(presets) ? (
         <ErrorState error={presets.error} title="Could not list presets" onRetry={() => void loadPresets()} />
       ) : presets.data === null ? (
@@ -65,7 +69,7 @@ export function PresetsCard() {
       <ConfirmDialog
         open={asking !== null}
         title={`Load “${asking?.title ?? ''}”?`}
-        description="Every developer, product, credential, customer, license and logged request is replaced by the preset's data."
+        description="Every developer, product, credential, customer, license and logged request is replaced by the preset's data; the clock goes back to the system time and fault rules are cleared."
         confirmLabel="Replace data"
         variant="danger"
         onClose={() => setAsking(null)}

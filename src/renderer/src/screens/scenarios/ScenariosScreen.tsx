@@ -35,7 +35,7 @@ export function ScenariosScreen() {
       <FaultEditor />
       <Card
         title="Emulator clock"
-        description="Licenses, trials, subscriptions and tokens expire on this clock. A reset puts it back to system time."
+        description="Licenses, trials, subscriptions and tokens expire on this clock. A reset, a preset or an import without a clock puts it back to system time; an exported scenario carries its offset."
         testId="clock-card"
       >
         <div className="grid grid--2">

@@ -24,14 +24,15 @@ export function ServerSettingsCard() {
   const [error, setError] = useState<ApiError | null>(null)
   const current = settings.data
 
-  // The fields follow each settings document the server sends (adjusted during render).
+  // Each field follows the server's value when that value changed (adjusted during render); a
+  // settings document that changes another field (from this card or a script) leaves a draft alone.
   const [shown, setShown] = useState(current)
   if (shown !== current) {
     setShown(current)
     if (current) {
-      setPrefix(current.headerPrefix)
-      setStrict(current.strict)
-      setGraceDays(String(current.subscriptionGraceDays))
+      if (current.headerPrefix !== shown?.headerPrefix) setPrefix(current.headerPrefix)
+      if (current.strict !== shown?.strict) setStrict(current.strict)
+      if (current.subscriptionGraceDays !== shown?.subscriptionGraceDays) setGraceDays(String(current.subscriptionGraceDays))
     }
   }
 

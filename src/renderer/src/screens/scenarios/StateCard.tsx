@@ -5,6 +5,7 @@ import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { InlineError } from '../../components/States'
+import { Checkbox } from '../../components/Field'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
 import { saveTextFile } from '../../app/save-file'
@@ -22,6 +23,7 @@ export function StateCard() {
   const [pending, setPending] = useState<{ name: string; document: unknown } | null>(null)
   const [confirmReset, setConfirmReset] = useState(false)
   const [exporting, setExporting] = useState(false)
+  const [includeRequests, setIncludeRequests] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
 
   const onFile = async (file: File | undefined) => {
@@ -39,7 +41,7 @@ export function StateCard() {
   return (
     <Card
       title="State"
-      description="Export the whole state as a scenario document (hashes, never plain secrets), import one, or start empty."
+      description="Export the whole state as a scenario document: the data, the credential audit trail, connection records, the clock offset, fault rules and settings (hashes, never plain secrets). Import one to reproduce it, or start empty."
       testId="state-card"
     >
       <div className="button-row">
@@ -50,7 +52,7 @@ export function StateCard() {
             setExporting(true)
             setError(null)
             const fileName = `emulator-state-${stamp(new Date())}.json`
-            exportState()
+            exportState({ includeRequests })
               .then((document) => saveTextFile(fileName, `${JSON.stringify(document, null, 2)}\n`, 'application/json'))
               .then((saved) => {
                 // The desktop save dialog may rename it; the browser downloads under this name.
@@ -63,6 +65,12 @@ export function StateCard() {
         >
           Export state
         </Button>
+        <Checkbox
+          label="With the request log"
+          checked={includeRequests}
+          onChange={(event) => setIncludeRequests(event.target.checked)}
+          data-testid="export-include-requests"
+        />
         <Button icon="up" onClick={() => fileInput.current?.click()}>
           Import state…
         </Button>
@@ -86,7 +94,8 @@ export function StateCard() {
         title="Import this scenario?"
         description={
           <p>
-            <code className="mono">{pending?.name}</code> replaces all data, atomically: if any part is invalid nothing changes.
+            <code className="mono">{pending?.name}</code> replaces the whole state atomically: data, request log, clock, fault rules (and the settings it
+            names). If any part is invalid nothing changes.
           </p>
         }
         confirmLabel="Import"

@@ -1,0 +1,23 @@
+import { useConnection } from './connection'
+import { forgetSessions } from './developers'
+import { useLibrary } from './library'
+import { useProducts } from './products'
+import { useRequests } from './requests'
+import { useTester } from './tester'
+import { idle } from './resource'
+
+/**
+ * After a reset, a preset or an import the whole state is another one: every screen's own
+ * state starts over (tester results and connection records, the reseller order and its claim
+ * link, the chosen library, revealed secrets, the selected request), minted sessions are
+ * forgotten, and every screen reloads what it shows. Called for the UI's own actions and for
+ * an `everything` change from the server, whoever made it.
+ */
+export function startOver(): void {
+  forgetSessions()
+  useTester.setState(useTester.getInitialState(), true)
+  useLibrary.setState({ source: null, libraryToken: null, library: idle(), webview: idle(), lastReseller: null })
+  useProducts.setState({ details: {}, pending: null, revealed: null })
+  useRequests.setState({ entries: [], held: [], nextBefore: null, selectedId: null, detail: idle() })
+  useConnection.getState().stateReplaced()
+}

@@ -1,0 +1,47 @@
+import { Type } from 'typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../../shared/schemas/common'
+import { eventStreams } from '../../http/event-stream'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
+import type { ChangeBatch } from '../../../shared/contract/changes'
+
+/**
+ * The change feed (docs/api.md section 6): every change to the emulator's state, whoever made
+ * it, as server-sent events. The UI follows it so nothing a script does needs a reload.
+ */
+export const eventControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { changes } = app.core
+  const openEventStream = eventStreams(app)
+
+  app.get(
+    '/events',
+    {
+      // A browser EventSource cannot send headers: the admin token may come as `?token=` here.
+      config: { tokens: ADMIN_TOKEN, adminTokenInQuery: true },
+      schema: {
+        tags: ['Emulator'],
+        summary: 'Changes to the state as server-sent events (event `change`, data: { seq, changes })',
+        description:
+          'text/event-stream. One `event: change` per batch of changes made within 50 ms, `data` = { seq, changes }. A change is ' +
+          '{ kind: "entity", entity, id } (id null when many or unknown), { kind: "everything", cause: "reset" | "preset" | "import" }, ' +
+          '{ kind: "clock" }, { kind: "faults" } or { kind: "settings" }. Whoever made the change: the UI, the control plane, the CLI, ' +
+          'a licensing call. Send the admin token as x-emulator-token or, for a browser EventSource, as `?token=`.',
+        security: [{ adminToken: [] }],
+        querystring: Type.Object(
+          { token: Type.Optional(Type.String({ maxLength: 512, description: 'The admin token, for a browser EventSource.' })) },
+          { additionalProperties: false }
+        ),
+        response: {
+          200: { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+          ...errorResponses
+        }
+      }
+    },
+    async (_request, reply) => {
+      let unsubscribe = () => {}
+      const events = openEventStream(reply, () => unsubscribe())
+      unsubscribe = changes.subscribe((batch: ChangeBatch) => events.send(`event: change\ndata: ${JSON.stringify(batch)}\n\n`))
+      return events.reply
+    }
+  )
+}
