@@ -211,6 +211,7 @@ const CONTROL_PLANE_ROUTES = [
   'GET /_emulator/requests',
   'DELETE /_emulator/requests',
   'GET /_emulator/requests/stream',
+  'GET /_emulator/events',
   'GET /_emulator/requests/:id',
   'GET /_emulator/state',
   'PUT /_emulator/state',
@@ -283,9 +284,22 @@ describe('token kinds against every authenticated route (generated from the rout
     const target = row
       ? await row.request(context, token, variant)
       : { path: url.replace(/:[A-Za-z]+/g, 'x'), body: ['GET', 'DELETE', 'HEAD'].includes(method) ? undefined : {} }
-    // The event stream would never end when let in: a filter that fails validation answers first.
+    // The request stream would never end when let in: a filter that fails validation answers first.
     const path = url === '/_emulator/requests/stream' ? `${target.path}?status=bogus` : target.path
+    if (url === '/_emulator/events') return openOrRefuse(path, presentedHeaders(token))
     return emu.request(method, path, { headers: presentedHeaders(token), ...(target.body === undefined ? {} : { body: target.body }) })
+  }
+
+  /** The change feed has no filter to fail: a stream that opens is closed at once, a refusal read whole. */
+  async function openOrRefuse(path: string, headers: Record<string, string>): Promise<HttpResult> {
+    const controller = new AbortController()
+    const response = await fetch(`${emu.baseUrl}${path}`, { headers, signal: controller.signal })
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      controller.abort()
+      return { status: response.status, headers: response.headers, body: {}, text: '' }
+    }
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, body: JSON.parse(text) as Record<string, unknown>, text }
   }
 
   const serviceRoutes = authenticated.filter((route) => !route.url.startsWith('/_emulator'))
