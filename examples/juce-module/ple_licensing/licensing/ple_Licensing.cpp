@@ -1,0 +1,293 @@
+namespace ple
+{
+namespace
+{
+
+juce::String stringField (const juce::var& object, const char* name)
+{
+    const auto value = object.getProperty (name, {});
+    return value.isString() ? value.toString() : juce::String();
+}
+
+}  // namespace
+
+Licensing::Licensing (LicensingConfig config)
+    : juce::Thread ("ple licensing"), config_ (std::move (config)), service_ (config_)
+{
+}
+
+Licensing::~Licensing()
+{
+    removeAllChangeListeners();
+    signalThreadShouldExit();
+    notify();
+    // A call in flight ends at its connection timeout at the latest.
+    stopThread (config_.timeoutMs + 2000);
+}
+
+void Licensing::start (const juce::String& licenseKeyFromState) { queue (Job::validate, licenseKeyFromState.trim()); }
+void Licensing::activate (const juce::String& licenseKey) { queue (Job::activate, licenseKey.trim()); }
+void Licensing::deactivate() { queue (Job::deactivate, licenseKey()); }
+void Licensing::checkNow() { queue (Job::validate, licenseKey()); }
+
+LicenseSnapshot Licensing::snapshot() const
+{
+    const juce::ScopedLock scope (lock_);
+    return snapshot_;
+}
+
+juce::String Licensing::licenseKey() const
+{
+    const juce::ScopedLock scope (lock_);
+    return snapshot_.licenseKey;
+}
+
+void Licensing::queue (Job job, const juce::String& licenseKey)
+{
+    {
+        const juce::ScopedLock scope (lock_);
+        pending_ = job;
+        pendingKey_ = licenseKey;
+    }
+    if (! isThreadRunning()) startThread();
+    notify();
+}
+
+void Licensing::run()
+{
+    instanceId_ = machineInstanceId (config_.appId);
+    while (! threadShouldExit())
+    {
+        Job job = Job::none;
+        juce::String key;
+        juce::Time due;
+        {
+            const juce::ScopedLock scope (lock_);
+            std::swap (job, pending_);
+            key = pendingKey_;
+            due = nextCheck_;
+            if (job == Job::none && due.toMilliseconds() != 0 && juce::Time::getCurrentTime() >= due)
+            {
+                job = Job::validate;
+                key = snapshot_.licenseKey;
+            }
+        }
+        if (job == Job::none)
+        {
+            const auto untilDue = due.toMilliseconds() == 0 ? -1 : juce::jmax<juce::int64> (1, (due - juce::Time::getCurrentTime()).inMilliseconds());
+            wait (static_cast<int> (juce::jmin<juce::int64> (untilDue < 0 ? 3600000 : untilDue, 3600000)));
+            continue;
+        }
+        runJob (job, key);
+    }
+}
+
+void Licensing::runJob (Job job, juce::String licenseKey)
+{
+    if (! config_.isComplete())
+    {
+        refuse (LicenseStatus::error, licenseKey, "CONFIGURATION", "the plugin was built without its licensing configuration (base URL, credential, public key)");
+        return;
+    }
+    if (job == Job::validate && licenseKey.isEmpty())
+        if (const auto cached = readCache()) licenseKey = cached->licenseKey;
+    if (licenseKey.isEmpty())
+    {
+        LicenseSnapshot none;
+        publish (none, juce::RelativeTime());
+        return;
+    }
+    if (! isAudible())
+    {
+        auto checking = snapshot();
+        checking.status = LicenseStatus::checking;
+        checking.licenseKey = licenseKey;
+        checking.code = {};
+        checking.message = {};
+        publish (checking, juce::RelativeTime());
+    }
+
+    const auto nonce = newNonce();
+    auto* body = new juce::DynamicObject();
+    const juce::var bodyVar (body);
+    body->setProperty ("license_key", licenseKey);
+    body->setProperty ("instance_id", instanceId_);
+
+    if (job == Job::deactivate)
+    {
+        const auto answer = call ("deactivate", bodyVar);
+        if (answer.reached && answer.status == 200)
+        {
+            config_.cacheFile().deleteFile();
+            LicenseSnapshot none;
+            none.code = "DEACTIVATED";
+            none.message = "deactivated on this computer";
+            publish (none, juce::RelativeTime());
+        }
+        else if (! answer.reached || answer.status >= 500)
+            refuse (LicenseStatus::error, licenseKey, "OFFLINE", "could not reach the license server to deactivate; try again when online");
+        else
+            refuse (LicenseStatus::error, licenseKey, stringField (answer.body, "error"), stringField (answer.body, "message"));
+        return;
+    }
+
+    body->setProperty ("nonce", nonce);
+    if (job == Job::activate)
+    {
+        body->setProperty ("instance_name", juce::SystemStats::getComputerName());
+        body->setProperty ("platform", juce::SystemStats::getOperatingSystemName());
+    }
+    const auto action = job == Job::activate ? juce::String ("activate") : juce::String ("validate");
+    const auto answer = call (action, bodyVar);
+
+    if (! answer.reached || answer.status >= 500)
+    {
+        offline (licenseKey, answer.reached ? "the license server answered " + juce::String (answer.status) : "the license server cannot be reached");
+        if (answer.retryAfterS > 0) publish (snapshot(), juce::RelativeTime::seconds (answer.retryAfterS));
+        return;
+    }
+    if (answer.status == 429)
+    {
+        offline (licenseKey, "the license server is rate limiting");
+        auto limited = snapshot();
+        if (! ple::isAudible (limited.status)) limited.code = "RATE_LIMITED";
+        publish (limited, juce::RelativeTime::seconds (juce::jmax (1, answer.retryAfterS)));
+        return;
+    }
+    const auto code = stringField (answer.body, "code").isNotEmpty() ? stringField (answer.body, "code") : stringField (answer.body, "error");
+    const auto message = stringField (answer.body, "message");
+    if (answer.status == 401)
+    {
+        refuse (LicenseStatus::error, licenseKey, code.isNotEmpty() ? code : "UNAUTHORIZED", message);
+        return;
+    }
+    if (answer.status >= 400)
+    {
+        if (answer.status != 409) config_.cacheFile().deleteFile();  // refused for good: no offline life left
+        refuse (LicenseStatus::refused, licenseKey, code, message);
+        return;
+    }
+    if (job == Job::validate && ! static_cast<bool> (answer.body.getProperty ("valid", false)))
+    {
+        if (code == "NOT_ACTIVATED")
+        {
+            // A key restored from a project opened on another computer: activate it here.
+            runJob (Job::activate, licenseKey);
+            return;
+        }
+        config_.cacheFile().deleteFile();
+        refuse (LicenseStatus::refused, licenseKey, code, message);
+        return;
+    }
+    answerWithToken (answer, licenseKey, nonce);
+}
+
+// 429: Retry-After waited out once (bounded, interruptible), then the second answer stands.
+ServiceAnswer Licensing::call (const juce::String& action, const juce::var& body)
+{
+    auto answer = service_.post (action, body);
+    if (answer.reached && answer.status == 429 && ! threadShouldExit())
+    {
+        const auto waitS = juce::jlimit (1, juce::jmax (1, config_.maxRetryWaitS), answer.retryAfterS);
+        wait (waitS * 1000);
+        if (! threadShouldExit()) answer = service_.post (action, body);
+    }
+    return answer;
+}
+
+void Licensing::answerWithToken (const ServiceAnswer& answer, const juce::String& licenseKey, const juce::String& nonce)
+{
+    const auto token = stringField (answer.body, "license_token");
+    const auto check = checkLicenseToken (token, config_.publicKeyHex, { config_.appId, nonce });
+    if (! check.ok)
+    {
+        refuse (LicenseStatus::error, licenseKey, "TOKEN_REJECTED", "license token rejected: " + check.problem);
+        return;
+    }
+    writeCache ({ licenseKey, token, nonce });
+    LicenseSnapshot licensed;
+    licensed.status = LicenseStatus::licensed;
+    licensed.code = "VALID";
+    licensed.licenseKey = licenseKey;
+    licensed.licenseExpiresAt = stringField (answer.body.getProperty ("license", {}), "expires_at");
+    publish (licensed, config_.revalidateEvery);
+}
+
+// The service cannot be reached: the last good token carries the plugin for the grace period,
+// counted from when the service issued it; its signature, audience and nonce are checked again.
+void Licensing::offline (const juce::String& licenseKey, const juce::String& why)
+{
+    const auto cached = readCache();
+    if (! cached || cached->licenseKey != licenseKey)
+    {
+        refuse (LicenseStatus::error, licenseKey, "OFFLINE", why + "; no saved license on this computer");
+        return;
+    }
+    const auto check = checkLicenseToken (cached->token, config_.publicKeyHex, { config_.appId, cached->nonce });
+    if (! check.ok)
+    {
+        refuse (LicenseStatus::error, licenseKey, "TOKEN_REJECTED", "the saved license token was rejected: " + check.problem);
+        return;
+    }
+    const auto until = juce::Time (check.issuedAtS * 1000) + config_.offlineGrace;
+    if (juce::Time::getCurrentTime() >= until)
+    {
+        refuse (LicenseStatus::error, licenseKey, "OFFLINE",
+                why + "; the offline grace period ended on " + until.toString (true, true, false, true));
+        return;
+    }
+    LicenseSnapshot grace;
+    grace.status = LicenseStatus::offlineGrace;
+    grace.code = "OFFLINE";
+    grace.message = why;
+    grace.licenseKey = licenseKey;
+    grace.graceUntil = until;
+    publish (grace, config_.retryOfflineEvery);
+}
+
+void Licensing::refuse (LicenseStatus status, const juce::String& licenseKey, const juce::String& code, const juce::String& message)
+{
+    LicenseSnapshot refused;
+    refused.status = status;
+    refused.licenseKey = licenseKey;
+    refused.code = code;
+    refused.message = message;
+    publish (refused, code == "OFFLINE" || code == "RATE_LIMITED" ? config_.retryOfflineEvery : juce::RelativeTime());
+}
+
+void Licensing::publish (LicenseSnapshot next, juce::RelativeTime checkAgainIn)
+{
+    {
+        const juce::ScopedLock scope (lock_);
+        snapshot_ = std::move (next);
+        nextCheck_ = checkAgainIn.inMilliseconds() > 0 ? juce::Time::getCurrentTime() + checkAgainIn : juce::Time();
+        status_.store (snapshot_.status, std::memory_order_release);
+    }
+    sendChangeMessage();
+}
+
+std::optional<Licensing::Cached> Licensing::readCache() const
+{
+    const auto file = config_.cacheFile();
+    if (! file.existsAsFile()) return std::nullopt;
+    const auto json = juce::JSON::parse (file.loadFileAsString());
+    Cached cached { stringField (json, "license_key"), stringField (json, "license_token"), stringField (json, "nonce") };
+    if (cached.licenseKey.isEmpty()) return std::nullopt;
+    return cached;
+}
+
+// Written whole to a temporary file and moved into place: a crash never leaves half a file.
+void Licensing::writeCache (const Cached& cached) const
+{
+    auto* object = new juce::DynamicObject();
+    const juce::var json (object);
+    object->setProperty ("license_key", cached.licenseKey);
+    object->setProperty ("license_token", cached.token);
+    object->setProperty ("nonce", cached.nonce);
+    const auto file = config_.cacheFile();
+    file.getParentDirectory().createDirectory();
+    juce::TemporaryFile temporary (file);
+    if (temporary.getFile().replaceWithText (juce::JSON::toString (json, true) + "\n")) temporary.overwriteTargetFileWithTemporary();
+}
+
+}  // namespace ple

@@ -1,0 +1,65 @@
+// A plugin's license, kept by one worker thread: activation, validation on load and on a timer,
+// deactivation, the offline grace period. The audio thread reads one atomic; the editor reads a
+// snapshot and listens for changes (ChangeBroadcaster: called back on the message thread).
+//
+//   ple::Licensing licensing { PLE_LICENSING_CONFIG_FROM_HEADER (plugin_license_config) };
+//   licensing.start (keyFromState);                       // setStateInformation / constructor
+//   if (! licensing.isAudible()) buffer.clear();          // processBlock
+//   ple::ActivationComponent panel { licensing };         // the editor
+#pragma once
+
+namespace ple
+{
+
+class Licensing : public juce::ChangeBroadcaster, private juce::Thread
+{
+public:
+    explicit Licensing (LicensingConfig config);
+    ~Licensing() override;
+
+    // Audio thread: wait-free, no lock, no allocation.
+    bool isAudible() const noexcept { return ple::isAudible (status()); }
+    LicenseStatus status() const noexcept { return status_.load (std::memory_order_acquire); }
+
+    // Any other thread. start() takes the key a host restored from the plugin's state ("" : the
+    // license this computer last activated for the product, if any) and validates it.
+    void start (const juce::String& licenseKeyFromState);
+    void activate (const juce::String& licenseKey);  // the key as typed or pasted (trimmed here)
+    void deactivate();                                // "move my license to another computer"
+    void checkNow();
+
+    LicenseSnapshot snapshot() const;
+    juce::String licenseKey() const;
+
+private:
+    enum class Job { none, validate, activate, deactivate };
+    struct Cached { juce::String licenseKey, token, nonce; };
+
+    void run() override;
+    void queue (Job job, const juce::String& licenseKey);
+    void runJob (Job job, juce::String licenseKey);
+    ServiceAnswer call (const juce::String& action, const juce::var& body);
+    void answerWithToken (const ServiceAnswer& answer, const juce::String& licenseKey, const juce::String& nonce);
+    void offline (const juce::String& licenseKey, const juce::String& why);
+    void refuse (LicenseStatus status, const juce::String& licenseKey, const juce::String& code, const juce::String& message);
+    void publish (LicenseSnapshot next, juce::RelativeTime checkAgainIn);
+
+    std::optional<Cached> readCache() const;
+    void writeCache (const Cached& cached) const;
+
+    const LicensingConfig config_;
+    const LicenseService service_;
+    std::atomic<LicenseStatus> status_ { LicenseStatus::unlicensed };
+    static_assert (std::atomic<LicenseStatus>::is_always_lock_free, "the audio thread reads the status without a lock");
+
+    mutable juce::CriticalSection lock_;
+    LicenseSnapshot snapshot_;
+    Job pending_ = Job::none;
+    juce::String pendingKey_;
+    juce::Time nextCheck_;
+    juce::String instanceId_;  // worker thread only
+
+    JUCE_DECLARE_NON_COPYABLE_WITH_LEAK_DETECTOR (Licensing)
+};
+
+}  // namespace ple
