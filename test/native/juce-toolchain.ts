@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { projectRoot } from '../support/cli-process'
+
+export const PLUGIN_DIR = join(projectRoot, 'examples', 'juce-plugin')
+export const MODULE_DIR = join(projectRoot, 'examples', 'juce-module')
+export const LV2_URI = 'https://plugin-license-emulator.dev/examples/licensed-gain'
+
+const JUCE_PACKAGES = 'apt-get install juce-modules-source libsodium-dev libcurl4-openssl-dev libasound2-dev libfreetype-dev libfontconfig1-dev libx11-dev libxrandr-dev libxinerama-dev libxcursor-dev libxcomposite-dev libxext-dev libxrender-dev libglu1-mesa-dev mesa-common-dev'
+
+/** Why the example JUCE plugin cannot be built here (JUCE or a library missing), or null when it can. */
+export function missingJuce(): string | null {
+  if (process.platform !== 'linux') return 'the JUCE plugin suite runs on Linux (VST3 and LV2 through a headless JUCE host)'
+  for (const tool of ['cmake', 'c++', 'pkg-config']) {
+    if (spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0) return `${tool} is not installed (${JUCE_PACKAGES})`
+  }
+  if (!findJuceConfig()) return `JUCE's CMake package is not installed (${JUCE_PACKAGES})`
+  for (const library of ['libsodium', 'libcurl', 'alsa', 'freetype2', 'fontconfig', 'x11', 'xrandr', 'xinerama', 'xcursor', 'xcomposite', 'xext', 'xrender']) {
+    if (spawnSync('pkg-config', ['--exists', library]).status !== 0) return `${library} is not installed (${JUCE_PACKAGES})`
+  }
+  return null
+}
+
+/** JUCE's CMake package: $JUCE_DIR, or Debian's juce-modules-source under /usr/lib/<arch>/cmake. */
+function findJuceConfig(): string | null {
+  if (process.env.JUCE_DIR && existsSync(join(process.env.JUCE_DIR, 'JUCEConfig.cmake'))) return process.env.JUCE_DIR
+  for (const base of ['/usr/lib/x86_64-linux-gnu/cmake', '/usr/lib/aarch64-linux-gnu/cmake', '/usr/lib/cmake', '/usr/local/lib/cmake']) {
+    if (!existsSync(base)) continue
+    const found = readdirSync(base).find((name) => /^JUCE-\d/.test(name) && existsSync(join(base, name, 'JUCEConfig.cmake')))
+    if (found) return join(base, found)
+  }
+  return null
+}
+
+/** Every file of the module and the example, hashed: the build directory's name, so a changed source builds afresh. */
+function sourceHash(): string {
+  const hash = createHash('sha256')
+  const visit = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) visit(path)
+      else hash.update(relative(projectRoot, path)).update('\0').update(readFileSync(path)).update('\0')
+    }
+  }
+  visit(MODULE_DIR)
+  visit(PLUGIN_DIR)
+  return hash.digest('hex').slice(0, 16)
+}
+
+export interface BuiltPlugin {
+  buildDir: string
+  vst3: string
+  lv2Bundle: string
+  standalone: string
+  host: string
+  /** Seconds the configure and build took in this run (a few when the cached build was current). */
+  buildSeconds: number
+}
+
+/**
+ * Configures and builds the example plugin (VST3, LV2, Standalone: one shared JUCE build) and the
+ * headless host into `.tmp/juce/<source hash>`. The directory is kept between runs: the next run
+ * rebuilds only what changed (the config header: one file). Older directories are removed.
+ */
+export function buildJucePlugin(configHeader: string): BuiltPlugin {
+  const root = join(projectRoot, '.tmp', 'juce')
+  const key = sourceHash()
+  const buildDir = join(root, key)
+  mkdirSync(buildDir, { recursive: true })
+  for (const old of readdirSync(root)) if (old !== key) rmSync(join(root, old), { recursive: true, force: true })
+  // The header goes where the build looks for it; rewritten only when it changed, so an unchanged
+  // credential rebuilds nothing.
+  const headerPath = join(buildDir, 'ple_plugin_config.h')
+  if (!existsSync(headerPath) || readFileSync(headerPath, 'utf8') !== configHeader) writeFileSync(headerPath, configHeader)
+
+  const started = Date.now()
+  const run = (args: string[]) => {
+    const result = spawnSync('cmake', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    if (result.status !== 0) throw new Error(`cmake ${args.join(' ')} failed:\n${result.stdout.slice(-8000)}\n${result.stderr.slice(-8000)}`)
+  }
+  const juceDir = findJuceConfig()
+  run(['-S', PLUGIN_DIR, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', `-DPLE_CONFIG_HEADER=${headerPath}`, ...(juceDir ? [`-DJUCE_DIR=${juceDir}`] : [])])
+  // Two jobs: the machine (and CI) is shared.
+  run(['--build', buildDir, '-j', '2'])
+  const artefacts = join(buildDir, 'PleLicensedGain_artefacts', 'Release')
+  return {
+    buildDir,
+    vst3: join(artefacts, 'VST3', 'PLE Licensed Gain.vst3'),
+    lv2Bundle: join(artefacts, 'LV2', 'PLE Licensed Gain.lv2'),
+    standalone: join(artefacts, 'Standalone', 'PLE Licensed Gain'),
+    host: join(buildDir, 'PlePluginHost_artefacts', 'Release', 'PlePluginHost'),
+    buildSeconds: Math.round((Date.now() - started) / 1000)
+  }
+}
