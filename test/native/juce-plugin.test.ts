@@ -58,8 +58,11 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   const offline = () => faults([{ route: '/api/license/v1/**', kind: 'offline' }])
   const clock = (offsetS: number) => control('PUT', '/clock', { offsetS })
   const freshLicense = async () =>
-    ((await control('POST', '/purchases', { customerId: CI.customerId, productId: CI.productId, maxActivations: 3 })) as { license: { id: string; key: string } })
-      .license
+    (
+      (await control('POST', '/purchases', { customerId: CI.customerId, productId: CI.productId, maxActivations: 3 })) as {
+        license: { id: string; key: string }
+      }
+    ).license
 
   /** A user's home of its own: the plugin keeps its last good token under ~/.config. */
   function newHome(): string {
@@ -122,129 +125,156 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   })
 
   describe.each(FORMATS)('%s', (format) => {
-    it('is silent unlicensed', () => {
-      const run = host(format, newHome())
-      expect(run.status).toBe('unlicensed')
-      silent(run)
-    }, HOST_TIMEOUT_MS)
+    it(
+      'is silent unlicensed',
+      () => {
+        const run = host(format, newHome())
+        expect(run.status).toBe('unlicensed')
+        silent(run)
+      },
+      HOST_TIMEOUT_MS
+    )
 
-    it('plays once activated; a restart with the saved state plays again with the server offline, inside the grace period', async () => {
-      const home = newHome()
-      const state = join(home, 'project.state')
-      const activated = host(format, home, { key: CI.perpetual, stateOut: state })
-      expect(activated.status).toBe('licensed')
-      audible(activated)
-      // The saved project holds the key: with the server up, it validates and plays.
-      const reopened = host(format, home, { stateIn: state })
-      expect(reopened.status).toBe('licensed')
-      audible(reopened)
-      await offline()
-      try {
-        const travelling = host(format, home, { stateIn: state })
-        expect(travelling.status).toBe('offline_grace')
-        audible(travelling)
-      } finally {
-        await faults([])
-      }
-    }, HOST_TIMEOUT_MS)
-
-    it('is silent offline past the grace period (the token was issued 8 days ago on the test clock)', async () => {
-      const home = newHome()
-      const state = join(home, 'project.state')
-      await clock(-8 * DAY)
-      try {
-        const license = await freshLicense()
-        // Online, the token's nonce proves it fresh whatever the clocks say: it plays.
-        const activated = host(format, home, { key: license.key, stateOut: state })
+    it(
+      'plays once activated; a restart with the saved state plays again with the server offline, inside the grace period',
+      async () => {
+        const home = newHome()
+        const state = join(home, 'project.state')
+        const activated = host(format, home, { key: CI.perpetual, stateOut: state })
         expect(activated.status).toBe('licensed')
         audible(activated)
-      } finally {
-        await clock(0)
-      }
-      await offline()
-      try {
-        const stale = host(format, home, { stateIn: state })
-        expect(stale.status).toBe('error')
-        silent(stale)
-      } finally {
-        await faults([])
-      }
-    }, HOST_TIMEOUT_MS)
+        // The saved project holds the key: with the server up, it validates and plays.
+        const reopened = host(format, home, { stateIn: state })
+        expect(reopened.status).toBe('licensed')
+        audible(reopened)
+        await offline()
+        try {
+          const travelling = host(format, home, { stateIn: state })
+          expect(travelling.status).toBe('offline_grace')
+          audible(travelling)
+        } finally {
+          await faults([])
+        }
+      },
+      HOST_TIMEOUT_MS
+    )
 
-    it('is silent once the license is revoked, online and then offline (the saved token is dropped)', async () => {
-      const home = newHome()
-      const state = join(home, 'project.state')
-      const license = await freshLicense()
-      audible(host(format, home, { key: license.key, stateOut: state }))
-      await control('PATCH', `/licenses/${license.id}`, { status: 'revoked' })
-      const revoked = host(format, home, { stateIn: state })
-      expect(revoked.status).toBe('refused')
-      silent(revoked)
-      await offline()
-      try {
-        silent(host(format, home, { stateIn: state }))
-      } finally {
-        await faults([])
-      }
-    }, HOST_TIMEOUT_MS)
+    it(
+      'is silent offline past the grace period (the token was issued 8 days ago on the test clock)',
+      async () => {
+        const home = newHome()
+        const state = join(home, 'project.state')
+        await clock(-8 * DAY)
+        try {
+          const license = await freshLicense()
+          // Online, the token's nonce proves it fresh whatever the clocks say: it plays.
+          const activated = host(format, home, { key: license.key, stateOut: state })
+          expect(activated.status).toBe('licensed')
+          audible(activated)
+        } finally {
+          await clock(0)
+        }
+        await offline()
+        try {
+          const stale = host(format, home, { stateIn: state })
+          expect(stale.status).toBe('error')
+          silent(stale)
+        } finally {
+          await faults([])
+        }
+      },
+      HOST_TIMEOUT_MS
+    )
 
-    it('is silent offline with a tampered token (its iat moved a year on to stretch the grace period)', async () => {
-      const home = newHome()
-      const state = join(home, 'project.state')
-      const license = await freshLicense()
-      audible(host(format, home, { key: license.key, stateOut: state }))
-      const cached = JSON.parse(readFileSync(cacheFile(home), 'utf8')) as { license_key: string; license_token: string; nonce: string }
-      const [head, payload, signature] = cached.license_token.split('.') as [string, string, string]
-      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>
-      claims.iat = Number(claims.iat) + 365 * DAY
-      writeFileSync(cacheFile(home), JSON.stringify({ ...cached, license_token: `${head}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}` }))
-      await offline()
-      try {
-        const tampered = host(format, home, { stateIn: state })
-        expect(tampered.status).toBe('error')
-        silent(tampered)
-      } finally {
-        await faults([])
-      }
-    }, HOST_TIMEOUT_MS)
+    it(
+      'is silent once the license is revoked, online and then offline (the saved token is dropped)',
+      async () => {
+        const home = newHome()
+        const state = join(home, 'project.state')
+        const license = await freshLicense()
+        audible(host(format, home, { key: license.key, stateOut: state }))
+        await control('PATCH', `/licenses/${license.id}`, { status: 'revoked' })
+        const revoked = host(format, home, { stateIn: state })
+        expect(revoked.status).toBe('refused')
+        silent(revoked)
+        await offline()
+        try {
+          silent(host(format, home, { stateIn: state }))
+        } finally {
+          await faults([])
+        }
+      },
+      HOST_TIMEOUT_MS
+    )
 
-    it("is silent with another vendor's credential: its license key is refused online, its token offline", async () => {
-      const vendor = (await control('POST', '/developers', { email: `other-${format}@vendor.test`, name: 'Other Vendor' })).developer as { id: string }
-      const product = (await control('POST', '/products', { developerId: vendor.id, name: `Other Reverb ${format}` })).product as { id: string }
-      const credential = (await control('POST', `/products/${product.id}/legacy-credential`, {})).oneTimeReveal as {
-        appId: string
-        pluginKey: string
-        pluginSecret: string
-      }
-      const theirs = ((await control('POST', '/purchases', { customerId: CI.customerId, productId: product.id })) as { license: { key: string } }).license
-      // Online: our plugin's credential does not cover their product's key.
-      const home = newHome()
-      const refused = host(format, home, { key: theirs.key })
-      expect(refused.status).toBe('refused')
-      silent(refused)
-      // Offline: a genuine token, signed by the service, but for their App ID, planted in our cache.
-      const nonce = 'planted-nonce-0001'
-      const activated = await fetch(`${serve.baseUrl}/api/license/v1/activate`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-svc-app-id': credential.appId,
-          'x-svc-plugin-key': credential.pluginKey,
-          'x-svc-plugin-secret': credential.pluginSecret
-        },
-        body: JSON.stringify({ license_key: theirs.key, instance_id: 'their-machine', nonce })
-      })
-      expect(activated.status).toBe(201)
-      const { license_token: token } = (await activated.json()) as { license_token: string }
-      writeFileSync(cacheFile(home), JSON.stringify({ license_key: theirs.key, license_token: token, nonce }))
-      await offline()
-      try {
-        const planted = host(format, home, { key: theirs.key })
-        expect(planted.status).toBe('error')
-        silent(planted)
-      } finally {
-        await faults([])
-      }
-    }, HOST_TIMEOUT_MS)
+    it(
+      'is silent offline with a tampered token (its iat moved a year on to stretch the grace period)',
+      async () => {
+        const home = newHome()
+        const state = join(home, 'project.state')
+        const license = await freshLicense()
+        audible(host(format, home, { key: license.key, stateOut: state }))
+        const cached = JSON.parse(readFileSync(cacheFile(home), 'utf8')) as { license_key: string; license_token: string; nonce: string }
+        const [head, payload, signature] = cached.license_token.split('.') as [string, string, string]
+        const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>
+        claims.iat = Number(claims.iat) + 365 * DAY
+        writeFileSync(
+          cacheFile(home),
+          JSON.stringify({ ...cached, license_token: `${head}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}` })
+        )
+        await offline()
+        try {
+          const tampered = host(format, home, { stateIn: state })
+          expect(tampered.status).toBe('error')
+          silent(tampered)
+        } finally {
+          await faults([])
+        }
+      },
+      HOST_TIMEOUT_MS
+    )
+
+    it(
+      "is silent with another vendor's credential: its license key is refused online, its token offline",
+      async () => {
+        const vendor = (await control('POST', '/developers', { email: `other-${format}@vendor.test`, name: 'Other Vendor' })).developer as { id: string }
+        const product = (await control('POST', '/products', { developerId: vendor.id, name: `Other Reverb ${format}` })).product as { id: string }
+        const credential = (await control('POST', `/products/${product.id}/legacy-credential`, {})).oneTimeReveal as {
+          appId: string
+          pluginKey: string
+          pluginSecret: string
+        }
+        const theirs = ((await control('POST', '/purchases', { customerId: CI.customerId, productId: product.id })) as { license: { key: string } }).license
+        // Online: our plugin's credential does not cover their product's key.
+        const home = newHome()
+        const refused = host(format, home, { key: theirs.key })
+        expect(refused.status).toBe('refused')
+        silent(refused)
+        // Offline: a genuine token, signed by the service, but for their App ID, planted in our cache.
+        const nonce = 'planted-nonce-0001'
+        const activated = await fetch(`${serve.baseUrl}/api/license/v1/activate`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-svc-app-id': credential.appId,
+            'x-svc-plugin-key': credential.pluginKey,
+            'x-svc-plugin-secret': credential.pluginSecret
+          },
+          body: JSON.stringify({ license_key: theirs.key, instance_id: 'their-machine', nonce })
+        })
+        expect(activated.status).toBe(201)
+        const { license_token: token } = (await activated.json()) as { license_token: string }
+        writeFileSync(cacheFile(home), JSON.stringify({ license_key: theirs.key, license_token: token, nonce }))
+        await offline()
+        try {
+          const planted = host(format, home, { key: theirs.key })
+          expect(planted.status).toBe('error')
+          silent(planted)
+        } finally {
+          await faults([])
+        }
+      },
+      HOST_TIMEOUT_MS
+    )
   })
 })

@@ -8,7 +8,8 @@ export const PLUGIN_DIR = join(projectRoot, 'examples', 'juce-plugin')
 export const MODULE_DIR = join(projectRoot, 'examples', 'juce-module')
 export const LV2_URI = 'https://plugin-license-emulator.dev/examples/licensed-gain'
 
-const JUCE_PACKAGES = 'apt-get install juce-modules-source libsodium-dev libcurl4-openssl-dev libasound2-dev libfreetype-dev libfontconfig1-dev libx11-dev libxrandr-dev libxinerama-dev libxcursor-dev libxcomposite-dev libxext-dev libxrender-dev libglu1-mesa-dev mesa-common-dev'
+const JUCE_PACKAGES =
+  'apt-get install juce-modules-source libsodium-dev libcurl4-openssl-dev libasound2-dev libfreetype-dev libfontconfig1-dev libx11-dev libxrandr-dev libxinerama-dev libxcursor-dev libxcomposite-dev libxext-dev libxrender-dev libglu1-mesa-dev mesa-common-dev'
 
 /** Why the example JUCE plugin cannot be built here (JUCE or a library missing), or null when it can. */
 export function missingJuce(): string | null {
