@@ -1,11 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { projectRoot } from '../support/cli-process'
 
 export const PLUGIN_DIR = join(projectRoot, 'examples', 'juce-plugin')
-export const MODULE_DIR = join(projectRoot, 'examples', 'juce-module')
 export const LV2_URI = 'https://plugin-license-emulator.dev/examples/licensed-gain'
 
 const JUCE_PACKAGES =
@@ -35,21 +33,6 @@ function findJuceConfig(): string | null {
   return null
 }
 
-/** Every file of the module and the example, hashed: the build directory's name, so a changed source builds afresh. */
-function sourceHash(): string {
-  const hash = createHash('sha256')
-  const visit = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name)
-      if (statSync(path).isDirectory()) visit(path)
-      else hash.update(relative(projectRoot, path)).update('\0').update(readFileSync(path)).update('\0')
-    }
-  }
-  visit(MODULE_DIR)
-  visit(PLUGIN_DIR)
-  return hash.digest('hex').slice(0, 16)
-}
-
 export interface BuiltPlugin {
   buildDir: string
   vst3: string
@@ -62,15 +45,13 @@ export interface BuiltPlugin {
 
 /**
  * Configures and builds the example plugin (VST3, LV2, Standalone: one shared JUCE build) and the
- * headless host into `.tmp/juce/<source hash>`. The directory is kept between runs: the next run
- * rebuilds only what changed (the config header: one file). Older directories are removed.
+ * headless host into `.tmp/juce/build`. The directory is kept between runs and make's dependency
+ * tracking rebuilds only what changed: nothing, or the config header's one file when the
+ * credential or key did, or a module source. JUCE itself is compiled once.
  */
 export function buildJucePlugin(configHeader: string): BuiltPlugin {
-  const root = join(projectRoot, '.tmp', 'juce')
-  const key = sourceHash()
-  const buildDir = join(root, key)
+  const buildDir = join(projectRoot, '.tmp', 'juce', 'build')
   mkdirSync(buildDir, { recursive: true })
-  for (const old of readdirSync(root)) if (old !== key) rmSync(join(root, old), { recursive: true, force: true })
   // The header goes where the build looks for it; rewritten only when it changed, so an unchanged
   // credential rebuilds nothing.
   const headerPath = join(buildDir, 'ple_plugin_config.h')
