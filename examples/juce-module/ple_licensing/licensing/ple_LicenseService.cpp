@@ -11,23 +11,33 @@ ServiceAnswer LicenseService::post (const juce::String& action, const juce::var&
                        + prefix + "-app-id: " + config_.appId + "\r\n"
                        + prefix + "-plugin-key: " + config_.pluginKey + "\r\n"
                        + prefix + "-plugin-secret: " + config_.pluginSecret;
-    juce::StringPairArray responseHeaders;
-    int status = 0;
     const auto url = juce::URL (config_.baseUrl.trimCharactersAtEnd ("/") + "/api/license/v1/" + action)
                          .withPOSTData (juce::JSON::toString (body, true));
-    const auto options = juce::URL::InputStreamOptions (juce::URL::ParameterHandling::inPostData)
-                             .withExtraHeaders (headers)
-                             .withConnectionTimeoutMs (config_.timeoutMs)
-                             .withNumRedirectsToFollow (0)
-                             .withResponseHeaders (&responseHeaders)
-                             .withStatusCode (&status);
-    auto stream = url.createInputStream (options);
-    if (stream == nullptr || status == 0) return answer;
-    answer.reached = true;
-    answer.status = status;
-    answer.body = juce::JSON::parse (stream->readEntireStreamAsString());
-    answer.retryAfterS = responseHeaders.getValue ("Retry-After", "0").getIntValue();
+    juce::WebInputStream stream (url, true);
+    stream.withExtraHeaders (headers).withConnectionTimeout (config_.timeoutMs).withNumRedirectsToFollow (0);
+    {
+        const juce::ScopedLock scope (lock_);
+        if (cancelled_) return answer;
+        current_ = &stream;
+    }
+    const auto connected = stream.connect (nullptr);
+    if (connected && stream.getStatusCode() != 0)
+    {
+        answer.reached = true;
+        answer.status = stream.getStatusCode();
+        answer.retryAfterS = stream.getResponseHeaders().getValue ("Retry-After", "0").getIntValue();
+        answer.body = juce::JSON::parse (stream.readEntireStreamAsString());
+    }
+    const juce::ScopedLock scope (lock_);
+    current_ = nullptr;
     return answer;
+}
+
+void LicenseService::cancel() const
+{
+    const juce::ScopedLock scope (lock_);
+    cancelled_ = true;
+    if (current_ != nullptr) current_->cancel();
 }
 
 juce::String machineInstanceId (const juce::String& appId)

@@ -21,10 +21,17 @@ public:
     // POST /api/license/v1/<action> with the product credential headers.
     ServiceAnswer post (const juce::String& action, const juce::var& body) const;
 
+    // From another thread: aborts the call in flight and refuses later ones (the plugin is closing;
+    // its destructor must not wait for a slow network).
+    void cancel() const;
+
     const LicensingConfig& config() const noexcept { return config_; }
 
 private:
     LicensingConfig config_;
+    mutable juce::CriticalSection lock_;
+    mutable juce::WebInputStream* current_ = nullptr;
+    mutable bool cancelled_ = false;
 };
 
 // A stable id for this computer and product: BLAKE2b of juce::SystemStats::getUniqueDeviceID()

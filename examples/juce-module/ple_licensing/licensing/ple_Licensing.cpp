@@ -20,8 +20,9 @@ Licensing::~Licensing()
 {
     removeAllChangeListeners();
     signalThreadShouldExit();
+    // A call in flight is aborted, so closing the plugin never waits for the network.
+    service_.cancel();
     notify();
-    // A call in flight ends at its connection timeout at the latest.
     stopThread (config_.timeoutMs + 2000);
 }
 
