@@ -1,0 +1,12 @@
+# cmake -DURL=... -DEXPECTED=<hex> -P check-key.cmake: the public key served equals EXPECTED.
+file(DOWNLOAD "${URL}" "${CMAKE_CURRENT_BINARY_DIR}/public-key.json" STATUS status)
+list(GET status 0 code)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "GET ${URL} failed: ${status}")
+endif()
+file(READ "${CMAKE_CURRENT_BINARY_DIR}/public-key.json" body)
+string(JSON served GET "${body}" public_key_hex)
+if(NOT served STREQUAL EXPECTED OR EXPECTED STREQUAL "")
+  message(FATAL_ERROR "served ${served}, the header pinned '${EXPECTED}'")
+endif()
+message(STATUS "the emulator serves the pinned key ${served}")
