@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The Standalone app's editor in each license state, under Xvfb, for the README
-# (docs/images/juce-*.png). Needs a build of the example (any build dir), Xvfb, xwd and netpbm:
+# (docs/images/juce-*.png). Needs a build of the example configured with
+# -DPLE_CONFIG_HEADER=<build>/ple_plugin_config.h (npm test's .tmp/juce/build is), Xvfb, xwd and netpbm:
 #   apt-get install xvfb x11-apps netpbm
-#   examples/juce-plugin/tests/screenshots.sh .tmp/juce-dev
-# It runs its own emulator on port 4747 (the example's default base URL) and builds the plugin
-# with that emulator's public key.
+#   examples/juce-plugin/tests/screenshots.sh .tmp/juce/build
+# It runs its own emulator on port 4747, rewrites that header for it (the CMake helper's script)
+# and rebuilds the Standalone (one file and the link).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
 build="$(cd "${1:?usage: screenshots.sh BUILD_DIR}" && pwd)"
@@ -14,6 +15,10 @@ token=screenshots-admin-token-00001
 base=http://127.0.0.1:4747
 mkdir -p "$work" "$images"
 
+serve=(node "$root/bin/plugin-license-emulator.js" serve --port 4747 --db "$work/emulator.db" --scenario "$root/resources/scenarios/ci.json" --ready-json)
+node "$root/examples/cmake/ple-emulator-fixture.mjs" header --state-dir "$work/header-run" \
+  --scenario "$root/resources/scenarios/ci.json" --output "$build/ple_plugin_config.h" -- "${serve[@]}"
+cmake --build "$build" --target PleLicensedGain_Standalone -j 2 > "$work/build.log"
 node "$root/bin/plugin-license-emulator.js" serve --port 4747 --db "$work/emulator.db" --admin-token "$token" \
   --scenario "$root/resources/scenarios/ci.json" --ready-json > "$work/ready.json" 2> "$work/emulator.log" &
 serve_pid=$!
@@ -23,9 +28,6 @@ trap 'kill "$serve_pid" "$xvfb_pid" 2>/dev/null || true' EXIT
 until curl -fsS "$base/_emulator/health" >/dev/null 2>&1; do sleep 0.2; done
 
 control() { curl -fsS -X "$1" -H "x-emulator-token: $token" -H 'content-type: application/json' "$base/_emulator$2" ${3:+-d "$3"}; }
-key_hex="$(curl -fsS "$base/api/license/v1/public-key" | node -e 'process.stdin.on("data", (d) => console.log(JSON.parse(d).public_key_hex))')"
-cmake "$build" -DPLE_PUBLIC_KEY_HEX="$key_hex" -DPLE_CONFIG_HEADER= > /dev/null
-cmake --build "$build" --target PleLicensedGain_Standalone -j 2 > "$work/build.log"
 app="$build/PleLicensedGain_artefacts/Release/Standalone/PLE Licensed Gain"
 
 # shot NAME HOME: the Standalone with that home, its window captured once the license settled.
