@@ -49,7 +49,16 @@ void Licensing::queue (Job job, const juce::String& licenseKey)
         const juce::ScopedLock scope (lock_);
         pending_ = job;
         pendingKey_ = licenseKey;
+        // Checking from now on (not from when the worker gets to it): the editor and the host see
+        // at once that an answer is coming. A licensed plugin keeps playing while it re-checks.
+        if (! ple::isAudible (snapshot_.status))
+        {
+            snapshot_.status = LicenseStatus::checking;
+            if (licenseKey.isNotEmpty()) snapshot_.licenseKey = licenseKey;
+            status_.store (LicenseStatus::checking, std::memory_order_release);
+        }
     }
+    sendChangeMessage();
     if (! isThreadRunning()) startThread();
     notify();
 }
