@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { killAllCli, projectRoot, startServeCli } from '../support/cli-process'
+import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
+import { CI, CI_SCENARIO_FILE, emulatorControl } from './ci-scenario'
 import { toCppHeader } from '../../src/renderer/src/screens/credentials/runtime-config'
 import { LV2_URI, buildJucePlugin, missingJuce } from './juce-toolchain'
 import type { BuiltPlugin } from './juce-toolchain'
@@ -16,15 +17,6 @@ const missing = missingJuce()
 if (missing) process.stdout.write(`JUCE plugin suite skipped: ${missing}\n`)
 
 const ADMIN_TOKEN = 'juce-suite-admin-token-00001'
-const CI = {
-  productId: 'prod_demo_synth',
-  developerId: 'dev_demo',
-  customerId: 'cus_demo',
-  appId: 'app_CiSynth00000000000000001',
-  pluginKey: 'pk_CiSynthPluginKey00000000000001',
-  pluginSecret: 'sk_CiSynthPluginSecret000000000000001',
-  perpetual: 'CI001-PERPE-TUAL0-00000-00001'
-}
 const DAY = 86_400
 // A test runs the host up to four times; each waits for the license to settle (seconds, at most 20).
 const HOST_TIMEOUT_MS = 180_000
@@ -44,19 +36,8 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   const dir = makeTempDir('juce')
   let homes = 0
 
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${serve.baseUrl}/_emulator${path}`, {
-      method,
-      headers: { 'x-emulator-token': ADMIN_TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body)
-    })
-    const json = (await response.json()) as Record<string, any>
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-    return json
-  }
-  const faults = (rules: unknown[]) => control('PUT', '/faults', { rules })
+  const { control, faults, clock } = emulatorControl(() => serve.baseUrl, ADMIN_TOKEN)
   const offline = () => faults([{ route: '/api/license/v1/**', kind: 'offline' }])
-  const clock = (offsetS: number) => control('PUT', '/clock', { offsetS })
   const freshLicense = async () =>
     (
       (await control('POST', '/purchases', { customerId: CI.customerId, productId: CI.productId, maxActivations: 3 })) as {
@@ -102,16 +83,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   const audible = (run: HostRun) => expect(run.rms_out / run.rms_in, JSON.stringify(run)).toBeCloseTo(1, 2)
 
   beforeAll(async () => {
-    serve = await startServeCli([
-      '--port',
-      '0',
-      '--db',
-      join(dir.path, 'emulator.db'),
-      '--scenario',
-      join(projectRoot, 'resources', 'scenarios', 'ci.json'),
-      '--admin-token',
-      ADMIN_TOKEN
-    ])
+    serve = await startServeCli(['--port', '0', '--db', join(dir.path, 'emulator.db'), '--scenario', CI_SCENARIO_FILE, '--admin-token', ADMIN_TOKEN])
     const { public_key_hex: publicKeyHex } = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string }
     // The header the desktop UI exports for this credential, as the native client's suite writes it.
     let header = toCppHeader({ ...CI, environment: 'development', apiBaseUrl: serve.baseUrl }, 'svc')

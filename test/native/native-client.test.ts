@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { killAllCli, projectRoot, startServeCli } from '../support/cli-process'
+import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
+import { CI, CI_SCENARIO_FILE, emulatorControl } from './ci-scenario'
 import { parseEnv } from 'node:util'
 import { toCppHeader, toEnv } from '../../src/shared/plugin-config/runtime-config'
 import type { RuntimeConfig } from '../../src/shared/plugin-config/runtime-config'
@@ -17,16 +18,6 @@ const missing = missingToolchain()
 if (missing) process.stdout.write(`native client suite skipped: ${missing}\n`)
 
 const ADMIN_TOKEN = 'native-suite-admin-token-0001'
-const CI = {
-  productId: 'prod_demo_synth',
-  developerId: 'dev_demo',
-  customerId: 'cus_demo',
-  appId: 'app_CiSynth00000000000000001',
-  pluginKey: 'pk_CiSynthPluginKey00000000000001',
-  pluginSecret: 'sk_CiSynthPluginSecret000000000000001',
-  perpetual: 'CI001-PERPE-TUAL0-00000-00001',
-  limitReached: 'CI007-LIMIT-REACH-ED000-00007'
-}
 const DAY = 86_400
 
 interface CliRun {
@@ -43,18 +34,7 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
   let cacheDir: string
   const dir = makeTempDir('native')
 
-  const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${serve.baseUrl}/_emulator${path}`, {
-      method,
-      headers: { 'x-emulator-token': ADMIN_TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body)
-    })
-    const json = (await response.json()) as Record<string, any>
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-    return json
-  }
-  const faults = (rules: unknown[]) => control('PUT', '/faults', { rules })
-  const clock = (offsetS: number) => control('PUT', '/clock', { offsetS })
+  const { control, faults, clock } = emulatorControl(() => serve.baseUrl, ADMIN_TOKEN)
 
   /** One run of the driver; env overrides the suite's configuration (undefined removes a variable). */
   function run(args: string[], env: Record<string, string | undefined> = {}, binary = cli): CliRun {
@@ -101,7 +81,7 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
       '--db',
       join(dir.path, 'emulator.db'),
       '--scenario',
-      join(projectRoot, 'resources', 'scenarios', 'ci.json'),
+      CI_SCENARIO_FILE,
       '--admin-token',
       ADMIN_TOKEN
     ])
