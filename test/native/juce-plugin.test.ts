@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
@@ -236,7 +236,8 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
         })
         expect(activated.status).toBe(201)
         const { license_token: token } = (await activated.json()) as { license_token: string }
-        writeFileSync(cacheFile(home), JSON.stringify({ license_key: theirs.key, license_token: token, nonce }))
+        mkdirSync(dirname(cacheFile(home)), { recursive: true })
+      writeFileSync(cacheFile(home), JSON.stringify({ license_key: theirs.key, license_token: token, nonce }))
         await offline()
         try {
           const planted = host(format, home, { key: theirs.key })

@@ -9,14 +9,14 @@ LicensedGainProcessor::LicensedGainProcessor()
 {
     addParameter (gain_ = new juce::AudioParameterFloat (juce::ParameterID { "gain", 1 }, "Gain", juce::NormalisableRange<float> (-24.0f, 12.0f), 0.0f,
                                                          juce::AudioParameterFloatAttributes().withLabel ("dB")));
-    // No key from a host yet: the license this computer last activated, if any.
-    licensing_.start ({});
 }
 
 LicensedGainProcessor::~LicensedGainProcessor() = default;
 
 void LicensedGainProcessor::prepareToPlay (double sampleRate, int)
 {
+    // No key from a host's project: the license this computer last activated, if any.
+    licensing_.startIfIdle();
     smoothedGain_.reset (sampleRate, 0.02);
     smoothedGain_.setCurrentAndTargetValue (juce::Decibels::decibelsToGain (gain_->get()));
 }
@@ -54,7 +54,11 @@ void LicensedGainProcessor::processBlock (juce::AudioBuffer<float>& buffer, juce
     }
 }
 
-juce::AudioProcessorEditor* LicensedGainProcessor::createEditor() { return new LicensedGainEditor (*this); }
+juce::AudioProcessorEditor* LicensedGainProcessor::createEditor()
+{
+    licensing_.startIfIdle();
+    return new LicensedGainEditor (*this);
+}
 
 // <LicensedGain gain="0" licenseKey="..." licenseStatus="licensed"/>: the key comes back with
 // the project; the status is for hosts and tests to read (never restored).

@@ -26,7 +26,16 @@ Licensing::~Licensing()
     stopThread (config_.timeoutMs + 2000);
 }
 
-void Licensing::start (const juce::String& licenseKeyFromState) { queue (Job::validate, licenseKeyFromState.trim()); }
+void Licensing::start (const juce::String& licenseKeyFromState)
+{
+    started_ = true;
+    queue (Job::validate, licenseKeyFromState.trim());
+}
+
+void Licensing::startIfIdle()
+{
+    if (! started_.exchange (true)) queue (Job::validate, {});
+}
 void Licensing::activate (const juce::String& licenseKey) { queue (Job::activate, licenseKey.trim()); }
 void Licensing::deactivate() { queue (Job::deactivate, licenseKey()); }
 void Licensing::checkNow() { queue (Job::validate, licenseKey()); }
@@ -58,7 +67,7 @@ void Licensing::queue (Job job, const juce::String& licenseKey)
             status_.store (LicenseStatus::checking, std::memory_order_release);
         }
     }
-    sendChangeMessage();
+    notifyListeners();
     if (! isThreadRunning()) startThread();
     notify();
 }
@@ -273,7 +282,14 @@ void Licensing::publish (LicenseSnapshot next, juce::RelativeTime checkAgainIn)
         nextCheck_ = checkAgainIn.inMilliseconds() > 0 ? juce::Time::getCurrentTime() + checkAgainIn : juce::Time();
         status_.store (snapshot_.status, std::memory_order_release);
     }
-    sendChangeMessage();
+    notifyListeners();
+}
+
+// A plugin loaded by a tool with no message loop (JUCE's LV2 manifest helper, a scanner) has no
+// MessageManager: nothing to notify, and creating one from this thread would be wrong.
+void Licensing::notifyListeners()
+{
+    if (juce::MessageManager::getInstanceWithoutCreating() != nullptr) sendChangeMessage();
 }
 
 std::optional<Licensing::Cached> Licensing::readCache() const

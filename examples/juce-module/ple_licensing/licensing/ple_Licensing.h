@@ -3,7 +3,8 @@
 // snapshot and listens for changes (ChangeBroadcaster: called back on the message thread).
 //
 //   ple::Licensing licensing { PLE_LICENSING_CONFIG_FROM_HEADER (plugin_license_config) };
-//   licensing.start (keyFromState);                       // setStateInformation / constructor
+//   licensing.start (keyFromState);                       // setStateInformation
+//   licensing.startIfIdle();                              // prepareToPlay, the editor
 //   if (! licensing.isAudible()) buffer.clear();          // processBlock
 //   ple::ActivationComponent panel { licensing };         // the editor
 #pragma once
@@ -24,6 +25,9 @@ public:
     // Any other thread. start() takes the key a host restored from the plugin's state ("" : the
     // license this computer last activated for the product, if any) and validates it.
     void start (const juce::String& licenseKeyFromState);
+    // start ("") unless started already: from prepareToPlay or the editor, so that merely
+    // instantiating the plugin (a host's scan) touches no network.
+    void startIfIdle();
     void activate (const juce::String& licenseKey);  // the key as typed or pasted (trimmed here)
     void deactivate();                                // "move my license to another computer"
     void checkNow();
@@ -43,6 +47,7 @@ private:
     void offline (const juce::String& licenseKey, const juce::String& why);
     void refuse (LicenseStatus status, const juce::String& licenseKey, const juce::String& code, const juce::String& message);
     void publish (LicenseSnapshot next, juce::RelativeTime checkAgainIn);
+    void notifyListeners();
 
     std::optional<Cached> readCache() const;
     void writeCache (const Cached& cached) const;
@@ -50,6 +55,7 @@ private:
     const LicensingConfig config_;
     const LicenseService service_;
     std::atomic<LicenseStatus> status_ { LicenseStatus::unlicensed };
+    std::atomic<bool> started_ { false };
     static_assert (std::atomic<LicenseStatus>::is_always_lock_free, "the audio thread reads the status without a lock");
 
     mutable juce::CriticalSection lock_;
