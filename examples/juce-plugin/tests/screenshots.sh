@@ -35,7 +35,8 @@ shot() {
   HOME="$2" DISPLAY=:93 "$app" > /dev/null 2>&1 &
   local pid=$!
   sleep 6
-  DISPLAY=:93 xwd -silent -name "PLE Licensed Gain" | xwdtopnm 2>/dev/null | pnmtopng > "$images/juce-$1.png"
+  # The window opens centred on the 900x600 screen: the whole screen, cut to the window.
+  DISPLAY=:93 xwd -silent -root | xwdtopnm 2>/dev/null | pnmcut -left 189 -top 106 -width 523 -height 389 | pnmtopng > "$images/juce-$1.png"
   kill "$pid"; wait "$pid" 2>/dev/null || true
   echo "docs/images/juce-$1.png"
 }

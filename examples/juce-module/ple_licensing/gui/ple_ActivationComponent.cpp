@@ -7,14 +7,15 @@ juce::Colour statusColour (LicenseStatus status)
 {
     switch (status)
     {
-        case LicenseStatus::licensed:     return juce::Colour (0xff2e7d32);
-        case LicenseStatus::offlineGrace: return juce::Colour (0xffb26a00);
+        // Light tones: readable (WCAG AA) on the dark default look and feel.
+        case LicenseStatus::licensed:     return juce::Colour (0xff81c784);
+        case LicenseStatus::offlineGrace: return juce::Colour (0xffffb74d);
         case LicenseStatus::refused:
-        case LicenseStatus::error:        return juce::Colour (0xffc62828);
+        case LicenseStatus::error:        return juce::Colour (0xffef9a9a);
         case LicenseStatus::unlicensed:
         case LicenseStatus::checking:     break;
     }
-    return juce::Colour (0xff455a64);
+    return juce::Colour (0xffcfd8dc);
 }
 
 }  // namespace
