@@ -237,7 +237,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
         expect(activated.status).toBe(201)
         const { license_token: token } = (await activated.json()) as { license_token: string }
         mkdirSync(dirname(cacheFile(home)), { recursive: true })
-      writeFileSync(cacheFile(home), JSON.stringify({ license_key: theirs.key, license_token: token, nonce }))
+        writeFileSync(cacheFile(home), JSON.stringify({ license_key: theirs.key, license_token: token, nonce }))
         await offline()
         try {
           const planted = host(format, home, { key: theirs.key })
