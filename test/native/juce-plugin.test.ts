@@ -207,6 +207,29 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     )
 
     it(
+      'honours Retry-After: a rate-limited check is retried after the wait, and the saved token carries the plugin meanwhile',
+      async () => {
+        const home = newHome()
+        const state = join(home, 'project.state')
+        const license = await freshLicense()
+        audible(host(format, home, { key: license.key, stateOut: state }))
+        await control('DELETE', '/requests')
+        await faults([{ method: 'POST', route: '/api/license/v1/validate', kind: 'rate_limit', retryAfterS: 1 }])
+        try {
+          const limited = host(format, home, { stateIn: state })
+          expect(limited.status).toBe('offline_grace')
+          audible(limited)
+          // The check on load asked twice: once, and once more after Retry-After.
+          const { requests } = (await control('GET', '/requests?status=429')) as { requests: unknown[] }
+          expect(requests).toHaveLength(2)
+        } finally {
+          await faults([])
+        }
+      },
+      HOST_TIMEOUT_MS
+    )
+
+    it(
       "is silent with another vendor's credential: its license key is refused online, its token offline",
       async () => {
         const vendor = (await control('POST', '/developers', { email: `other-${format}@vendor.test`, name: 'Other Vendor' })).developer as { id: string }

@@ -151,7 +151,6 @@ int main (int argc, char** argv)
     if (plugin == nullptr) return fail (3, "the plugin did not load: " + error);
 
     plugin->setPlayConfigDetails (2, 2, sampleRate, blockSize);
-    plugin->prepareToPlay (sampleRate, blockSize);
 
     if (const auto stateIn = argument (args, "--state-in"); stateIn.isNotEmpty())
     {
@@ -167,6 +166,9 @@ int main (int argc, char** argv)
         if (! withKey) return fail (3, "the plugin's state holds no LicensedGain element");
         plugin->setStateInformation (withKey->getData(), static_cast<int> (withKey->getSize()));
     }
+
+    // As a host opening a project: the state first, then prepareToPlay.
+    plugin->prepareToPlay (sampleRate, blockSize);
 
     // The license settles on the plugin's worker thread; the message loop runs meanwhile.
     juce::String status;
