@@ -14,12 +14,28 @@ inline constexpr const char* kProductId = "prod_demo_synth";
 }  // namespace plugin_license_config
 #endif
 
+#ifndef PLE_PUBLIC_KEY_HEX
+// Qualified lookup finds a PLE_PUBLIC_KEY_HEX the header declared in its namespace first; only
+// when it declared none does it look through this using-directive and find the empty fallback.
+namespace ple_header_fallback
+{
+inline constexpr const char* PLE_PUBLIC_KEY_HEX = "";
+}
+namespace plugin_license_config
+{
+using namespace ple_header_fallback;
+}
+#endif
+
 ple::LicensingConfig exampleLicensingConfig()
 {
     auto config = PLE_LICENSING_CONFIG_FROM_HEADER (plugin_license_config);
+    // The key the plugin pins (GET /api/license/v1/public-key): a macro from the exported header
+    // or -DPLE_PUBLIC_KEY_HEX=..., else the header's constant of that name, else none.
 #ifdef PLE_PUBLIC_KEY_HEX
-    // From the exported header, or -DPLE_PUBLIC_KEY_HEX=... (GET /api/license/v1/public-key).
     config.publicKeyHex = PLE_PUBLIC_KEY_HEX;
+#else
+    config.publicKeyHex = plugin_license_config::PLE_PUBLIC_KEY_HEX;
 #endif
     config.vendorFolder = "PLE Examples";
     config.productFolder = "PLE Licensed Gain";
