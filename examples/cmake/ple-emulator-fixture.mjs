@@ -96,17 +96,19 @@ async function header() {
       kProductId: product.id,
       kDeveloperId: product.developerId ?? '',
       kEnvironment: 'development',
-      kApiBaseUrl: ready.baseUrl
+      kApiBaseUrl: ready.baseUrl,
+      kHeaderPrefix: 'svc',
+      // Named as the client's environment variable, as the desktop UI's export names it.
+      PLE_PUBLIC_KEY_HEX: publicKeyHex
     }
     const lines = [
-      '// Plugin runtime config for tests against the emulator (written by ple-emulator-fixture.mjs).',
+      '// Plugin runtime config for tests against the emulator (written by ple-emulator-fixture.mjs),',
+      '// in the shape of the C++ header the desktop UI exports.',
       '#pragma once',
       '',
       'namespace plugin_license_config {',
       ...Object.entries(constants).map(([name, value]) => `inline constexpr const char* ${name} = ${cString(value)};`),
       '}  // namespace plugin_license_config',
-      '',
-      `#define PLE_PUBLIC_KEY_HEX ${cString(publicKeyHex)}`,
       ''
     ]
     const text = lines.join('\n')

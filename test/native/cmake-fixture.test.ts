@@ -47,7 +47,7 @@ describe.skipIf(missing !== undefined)('the CMake helper: the emulator as a CTes
     const header = readFileSync(join(build, 'ple_plugin_config.h'), 'utf8')
     expect(header).toContain('inline constexpr const char* kAppId = "app_CiSynth00000000000000001";')
     expect(header).toContain(`inline constexpr const char* kApiBaseUrl = "http://127.0.0.1:${port}";`)
-    expect(header).toMatch(/#define PLE_PUBLIC_KEY_HEX "[0-9a-f]{64}"/)
+    expect(header).toMatch(/inline constexpr const char\* PLE_PUBLIC_KEY_HEX = "[0-9a-f]{64}";/)
 
     const tests = spawnSync('ctest', ['--test-dir', build, '--output-on-failure'], { encoding: 'utf8' })
     expect(tests.status, tests.stdout + tests.stderr).toBe(0)

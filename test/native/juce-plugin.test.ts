@@ -6,7 +6,7 @@ import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 import { CI, CI_SCENARIO_FILE, emulatorControl } from './ci-scenario'
-import { toCppHeader } from '../../src/renderer/src/screens/credentials/runtime-config'
+import { toCppHeader } from '../../src/shared/plugin-config/runtime-config'
 import { LV2_URI, buildJucePlugin, missingJuce } from './juce-toolchain'
 import type { BuiltPlugin } from './juce-toolchain'
 
@@ -84,10 +84,20 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
 
   beforeAll(async () => {
     serve = await startServeCli(['--port', '0', '--db', join(dir.path, 'emulator.db'), '--scenario', CI_SCENARIO_FILE, '--admin-token', ADMIN_TOKEN])
-    const { public_key_hex: publicKeyHex } = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string }
-    // The header the desktop UI exports for this credential, as the native client's suite writes it.
-    let header = toCppHeader({ ...CI, environment: 'development', apiBaseUrl: serve.baseUrl }, 'svc')
-    if (!header.includes('PLE_PUBLIC_KEY_HEX')) header += `\n#define PLE_PUBLIC_KEY_HEX "${publicKeyHex}"\n`
+    const key = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string; public_key_pem: string }
+    // The header the desktop UI exports for this credential (its PLE_PUBLIC_KEY_HEX is the key the plugin pins).
+    const header = toCppHeader({
+      appId: CI.appId,
+      pluginKey: CI.pluginKey,
+      pluginSecret: CI.pluginSecret,
+      productId: CI.productId,
+      developerId: CI.developerId,
+      environment: 'development',
+      apiBaseUrl: serve.baseUrl,
+      headerPrefix: 'svc',
+      publicKeyHex: key.public_key_hex,
+      publicKeyPem: key.public_key_pem
+    })
     plugin = buildJucePlugin(header)
     process.stdout.write(`JUCE plugin suite: configure and build took ${plugin.buildSeconds} s\n`)
   }, 1_800_000)

@@ -75,16 +75,7 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
 
   beforeAll(async () => {
     cli = buildClient('default')
-    serve = await startServeCli([
-      '--port',
-      '0',
-      '--db',
-      join(dir.path, 'emulator.db'),
-      '--scenario',
-      CI_SCENARIO_FILE,
-      '--admin-token',
-      ADMIN_TOKEN
-    ])
+    serve = await startServeCli(['--port', '0', '--db', join(dir.path, 'emulator.db'), '--scenario', CI_SCENARIO_FILE, '--admin-token', ADMIN_TOKEN])
     publicKeyHex = ((await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string }).public_key_hex
     cacheDir = mkdtempSync(join(tmpdir(), 'ple-native-cache-'))
   }, 300_000)
