@@ -16,6 +16,7 @@ import { emulatorContext } from './plugins/emulator-context'
 import { errorHandling } from './plugins/error-handling'
 import { openApi } from './plugins/openapi'
 import { developerAuth } from './auth/developer-auth'
+import { tokenAuth } from './auth/token-auth'
 import { developerPluginKeysRoutes } from './routes/developer-plugin-keys'
 import { pluginConnectionRoutes } from './routes/plugin-connections'
 import { legacyPluginKeyRoutes } from './routes/legacy-plugin-keys'
@@ -154,6 +155,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(errorHandling)
     await app.register(openApi)
     await app.register(developerAuth)
+    await app.register(tokenAuth)
     await app.register(trustedOrigins)
     await app.register(requestRecorder)
     await app.register(faultInjection)

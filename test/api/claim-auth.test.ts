@@ -43,14 +43,14 @@ describe('POST /api/library/claim: who may claim', () => {
     expect(refused.status, refused.text).toBe(401)
     expectError(refused, 401, 'INVALID_TOKEN')
     // The message names what the route does take, and what was sent.
-    expect(refused.body.message).toMatch(/customer or developer session token/)
+    expect(refused.body.message).toMatch(/customer session token or a developer session token/)
     expect(refused.body.message).toMatch(/library token/)
     expect(refused.body.message).not.toMatch(/not a developer session token/)
     // The download token the library hands out is not one either.
     const downloadToken = (await getLibrary(emu, libraryToken)).body.download_token as string
     const alsoRefused = await emu.request('POST', '/api/library/claim', { token: downloadToken, body: { claim: order.claimToken } })
     expect(alsoRefused.status).toBe(401)
-    expect(alsoRefused.body.message).toMatch(/customer or developer session token/)
+    expect(alsoRefused.body.message).toMatch(/customer session token or a developer session token/)
     expect((await getLibrary(emu, libraryToken)).body.products).toEqual([])
     await expectStillClaimable(order.claimToken)
   })

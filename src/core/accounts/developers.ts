@@ -5,6 +5,7 @@ import { newId } from '../crypto/random'
 import type { DeveloperRole } from './actor'
 import { createDeveloperRepository } from './developer-repository'
 import type { Developer } from './developer-repository'
+import { shownId } from '../redaction/shown-id'
 
 export type { Developer } from './developer-repository'
 
@@ -33,7 +34,7 @@ export function createDeveloperService(store: Store, clock: Clock): DeveloperSer
     find: (id) => developers.byId(id),
     require(id) {
       const developer = developers.byId(id)
-      if (!developer) throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${id}.`)
+      if (!developer) throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${shownId(id, 'dev')}.`)
       return developer
     },
     list: () => developers.all()

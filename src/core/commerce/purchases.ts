@@ -9,6 +9,7 @@ import type { License, LicenseRepository, Subscription } from '../licensing/lice
 import { newLicenseKey } from '../licensing/license-keys'
 import type { CommerceRepository, Entitlement, Order, OrderItem } from './commerce-repository'
 import type { LicenseKind } from '../../shared/contract/licensing'
+import { shownId } from '../redaction/shown-id'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** Defaults a QA engineer can override per purchase. */
@@ -72,7 +73,7 @@ export function createPurchaseService(deps: {
 
   const requireProduct = (id: string) => {
     const product = products.find(id)
-    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${id}.`)
+    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(id, 'prod')}.`)
     return product
   }
 

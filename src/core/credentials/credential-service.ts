@@ -19,6 +19,7 @@ import type { UnrecoverableReason } from './credential-record'
 import { labelSealedByCurrentKey } from './sealed-key-labels'
 import type { CredentialRecord, CredentialRecordSource } from './credential-record'
 import type { CredentialAudit } from './credential-audit'
+import { shownId } from '../redaction/shown-id'
 
 /** `reason` and `metadata`: accepted on every management POST, kept in the audit trail. */
 export interface ActionNote {
@@ -140,7 +141,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
   function requireActive(productId: string): CredentialRow {
     const row = rows.active(productId)
     if (!row) {
-      throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${productId} has no active credential.`)
+      throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${shownId(productId, 'prod')} has no active credential: it was revoked or never created. Create one (POST .../products/:productId) or ensure one (POST .../products/:productId/ensure).`)
     }
     return row
   }
@@ -181,7 +182,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     current(actor, productId) {
       products.requireVisible(actor, productId)
       const row = rows.active(productId) ?? rows.latest(productId)
-      if (!row) throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${productId} has never had a credential.`)
+      if (!row) throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${shownId(productId, 'prod')} has never had a credential.`)
       return toRecord(row)
     },
 
@@ -273,7 +274,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
 
     createLegacy(productId) {
       const product = products.find(productId)
-      if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${productId}.`)
+      if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(productId, 'prod')}.`)
       return create({ kind: 'emulator' }, product, 'create-legacy', undefined, false)
     },
 

@@ -4,6 +4,7 @@ import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
 import { createCustomerRepository } from './customer-repository'
 import type { Customer, MarketingPreferences } from './customer-repository'
+import { shownId } from '../redaction/shown-id'
 
 export type { Customer, MarketingPreferences } from './customer-repository'
 
@@ -52,7 +53,7 @@ export function createCustomerService(store: Store, clock: Clock): CustomerServi
     find: (id) => customers.byId(id),
     require(id) {
       const customer = customers.byId(id)
-      if (!customer) throw new DomainError('CUSTOMER_NOT_FOUND', `No customer has the id ${id}.`)
+      if (!customer) throw new DomainError('CUSTOMER_NOT_FOUND', `No customer has the id ${shownId(id, 'cus')}.`)
       return customer
     },
     findByUserId: (userId) => customers.byUserId(userId),

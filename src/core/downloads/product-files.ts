@@ -2,6 +2,7 @@ import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
 import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
+import { shownId } from '../redaction/shown-id'
 
 export type FilePlatform = 'windows' | 'macos' | 'linux'
 
@@ -55,7 +56,7 @@ export function createProductFileService(store: Store, clock: Clock): ProductFil
   return {
     add(input) {
       const product = productName.get(input.productId) as { name: string } | undefined
-      if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${input.productId}.`)
+      if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(input.productId, 'prod')}.`)
       const id = newId('file')
       const slug = product.name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'plugin'
       insert.run({

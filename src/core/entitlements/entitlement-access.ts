@@ -33,8 +33,11 @@ export function entitlementGrants(facts: EntitlementFacts, now: Date): boolean {
 }
 
 export interface EntitlementAccess {
-  /** Throws ENTITLEMENT_REQUIRED unless one of the customer's entitlements to the product grants downloads now. */
-  requireDownload(customerId: string, productId: string): void
+  /**
+   * Throws ENTITLEMENT_REQUIRED unless one of the customer's entitlements to the product grants
+   * downloads now. `vendorId` (a vendor library or download token) admits that developer's products only.
+   */
+  requireDownload(customerId: string, productId: string, vendorId?: string | null): void
 }
 
 export function createEntitlementAccess(deps: { store: Store; clock: Clock; licenses: LicenseRepository; grace: GracePeriod }): EntitlementAccess {
@@ -46,10 +49,14 @@ export function createEntitlementAccess(deps: { store: Store; clock: Clock; lice
        LEFT JOIN orders o ON o.id = i.order_id
       WHERE e.customer_id = ? AND e.product_id = ? AND e.status = 'active'`
   )
+  const developerOf = store.db.prepare('SELECT developer_id FROM products WHERE id = ?').pluck()
   const licenseOf = store.db.prepare('SELECT id FROM licenses WHERE entitlement_id = ? ORDER BY created_at, rowid LIMIT 1').pluck()
 
   return {
-    requireDownload(customerId, productId) {
+    requireDownload(customerId, productId, vendorId = null) {
+      if (vendorId !== null && developerOf.get(productId) !== vendorId) {
+        throw new DomainError('ENTITLEMENT_REQUIRED', "This token is narrowed to another vendor's products: it does not reach this file.")
+      }
       const now = clock.now()
       const rows = sources.all(customerId, productId) as Array<Pick<Entitlement, 'id'> & { order_status: Order['status'] | null }>
       const granted = rows.some((row) => {

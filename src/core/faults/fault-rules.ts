@@ -4,6 +4,7 @@ import { compileRoutePattern, routePatternProblem } from './route-pattern'
 import type { PathMatcher } from './route-pattern'
 import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_LIMITS } from '../../shared/contract/faults'
 import type { FaultKind } from '../../shared/contract/faults'
+import { shownId } from '../redaction/shown-id'
 
 /**
  * A stored rule, every key present. `ms` is the delay for `latency`, the spread of the body for
@@ -90,7 +91,7 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
 
     remove(id) {
       const found = compiled.find((entry) => entry.rule.id === id)
-      if (!found) throw new DomainError('FAULT_RULE_NOT_FOUND', `No fault rule has the id ${id}.`)
+      if (!found) throw new DomainError('FAULT_RULE_NOT_FOUND', `No fault rule has the id ${shownId(id, 'flt')}.`)
       compiled = compiled.filter((entry) => entry !== found)
       return { ...found.rule }
     },

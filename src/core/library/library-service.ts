@@ -1,17 +1,25 @@
 import type { CustomerService, Customer } from '../customers/customers'
 import type { Clock } from '../clock/clock'
 import { DOWNLOAD_TOKEN_TTL_S } from './library-tokens'
-import type { LibraryTokens } from './library-tokens'
+import type { LibraryGrant, LibraryTokens } from './library-tokens'
 import type { LibraryView } from './library-view'
 import { toWebviewPayload } from './webview-view'
 import type { LicenseRepository } from '../licensing/license-repository'
 import type { Product } from '../products/products'
 import { DomainError } from '../errors/domain-error'
 
+/** How far a request's token reaches: one vendor's products, and the download token it already is. */
+export interface LibraryScope {
+  vendorId: string | null
+  /** Set when the request came with a download token: the page reuses it, never a newer one. */
+  downloadToken: string | null
+}
+
 export interface LibraryRequestContext {
   baseUrl: string
   storefront?: string | undefined
   instanceId?: string | undefined
+  scope?: LibraryScope | undefined
 }
 
 /** The customer library surface: resolve who is asking (token or plugin context), then read. */
@@ -27,13 +35,12 @@ export function createLibraryService(deps: {
 }) {
   const { clock, customers, tokens, view, licenses } = deps
 
-  /** `missingHint` says how this caller's route takes a token (its forms differ by route). */
-  async function customerFromToken(token: string | null, missingHint = 'Send a library token.'): Promise<Customer> {
-    if (!token) throw new DomainError('LIBRARY_TOKEN_INVALID', missingHint)
-    const { customerId } = await tokens.verify(token)
-    const customer = customers.find(customerId)
+  /** Who a library or download token speaks for: its customer and its grant (scope, vendor, expiry). */
+  async function grantOf(token: string): Promise<{ customer: Customer; grant: LibraryGrant }> {
+    const grant = await tokens.verify(token)
+    const customer = customers.find(grant.customerId)
     if (!customer) throw new DomainError('LIBRARY_TOKEN_INVALID', 'The customer of this library token no longer exists.')
-    return customer
+    return { customer, grant }
   }
 
   /** Plugin context: an authenticated product plus a license key of that product names the customer. */
@@ -46,27 +53,36 @@ export function createLibraryService(deps: {
   }
 
   /** Download tokens live an hour: reused while they have more than REUSE_MARGIN_MS left, not signed per page view. */
+  // Keyed by customer and vendor: a vendor's page hands out a download token narrowed like itself.
   const downloadTokens = new Map<string, { token: string; expiresAtMs: number }>()
-  async function downloadTokenFor(customerId: string): Promise<string> {
+  async function downloadTokenFor(customerId: string, vendorId: string | null): Promise<string> {
     const now = clock.now().getTime()
-    const cached = downloadTokens.get(customerId)
+    const key = `${customerId} ${vendorId ?? ''}`
+    const cached = downloadTokens.get(key)
     if (cached && cached.expiresAtMs - now > REUSE_MARGIN_MS && cached.expiresAtMs - now <= DOWNLOAD_TOKEN_TTL_S * 1000) return cached.token
-    const issued = await tokens.issue(customerId, 'download')
+    const issued = await tokens.issue(customerId, 'download', vendorId)
     if (downloadTokens.size >= 10_000) downloadTokens.clear()
-    downloadTokens.set(customerId, { token: issued.token, expiresAtMs: Date.parse(issued.expiresAt) })
+    downloadTokens.set(key, { token: issued.token, expiresAtMs: Date.parse(issued.expiresAt) })
     return issued.token
   }
 
+  /**
+   * A library page. Read with a download token, the page hands back that same token: a download
+   * token never buys a longer-lived one (docs/api.md, "Tokens and scopes").
+   */
   async function library(customer: Customer, context: LibraryRequestContext & { productId?: string | undefined }) {
-    return view.build(customer, { ...context, downloadToken: await downloadTokenFor(customer.id) })
+    const vendorId = context.scope?.vendorId ?? null
+    const downloadToken = context.scope?.downloadToken ?? (await downloadTokenFor(customer.id, vendorId))
+    return view.build(customer, { ...context, vendorId: vendorId ?? undefined, downloadToken })
   }
 
   return {
-    customerFromToken,
+    grantOf,
     customerFromLicense,
     library,
-    async issueToken(customer: Customer, baseUrl: string) {
-      const issued = await tokens.issue(customer.id, 'library')
+    /** `vendorId` set: a vendor library token, narrowed to that developer's products. */
+    async issueToken(customer: Customer, baseUrl: string, vendorId: string | null = null) {
+      const issued = await tokens.issue(customer.id, 'library', vendorId)
       return {
         library_token: issued.token,
         token_type: 'Bearer' as const,

@@ -15,6 +15,8 @@ export interface LibraryQuery {
   instanceId?: string | undefined
   /** Only this product (the in-plugin web view). */
   productId?: string | undefined
+  /** Only this developer's products (a vendor library token). */
+  vendorId?: string | undefined
   baseUrl: string
   downloadToken: string
 }
@@ -101,12 +103,17 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
     const held = queries.holdings(customer.id)
     const { storefront, instanceId } = query
     const onlyProductId = query.productId
+    const onlyVendorId = query.vendorId
     const now = clock.now()
     const graceMs = grace.ms()
     const inScope = (product: LibraryProduct | undefined): product is LibraryProduct =>
       product !== undefined &&
       (storefront === undefined || product.storefrontSlug === storefront) &&
-      (onlyProductId === undefined || product.id === onlyProductId)
+      (onlyProductId === undefined || product.id === onlyProductId) &&
+      (onlyVendorId === undefined || product.developerId === onlyVendorId)
+    const ofProductAndVendor = (productId: string) =>
+      (onlyProductId === undefined || productId === onlyProductId) &&
+      (onlyVendorId === undefined || held.products.get(productId)?.developerId === onlyVendorId)
     const urlPrefix = `${query.baseUrl}/api/downloads/`
     const tokenQuery = `?download_token=${encodeURIComponent(query.downloadToken)}`
     const noActivations: readonly LibraryActivation[] = []
@@ -171,7 +178,8 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
     const orderViews = []
     for (const order of held.orders) {
       if (storefront !== undefined && order.storefrontSlug !== storefront) continue
-      const items = onlyProductId === undefined ? order.items : order.items.filter((item) => item.productId === onlyProductId)
+      const narrowed = onlyProductId !== undefined || onlyVendorId !== undefined
+      const items = narrowed ? order.items.filter((item) => ofProductAndVendor(item.productId)) : order.items
       if (items.length === 0) continue
       orderViews.push({
         id: order.id,

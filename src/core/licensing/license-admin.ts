@@ -1,6 +1,7 @@
 import { DomainError } from '../errors/domain-error'
 import type { License, LicenseRepository } from './license-repository'
 import type { LicenseStatus } from '../../shared/contract/licensing'
+import { shownId } from '../redaction/shown-id'
 
 export interface LicenseChanges {
   status?: LicenseStatus | undefined
@@ -12,7 +13,7 @@ export interface LicenseChanges {
 export function createLicenseAdmin(rows: LicenseRepository) {
   const require = (id: string): License => {
     const license = rows.byId(id)
-    if (!license) throw new DomainError('LICENSE_NOT_FOUND', `No license has the id ${id}.`)
+    if (!license) throw new DomainError('LICENSE_NOT_FOUND', `No license has the id ${shownId(id, 'lic')}.`)
     return license
   }
   return {

@@ -5,6 +5,7 @@ import { DomainError } from '../errors/domain-error'
 import { newId, randomBase62 } from '../crypto/random'
 import { createProductRepository } from './product-repository'
 import type { Product } from './product-repository'
+import { shownId } from '../redaction/shown-id'
 
 export type { Product } from './product-repository'
 
@@ -33,7 +34,7 @@ export function createProductService(store: Store, clock: Clock): ProductService
     create({ developerId, name, storefrontSlug, supportEmail }) {
       return store.transaction(() => {
         if (!products.developerExists(developerId)) {
-          throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${developerId}.`)
+          throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${shownId(developerId, 'dev')}.`)
         }
         const at = clock.nowIso()
         const slug = storefrontSlug?.trim() || null
@@ -55,7 +56,7 @@ export function createProductService(store: Store, clock: Clock): ProductService
     requireVisible(actor, id) {
       const product = find(id)
       if (!product || !isVisibleTo(actor, product)) {
-        throw new DomainError('PRODUCT_NOT_FOUND', `No product ${id} is visible to this developer.`)
+        throw new DomainError('PRODUCT_NOT_FOUND', `No product ${shownId(id, 'prod')} is visible to this developer.`)
       }
       return product
     },

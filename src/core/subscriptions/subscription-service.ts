@@ -5,6 +5,7 @@ import type { LicenseRepository, Subscription } from '../licensing/license-repos
 import { periodMs, subscriptionStanding } from './subscription-lifecycle'
 import type { SubscriptionStanding } from './subscription-lifecycle'
 import type { GracePeriod } from './grace-period'
+import { shownId } from '../redaction/shown-id'
 
 /** The QA actions on a subscription: what a billing system would do, at the emulator clock's now. */
 export type SubscriptionAction = 'renew-now' | 'cancel' | 'resume' | 'payment-fails' | 'payment-succeeds'
@@ -34,7 +35,7 @@ export function createSubscriptionService(deps: { store: Store; clock: Clock; li
 
   function find(id: string): Subscription {
     const subscription = licenses.subscription(id)
-    if (!subscription) throw new DomainError('SUBSCRIPTION_NOT_FOUND', `No subscription has the id ${id}.`)
+    if (!subscription) throw new DomainError('SUBSCRIPTION_NOT_FOUND', `No subscription has the id ${shownId(id, 'sub')}.`)
     return subscription
   }
 

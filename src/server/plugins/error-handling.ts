@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { isDomainError } from '../../core/errors/domain-error'
-import { redactText } from '../../core/redaction/redact'
+import { previewOf, redactText } from '../../core/redaction/redact'
 import { httpStatusOf } from '../errors/http-status'
 import type { DomainErrorCode } from '../../core/errors/domain-error'
 import { TRANSPORT_STATUS_BY_CODE, TransportError } from '../errors/transport-codes'
@@ -100,8 +100,27 @@ export const errorHandling = fp(
   { name: 'error-handling', dependencies: ['emulator-context'] }
 )
 
+/**
+ * The last guard of "nothing echoed" (docs/api.md section 1): whatever an answer repeats of the
+ * request (a path, a field name, an id) leaves with secret-shaped values and the admin token
+ * previewed, as the logs show them. Ids are checked for their shape where they are named.
+ */
+function scrubbed(body: ErrorBody, adminToken: string): ErrorBody {
+  const scrub = (text: string) => {
+    const out = redactText(text)
+    return adminToken.length >= 8 && out.includes(adminToken) ? out.split(adminToken).join(previewOf(adminToken)) : out
+  }
+  const walk = (value: unknown, depth: number): unknown => {
+    if (typeof value === 'string') return scrub(value)
+    if (value === null || typeof value !== 'object' || depth > 8) return value
+    if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1))
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, depth + 1)]))
+  }
+  return walk(body, 0) as ErrorBody
+}
+
 function send(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(body)
+  return reply.code(status).type('application/json; charset=utf-8').send(scrubbed(body, reply.server.settings.adminToken))
 }
 
 function describeValidation(error: FastifyError, request: FastifyRequest): string {

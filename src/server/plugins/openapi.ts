@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger'
 import { ErrorResponse } from '../../shared/schemas/common'
 import { ERROR_CODES } from '../errors/error-codes'
 import { documentTolerance } from './tolerant-requests'
+import { NO_TOKEN } from '../auth/route-tokens'
 
 /** The OpenAPI 3.1 document, generated from the route schemas and served at /openapi.json. */
 export const openApi = fp(
@@ -56,7 +57,7 @@ export const openApi = fp(
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`)
       }
     })
-    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    app.get('/openapi.json', { config: { tokens: NO_TOKEN }, schema: { hide: true } }, async () => app.swagger())
   },
   { name: 'openapi', dependencies: ['emulator-context'] }
 )

@@ -4,7 +4,10 @@ import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream } from '../../core/downloads/generated-bytes'
 import { parseByteRange } from '../http/byte-range'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
-import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../auth/plugin-auth'
+import type { Customer } from '../../core/customers/customers'
+import { requestAuth } from '../auth/token-auth'
+import { shownId } from '../../core/redaction/shown-id'
+import { DOWNLOAD } from '../auth/route-tokens'
 
 /** The file's bytes, documented as such (streamed as sent, never serialized). */
 const FILE_BYTES = (description: string) =>
@@ -12,11 +15,12 @@ const FILE_BYTES = (description: string) =>
 
 /** Entitlement-gated delivery: the library's download links land here (docs/api.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { files, library, entitlements } = app.core
+  const { files, entitlements } = app.core
 
   app.route({
     method: ['GET', 'HEAD'],
     url: '/:fileId',
+    config: { tokens: DOWNLOAD },
     schema: {
       tags: ['Downloads'],
       summary: 'Download a product file (download token; active entitlement required; Range supported)',
@@ -43,13 +47,10 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     handler: async (request, reply) => {
-      const customer = await library.customerFromToken(
-        presentedLibraryToken(request, LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS),
-        libraryTokenHint(LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, 'query')
-      )
+      const { customer, scope } = requestAuth(request)
       const file = files.find(request.params.fileId)
-      if (!file) throw new DomainError('FILE_NOT_FOUND', `No file has the id ${request.params.fileId}.`)
-      entitlements.requireDownload(customer.id, file.productId)
+      if (!file) throw new DomainError('FILE_NOT_FOUND', `No file has the id ${shownId(request.params.fileId, 'file')}.`)
+      entitlements.requireDownload((customer as Customer).id, file.productId, scope?.vendorId ?? null)
       const range = parseByteRange(request.headers.range, file.sizeBytes)
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${file.sizeBytes}`)

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { NO_TOKEN } from '../auth/route-tokens'
 
 /** A placeholder at `/` until the renderer is served here: says what is running and where. */
 export const homePageRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/', { config: { tokens: NO_TOKEN }, schema: { hide: true } }, async (_request, reply) => {
     reply.type('text/html; charset=utf-8')
     return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Plugin License Emulator</title></head>

@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { VerifiedConnectionResponse, VerifyConnectionBody } from '../../shared/schemas/plugin-connections'
+import { NO_TOKEN } from '../auth/route-tokens'
 
 /** POST /api/plugin-connections/verify: section 4.2, answered as docs/api.md section 3 pins. */
 export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/verify',
     {
+      // The credential travels in the body, as data to check, not as a token of the request.
+      config: { tokens: NO_TOKEN },
       schema: {
         tags: ['Plugin connections'],
         summary: 'Confirm that product ID, App ID, plugin key and plugin secret belong together',

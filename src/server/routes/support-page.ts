@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { errorResponses } from '../../shared/schemas/common'
+import { NO_TOKEN } from '../auth/route-tokens'
 
 /**
  * The page behind the library's `support.help_url`: the emulator hands that URL out, so it must
@@ -11,6 +12,7 @@ export const supportPageRoutes: FastifyPluginAsync = async (app) => {
   app.get(
     '/support',
     {
+      config: { tokens: NO_TOKEN },
       // The declared 200 documents the page; the HTML goes out as written, errors as JSON.
       serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
       schema: {

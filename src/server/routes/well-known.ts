@@ -2,12 +2,14 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { JwkSchema } from '../../shared/schemas/licensing'
 import { errorResponses } from '../../shared/schemas/common'
+import { NO_TOKEN } from '../auth/route-tokens'
 
 /** Public signing keys: verify developer session tokens and signed license tokens offline. */
 export const wellKnownRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/.well-known/jwks.json',
     {
+      config: { tokens: NO_TOKEN },
       schema: {
         tags: ['Keys'],
         summary: 'JSON Web Key Set of the emulator signing keys (Ed25519, alg EdDSA)',

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { errorResponses } from '../../../shared/schemas/common'
 import { ClockResponse } from '../../../shared/schemas/scenarios'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 /** Years either way: far enough for any expiry test, near enough to stay a valid date. */
 const MAX_OFFSET_S = 100 * 365 * 24 * 60 * 60
@@ -18,13 +19,17 @@ export const clockControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/clock',
-    { schema: { tags: ['Emulator'], summary: "The emulator's now and its offset", response: { 200: ClockResponse, ...errorResponses } } },
+    {
+      config: { tokens: ADMIN_TOKEN },
+      schema: { tags: ['Emulator'], summary: "The emulator's now and its offset", response: { 200: ClockResponse, ...errorResponses } }
+    },
     async () => describe()
   )
 
   app.put(
     '/clock',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags: ['Emulator'],
         summary: 'Move the emulator clock: { offsetS } from the system time, { now } absolute, or { advanceS } from where it is',

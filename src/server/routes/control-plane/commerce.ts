@@ -14,6 +14,7 @@ import { IdParams } from '../../../shared/schemas/control-plane'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
 import { SUBSCRIPTION_ACTIONS } from '../../../core/subscriptions/subscription-service'
 import type { SubscriptionAction } from '../../../core/subscriptions/subscription-service'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 const Id = Type.String({ minLength: 1, maxLength: 200 })
@@ -24,6 +25,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/purchases',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'A direct purchase: order, entitlement, license (and subscription)',
@@ -48,6 +50,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/reseller-orders',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'A reseller/partner order waiting for its claim; the claim token is shown once',
@@ -75,6 +78,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/licenses/:id',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Suspend, revoke, reinstate or expire a license, or change its activation limit',
@@ -96,6 +100,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/licenses',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Licenses, newest first, optionally of one product or one customer (at most 500)',
@@ -112,6 +117,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/licenses/:id',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'A license with every activation, live and deactivated',
@@ -125,6 +131,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/subscriptions/:id',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'A subscription, and how it stands on the emulator clock now (renewals, grace, end)',
@@ -139,6 +146,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       `/subscriptions/:id/${action}`,
       {
+        config: { tokens: ADMIN_TOKEN },
         schema: {
           tags,
           summary: SUBSCRIPTION_ACTION_SUMMARIES[action],

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
 import { IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
 import { CustomerSchema, LicenseSchema } from '../../../shared/schemas/commerce'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 
@@ -12,6 +13,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/customers',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Create a customer (with a signed-in user identity)',
@@ -34,6 +36,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/customers',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'List customers',
@@ -46,6 +49,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/customers/:id/session',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Mint a signed-in customer user JWT (for claims)',
@@ -69,6 +73,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/customers/:id/library-token',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: "A library token for the customer's library",
@@ -85,6 +90,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/customers/:id/licenses',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: "The customer's licenses",

@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
 import { DeveloperSchema, IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 
@@ -11,6 +12,7 @@ export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
   app.post(
     '/developers',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Create a developer (role developer or admin)',
@@ -31,6 +33,7 @@ export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
   app.get(
     '/developers',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'List developers',
@@ -43,6 +46,7 @@ export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
   app.post(
     '/developers/:id/session',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Mint a developer JWT for the management API',

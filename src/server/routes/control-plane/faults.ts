@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
 import { IdParams } from '../../../shared/schemas/control-plane'
 import { FaultRulesBody, FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 
@@ -15,6 +16,7 @@ export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/faults',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Replace every fault rule (all or nothing)',
@@ -32,6 +34,7 @@ export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/faults',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'List the fault rules, in the order they are checked',
@@ -44,6 +47,7 @@ export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/faults',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Remove every fault rule',
@@ -60,6 +64,7 @@ export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/faults/:id',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Remove one fault rule (404 FAULT_RULE_NOT_FOUND when no rule has that id)',

@@ -1,23 +1,15 @@
-import { timingSafeEqual, createHash } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import { DomainError } from '../../../core/errors/domain-error'
 import type { ServerSettings } from '../../plugins/emulator-context'
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Control-plane routes that answer without the admin token (health only). */
-    withoutAdminToken?: boolean
-  }
-}
 
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i
 
 /**
  * Protection of the control plane: the Host must be a loopback name (no DNS rebinding), a
- * browser Origin must be the server's own (or a trusted one), and the admin token must match.
+ * browser Origin must be the server's own (or a trusted one). The admin token each route declares
+ * (`config.tokens`) is checked by token-auth, after this.
  */
 export function controlPlaneGuard(settings: ServerSettings) {
-  const expected = digest(settings.adminToken)
   return async function guard(request: FastifyRequest): Promise<void> {
     const host = request.headers.host ?? ''
     if (!LOOPBACK_HOST.test(host)) {
@@ -27,17 +19,5 @@ export function controlPlaneGuard(settings: ServerSettings) {
     if (origin !== undefined && origin !== `http://${host}` && !settings.trustedOrigins.includes(origin)) {
       throw new DomainError('ORIGIN_NOT_ALLOWED', 'Pages from another origin may not drive the emulator control plane.')
     }
-    if (request.routeOptions.config.withoutAdminToken) return
-    const token = request.headers['x-emulator-token']
-    if (typeof token !== 'string' || token === '') {
-      throw new DomainError('AUTH_REQUIRED', 'Send the admin token in the x-emulator-token header.')
-    }
-    if (!timingSafeEqual(digest(token), expected)) {
-      throw new DomainError('INVALID_TOKEN', 'The admin token does not match.')
-    }
   }
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest()
 }

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { HealthResponse } from '../../../shared/schemas/server-info'
+import { NO_TOKEN } from '../../auth/route-tokens'
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/health',
     {
-      config: { withoutAdminToken: true },
+      config: { tokens: NO_TOKEN },
       schema: {
         tags: ['Emulator'],
         summary: 'Liveness: version and uptime (no admin token needed)',

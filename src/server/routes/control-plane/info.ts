@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
 import { ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/server-info'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 /** What the Overview screen shows: where things are, how they are set, how much there is. */
 export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -14,6 +15,7 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/info',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags: ['Emulator'],
         summary: 'Server status: base URL, settings, database location, runtime key, counts',
@@ -35,14 +37,19 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   )
 
-  app.get('/settings', { schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: SettingsResponse, ...errorResponses } } }, async () => ({
-    ok: true as const,
-    settings: currentSettings()
-  }))
+  app.get(
+    '/settings',
+    { config: { tokens: ADMIN_TOKEN }, schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: SettingsResponse, ...errorResponses } } },
+    async () => ({
+      ok: true as const,
+      settings: currentSettings()
+    })
+  )
 
   app.put(
     '/settings',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags: ['Emulator'],
         summary: 'Change the credential header prefix, strict mode or the subscription grace period at runtime (until restart)',

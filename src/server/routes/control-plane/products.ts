@@ -4,6 +4,8 @@ import { DomainError } from '../../../core/errors/domain-error'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
 import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductSchema } from '../../../shared/schemas/control-plane'
 import { CredentialRecordSchema } from '../../../shared/schemas/credentials'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
+import { shownId } from '../../../core/redaction/shown-id'
 
 const tags = ['Emulator']
 
@@ -12,13 +14,14 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const requireProduct = (id: string) => {
     const product = products.find(id)
-    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${id}.`)
+    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(id, 'prod')}.`)
     return product
   }
 
   app.post(
     '/products',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Create a product owned by a developer',
@@ -39,6 +42,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'List every product',
@@ -51,6 +55,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/products/:id/legacy-credential',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Issue an active credential with no recoverable secret, as older credentials are',
@@ -74,6 +79,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products/:id/credentials',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Every credential of a product, newest first',
@@ -87,6 +93,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products/:id/audit',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: "The product's credential audit trail, newest first",
@@ -100,6 +107,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/products/:id/connection',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: "The product's connection status record (null before the first verification)",

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { PassThrough } from 'node:stream'
 import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -7,6 +6,7 @@ import { matchesFilter } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
 import { RequestEntrySchema, RequestIdParams, RequestListQuery, RequestStreamQuery, RequestSummarySchema } from '../../../shared/schemas/requests'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 
@@ -20,7 +20,6 @@ const MAX_REPLAY = 500
 /** The request inspector (docs/api.md section 6): the redacted log of service API requests. */
 export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const log = app.core.requests
-  const expectedToken = sha256(app.settings.adminToken)
   const openStreams = new Set<() => void>()
 
   // An open event stream would keep close() waiting for its connection: end them first.
@@ -31,6 +30,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/requests',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Recorded service API requests, newest first, filtered and paged',
@@ -53,6 +53,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/requests',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Empty the request log',
@@ -65,8 +66,8 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/requests/stream',
     {
-      // The admin token is checked below: from the header, or from `?token=` for EventSource.
-      config: { withoutAdminToken: true },
+      // A browser EventSource cannot send headers: the admin token may come as `?token=` here.
+      config: { tokens: ADMIN_TOKEN, adminTokenInQuery: true },
       schema: {
         tags,
         summary: 'Live request log as server-sent events (event `request`, data: a request summary)',
@@ -83,8 +84,8 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request, reply) => {
-      const { token, ...filter } = request.query
-      requireAdminToken(request.headers['x-emulator-token'], token, expectedToken)
+      // `token` is the admin token (checked by token-auth), not a filter.
+      const { token: _adminToken, ...filter } = request.query
 
       const stream = new PassThrough()
       let ended = false
@@ -129,6 +130,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/requests/:id',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'One recorded request with its redacted request and response',
@@ -146,17 +148,4 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
 function eventOf(entry: RequestSummary): string {
   return `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`
-}
-
-function sha256(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest()
-}
-
-/** The control plane's token check, header or query; compared in constant time over digests. */
-function requireAdminToken(header: string | string[] | undefined, query: string | undefined, expected: Buffer): void {
-  const presented = typeof header === 'string' && header !== '' ? header : query
-  if (presented === undefined || presented === '') {
-    throw new DomainError('AUTH_REQUIRED', 'Send the admin token in the x-emulator-token header (or, for EventSource, as ?token=).')
-  }
-  if (!timingSafeEqual(sha256(presented), expected)) throw new DomainError('INVALID_TOKEN', 'The admin token does not match.')
 }

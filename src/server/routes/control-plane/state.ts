@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
 import { PresetSchema } from '../../../shared/schemas/scenarios'
 import { SCENARIO_FORMAT } from '../../../core/scenarios/scenario-schema'
+import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 /** Scenario documents can be large (a whole customer base); this route alone accepts up to 256 MiB. */
@@ -16,6 +17,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/state',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Export the whole state as one scenario document (hashes and ciphertext, never plain secrets)',
@@ -28,6 +30,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/state',
     {
+      config: { tokens: ADMIN_TOKEN },
       bodyLimit: STATE_BODY_LIMIT,
       schema: {
         tags,
@@ -47,6 +50,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/reset',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Empty all data, fault rules and the clock offset, without a restart (signing keys and settings stay)',
@@ -62,6 +66,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/presets',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'The built-in scenarios',
@@ -80,6 +85,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/presets/:name',
     {
+      config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
         summary: 'Load a built-in scenario, replacing the state',

@@ -13,6 +13,7 @@ import {
   RotatedResponse
 } from '../../../shared/schemas/credentials'
 import { oneTimeReveal, revealedMaterial } from './presenters'
+import { DEVELOPER_JWT } from '../../auth/route-tokens'
 
 const tags = ['Product credentials']
 const security = [{ developerJwt: [] }]
@@ -22,12 +23,12 @@ const security = [{ developerJwt: [] }]
  * every rule lives in core's credential service.
  */
 export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticateDeveloper)
   const credentials = app.core.credentials
 
   app.get(
     '/',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -45,6 +46,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.get(
     '/:productId',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -62,6 +64,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/:productId',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -85,6 +88,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/:productId/ensure',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -109,6 +113,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/:productId/reveal-secret',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,
@@ -128,6 +133,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
     app.post(
       `/:productId/rotate-${what}`,
       {
+        config: { tokens: DEVELOPER_JWT },
         schema: {
           tags,
           security,
@@ -153,6 +159,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/:productId/revoke',
     {
+      config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
         security,

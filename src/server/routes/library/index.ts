@@ -3,14 +3,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
 import { ClaimResponse, LibraryResponse } from '../../../shared/schemas/library'
-import { LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
-import { signedInCustomer } from '../../auth/user-auth'
+import type { Customer } from '../../../core/customers/customers'
+import { requestAuth } from '../../auth/token-auth'
+import { oneValue } from '../../http/one-value'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { closeIgnoredField } from '../../plugins/tolerant-requests'
+import { LIBRARY_READ, SIGNED_IN_USER } from '../../auth/route-tokens'
 
 const tags = ['Customer library']
 const Token = Type.String({ maxLength: 4096 })
-const Id = Type.String({ maxLength: 200 })
+/** A filter or device id: empty would match nothing, so it is refused (docs/api.md section 4). */
+const Id = Type.String({ minLength: 1, maxLength: 200 })
 
 /** The customer library (docs/api.md section 4). */
 export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,6 +22,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/',
     {
+      config: { tokens: LIBRARY_READ },
       serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
@@ -44,14 +48,12 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const q = request.query
-      const customer = await library.customerFromToken(
-        presentedLibraryToken(request, LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS),
-        libraryTokenHint(LIBRARY_OR_DOWNLOAD_TOKEN_FIELDS, 'query')
-      )
-      const payload = await library.library(customer, {
+      const { customer, scope } = requestAuth(request)
+      const payload = await library.library(customer as Customer, {
         baseUrl: app.core.apiBaseUrl(),
-        storefront: q.storefront ?? q.storefrontSlug,
-        instanceId: q.instance_id ?? q.instanceId ?? q.machine_id
+        storefront: oneValue({ storefront: q.storefront, storefrontSlug: q.storefrontSlug }, 'query'),
+        instanceId: oneValue({ instance_id: q.instance_id, instanceId: q.instanceId, machine_id: q.machine_id }, 'query'),
+        scope: scope ?? undefined
       })
       return { ok: true as const, ...payload }
     }
@@ -60,6 +62,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/claim',
     {
+      config: { tokens: SIGNED_IN_USER },
       schema: {
         tags,
         summary: 'Claim a reseller/partner order item for the signed-in user (idempotent for the same account)',
@@ -81,8 +84,11 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const customer = await signedInCustomer(app, request)
-      const claimToken = request.body.claim ?? request.body.claim_token ?? request.query.claim ?? request.query.claim_token
+      const customer = requestAuth(request).customer as Customer
+      const claimToken = oneValue(
+        { claim: request.body.claim ?? request.query.claim, claim_token: request.body.claim_token ?? request.query.claim_token },
+        'body or query'
+      )
       if (!claimToken) {
         const close = closeIgnoredField(request, 'claim_token') ?? closeIgnoredField(request, 'claim')
         const meant = close && closeIgnoredField(request, 'claim_token') === close ? 'claim_token' : 'claim'

@@ -14,9 +14,13 @@ import {
   LicenseViewSchema,
   ValidateBody
 } from '../../../shared/schemas/licensing'
-import { LIBRARY_TOKEN_FIELDS, authenticatePlugin, hasPluginContext, libraryTokenHint, presentedLibraryToken } from '../../auth/plugin-auth'
+import type { FastifyRequest } from 'fastify'
+import { requestAuth } from '../../auth/token-auth'
+import type { RequestAuth } from '../../auth/token-auth'
+import { oneValue } from '../../http/one-value'
 import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
+import { LIBRARY_CONTEXT, NO_TOKEN, PRODUCT_CREDENTIAL } from '../../auth/route-tokens'
 
 const tags = ['Licensing v1']
 const LIBRARY_CONTEXT_ERRORS = [
@@ -34,12 +38,12 @@ const LibraryContextQuery = Type.Object(
     libraryToken: Type.Optional(Type.String({ maxLength: 4096 })),
     library_token: Type.Optional(Type.String({ maxLength: 4096 })),
     license_key: Type.Optional(Type.String({ maxLength: 200 })),
-    instance_id: Type.Optional(Type.String({ maxLength: 200 })),
-    instanceId: Type.Optional(Type.String({ maxLength: 200 })),
-    machine_id: Type.Optional(Type.String({ maxLength: 200 })),
-    storefront: Type.Optional(Type.String({ maxLength: 200 })),
-    storefrontSlug: Type.Optional(Type.String({ maxLength: 200 })),
-    productId: Type.Optional(Type.String({ maxLength: 200 }))
+    instance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    instanceId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    machine_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    storefront: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    storefrontSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 }))
   },
   { additionalProperties: false }
 )
@@ -68,6 +72,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/activate',
     {
+      config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
         security,
@@ -89,7 +94,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request, reply) => {
-      const { product } = authenticatePlugin(app, request)
+      const { product } = requestAuth(request).plugin as NonNullable<RequestAuth['plugin']>
       const body = request.body
       const outcome = await licensing.activate(product, {
         licenseKey: body.license_key,
@@ -115,6 +120,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/validate',
     {
+      config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
         security,
@@ -135,7 +141,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const { product } = authenticatePlugin(app, request)
+      const { product } = requestAuth(request).plugin as NonNullable<RequestAuth['plugin']>
       const result = await licensing.validate(product, {
         licenseKey: request.body.license_key,
         instanceId: request.body.instance_id,
@@ -156,6 +162,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/deactivate',
     {
+      config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
         security,
@@ -168,7 +175,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const { product } = authenticatePlugin(app, request)
+      const { product } = requestAuth(request).plugin as NonNullable<RequestAuth['plugin']>
       const standing = licensing.deactivate(product, { licenseKey: request.body.license_key, instanceId: request.body.instance_id })
       return {
         ok: true as const,
@@ -179,21 +186,31 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     }
   )
 
-  /** Who the library-token and webview-library calls speak for: a library token, else plugin context. */
-  async function resolveCustomer(request: Parameters<typeof presentedLibraryToken>[0], licenseKey: string | undefined) {
-    const prefix = app.settings.headerPrefix
-    const plugin = hasPluginContext(request, prefix) ? authenticatePlugin(app, request) : null
-    const libraryToken = presentedLibraryToken(request, LIBRARY_TOKEN_FIELDS)
-    if (libraryToken) return { customer: await library.customerFromToken(libraryToken), productId: plugin?.product.id ?? null }
-    if (plugin) return { customer: library.customerFromLicense(plugin.product, licenseKey ?? null), productId: plugin.product.id }
-    const hint = `${libraryTokenHint(LIBRARY_TOKEN_FIELDS, request.method === 'POST' ? 'query or body' : 'query')} Or send the product credential headers with a \`license_key\`.`
-    return { customer: await library.customerFromToken(null, hint), productId: null }
+  /**
+   * Who the library-token and webview-library calls speak for: the library token's customer, else
+   * the customer of `license_key` under plugin context. Plugin context narrows to the vendor.
+   */
+  function resolveCustomer(request: FastifyRequest, licenseKey: string | undefined) {
+    const auth = requestAuth(request)
+    const customer = auth.customer ?? library.customerFromLicense((auth.plugin as NonNullable<RequestAuth['plugin']>).product, licenseKey ?? null)
+    const vendorId = auth.plugin?.product.developerId ?? auth.scope?.vendorId ?? null
+    return { customer, productId: auth.plugin?.product.id ?? null, vendorId }
+  }
+
+  /** The same field from a POST body or the query: one value, or a 400 when they disagree. */
+  function field(request: FastifyRequest, ...names: string[]): string | undefined {
+    const query = request.query as Record<string, string | undefined>
+    const body = (request.body ?? {}) as Record<string, string | undefined>
+    const values: Record<string, string | undefined> = {}
+    for (const name of names) values[name] = body[name] ?? query[name]
+    return oneValue(values, request.method === 'POST' ? 'body or query' : 'query')
   }
 
   for (const method of ['GET', 'POST'] as const) {
     app.route({
       method,
       url: '/library-token',
+      config: { tokens: LIBRARY_CONTEXT },
       schema: {
         tags,
         summary: 'A library token for the package and web view library flows',
@@ -203,16 +220,15 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: LibraryTokenResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
-        const query = request.query as Record<string, string | undefined>
-        const body = (request.body ?? {}) as Record<string, string | undefined>
-        const { customer } = await resolveCustomer(request, body.license_key ?? query.license_key)
-        return { ok: true as const, ...(await library.issueToken(customer, app.core.apiBaseUrl())) }
+        const { customer, vendorId } = resolveCustomer(request, field(request, 'license_key'))
+        return { ok: true as const, ...(await library.issueToken(customer, app.core.apiBaseUrl(), vendorId)) }
       }
     })
 
     app.route({
       method,
       url: '/webview-library',
+      config: { tokens: LIBRARY_CONTEXT },
       serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
@@ -223,14 +239,14 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: WebviewResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
-        const query = request.query as Record<string, string | undefined>
-        const body = (request.body ?? {}) as Record<string, string | undefined>
-        const { customer, productId } = await resolveCustomer(request, body.license_key ?? query.license_key)
+        const { customer, productId, vendorId } = resolveCustomer(request, field(request, 'license_key'))
+        const scope = requestAuth(request).scope
         const payload = await library.webview(customer, {
           baseUrl: app.core.apiBaseUrl(),
-          instanceId: body.instance_id ?? body.instanceId ?? body.machine_id ?? query.instance_id ?? query.instanceId ?? query.machine_id,
-          storefront: body.storefront ?? body.storefrontSlug ?? query.storefront ?? query.storefrontSlug,
-          productId: productId ?? query.productId ?? null
+          instanceId: field(request, 'instance_id', 'instanceId', 'machine_id'),
+          storefront: field(request, 'storefront', 'storefrontSlug'),
+          productId: productId ?? field(request, 'productId') ?? null,
+          scope: { vendorId, downloadToken: scope?.downloadToken ?? null }
         })
         return { ok: true as const, ...payload }
       }
@@ -240,6 +256,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/public-key',
     {
+      config: { tokens: NO_TOKEN },
       schema: {
         tags,
         summary: 'The license-token verification key: PEM (SPKI), raw Ed25519 hex, and JWK',
