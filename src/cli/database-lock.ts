@@ -1,4 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3'
+import { nativeBindingOption } from '../core/store/native-binding'
 
 /** Where `serve` holds its lock: beside the database, as the runtime key is. */
 export function databaseLockPathFor(databasePath: string): string {
@@ -21,7 +22,7 @@ export interface DatabaseLock {
  * crash, so there is never a stale lock to clean up.
  */
 export function acquireDatabaseLock(databasePath: string): DatabaseLock {
-  const lock = new BetterSqlite3(databaseLockPathFor(databasePath), { timeout: 0 })
+  const lock = new BetterSqlite3(databaseLockPathFor(databasePath), { timeout: 0, ...nativeBindingOption() })
   try {
     lock.exec('BEGIN EXCLUSIVE')
   } catch (error) {
