@@ -150,7 +150,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     licenses: createLicenseAdmin(licenseRows),
     files,
     libraryTokens,
-    library: createLibraryService({ clock, customers, tokens: libraryTokens, view: libraryView, licenses: licenseRows }),
+    library: createLibraryService({ clock, customers, products, tokens: libraryTokens, view: libraryView, licenses: licenseRows }),
     faults,
     requests,
     state: createStateService({

@@ -31,6 +31,7 @@ import { supportPageRoutes } from './routes/support-page'
 import { faultInjection } from './plugins/fault-injection'
 import { requestRecorder } from './plugins/request-recorder'
 import { trustedOrigins } from './plugins/trusted-origins'
+import { webViewCors } from './plugins/web-view-cors'
 import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useStrictRequests } from './plugins/strict-requests'
 import { handleClientError } from './errors/client-error'
@@ -40,6 +41,9 @@ import { tolerantRequests } from './plugins/tolerant-requests'
 import packageJson from '../../package.json'
 
 export const EMULATOR_VERSION: string = packageJson.version
+
+/** The longest request URL (path and query) served; longer is 414 URI_TOO_LONG. */
+export const MAX_URL_BYTES = 8 * 1024
 
 /** Fastify's default keep-alive (its docs: longer than common proxies' 60 s idle timeouts). */
 const FASTIFY_KEEP_ALIVE_TIMEOUT_MS = 72_000
@@ -137,6 +141,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       store.close()
     })
     app.addHook('onRequest', async (request) => {
+      // docs/api.md section 1: a URL over 8 KiB is 414 (past Node's 16 KiB header limit, Node answers 431 first).
+      if (request.raw.url !== undefined && request.raw.url.length > MAX_URL_BYTES) {
+        throw new TransportError('URI_TOO_LONG', 'The request URL is longer than this server accepts (8 KiB).')
+      }
       if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
         throw new TransportError('MALFORMED_REQUEST', 'An HTTP/1.1 request needs a Host header.')
       }
@@ -156,6 +164,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(openApi)
     await app.register(developerAuth)
     await app.register(tokenAuth)
+    await app.register(webViewCors)
     await app.register(trustedOrigins)
     await app.register(requestRecorder)
     await app.register(faultInjection)

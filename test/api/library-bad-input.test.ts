@@ -68,9 +68,11 @@ describe('library, claim and downloads: bad input', () => {
     })
 
     it('wrong types are 400 VALIDATION_ERROR, not coerced', async () => {
-      for (const body of [{ claim: 123 }, { claim: ['clm_x'] }, { claim: null }, { claim_token: true }, { claim: { token: 'x' } }]) {
+      for (const body of [{ claim: 123 }, { claim: ['clm_x'] }, { claim_token: true }, { claim: { token: 'x' } }]) {
         expectError(await claimRaw(JSON.stringify(body)), 400, 'VALIDATION_ERROR')
       }
+      // An explicit null is "absent" (docs/api.md section 1): no claim token was sent.
+      expectError(await claimRaw(JSON.stringify({ claim: null })), 400, 'LIBRARY_CLAIM_FAILED')
     })
 
     it('an unknown field is ignored: the claim goes through for the signed-in user', async () => {

@@ -1,20 +1,14 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { test, expect } from './fixtures'
+import { pageOnAnotherOrigin } from './support'
 
 // A page on another origin must not be able to drive the control plane, even if it somehow
 // knew the admin token: the browser's CORS rules and the server's Origin check both stand in
 // the way (docs/api.md section 6).
 
 test('a page on another origin cannot create data through the control plane', async ({ page, emulator }) => {
-  const attacker = createServer((_request, response) => {
-    response.setHeader('content-type', 'text/html')
-    response.end('<!doctype html><title>elsewhere</title><p>another site</p>')
-  })
-  await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve))
-  const attackerUrl = `http://localhost:${(attacker.address() as AddressInfo).port}/`
+  const attacker = await pageOnAnotherOrigin('<!doctype html><title>elsewhere</title><p>another site</p>')
   try {
-    await page.goto(attackerUrl)
+    await page.goto(attacker.url)
     const outcomes = await page.evaluate(
       async ({ baseUrl, adminToken }) => {
         const attempt = async (init: RequestInit) => {

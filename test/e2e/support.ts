@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect } from './fixtures'
@@ -98,4 +100,17 @@ export async function expectAccessible(page: Page, where: string): Promise<void>
           .join(', ')}`
     )
   expect.soft(serious, `axe on ${where}`).toEqual([])
+}
+
+/**
+ * A small HTML page served on another origin than the emulator's (`localhost` against its
+ * 127.0.0.1, on a port of its own): a vendor's web view page, or an attacker's.
+ */
+export async function pageOnAnotherOrigin(html: string): Promise<{ url: string; close: () => void }> {
+  const server = createServer((_request, response) => {
+    response.setHeader('content-type', 'text/html')
+    response.end(html)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://localhost:${(server.address() as AddressInfo).port}/`, close: () => server.close() }
 }

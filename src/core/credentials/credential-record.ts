@@ -38,9 +38,9 @@ export interface CredentialRecord {
 }
 
 /**
- * `not-kept`: issued without a recoverable copy (legacy, or imported so);
+ * `not-kept`: issued without a recoverable copy (legacy, or imported so) while a runtime key is in use;
  * `other-runtime-key`: sealed under a runtime key other than the one this emulator runs with;
- * `no-runtime-key`: the emulator runs without a runtime key.
+ * `no-runtime-key`: the emulator runs without a runtime key (so none is kept or opened: `--no-runtime-key`).
  */
 export type UnrecoverableReason = 'not-kept' | 'other-runtime-key' | 'no-runtime-key'
 
@@ -74,8 +74,9 @@ export function unrecoverableReasonOf(
   row: Pick<CredentialRecordSource, 'has_sealed_material' | 'sealed_key_id'>,
   runtimeKeyId: string | null
 ): UnrecoverableReason | null {
-  if (!row.has_sealed_material) return 'not-kept'
+  // Without a runtime key nothing can be kept or opened: the actionable reason comes first.
   if (runtimeKeyId === null) return 'no-runtime-key'
+  if (!row.has_sealed_material) return 'not-kept'
   return row.sealed_key_id === runtimeKeyId ? null : 'other-runtime-key'
 }
 

@@ -141,7 +141,13 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
   function requireActive(productId: string): CredentialRow {
     const row = rows.active(productId)
     if (!row) {
-      throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${shownId(productId, 'prod')} has no active credential: it was revoked or never created. Create one (POST .../products/:productId) or ensure one (POST .../products/:productId/ensure).`)
+      // Reached for a visible product only, so its id is safe to name; say how to get a credential again.
+      const base = `/api/developer/plugin-keys/products/${encodeURIComponent(productId)}`
+      throw new DomainError(
+        'PRODUCT_CREDENTIAL_NOT_FOUND',
+        `Product ${shownId(productId, 'prod')} has no active credential (it was revoked, or never created): create a new one with POST ${base} or ensure one with POST ${base}/ensure, then regenerate the package.`,
+        { details: { recovery: { create: base, ensure: `${base}/ensure` } } }
+      )
     }
     return row
   }

@@ -5,7 +5,8 @@ import type { LibraryGrant, LibraryTokens } from './library-tokens'
 import type { LibraryView } from './library-view'
 import { toWebviewPayload } from './webview-view'
 import type { LicenseRepository } from '../licensing/license-repository'
-import type { Product } from '../products/products'
+import type { Product, ProductService } from '../products/products'
+import { shownId } from '../redaction/shown-id'
 import { DomainError } from '../errors/domain-error'
 
 /** How far a request's token reaches: one vendor's products, and the download token it already is. */
@@ -32,8 +33,9 @@ export function createLibraryService(deps: {
   tokens: LibraryTokens
   view: LibraryView
   licenses: LicenseRepository
+  products: Pick<ProductService, 'find'>
 }) {
-  const { clock, customers, tokens, view, licenses } = deps
+  const { clock, customers, tokens, view, licenses, products } = deps
 
   /** Who a library or download token speaks for: its customer and its grant (scope, vendor, expiry). */
   async function grantOf(token: string): Promise<{ customer: Customer; grant: LibraryGrant }> {
@@ -92,6 +94,10 @@ export function createLibraryService(deps: {
       }
     },
     async webview(customer: Customer, context: LibraryRequestContext & { productId: string | null }) {
+      // The answer names its product: an unknown id is refused rather than repeated (it may be a pasted secret).
+      if (context.productId !== null && !products.find(context.productId)) {
+        throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(context.productId, 'prod')}.`)
+      }
       const payload = await library(customer, { ...context, productId: context.productId ?? undefined })
       return toWebviewPayload(payload, { productId: context.productId, libraryUrl: `${context.baseUrl}/api/library` })
     }

@@ -112,8 +112,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
       (onlyProductId === undefined || product.id === onlyProductId) &&
       (onlyVendorId === undefined || product.developerId === onlyVendorId)
     const ofProductAndVendor = (productId: string) =>
-      (onlyProductId === undefined || productId === onlyProductId) &&
-      (onlyVendorId === undefined || held.products.get(productId)?.developerId === onlyVendorId)
+      (onlyProductId === undefined || productId === onlyProductId) && (onlyVendorId === undefined || held.products.get(productId)?.developerId === onlyVendorId)
     const urlPrefix = `${query.baseUrl}/api/downloads/`
     const tokenQuery = `?download_token=${encodeURIComponent(query.downloadToken)}`
     const noActivations: readonly LibraryActivation[] = []

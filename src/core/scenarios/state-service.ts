@@ -30,7 +30,11 @@ export function createStateService(deps: { store: Store; clock: Clock; secretBox
     presets: () => PRESETS.map(({ name, title, description }) => ({ name, title, description })),
     loadPreset(name) {
       const preset = findPreset(name)
-      if (!preset) throw new DomainError('PRESET_NOT_FOUND', `${/^[a-z0-9-]{1,64}$/.test(name) ? `No preset is named "${name}".` : 'No preset has that name.'} GET /_emulator/presets lists them.`)
+      if (!preset)
+        throw new DomainError(
+          'PRESET_NOT_FOUND',
+          `${/^[a-z0-9-]{1,64}$/.test(name) ? `No preset is named "${name}".` : 'No preset has that name.'} GET /_emulator/presets lists them.`
+        )
       return importState(store, preset.build(clock.now()), secretBox)
     }
   }

@@ -42,6 +42,9 @@ declare module 'fastify' {
   }
 }
 
+/** The check functions this plugin added, so none is added twice to one route. */
+const authChecks = new WeakSet<object>()
+
 const LIBRARY_KINDS: readonly TokenKind[] = ['libraryToken', 'vendorLibraryToken', 'downloadToken']
 /** Kinds carried in headers only: checked before the body is read, as the management API always was. */
 const HEADER_ONLY: readonly TokenKind[] = ['developerJwt', 'adminToken']
@@ -67,9 +70,13 @@ export const tokenAuth = fp(
       const tokens = declared ?? []
       for (const method of [route.method].flat()) declarations.push({ method, url: route.url, tokens })
       if (tokens.length === 0) return
+      // A HEAD twin Fastify makes from a GET may arrive with the GET's hooks already in place.
+      const hooks = [route.onRequest ?? [], route.preHandler ?? []].flat() as object[]
+      if (hooks.some((hook) => authChecks.has(hook))) return
       const check = async (request: FastifyRequest) => {
         request.auth = await authenticate(app, request, tokens)
       }
+      authChecks.add(check)
       if (tokens.every((kind) => HEADER_ONLY.includes(kind))) {
         route.onRequest = [...[route.onRequest ?? []].flat(), check as onRequestHookHandler]
       } else {

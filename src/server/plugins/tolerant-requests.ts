@@ -1,4 +1,6 @@
 import fp from 'fastify-plugin'
+import type { TSchema } from 'typebox'
+import { Value } from 'typebox/value'
 import type { FastifyRequest } from 'fastify'
 import { distance } from 'fastest-levenshtein'
 
@@ -30,6 +32,12 @@ export const tolerantRequests = fp(
     app.decorateRequest('ignoredFields', null)
     app.decorateRequest('sentBody', null)
     app.addHook('preValidation', async (request) => {
+      // Everywhere, the control plane too: clients that send absent optionals as null are not wrong.
+      const withoutNulls = withoutNullOptionals(request.body, request.routeOptions.schema?.body)
+      if (withoutNulls !== request.body) {
+        request.sentBody = { value: request.body }
+        request.body = withoutNulls
+      }
       const url = request.routeOptions.url
       if (url === undefined || url === '/_emulator' || url.startsWith('/_emulator/')) return
       const schema = request.routeOptions.schema
@@ -39,7 +47,7 @@ export const tolerantRequests = fp(
         const copy = { ...(body as Record<string, unknown>) }
         const dropped = dropUnknown(copy, schema?.body, 'body')
         if (dropped.length > 0) {
-          request.sentBody = { value: body }
+          request.sentBody ??= { value: body }
           request.body = copy
           ignored.push(...dropped)
         }
@@ -49,6 +57,39 @@ export const tolerantRequests = fp(
   },
   { name: 'tolerant-requests' }
 )
+
+/**
+ * `value` with each explicit `null` on an optional field removed: null is "absent" (docs/api.md
+ * section 1), unless the field's own schema takes null (then null keeps its meaning, as "clear").
+ * Nested objects are walked by their schemas. The same reference when nothing was null.
+ */
+export function withoutNullOptionals(value: unknown, schema: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !schema || typeof schema !== 'object') return value
+  const { properties, required } = schema as { properties?: Record<string, TSchema>; required?: string[] }
+  if (!properties) return value
+  let out: Record<string, unknown> | null = null
+  for (const [field, item] of Object.entries(value)) {
+    const property = properties[field]
+    if (!property) continue
+    const next = item === null ? (required?.includes(field) || takesNull(property) ? null : REMOVED) : withoutNullOptionals(item, property)
+    if (next === item) continue
+    out ??= { ...(value as Record<string, unknown>) }
+    if (next === REMOVED) delete out[field]
+    else out[field] = next
+  }
+  return out ?? value
+}
+
+const REMOVED = Symbol('removed')
+
+function takesNull(schema: TSchema): boolean {
+  try {
+    return Value.Check(schema, null)
+  } catch {
+    // A schema TypeBox cannot check alone (a reference): keep null as sent.
+    return true
+  }
+}
 
 function dropUnknown(part: unknown, schema: unknown, location: IgnoredField['location']): IgnoredField[] {
   if (!part || typeof part !== 'object' || Array.isArray(part)) return []

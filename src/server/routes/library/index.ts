@@ -8,7 +8,7 @@ import { requestAuth } from '../../auth/token-auth'
 import { oneValue } from '../../http/one-value'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { closeIgnoredField } from '../../plugins/tolerant-requests'
-import { LIBRARY_READ, SIGNED_IN_USER } from '../../auth/route-tokens'
+import { LIBRARY_READ, NO_TOKEN, SIGNED_IN_USER } from '../../auth/route-tokens'
 
 const tags = ['Customer library']
 const Token = Type.String({ maxLength: 4096 })
@@ -56,6 +56,29 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         scope: scope ?? undefined
       })
       return { ok: true as const, ...payload }
+    }
+  )
+
+  app.get(
+    '/claim',
+    {
+      // Opening the link claims nothing (a GET must not change state): the page says how the claim completes.
+      config: { tokens: NO_TOKEN },
+      serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
+      schema: {
+        tags,
+        summary: 'The claim link opened in a browser: a page saying what it is and how the claim completes (HTML)',
+        produces: ['text/html'],
+        querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
+        response: {
+          200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
+          ...errorAnswers(ERROR_ANSWERS.validation)
+        }
+      }
+    },
+    async (_request, reply) => {
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
+      return CLAIM_PAGE
     }
   )
 
@@ -119,3 +142,22 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   )
 }
+
+/** The claim link's page. It never repeats the claim value: that is the secret the link carries. */
+const CLAIM_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Claim a purchase - Plugin License Emulator</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5">
+<h1>Claim a purchase</h1>
+<p>This is a <strong>claim link</strong> for a plugin bought from a reseller or partner store, handed out by the
+<strong>Plugin License Emulator</strong>. Opening it claims nothing.</p>
+<h2>How the claim completes</h2>
+<ol>
+<li>The customer signs in to the platform (a customer session token).</li>
+<li>Their app or the store page sends <code>POST /api/library/claim</code> with <code>Authorization: Bearer &lt;session token&gt;</code>
+and this link's <code>claim</code> value, in the query or the JSON body.</li>
+<li>The purchase then appears in that customer's library, with its license and downloads. Claiming again from the same account
+changes nothing; another account gets <code>409 LIBRARY_CLAIM_FAILED</code>.</li>
+</ol>
+<p>In the emulator, the desktop app's Library screen and <code>POST /_emulator/customers/:id/session</code> mint the session token.</p>
+</body></html>`

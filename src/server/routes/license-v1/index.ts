@@ -25,6 +25,7 @@ import { LIBRARY_CONTEXT, NO_TOKEN, PRODUCT_CREDENTIAL } from '../../auth/route-
 const tags = ['Licensing v1']
 const LIBRARY_CONTEXT_ERRORS = [
   ERROR_ANSWERS.validation,
+  ERROR_ANSWERS.productNotFound,
   ERROR_ANSWERS.libraryTokenInvalid,
   ERROR_ANSWERS.productCredentialInvalid,
   ERROR_ANSWERS.licenseNotFound,
