@@ -61,6 +61,18 @@ describe('OpenAPI document', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
   })
 
+  it('declares every error answer of every operation as JSON in the contract shape (HTML pages included)', () => {
+    const html: string[] = []
+    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
+      for (const [method, operation] of Object.entries<Record<string, any>>(item)) {
+        for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+          if (/^[45]/.test(status) && Object.keys(response.content ?? {}).some((type) => type !== 'application/json')) html.push(`${method} ${path} ${status}`)
+        }
+      }
+    }
+    expect(html).toEqual([])
+  })
+
   it('marks the management endpoints as needing the developer JWT', () => {
     expect(document.components.securitySchemes.developerJwt).toMatchObject({ type: 'http', scheme: 'bearer' })
     const revoke = document.paths['/api/developer/plugin-keys/products/{productId}/revoke'].post

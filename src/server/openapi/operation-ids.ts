@@ -24,6 +24,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   // Customer library
   'GET /api/library': 'getLibrary',
   'POST /api/library/claim': 'claimLibraryItem',
+  'GET /api/library/claim': 'getClaimPage',
   'GET /support': 'getSupportPage',
   // Licensing v1
   'POST /api/license/v1/activate': 'activateLicense',
