@@ -78,8 +78,13 @@ function declareErrorShapes(operation: Json): void {
     // code's answer carries them when it has something to say, as in the examples).
     const detailKeys = [...new Set(values.flatMap((value) => Object.keys(value)))].filter((k) => !['ok', 'error', 'message'].includes(k))
     const details = Object.fromEntries(detailKeys.map((k) => [k, { $ref: `#/components/schemas/ErrorResponse/properties/${k}` }]))
+    // The codes are named, not enumerated: the examples show this route's own answers, while a
+    // fault rule or an auth failure can answer another code with the same status.
     content.schema = {
-      allOf: [{ $ref: '#/components/schemas/ErrorResponse' }, { type: 'object', properties: { error: { type: 'string', enum: codes }, ...details } }]
+      allOf: [
+        { $ref: '#/components/schemas/ErrorResponse' },
+        { type: 'object', description: `This route's ${status} answers: ${codes.join(', ')}.`, properties: details }
+      ]
     }
   }
 }
