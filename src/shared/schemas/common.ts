@@ -36,11 +36,20 @@ export const ErrorResponse = Type.Object(
     replacement: Type.Optional(Type.String({ description: 'LEGACY_PLUGIN_KEYS_RETIRED: the route to use instead.' })),
     recovery: Type.Optional(
       Type.Object(
-        { rotateKey: Type.String(), rotateSecret: Type.String() },
-        { description: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE: the routes that issue new values.' }
+        {
+          rotateKey: Type.Optional(Type.String()),
+          rotateSecret: Type.Optional(Type.String()),
+          create: Type.Optional(Type.String()),
+          ensure: Type.Optional(Type.String())
+        },
+        {
+          additionalProperties: true,
+          description:
+            'The routes that get you going again: rotateKey and rotateSecret (PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE), create and ensure (PRODUCT_CREDENTIAL_NOT_FOUND after a revoke).'
+        }
       )
     ),
-    retryAfter: Type.Optional(Type.Integer({ minimum: 0, description: 'RATE_LIMITED: seconds to wait, as the Retry-After header says.' })),
+    retryAfter: Type.Optional(Type.Number({ minimum: 0, description: 'RATE_LIMITED: seconds to wait, as the Retry-After header says.' })),
     state: Type.Optional(Type.String({ description: "SUBSCRIPTION_STATE_CONFLICT: the subscription's state." })),
     path: Type.Optional(Type.String({ description: 'Scenario import VALIDATION_ERROR: the JSON pointer of the first problem.' })),
     value: Type.Optional(Type.Unknown({ description: 'Scenario import VALIDATION_ERROR: the value found there.' })),
