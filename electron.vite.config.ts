@@ -3,10 +3,6 @@ import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
 
-// Bundled into out/main, so they are devDependencies: the published package (and the desktop app)
-// needs only better-sqlite3 at run time.
-const BUNDLED_DEPENDENCIES = ['fastify', 'fastify-plugin', '@fastify/swagger', '@fastify/static', '@fastify/type-provider-typebox', 'typebox', 'jose']
-
 /**
  * `npm run dev` only: Vite's React refresh preamble is an inline script, its HMR a websocket, and
  * the API lives on the emulator's own origin (127.0.0.1), not the dev server's. Builds keep the
@@ -25,9 +21,10 @@ const devCsp: Plugin = {
 export default defineConfig({
   main: {
     build: {
-      // Bundle the pure-JS dependencies: loading hundreds of small files was half of cold start.
-      // better-sqlite3 (native) and electron stay external.
-      externalizeDeps: { exclude: BUNDLED_DEPENDENCIES },
+      // What the server runs (package.json `dependencies`: fastify, jose, typebox, ...) stays
+      // external and is installed by npm, so `npm audit` in a user's project sees it; the desktop
+      // app gets the same packages from electron-builder. Only the UI (renderer) is bundled.
+      externalizeDeps: true,
       rolldownOptions: {
         input: {
           index: resolve('src/main/index.ts'),

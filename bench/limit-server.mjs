@@ -26,7 +26,9 @@ if (!values.db || !values.fixtures) {
 const fixtures = JSON.parse(readFileSync(values.fixtures, 'utf8'))
 const sha256 = (text) => createHash('sha256').update(text).digest()
 
-const db = new Database(values.db)
+// The better-sqlite3 build for this Node when node_modules holds another ABI's (src/core/store/native-binding.ts).
+const nativeBinding = process.env.PLUGIN_LICENSE_EMULATOR_NATIVE_BINDING || undefined
+const db = new Database(values.db, nativeBinding ? { nativeBinding } : {})
 db.pragma('journal_mode = WAL')
 db.exec(`
   CREATE TABLE IF NOT EXISTS credentials (app_id TEXT PRIMARY KEY, product_id TEXT NOT NULL, key_hash BLOB NOT NULL, secret_hash BLOB NOT NULL);

@@ -47,7 +47,9 @@ export async function seedScaleDatabase(databasePath, size) {
   const migrateMs = performance.now() - migrateStart
 
   const seedStart = performance.now()
-  const db = new Database(databasePath)
+  // The better-sqlite3 build for this Node when node_modules holds another ABI's (src/core/store/native-binding.ts).
+  const nativeBinding = process.env.PLUGIN_LICENSE_EMULATOR_NATIVE_BINDING || undefined
+  const db = new Database(databasePath, nativeBinding ? { nativeBinding } : {})
   try {
     // Same journal as the server (WAL); no fsync while seeding: a crash here only loses a bench file.
     db.pragma('journal_mode = WAL')

@@ -1,15 +1,18 @@
+import { existsSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { resolve } from 'node:path'
 import { openStore } from '../core/store/store'
 import { exportState, serializeScenario } from '../core/scenarios/state-export'
 import { writeFileAtomic } from '../core/files/atomic-file'
 import { UsageError } from './serve-options'
+import { EXIT } from './exit-codes'
 
 export const EXPORT_USAGE = `Usage: plugin-license-emulator export-state --db PATH [--out FILE]
 
   Writes the database's state as a scenario document to FILE (atomically: temp file, then
-  rename) or to stdout. Safe while a server runs on the same database. The clock, the fault
-  rules and the settings live in the running server: GET /_emulator/state exports them too.`
+  rename) or to stdout. Safe while a server runs on the same database. A --db that does not
+  exist is refused (exit 5) and nothing is created. The clock, the fault rules and the settings
+  live in the running server: GET /_emulator/state exports them too.`
 
 /** `export-state`: the state of a database file as a scenario document. */
 export function runExportState(args: readonly string[]): number {
@@ -21,14 +24,20 @@ export function runExportState(args: readonly string[]): number {
       options: { db: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }
     }).values
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError((error as Error).message, EXPORT_USAGE)
   }
   if (values.help) {
     process.stdout.write(`${EXPORT_USAGE}\n`)
     return 0
   }
-  if (!values.db) throw new UsageError('--db PATH is required.')
-  const store = openStore({ path: resolve(values.db) })
+  if (!values.db) throw new UsageError('--db PATH is required.', EXPORT_USAGE)
+  const databasePath = resolve(values.db)
+  // Opening a missing path would create (and migrate) an empty database and export nothing.
+  if (!existsSync(databasePath)) {
+    process.stderr.write(`There is no database at ${databasePath}: nothing to export. Give the --db that serve used.\n`)
+    return EXIT.databaseUnavailable
+  }
+  const store = openStore({ path: databasePath })
   try {
     const text = serializeScenario(exportState(store, null))
     if (values.out) writeFileAtomic(resolve(values.out), text)

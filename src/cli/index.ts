@@ -1,10 +1,15 @@
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import { parseServeOptions, SERVE_USAGE, UsageError } from './serve-options'
 import { startServe } from './serve'
 import { EMULATOR_VERSION } from '../server/build-server'
 import { EXPORT_USAGE, runExportState } from './export-state'
 import { scenarioJsonSchema } from '../core/scenarios/scenario-schema'
 import { EXIT, ScenarioError } from './exit-codes'
+
+const SCENARIO_SCHEMA_USAGE = `Usage: plugin-license-emulator scenario-schema
+
+  Prints the JSON Schema of scenario documents (GET/PUT /_emulator/state, --scenario FILE).`
 
 const USAGE = `Plugin License Emulator ${EMULATOR_VERSION}
 
@@ -18,7 +23,9 @@ Commands:
 
 ${SERVE_USAGE}
 
-${EXPORT_USAGE}`
+${EXPORT_USAGE}
+
+${SCENARIO_SCHEMA_USAGE}`
 
 /** How long a SIGTERM/SIGINT waits for requests in flight before dropping them. */
 const SHUTDOWN_GRACE_MS = 10_000
@@ -35,7 +42,13 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (command === 'export-state') return runExportState(rest)
   if (command === 'scenario-schema') {
-    process.stdout.write(scenarioJsonSchema())
+    let help = false
+    try {
+      help = parseArgs({ args: rest, strict: true, options: { help: { type: 'boolean', short: 'h' } } }).values.help ?? false
+    } catch (error) {
+      throw new UsageError((error as Error).message, SCENARIO_SCHEMA_USAGE)
+    }
+    process.stdout.write(help ? `${SCENARIO_SCHEMA_USAGE}\n` : scenarioJsonSchema())
     return 0
   }
   if (command !== 'serve') {
@@ -45,6 +58,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const options = parseServeOptions(rest)
   if (options === 'help') {
     process.stdout.write(`${SERVE_USAGE}\n`)
+    return 0
+  }
+  if (options === 'version') {
+    process.stdout.write(`${EMULATOR_VERSION}\n`)
     return 0
   }
   // This entry is out/main/cli.js; the built UI sits beside it in out/renderer.
@@ -99,7 +116,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${SERVE_USAGE}\n`)
+      process.stderr.write(`${error.message}\n\n${error.usage}\n`)
       process.exitCode = EXIT.usage
       return
     }

@@ -22,6 +22,9 @@ export interface ServeOptions {
   rendererDir?: string | undefined
 }
 
+/** What --log-level takes: pino's levels, quietest last. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+
 export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
 
   --host HOST             interface to listen on (default 127.0.0.1)
@@ -32,20 +35,29 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --no-runtime-key        no key file: new credentials are unrecoverable
   --strict                hide debugging details, as a production service would
   --scenario FILE         load a scenario document at start (replaces the state)
-  --log-level LEVEL       fatal, error, warn (default), info, debug
+  --log-level LEVEL       ${LOG_LEVELS.join(', ').replace('warn', 'warn (default)')}
   --request-log-size N    requests the inspector keeps (default 5000)
   --ready-json            when ready, print one JSON line on stdout (baseUrl, adminUrl,
                           adminToken, databasePath, pid, version); the two lines for
                           people go to stderr instead
   -h, --help              this text
+  -v, --version           print the version
 
   Exit codes: 0 stopped by SIGTERM/SIGINT, 1 other failure, 2 bad option, 3 port in use,
   4 scenario unreadable or invalid, 5 database locked or not a database.`
 
-export class UsageError extends Error {}
+/** A bad command line: the message, then the usage of the command that was given. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string = SERVE_USAGE
+  ) {
+    super(message)
+  }
+}
 
 /** Parses `serve`'s flags (docs/api.md section 7). Throws UsageError with a message for a person. */
-export function parseServeOptions(args: readonly string[]): ServeOptions | 'help' {
+export function parseServeOptions(args: readonly string[]): ServeOptions | 'help' | 'version' {
   let parsed
   try {
     parsed = parseArgs({
@@ -64,7 +76,8 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
         'log-level': { type: 'string', default: 'warn' },
         'request-log-size': { type: 'string', default: '5000' },
         'ready-json': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false }
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false }
       }
     })
   } catch (error) {
@@ -72,6 +85,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   }
   const { values } = parsed
   if (values.help) return 'help'
+  if (values.version) return 'version'
   // Digits only: Number() would take '' (as 0, a random port), ' 80', '0x50' and '1e3'.
   const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : Number.NaN
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, not "${values.port}".`)
@@ -82,8 +96,8 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   if (adminToken !== null && adminToken.length < 8) throw new UsageError('--admin-token must be at least 8 characters.')
   const requestLogSize = /^\d+$/.test(values['request-log-size']) ? Number(values['request-log-size']) : NaN
   if (!(requestLogSize >= 1 && requestLogSize <= 1_000_000)) throw new UsageError('--request-log-size must be a whole number from 1 to 1000000.')
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace'].includes(values['log-level'])) {
-    throw new UsageError(`--log-level must be one of fatal, error, warn, info, debug.`)
+  if (!(LOG_LEVELS as readonly string[]).includes(values['log-level'])) {
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${values['log-level']}".`)
   }
   return {
     host: values.host,

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { buildServer } from '../server/build-server'
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
 import type { ServeOptions } from './serve-options'
 import { ScenarioError } from './exit-codes'
+import { acquireDatabaseLock, databaseLockPathFor } from './database-lock'
+import type { DatabaseLock } from './database-lock'
 
 export interface RunningServer {
   app: FastifyInstance
@@ -22,31 +24,64 @@ export interface RunningServer {
 /** Starts the headless emulator: the same server and database code as the desktop app. */
 export async function startServe(options: ServeOptions): Promise<RunningServer> {
   const inMemory = options.databasePath === ':memory:'
-  if (!inMemory) mkdirSync(dirname(options.databasePath), { recursive: true })
-  const runtimeKey = !options.runtimeKey
-    ? null
-    : inMemory
-      ? randomBytes(32) // nothing outlives the process, so neither does its key
-      : loadOrCreateRuntimeKeyFile(runtimeKeyPathFor(options.databasePath))
-  const adminToken = options.adminToken ?? randomBytes(24).toString('base64url')
-  const app = await buildServer({
-    databasePath: options.databasePath,
-    runtimeKey,
-    adminToken,
-    headerPrefix: options.headerPrefix,
-    strict: options.strict,
-    rendererDir: options.rendererDir ?? undefined,
-    requestLogCapacity: options.requestLogSize,
-    log: { level: options.logLevel, stream: process.stderr },
-    closeConnections: 'idle'
-  })
+  // A start that fails (a bad database, the port in use, a bad scenario) leaves no file it made.
+  const leftovers = inMemory ? null : filesAStartMayCreate(options.databasePath)
+  let lock: DatabaseLock | null = null
+  let app: FastifyInstance | null = null
   try {
+    if (!inMemory) {
+      leftovers?.noteDirectory(mkdirSync(dirname(options.databasePath), { recursive: true }))
+      lock = acquireDatabaseLock(options.databasePath)
+    }
+    const runtimeKey = !options.runtimeKey
+      ? null
+      : inMemory
+        ? randomBytes(32) // nothing outlives the process, so neither does its key
+        : loadOrCreateRuntimeKeyFile(runtimeKeyPathFor(options.databasePath))
+    const adminToken = options.adminToken ?? randomBytes(24).toString('base64url')
+    app = await buildServer({
+      databasePath: options.databasePath,
+      runtimeKey,
+      adminToken,
+      headerPrefix: options.headerPrefix,
+      strict: options.strict,
+      rendererDir: options.rendererDir ?? undefined,
+      requestLogCapacity: options.requestLogSize,
+      log: { level: options.logLevel, stream: process.stderr },
+      closeConnections: 'idle'
+    })
     if (options.scenarioPath) loadScenario(app, options.scenarioPath)
     await app.listen({ host: options.host, port: options.port })
+    return running(app, options, adminToken, lock)
   } catch (error) {
-    await app.close()
+    await app?.close().catch(() => undefined)
+    lock?.release()
+    leftovers?.remove()
     throw error
   }
+}
+
+/**
+ * The files and folders a start creates (the database with its WAL and shared-memory files, the
+ * runtime key, the lock, the folders above them), each noted only when it was not there before.
+ */
+function filesAStartMayCreate(databasePath: string) {
+  const candidates = [databasePath, `${databasePath}-wal`, `${databasePath}-shm`, runtimeKeyPathFor(databasePath), databaseLockPathFor(databasePath)]
+  const absent = candidates.filter((path) => !existsSync(path))
+  let createdDirectory: string | undefined
+  return {
+    /** mkdirSync's answer: the first folder it created, if any. */
+    noteDirectory(created: string | undefined) {
+      createdDirectory = created
+    },
+    remove() {
+      for (const path of absent) rmSync(path, { force: true })
+      if (createdDirectory) rmSync(createdDirectory, { recursive: true, force: true })
+    }
+  }
+}
+
+function running(app: FastifyInstance, options: ServeOptions, adminToken: string, lock: DatabaseLock | null): RunningServer {
   const address = app.server.address()
   const port = address && typeof address === 'object' ? address.port : options.port
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
@@ -66,6 +101,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
         await app.close()
       } finally {
         clearInterval(sweep)
+        lock?.release()
       }
     },
     dropConnections: () => app.server.closeAllConnections()

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { NATIVE_BINDING_ENV } from '../core/store/native-binding'
 
 /**
  * better-sqlite3 is a native addon, built for one ABI. node_modules holds the Node build (tests,
@@ -11,7 +12,7 @@ import { join } from 'node:path'
 export const NATIVE_BINDING_FILE = 'better_sqlite3.node'
 
 /** Names a different path to the Electron build of better_sqlite3.node (a custom build). */
-export const NATIVE_BINDING_ENV = 'PLUGIN_LICENSE_EMULATOR_NATIVE_BINDING'
+export { NATIVE_BINDING_ENV }
 
 /** One directory per Electron ABI and target, so builds for several Electrons or arches coexist. */
 export function electronNativeDirName(target: { abi: string; platform: string; arch: string }): string {

@@ -20,16 +20,26 @@ describe('unknown routes and odd path parameters', () => {
   it.each([
     ['GET', '/no/such/route'],
     ['POST', '/api/nothing-here'],
-    ['DELETE', `${CREDENTIALS_BASE}/prod_x`],
-    ['PUT', `${CREDENTIALS_BASE}/prod_x`],
-    ['PATCH', `${CREDENTIALS_BASE}/prod_x/revoke`],
-    ['GET', `${CREDENTIALS_BASE}/prod_x/rotate-key`],
     ['POST', `${CREDENTIALS_BASE}/prod_x/delete`],
-    ['GET', '/api/plugin-connections/verify'],
     ['GET', '/_emulator/nope']
   ])('%s %s answers 404 NOT_FOUND', async (method, path) => {
     const result = await emulator.request(method, path, { token: owned.developer.token })
     expectError(result, 404, 'NOT_FOUND')
+  })
+
+  // A path some route takes, with a method it does not: 405 naming the methods in Allow (RFC 9110).
+  it.each([
+    ['DELETE', `${CREDENTIALS_BASE}/prod_x`, 'GET, HEAD, POST'],
+    ['PUT', `${CREDENTIALS_BASE}/prod_x`, 'GET, HEAD, POST'],
+    ['PATCH', `${CREDENTIALS_BASE}/prod_x/revoke`, 'POST'],
+    ['GET', `${CREDENTIALS_BASE}/prod_x/rotate-key`, 'POST'],
+    ['GET', '/api/plugin-connections/verify', 'POST'],
+    ['DELETE', '/api/license/v1/activate', 'POST']
+  ])('%s %s answers 405 METHOD_NOT_ALLOWED with Allow: %s', async (method, path, allow) => {
+    const result = await emulator.request(method, path, { token: owned.developer.token })
+    expectError(result, 405, 'METHOD_NOT_ALLOWED')
+    expect(result.headers.get('allow')).toBe(allow)
+    expect(result.body.message).toContain(allow)
   })
 
   it('does not echo the query string of an unknown route', async () => {

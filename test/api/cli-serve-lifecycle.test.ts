@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http'
 import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { killAllCli, projectRoot, spawnCli } from '../support/cli-process'
 import type { CliProcess } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
@@ -103,7 +104,7 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
     // The WAL was folded into the database file, and the inspector's queue was written.
     const wal = `${dbPath}-wal`
     expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0)
-    const db = new BetterSqlite3(dbPath, { readonly: true })
+    const db = new BetterSqlite3(dbPath, { readonly: true, ...nativeBindingOption() })
     try {
       const rows = db.prepare('SELECT method, path, status FROM request_log').all()
       expect(rows).toContainEqual({ method: 'POST', path: '/api/license/v1/activate', status: 201 })
@@ -114,7 +115,7 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
   })
 
   it('exits 5 when another process holds the database locked', async () => {
-    const holder = new BetterSqlite3(dbPath)
+    const holder = new BetterSqlite3(dbPath, nativeBindingOption())
     try {
       holder.pragma('journal_mode = DELETE')
       holder.exec('CREATE TABLE held (x); BEGIN EXCLUSIVE; INSERT INTO held VALUES (1);')

@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { killAllCli, spawnCli, startServeCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
@@ -127,7 +128,7 @@ describe('plugin-license-emulator serve (built CLI)', () => {
     expect(cli.stderr()).toContain(`${signal}: finishing requests in flight, then closing the server and the database`)
     await expect(fetch(`${baseUrl}/_emulator/health`)).rejects.toThrow()
 
-    const db = new BetterSqlite3(dbPath, { readonly: true })
+    const db = new BetterSqlite3(dbPath, { readonly: true, ...nativeBindingOption() })
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
       expect(db.prepare('SELECT email FROM developers WHERE id = ?').pluck().get(seeded.developerId)).toBe(seeded.email)

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import BetterSqlite3 from 'better-sqlite3'
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { startEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { makeTempDir } from '../support/temp-dir'
@@ -45,7 +46,7 @@ describe('a database file opened under another runtime key', () => {
   })
 
   it('stores a key id beside the sealed secret, never the key', () => {
-    const db = new BetterSqlite3(databasePath, { readonly: true })
+    const db = new BetterSqlite3(databasePath, { readonly: true, ...nativeBindingOption() })
     try {
       const row = db.prepare('SELECT sealed_key_id, sealed_material FROM product_credentials WHERE id = ?').get(credentialId) as {
         sealed_key_id: string
@@ -128,7 +129,7 @@ describe('a secret sealed before key ids were kept (schema version 4)', () => {
     emulator = null
 
     // As a version-4 build left it: no key ids. One value was sealed under a key since lost.
-    const db = new BetterSqlite3(databasePath)
+    const db = new BetterSqlite3(databasePath, nativeBindingOption())
     db.prepare('UPDATE product_credentials SET sealed_key_id = NULL').run()
     sealUnderAnotherKey(other.product.id, db)
     db.close()

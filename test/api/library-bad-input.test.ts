@@ -121,8 +121,10 @@ describe('library, claim and downloads: bad input', () => {
       }
     })
 
-    it('a POST to a download is 404 NOT_FOUND in the envelope', async () => {
-      expectError(await emu.request('POST', `/api/downloads/${fileId}?token=${libraryToken}`, { body: {} }), 404, 'NOT_FOUND')
+    it('a POST to a download is 405 METHOD_NOT_ALLOWED in the envelope, with Allow', async () => {
+      const result = await emu.request('POST', `/api/downloads/${fileId}?token=${libraryToken}`, { body: {} })
+      expectError(result, 405, 'METHOD_NOT_ALLOWED')
+      expect(result.headers.get('allow')).toBe('GET, HEAD')
     })
   })
 })

@@ -50,8 +50,14 @@ describe('GET /openapi.json, checked by an independent validator', () => {
   const example = (path: string, method: string, status: string, code: string) => {
     const response = document.paths[path]?.[method]?.responses?.[status]
     expect(response, `${method} ${path} ${status}`).toBeDefined()
-    expect(response.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' })
+    // The shared envelope, narrowed to this status's codes, with the detail keys they carry declared.
+    const schema = response.content['application/json'].schema
+    expect(schema.allOf[0]).toEqual({ $ref: '#/components/schemas/ErrorResponse' })
+    expect(schema.allOf[1].description).toContain(code)
     const value = response.content['application/json'].examples?.[code]?.value
+    for (const key of Object.keys(value ?? {}).filter((k) => !['ok', 'error', 'message'].includes(k))) {
+      expect(schema.allOf[1].properties[key], `${status} ${code} declares ${key}`).toEqual({ $ref: `#/components/schemas/ErrorResponse/properties/${key}` })
+    }
     expect(value, `${method} ${path} ${status} ${code}`).toMatchObject({ ok: false, error: code, message: expect.any(String) })
     return value as Record<string, unknown>
   }

@@ -53,6 +53,26 @@ describe('OpenAPI document', () => {
     expect(Object.keys(document.paths)).not.toContain('/api/developer/plugin-keys/products/')
   })
 
+  it('declares the content type each answer of GET /support has: the page as text/html, errors as JSON', async () => {
+    const responses = document.paths['/support'].get.responses
+    expect(Object.keys(responses['200'].content)).toEqual(['text/html'])
+    for (const status of ['4XX', '5XX']) expect(Object.keys(responses[status].content), status).toEqual(['application/json'])
+    const page = await emulator.request('GET', '/support')
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+  })
+
+  it('declares every error answer of every operation as JSON in the contract shape (HTML pages included)', () => {
+    const html: string[] = []
+    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
+      for (const [method, operation] of Object.entries<Record<string, any>>(item)) {
+        for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+          if (/^[45]/.test(status) && Object.keys(response.content ?? {}).some((type) => type !== 'application/json')) html.push(`${method} ${path} ${status}`)
+        }
+      }
+    }
+    expect(html).toEqual([])
+  })
+
   it('marks the management endpoints as needing the developer JWT', () => {
     expect(document.components.securitySchemes.developerJwt).toMatchObject({ type: 'http', scheme: 'bearer' })
     const revoke = document.paths['/api/developer/plugin-keys/products/{productId}/revoke'].post

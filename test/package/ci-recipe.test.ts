@@ -44,6 +44,8 @@ grep -q '"code":"VALID"' "$RUNNER_TEMP/validate.json"
 `
 
 const runner = makeTempDir('ci-recipe')
+// Removing the runner folder deletes the installed package: about 5,000 files now that the server's
+// dependencies are installed rather than bundled, which takes more than the default 10 s on a busy machine.
 afterAll(() => {
   const pid = readEnvFile().EMULATOR_PID
   if (pid) {
@@ -54,7 +56,7 @@ afterAll(() => {
     }
   }
   runner.remove()
-})
+}, 60_000)
 
 const githubEnv = join(runner.path, 'github-env')
 writeFileSync(githubEnv, '')

@@ -8,7 +8,8 @@ import { projectRoot } from '../support/cli-process'
 // prepack build), then `npm install --omit=dev <tarball>` into an empty project. Done once per run
 // for every file of the project. The install compiles better-sqlite3 (its prebuilt binaries come
 // from GitHub, out of reach on offline machines), so an install is kept under .tmp/package and
-// reused while the tarball is byte-for-byte the same (npm pack is reproducible).
+// reused while the tarball is byte-for-byte the same (npm pack is reproducible), one per Node ABI:
+// .ci/run runs this project under each supported Node LTS, and each compiles its own better-sqlite3.
 
 export interface PackedPackage {
   /** The .tgz `npm pack` made. */
@@ -45,10 +46,14 @@ export default function setup(project: TestProject): void {
   mkdirSync(workDir, { recursive: true })
   const packed = (JSON.parse(run('npm', ['pack', '--json', '--pack-destination', workDir], projectRoot)) as PackResult[])[0]!
   const tarball = join(workDir, packed.filename)
-  const projectDir = join(workDir, `install-${packed.shasum.slice(0, 12)}`)
+  const abiPrefix = `install-node${process.versions.modules}-`
+  const projectDir = join(workDir, `${abiPrefix}${packed.shasum.slice(0, 12)}`)
   const marker = join(projectDir, '.installed')
   if (!existsSync(marker)) {
-    for (const name of readdirSync(workDir)) if (name.startsWith('install-')) rmSync(join(workDir, name), { recursive: true, force: true })
+    for (const name of readdirSync(workDir)) {
+      const otherNode = /^install-node\d+-/.test(name) && !name.startsWith(abiPrefix)
+      if (name.startsWith('install-') && !otherNode) rmSync(join(workDir, name), { recursive: true, force: true })
+    }
     mkdirSync(projectDir, { recursive: true })
     writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify({ name: 'packed-install-check', private: true }, null, 2)}\n`)
     run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], projectDir)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, inject, it } from 'vitest'
-import { existsSync, lstatSync, readdirSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { killAllCli, spawnCommand } from '../support/cli-process'
 import { PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
@@ -7,9 +7,13 @@ import { PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 // The published package, as a plugin developer gets it: packed, installed without
 // devDependencies into an empty project (test/package/global-setup.ts), run with npx.
 
-/** Budgets the README states: what `npm install plugin-license-emulator` costs a CI job. */
-const TARBALL_BUDGET_BYTES = 3_000_000
-const INSTALLED_BUDGET_BYTES = 40_000_000
+/**
+ * Budgets the README states: what `npm install plugin-license-emulator` costs a CI job. Measured
+ * (0.1.0, Node 20, Linux x64) with the server's dependencies installed, not bundled: tarball
+ * 0.33 MB, installed 55.2 MB, of which better-sqlite3 compiled from source is 27.5 MB.
+ */
+const TARBALL_BUDGET_BYTES = 1_000_000
+const INSTALLED_BUDGET_BYTES = 60_000_000
 
 const packed = inject('packedPackage')
 
@@ -62,6 +66,21 @@ describe('the npm package', () => {
     expect(existsSync(join(modules, 'plugin-license-emulator', 'out', 'main', 'cli.js'))).toBe(true)
     expect(existsSync(join(modules, 'better-sqlite3'))).toBe(true)
     for (const dev of ['electron', 'electron-vite', 'vite', 'react', 'vitest', 'typescript']) expect(existsSync(join(modules, dev)), dev).toBe(false)
+  })
+
+  it('installs what the server runs as dependencies npm can audit, and does not bundle them', () => {
+    const modules = join(packed.projectDir, 'node_modules')
+    const installed = JSON.parse(readFileSync(join(modules, 'plugin-license-emulator', 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    for (const runtime of ['fastify', '@fastify/static', '@fastify/swagger', 'typebox', 'jose', 'better-sqlite3']) {
+      expect(installed.dependencies, runtime).toHaveProperty([runtime])
+      expect(existsSync(join(modules, runtime)), runtime).toBe(true)
+    }
+    // The bundle imports them by name instead of carrying a copy.
+    const server = readdirSync(join(modules, 'plugin-license-emulator', 'out', 'main', 'chunks'))
+      .map((name) => readFileSync(join(modules, 'plugin-license-emulator', 'out', 'main', 'chunks', name), 'utf8'))
+      .join('\n')
+    expect(server).toMatch(/from ["']fastify["']/)
+    expect(server).not.toContain('FST_ERR_DEC_ALREADY_PRESENT') // one of Fastify's own error codes
   })
 
   it('`npx plugin-license-emulator serve --port 0 --db :memory:` serves health, the UI, the OpenAPI document and a full license round trip', async () => {

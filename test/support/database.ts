@@ -1,4 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3'
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { existsSync, readFileSync } from 'node:fs'
 
 /**
@@ -6,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
  * runs `work`, and closes it again.
  */
 export function withReadOnlyDatabase<T>(databasePath: string, work: (db: BetterSqlite3.Database) => T): T {
-  const db = new BetterSqlite3(databasePath, { readonly: true, fileMustExist: true })
+  const db = new BetterSqlite3(databasePath, { readonly: true, fileMustExist: true, ...nativeBindingOption() })
   try {
     return work(db)
   } finally {

@@ -88,7 +88,16 @@ describe('route patterns', () => {
     expect(routePatternProblem('/api?x=1')).not.toBeNull()
     expect(routePatternProblem('/a b')).not.toBeNull()
     expect(routePatternProblem('/api/***')).not.toBeNull()
+    expect(routePatternProblem('/api/lic**')).toMatch(/whole segment/)
     expect(() => compileRoutePattern('api')).toThrow()
+  })
+
+  it('takes glob syntax other than `*` and `**` literally (braces, brackets, extglobs, negation)', () => {
+    for (const path of ['/x/{a,b}', '/x/[a]', '/x/!a', '/x/@(a)', '/x/+(a)']) {
+      expect(compileRoutePattern(path)(path)).toBe(true)
+    }
+    expect(compileRoutePattern('/x/{a,b}')('/x/a')).toBe(false)
+    expect(compileRoutePattern('/x/[ab]')('/x/a')).toBe(false)
   })
 })
 

@@ -4,6 +4,7 @@ import type { Server } from 'node:net'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fake, resetFakeElectron } from '../support/fake-electron'
 import { makeTempDir } from '../support/temp-dir'
@@ -107,7 +108,7 @@ describe('the embedded server', () => {
     await expect(fetch(`${baseUrl}/_emulator/health`)).rejects.toThrow()
     // A clean close checkpoints the WAL and removes it; the file opens and reads normally.
     expect(existsSync(`${databasePath}-wal`)).toBe(false)
-    const db = new BetterSqlite3(databasePath, { readonly: true })
+    const db = new BetterSqlite3(databasePath, { readonly: true, ...nativeBindingOption() })
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     db.close()
   })

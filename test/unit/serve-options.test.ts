@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { isAbsolute, resolve } from 'node:path'
-import { parseServeOptions, UsageError } from '../../src/cli/serve-options'
+import { LOG_LEVELS, parseServeOptions, SERVE_USAGE, UsageError } from '../../src/cli/serve-options'
 import type { ServeOptions } from '../../src/cli/serve-options'
 
 function parse(...args: string[]): ServeOptions {
   const options = parseServeOptions(args)
-  if (options === 'help') throw new Error('expected options, got help')
+  if (options === 'help' || options === 'version') throw new Error(`expected options, got ${options}`)
   return options
 }
 
@@ -72,6 +72,19 @@ describe('serve options', () => {
       headerPrefix: 'acme',
       logLevel: 'debug'
     })
+  })
+
+  it('answers version for --version and -v', () => {
+    expect(parseServeOptions(['--version'])).toBe('version')
+    expect(parseServeOptions(['-v'])).toBe('version')
+  })
+
+  it('takes every log level the usage names, and the usage names every level it takes', () => {
+    for (const level of LOG_LEVELS) {
+      expect(parse('--log-level', level).logLevel).toBe(level)
+      expect(SERVE_USAGE).toContain(level)
+    }
+    expect(usageErrorOf('--log-level', 'loud').message).toContain(LOG_LEVELS.join(', '))
   })
 
   it('answers help for --help and -h', () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { schemaVersion } from '../../src/core/store/migrate'
@@ -92,12 +93,12 @@ describe('store migrations', () => {
   })
 
   it('refuses a file made by a newer build, and names both versions', () => {
-    const raw = new BetterSqlite3(path)
+    const raw = new BetterSqlite3(path, nativeBindingOption())
     raw.pragma(`user_version = ${latestSchemaVersion + 1}`)
     raw.close()
     expect(() => openStore({ path })).toThrow(`Database schema version ${latestSchemaVersion + 1} is newer than this build supports (${latestSchemaVersion}).`)
     // The refused file is left as it was.
-    const check = new BetterSqlite3(path)
+    const check = new BetterSqlite3(path, nativeBindingOption())
     try {
       expect(check.pragma('user_version', { simple: true })).toBe(latestSchemaVersion + 1)
       expect(check.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get()).toBe(0)

@@ -1,44 +1,38 @@
+import picomatch from 'picomatch'
+
 /**
- * Route patterns of fault rules (docs/api.md section 6): `*` matches within one path segment,
- * `**` across segments. A whole `**` segment also matches no segment at all (as in shell
- * globstar): `/api/**` covers `/api` itself, and a `**` segment between `/api` and `/activate`
- * also covers `/api/activate`.
- * Everything else matches literally and case-sensitively, as the router does.
+ * Route patterns of fault rules (docs/api.md section 6), matched by picomatch: `*` matches within
+ * one path segment, a `**` segment across segments, and also no segment at all (shell globstar):
+ * `/api/**` covers `/api` itself, and a `**` segment between `/api` and `/activate` covers `/api/activate`.
+ * Everything else matches literally and case-sensitively, as the router does: picomatch's other
+ * syntax (braces, brackets, extglobs, negation) is off, since none of it is in the contract.
  */
 export type PathMatcher = (path: string) => boolean
+
+const LITERAL_EXCEPT_STARS: picomatch.PicomatchOptions = {
+  dot: true,
+  nobrace: true,
+  nobracket: true,
+  noextglob: true,
+  nonegate: true
+}
 
 /** Why a pattern cannot be used, or null when it can. */
 export function routePatternProblem(pattern: string): string | null {
   if (!/^[/*]/.test(pattern)) return 'must start with "/" (or "*" / "**")'
   if (/[\s?#]/.test(pattern)) return 'must be a path only: no spaces, no query ("?") and no fragment ("#")'
   if (pattern.includes('***')) return 'has "***"; use "*" within a segment or "**" across segments'
+  if (pattern.split('/').some((segment) => segment.includes('**') && segment !== '**')) {
+    return 'has "**" inside a segment; "**" matches across segments only as a whole segment ("/api/**"), "*" within one'
+  }
   return null
 }
 
 export function compileRoutePattern(pattern: string): PathMatcher {
   const problem = routePatternProblem(pattern)
   if (problem) throw new Error(`route pattern ${JSON.stringify(pattern)} ${problem}`)
-  const normalized = normalizePath(pattern)
-  let source = ''
-  let i = 0
-  while (i < normalized.length) {
-    if (normalized.startsWith('/**', i) && (i + 3 === normalized.length || normalized[i + 3] === '/')) {
-      // A whole-segment globstar: any number of segments, including none.
-      source += '(?:/.*)?'
-      i += 3
-    } else if (normalized.startsWith('**', i)) {
-      source += '.*'
-      i += 2
-    } else if (normalized[i] === '*') {
-      source += '[^/]*'
-      i += 1
-    } else {
-      source += escapeRegExp(normalized[i] as string)
-      i += 1
-    }
-  }
-  const regex = new RegExp(`^${source}$`)
-  return (path) => regex.test(normalizePath(path))
+  const isMatch = picomatch(normalizePath(pattern), LITERAL_EXCEPT_STARS)
+  return (path) => isMatch(normalizePath(path))
 }
 
 /**
@@ -58,8 +52,4 @@ export function normalizePath(url: string): string {
   }
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1)
   return path === '' ? '/' : path
-}
-
-function escapeRegExp(char: string): string {
-  return /[.*+?^${}()|[\]\\]/.test(char) ? `\\${char}` : char
 }

@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
 import { migrate } from './migrate'
+import { nativeBindingOption } from './native-binding'
 import { latestSchemaVersion } from './migrations'
 
 export interface StoreOptions {
@@ -8,7 +9,8 @@ export interface StoreOptions {
   path: string
   /**
    * Absolute path of a better_sqlite3.node to load instead of the one in node_modules.
-   * The desktop app passes the Electron-ABI build here; Node (tests, `serve`) uses the default.
+   * The desktop app passes the Electron-ABI build here; Node (tests, `serve`) uses the default, or
+   * the build PLUGIN_LICENSE_EMULATOR_NATIVE_BINDING names (./native-binding.ts).
    */
   nativeBinding?: string
   /** Stop migrating at this version (tests of migrations only). */
@@ -25,7 +27,7 @@ export interface Store {
 }
 
 export function openStore(options: StoreOptions): Store {
-  const db = new BetterSqlite3(options.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  const db = new BetterSqlite3(options.path, nativeBindingOption(options.nativeBinding))
   try {
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL')
     db.pragma('foreign_keys = ON')

@@ -29,6 +29,9 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; error: WireCode; m
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, error: 'VALIDATION_ERROR', message: 'The request could not be routed.' }
 }
 
+/** The methods a 405's Allow header can name. */
+const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
+
 /** The fallback for a client error no table above names, by its status. */
 const CLIENT_ERRORS_BY_STATUS: Record<number, { status: number; error: WireCode; message: string }> = {
   400: { status: 400, error: 'MALFORMED_REQUEST', message: 'The request could not be processed as sent.' },
@@ -93,9 +96,20 @@ export const errorHandling = fp(
       })
     })
 
-    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-      send(reply, 404, { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${request.url.split('?')[0]}.` })
-    )
+    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+      const path = request.url.split('?')[0] ?? '/'
+      // A path some route takes with another method: 405 with Allow (RFC 9110 15.5.6), not "no route".
+      const allowed = ROUTABLE_METHODS.filter((method) => {
+        const route = app.findRoute({ method, url: path })
+        // The UI's catch-all (GET /*) takes any path; it does not make a path known.
+        return route !== null && !('*' in (route.params ?? {}))
+      })
+      if (allowed.length > 0) {
+        reply.header('allow', allowed.join(', '))
+        return send(reply, 405, { ok: false, error: 'METHOD_NOT_ALLOWED', message: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.` })
+      }
+      return send(reply, 404, { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${path}.` })
+    })
   },
   { name: 'error-handling', dependencies: ['emulator-context'] }
 )

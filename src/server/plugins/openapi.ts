@@ -4,6 +4,9 @@ import { ErrorResponse } from '../../shared/schemas/common'
 import { ERROR_CODES } from '../errors/error-codes'
 import { documentTolerance } from './tolerant-requests'
 import { NO_TOKEN } from '../auth/route-tokens'
+import { describeTokenKinds } from '../../shared/contract/token-kinds'
+import { securityFor, securitySchemes } from '../openapi/security'
+import { finishDocument } from '../openapi/document'
 
 /** The OpenAPI 3.1 document, generated from the route schemas and served at /openapi.json. */
 export const openApi = fp(
@@ -31,28 +34,27 @@ export const openApi = fp(
             'The licensing and distribution platform API, emulated on localhost. Contract: docs/api.md in the repository. ' +
             `Licensing calls authenticate with x-${app.settings.headerPrefix}-app-id, x-${app.settings.headerPrefix}-plugin-key and x-${app.settings.headerPrefix}-plugin-secret.`
         },
-        components: {
-          securitySchemes: {
-            developerJwt: {
-              type: 'http',
-              scheme: 'bearer',
-              bearerFormat: 'JWT',
-              description: 'Developer session token (POST /_emulator/developers/:id/session).'
-            },
-            adminToken: { type: 'apiKey', in: 'header', name: 'x-emulator-token', description: 'The emulator admin token (control plane).' },
-            pluginAppId: { type: 'apiKey', in: 'header', name: `x-${app.settings.headerPrefix}-app-id`, description: 'The App ID.' },
-            pluginKey: {
-              type: 'apiKey',
-              in: 'header',
-              name: `x-${app.settings.headerPrefix}-plugin-key`,
-              description: `The plugin key. Licensing routes also accept it as x-${app.settings.headerPrefix}-api-key or as a Bearer value (compatibility).`
-            },
-            pluginSecret: { type: 'apiKey', in: 'header', name: `x-${app.settings.headerPrefix}-plugin-secret`, description: 'The plugin secret.' }
-          }
-        }
+        components: { securitySchemes: securitySchemes(app.settings.headerPrefix) }
       },
-      // Unknown query parameters and body fields are ignored on the service API: documented as accepted.
-      transform: ({ schema, url }) => ({ schema: documentTolerance(schema, url), url }),
+      // Each operation's `security` and the sentence saying what it takes come from the token kinds
+      // the route declares (config.tokens), which the server enforces: one declaration.
+      transform: ({ schema, url, route }) => {
+        if (!schema || schema.hide) return { schema, url }
+        const tokens = route.config?.tokens
+        if (!tokens) throw new Error(`OpenAPI: ${url} declares no token kinds (config.tokens)`)
+        const takes = tokens.length === 0 ? 'Takes no token.' : `Takes ${describeTokenKinds(tokens)}.`
+        const described = {
+          ...schema,
+          security: securityFor(tokens, { adminTokenInQuery: route.config?.adminTokenInQuery }),
+          description: schema.description ? `${schema.description} ${takes}` : `${schema.summary ?? ''}. ${takes}`.replace(/^\. /, '')
+        }
+        // Unknown query parameters and body fields are ignored on the service API: documented as accepted.
+        return { schema: documentTolerance(described, url), url }
+      },
+      transformObject: (documents) => {
+        if (!('openapiObject' in documents)) throw new Error('OpenAPI 3 only')
+        return finishDocument(documents.openapiObject as Record<string, unknown> as never)
+      },
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`)
       }

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import type { FastifyRequest } from 'fastify'
+import { distance } from 'fastest-levenshtein'
 
 /** A query parameter or body field the route does not know, dropped before validation. */
 export interface IgnoredField {
@@ -126,17 +127,12 @@ export function closeIgnoredField(request: FastifyRequest, missing: string): Ign
   return null
 }
 
+/** Names longer than this are not compared: an attacker's 16 KB field name costs nothing. */
+const MAX_COMPARED_LENGTH = 100
+
 function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2 || a.length > 100 || b.length > 100) return Number.POSITIVE_INFINITY
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.length] ?? Number.POSITIVE_INFINITY
+  if (Math.abs(a.length - b.length) > 2 || a.length > MAX_COMPARED_LENGTH || b.length > MAX_COMPARED_LENGTH) return Number.POSITIVE_INFINITY
+  return distance(a, b)
 }
 
 /**

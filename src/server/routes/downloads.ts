@@ -24,6 +24,13 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Downloads'],
       summary: 'Download a product file (download token; active entitlement required; Range supported)',
       params: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+      headers: Type.Object({
+        range: Type.Optional(
+          Type.String({
+            description: 'One byte range (RFC 9110 section 14), e.g. bytes=0-99, bytes=100- or bytes=-100. Several ranges, or another unit, get the whole file.'
+          })
+        )
+      }),
       querystring: Type.Object(
         {
           download_token: Type.Optional(Type.String({ maxLength: 4096 })),

@@ -13,12 +13,12 @@ export const supportPageRoutes: FastifyPluginAsync = async (app) => {
     '/support',
     {
       config: { tokens: NO_TOKEN },
-      // The declared 200 documents the page; the HTML goes out as written, errors as JSON.
+      // The declared 200 documents the page (text/html); the HTML goes out as written, errors as JSON
+      // (no `produces`: it would declare the error answers as HTML too).
       serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
       schema: {
         tags: ['Customer library'],
         summary: "The support page the library's support.help_url points to (HTML)",
-        produces: ['text/html'],
         response: {
           200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
           // Fault rules (rate limits, injected errors) reach every service route.

@@ -14,7 +14,52 @@ export const ErrorResponse = Type.Object(
   {
     ok: Type.Literal(false),
     error: Type.String({ description: 'UPPER_SNAKE error code.' }),
-    message: Type.String({ description: 'One sentence for a person.' })
+    message: Type.String({ description: 'One sentence for a person.' }),
+    // The detail keys an answer may carry beside them (docs/api.md section 1); each route's
+    // document names which of its errors carry which.
+    details: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            location: Type.Optional(Type.String({ description: 'body, query, params or headers.' })),
+            path: Type.Optional(Type.String({ description: 'JSON pointer of the value.' })),
+            problem: Type.Optional(Type.String()),
+            field: Type.Optional(Type.String({ description: 'The unknown field, when that is the problem.' }))
+          },
+          { additionalProperties: true }
+        ),
+        { description: 'VALIDATION_ERROR: each problem found.' }
+      )
+    ),
+    reason: Type.Optional(Type.String({ description: 'Why, as a code: PLUGIN_CONNECTION_FAILED and LIBRARY_CLAIM_FAILED (hidden by --strict).' })),
+    verified: Type.Optional(Type.Literal(false, { description: 'PLUGIN_CONNECTION_FAILED.' })),
+    replacement: Type.Optional(Type.String({ description: 'LEGACY_PLUGIN_KEYS_RETIRED: the route to use instead.' })),
+    recovery: Type.Optional(
+      Type.Object(
+        {
+          rotateKey: Type.Optional(Type.String()),
+          rotateSecret: Type.Optional(Type.String()),
+          create: Type.Optional(Type.String()),
+          ensure: Type.Optional(Type.String())
+        },
+        {
+          additionalProperties: true,
+          description:
+            'The routes that get you going again: rotateKey and rotateSecret (PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE), create and ensure (PRODUCT_CREDENTIAL_NOT_FOUND after a revoke).'
+        }
+      )
+    ),
+    retryAfter: Type.Optional(Type.Number({ minimum: 0, description: 'RATE_LIMITED: seconds to wait, as the Retry-After header says.' })),
+    state: Type.Optional(Type.String({ description: "SUBSCRIPTION_STATE_CONFLICT: the subscription's state." })),
+    path: Type.Optional(Type.String({ description: 'Scenario import VALIDATION_ERROR: the JSON pointer of the first problem.' })),
+    value: Type.Optional(Type.Unknown({ description: 'Scenario import VALIDATION_ERROR: the value found there.' })),
+    allowed: Type.Optional(Type.String({ description: 'Scenario import VALIDATION_ERROR: what that field accepts.' })),
+    tokenKind: Type.Optional(
+      Type.Object(
+        { received: Type.String(), accepted: Type.Array(Type.String()) },
+        { description: 'A wrong kind of token: the kind received and the kinds the route takes.' }
+      )
+    )
   },
   { additionalProperties: true, $id: 'ErrorResponse', title: 'ErrorResponse' }
 )

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { HealthResponse } from '../../../shared/schemas/server-info'
 import { NO_TOKEN } from '../../auth/route-tokens'
+import { errorResponses } from '../../../shared/schemas/common'
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -10,7 +11,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['Emulator'],
         summary: 'Liveness: version and uptime (no admin token needed)',
-        response: { 200: HealthResponse }
+        // A request with a foreign Host or Origin is refused (4xx) even here.
+        response: { 200: HealthResponse, ...errorResponses }
       }
     },
     async () => ({

@@ -66,8 +66,10 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'text/event-stream. One `event: request` per recorded request, `id` = its id, `data` = the summary as JSON; a comment line every 15 s. ' +
           'The same filters as the list. Send the admin token as x-emulator-token or, for a browser EventSource, as `?token=`. ' +
           'A reconnecting client sending Last-Event-ID first gets what it missed (up to 500).',
-        security: [{ adminToken: [] }],
         querystring: RequestStreamQuery,
+        headers: Type.Object({
+          'last-event-id': Type.Optional(Type.String({ description: 'The id of the last event received: a reconnecting client first gets what it missed.' }))
+        }),
         response: {
           200: { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
           ...errorResponses

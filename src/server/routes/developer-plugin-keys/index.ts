@@ -16,7 +16,6 @@ import { oneTimeReveal, revealedMaterial } from './presenters'
 import { DEVELOPER_JWT } from '../../auth/route-tokens'
 
 const tags = ['Product credentials']
-const security = [{ developerJwt: [] }]
 
 /**
  * Product credential management, docs/api.md section 2. Developer JWT only;
@@ -31,7 +30,6 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
       config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
-        security,
         summary: 'List the credentials of visible products, newest first (revoked included)',
         querystring: Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
         response: { 200: CredentialListResponse, ...errorAnswers(...MANAGEMENT_ERRORS) }
@@ -49,7 +47,6 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
       config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
-        security,
         summary: "The product's active credential, else its most recent revoked one",
         params: ProductIdParams,
         response: { 200: CurrentCredentialResponse, ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.credentialNotFound) }
@@ -67,7 +64,6 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
       config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
-        security,
         summary: 'Create the first active credential (409 ACTIVE_CREDENTIAL_EXISTS if one exists)',
         params: ProductIdParams,
         body: ActionNoteBody,
@@ -91,7 +87,6 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
       config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
-        security,
         summary: 'Return the active credential, creating it if none exists (one_time_reveal only when created)',
         params: ProductIdParams,
         body: ActionNoteBody,
@@ -116,7 +111,6 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
       config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
-        security,
         summary: 'Reveal the full key and secret of the active credential, when recoverable',
         params: ProductIdParams,
         body: ActionNoteBody,
@@ -136,7 +130,6 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         config: { tokens: DEVELOPER_JWT },
         schema: {
           tags,
-          security,
           summary: `Rotate the ${what}: revoke the active credential and issue a new key and secret`,
           params: ProductIdParams,
           body: ActionNoteBody,
@@ -162,7 +155,6 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
       config: { tokens: DEVELOPER_JWT },
       schema: {
         tags,
-        security,
         summary: 'Revoke the active credential (revoked: false when nothing was active)',
         params: ProductIdParams,
         body: ActionNoteBody,

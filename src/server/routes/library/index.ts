@@ -67,7 +67,6 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'The claim link opened in a browser: a page saying what it is and how the claim completes (HTML)',
-        produces: ['text/html'],
         querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
         response: {
           200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },

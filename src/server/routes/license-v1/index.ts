@@ -30,7 +30,6 @@ const LIBRARY_CONTEXT_ERRORS = [
   ERROR_ANSWERS.licenseNotFound,
   ERROR_ANSWERS.scopeMismatch
 ]
-const security = [{ pluginAppId: [], pluginKey: [], pluginSecret: [] }]
 
 const LibraryContextQuery = Type.Object(
   {
@@ -75,7 +74,6 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
-        security,
         summary: 'Activate a license on an instance (201 new, 200 already active on it)',
         body: ActivateBody,
         response: {
@@ -123,7 +121,6 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
-        security,
         summary: 'Validate a license (always 200 once authenticated; see `valid` and `code`)',
         body: ValidateBody,
         response: {
@@ -165,7 +162,6 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: PRODUCT_CREDENTIAL },
       schema: {
         tags,
-        security,
         summary: 'Deactivate a license on an instance, freeing its slot',
         body: DeactivateBody,
         response: {
