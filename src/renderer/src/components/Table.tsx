@@ -1,5 +1,7 @@
+import { useRef } from 'react'
 import type { CSSProperties, KeyboardEvent, ReactNode, RefObject } from 'react'
 import { Skeleton } from './Skeleton'
+import { useScrolls } from './use-scroll-focus'
 
 export interface Column<T> {
   key: string
@@ -54,9 +56,18 @@ export function Table<T>({
   scrollRef
 }: TableProps<T>) {
   const showSkeleton = rows === null && loading
+  const ownRef = useRef<HTMLDivElement>(null)
+  const wrapRef = scrollRef ?? ownRef
+  const scrolls = useScrolls(wrapRef)
   return (
-    // Focusable and named: a table wider or taller than its box scrolls, and the keyboard must reach it.
-    <div className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`} tabIndex={0} role="region" aria-label={caption} ref={scrollRef}>
+    // Focusable and named only while it scrolls: then the keyboard must reach it; otherwise it is no extra tab stop.
+    <div
+      className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`}
+      tabIndex={scrolls ? 0 : undefined}
+      role={scrolls ? 'region' : undefined}
+      aria-label={scrolls ? caption : undefined}
+      ref={wrapRef}
+    >
       <table className={`table ${dense ? 'table--dense' : ''} ${onRowClick ? 'table--interactive' : ''}`} aria-busy={showSkeleton || undefined}>
         <caption className="visually-hidden">{caption}</caption>
         <colgroup>
