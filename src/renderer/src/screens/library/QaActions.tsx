@@ -173,7 +173,7 @@ function ResellerForm() {
 
 const SUBSCRIPTION_ACTIONS: { action: SubscriptionAction; label: string; done: string }[] = [
   { action: 'renew-now', label: 'Renew now', done: 'Renewed: a new paid period from now' },
-  { action: 'cancel', label: 'Cancel', done: 'Set to cancel at the period end' },
+  { action: 'cancel', label: 'Cancel subscription', done: 'Set to cancel at the period end' },
   { action: 'resume', label: 'Resume', done: 'Resumed: renews at the period end' },
   { action: 'payment-fails', label: 'Payment fails', done: 'Payment failed: past due, grace period running' },
   { action: 'payment-succeeds', label: 'Payment succeeds', done: 'Paid: active again' }

@@ -1,0 +1,83 @@
+import { test, expect } from './fixtures'
+import { DEMO, callService, goTo, loadPreset, openApp, shot } from './support'
+
+test('the inspector searches the path and query: a license key or an instance id finds its requests', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  await callService(emulator, 'GET', '/api/license/v1/public-key')
+  await callService(emulator, 'GET', '/api/library?instance_id=qa-box-findme')
+  await openApp(page, emulator, '#/requests')
+  const rows = page.locator('[data-testid^=request-row-]')
+  await expect(rows).toHaveCount(2)
+  await page.getByTestId('filter-search').fill('FINDME')
+  await expect(rows).toHaveCount(1)
+  await expect(rows.first()).toContainText('qa-box-findme')
+  // A new request that matches arrives live; one that does not stays out.
+  await callService(emulator, 'GET', '/api/library?instance_id=qa-box-findme-2')
+  await callService(emulator, 'GET', '/api/license/v1/public-key')
+  await expect(rows).toHaveCount(2)
+  await shot(page, 'requests-search')
+  await page.getByTestId('filter-search').fill('')
+  await expect(rows).toHaveCount(4)
+})
+
+test('words: rotate key and rotate secret say when to pick each; a subscription is cancelled by name; counts are plural', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  await openApp(page, emulator, `#/credentials?product=${DEMO.productId}`)
+  await expect(page.getByTestId('rotate-hint')).toContainText('Rotate key for a planned change, Rotate secret when the secret leaked or is lost')
+  await page.getByRole('button', { name: 'Rotate key' }).click()
+  await expect(page.getByRole('dialog', { name: 'Rotate the plugin key?' })).toContainText('A planned rotation')
+  await page.getByRole('dialog', { name: 'Rotate the plugin key?' }).getByRole('button', { name: 'Cancel' }).click()
+
+  await goTo(page, `#/tester?product=${DEMO.productId}`)
+  await expect(page.getByText('7 licenses of this product to pick from.')).toBeVisible()
+
+  await loadPreset(emulator, 'subscription-lifecycle')
+  await goTo(page, '#/library')
+  await expect(page.getByRole('button', { name: 'Cancel subscription' }).first()).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0)
+})
+
+test('after a rotation the tester results of the old credential say the credential changed', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  await openApp(page, emulator, `#/tester?product=${DEMO.productId}`)
+  await page.getByRole('button', { name: 'Fill key and secret (reveal)' }).click()
+  await expect(page.getByTestId('tester-pluginSecret')).toHaveValue(DEMO.pluginSecret)
+  const verify = page.getByTestId('step-verify')
+  await verify.getByRole('button', { name: 'Verify' }).click()
+  await expect(verify.getByTestId('step-verify-outcome')).toHaveText('verified')
+  await expect(verify.getByTestId('step-verify-stale')).toHaveCount(0)
+
+  await goTo(page, `#/credentials?product=${DEMO.productId}`)
+  await page.getByRole('button', { name: 'Rotate secret' }).click()
+  await page.getByRole('dialog', { name: 'Rotate the plugin secret?' }).getByRole('button', { name: 'Rotate secret' }).click()
+  await page.getByRole('dialog', { name: 'Secret rotated' }).getByRole('button', { name: 'Done' }).click()
+
+  await goTo(page, `#/tester?product=${DEMO.productId}`)
+  await expect(verify.getByTestId('step-verify-stale')).toContainText('The credential changed after this run')
+  await shot(page, 'tester-credential-changed')
+})
+
+test('a table that fits is no tab stop; a toast over a dialog can be dismissed', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  await openApp(page, emulator, `#/credentials?product=${DEMO.productId}`)
+  await expect(page.getByTestId('credential-history')).toBeVisible()
+  const stops = await page.evaluate(
+    '[...document.querySelectorAll(".table-wrap")].filter((wrap) => wrap.tabIndex === 0 && wrap.scrollWidth <= wrap.clientWidth && wrap.scrollHeight <= wrap.clientHeight).length'
+  )
+  expect(stops).toBe(0)
+
+  await page.getByTestId('export-credential').click()
+  await page.getByRole('dialog', { name: 'Export the runtime config' }).getByRole('button', { name: 'Reveal and export' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Secret revealed' })
+  for (let n = 0; n < 2; n++) {
+    const download = page.waitForEvent('download')
+    await dialog.getByTestId('export-json').click()
+    await download
+  }
+  // The same news twice is one toast, counted, inside the dialog, and its Dismiss works.
+  await expect(dialog.locator('.toast').filter({ hasText: 'Config saved' })).toHaveCount(1)
+  await expect(dialog.locator('.toast').filter({ hasText: 'Config saved' })).toContainText('×2')
+  await dialog.locator('.toast').filter({ hasText: 'Config saved' }).getByRole('button', { name: 'Dismiss' }).click()
+  await expect(dialog.locator('.toast').filter({ hasText: 'Config saved' })).toHaveCount(0)
+  await dialog.getByRole('button', { name: 'Done' }).click()
+})
