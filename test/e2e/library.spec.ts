@@ -106,7 +106,7 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   const synth = page.getByTestId('subscription-actions-sub_demo_1')
   await expect(synth.getByRole('button', { name: 'Resume' })).toBeDisabled()
   await synth.getByRole('button', { name: 'Payment fails' }).click()
-  await expect(synth).toContainText('past_due')
+  await expect(synth).toContainText('past due')
   await expect(synth.getByRole('button', { name: 'Payment succeeds' })).toBeEnabled()
   await expect(products.getByTestId(`library-product-prod_demo_synth`).getByRole('link', { name: /Windows/ })).toHaveCount(1)
 
