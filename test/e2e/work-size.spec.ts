@@ -1,5 +1,6 @@
 import { test, expect } from './fixtures'
 import { DEMO, callService, goTo, loadPreset, openApp, shot } from './support'
+import { expectCleanLayout } from './layout-checks'
 
 test('the inspector searches the path and query: a license key or an instance id finds its requests', async ({ page, emulator }) => {
   await loadPreset(emulator, 'full-library')
@@ -80,4 +81,52 @@ test('a table that fits is no tab stop; a toast over a dialog can be dismissed',
   await dialog.locator('.toast').filter({ hasText: 'Config saved' }).getByRole('button', { name: 'Dismiss' }).click()
   await expect(dialog.locator('.toast').filter({ hasText: 'Config saved' })).toHaveCount(0)
   await dialog.getByRole('button', { name: 'Done' }).click()
+})
+
+test('200 products and 500 customers: product searches and the customer picker find one at once', async ({ page, emulator }) => {
+  test.setTimeout(120_000)
+  await loadPreset(emulator, 'full-library')
+  for (let start = 0; start < 200; start += 20) {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        emulator.control('POST', '/products', { developerId: 'dev_demo', name: `Bulk Plugin ${String(start + n + 1).padStart(3, '0')}` })
+      )
+    )
+  }
+  for (let start = 0; start < 500; start += 25) {
+    await Promise.all(
+      Array.from({ length: 25 }, (_, n) =>
+        emulator.control('POST', '/customers', { name: `Bulk Customer ${start + n + 1}`, email: `bulk-${start + n + 1}@example.test` })
+      )
+    )
+  }
+  await page.setViewportSize({ width: 1024, height: 768 })
+  await openApp(page, emulator, '#/developers')
+  const productRows = page.getByTestId('product-list').locator('tbody tr[data-testid^=product-]')
+  await expect(productRows).toHaveCount(201)
+  await page.getByTestId('product-search').fill('bulk plugin 137')
+  await expect(productRows).toHaveCount(1)
+  await expect(productRows.first()).toContainText('Bulk Plugin 137')
+  await expectCleanLayout(page, 'developers, searched')
+  await shot(page, 'big-data-product-search')
+
+  await goTo(page, `#/credentials?product=${DEMO.productId}`)
+  const picker = page.getByRole('navigation', { name: 'Products' }).getByRole('link')
+  await expect(picker).toHaveCount(201)
+  await page.getByTestId('product-picker-search').fill('Plugin 042')
+  // The match, and the product on screen, which stays listed.
+  await expect(picker).toHaveCount(2)
+  await expect(picker.filter({ hasText: 'Bulk Plugin 042' })).toHaveCount(1)
+
+  await goTo(page, '#/library')
+  const customer = page.getByTestId('library-customer')
+  await expect(customer.locator('option')).toHaveCount(501)
+  await page.getByTestId('library-customer-search').fill('bulk-423@')
+  await expect(customer.locator('option:checked')).toContainText('bulk-423@example.test')
+  await expect(page).toHaveURL(/customer=cus_/)
+  await page.getByTestId('library-customer-search').fill('Bulk Customer 49')
+  // 49 and 490 to 499: the picker lists those and the chosen one.
+  await expect(customer.locator('option')).toHaveCount(12)
+  await expectCleanLayout(page, 'library, customer search')
+  await shot(page, 'big-data-customer-search')
 })
