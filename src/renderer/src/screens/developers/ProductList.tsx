@@ -112,9 +112,10 @@ export function ProductList() {
           </span>
         </span>
       ),
-      skeletonWidth: '80%'
+      skeletonWidth: '80%',
+      sortValue: (product) => product.name
     },
-    { key: 'app', header: 'App ID', render: (product) => <code className="mono small">{product.appId}</code> },
+    { key: 'app', header: 'App ID', render: (product) => <code className="mono small">{product.appId}</code>, sortValue: (product) => product.appId },
     ...(acting?.role === 'admin'
       ? [{ key: 'owner', header: 'Owner', width: 140, render: (product: Product) => <span className="small">{ownerName(product.developerId)}</span> }]
       : []),
@@ -123,7 +124,8 @@ export function ProductList() {
       header: 'Credential',
       width: 120,
       render: (product) => <CredentialStatusBadge credential={current.get(product.id)} />,
-      skeletonWidth: 70
+      skeletonWidth: 70,
+      sortValue: (product) => current.get(product.id)?.status ?? null
     },
     {
       key: 'open',
