@@ -1,4 +1,6 @@
 import { useConnection } from '../stores/connection'
+import { useTheme } from '../stores/theme'
+import type { ThemePreference } from '../stores/theme'
 import { buildHash, SCREENS } from './routes'
 import { ServerPill } from './ServerPill'
 import type { ScreenId } from './routes'
@@ -12,6 +14,41 @@ const GLYPHS: Record<ScreenId, string> = {
   requests: 'M4 6h16M4 12h16M4 18h10',
   scenarios:
     'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12a7 7 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7 7 0 0 0-2-1.2L14 3h-4l-.5 2.6a7 7 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6A7 7 0 0 0 5 12c0 .4 0 .8.1 1.2l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 2 1.2L10 21h4l.5-2.6a7 7 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z'
+}
+
+const THEME_WORDS: Record<ThemePreference, { now: string; next: string; glyph: string }> = {
+  system: { now: 'Theme: as the system', next: 'light', glyph: 'M12 3a9 9 0 1 0 0 18zM12 3a9 9 0 0 1 0 18' },
+  light: {
+    now: 'Theme: light',
+    next: 'dark',
+    glyph: 'M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4'
+  },
+  dark: { now: 'Theme: dark', next: 'as the system', glyph: 'M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5z' }
+}
+
+/** Light, dark or as the system says: one button that steps through the three. */
+function ThemeSwitch() {
+  const preference = useTheme((state) => state.preference)
+  const cycle = useTheme((state) => state.cycle)
+  const words = THEME_WORDS[preference]
+  return (
+    <button type="button" className="theme-switch" onClick={cycle} title={`${words.now} (switch to ${words.next})`} data-testid="theme-switch">
+      <svg
+        width="16"
+        height="16"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+      >
+        <path d={words.glyph} />
+      </svg>
+      <span className="theme-switch__label">{words.now}</span>
+    </button>
+  )
 }
 
 /** The persistent navigation: one link per screen, the current one marked. */
@@ -56,6 +93,7 @@ export function Navigation({ current }: { current: ScreenId }) {
       </nav>
       <div className="sidebar__footer">
         <ServerPill />
+        <ThemeSwitch />
         <p className="sidebar__meta">
           v{info?.version ?? '…'} · {desktop ? 'desktop app' : 'browser'}
         </p>
