@@ -4,6 +4,9 @@ import type { ThemePreference } from '../stores/theme'
 import { buildHash, SCREENS } from './routes'
 import { ServerPill } from './ServerPill'
 import type { ScreenId } from './routes'
+import { SCREEN_KEYS } from './shortcuts'
+
+const SCREEN_LETTER = Object.fromEntries(Object.entries(SCREEN_KEYS).map(([letter, screen]) => [screen, letter])) as Record<ScreenId, string>
 
 const GLYPHS: Record<ScreenId, string> = {
   overview: 'M3 12l9-8 9 8M5 10v10h14V10',
@@ -71,7 +74,12 @@ export function Navigation({ current }: { current: ScreenId }) {
         <ul className="nav">
           {SCREENS.map((screen) => (
             <li key={screen.id}>
-              <a className="nav__link" href={buildHash(screen.id)} aria-current={screen.id === current ? 'page' : undefined} title={screen.navLabel}>
+              <a
+                className="nav__link"
+                href={buildHash(screen.id)}
+                aria-current={screen.id === current ? 'page' : undefined}
+                title={`${screen.navLabel} (g ${SCREEN_LETTER[screen.id]})`}
+              >
                 <svg
                   width="18"
                   height="18"
