@@ -85,6 +85,8 @@ export function Navigation({ current }: { current: ScreenId }) {
                 className="nav__link"
                 href={buildHash(screen.id)}
                 aria-current={screen.id === current ? 'page' : undefined}
+                aria-label={screen.navLabel}
+                aria-keyshortcuts={`g ${SCREEN_LETTER[screen.id]}`}
                 title={`${screen.navLabel} (g ${SCREEN_LETTER[screen.id]})`}
               >
                 <Glyph d={GLYPHS[screen.id]} size={18} />
