@@ -106,7 +106,7 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   const synth = page.getByTestId('subscription-actions-sub_demo_1')
   await expect(synth.getByRole('button', { name: 'Resume' })).toBeDisabled()
   await synth.getByRole('button', { name: 'Payment fails' }).click()
-  await expect(synth).toContainText('past_due')
+  await expect(synth).toContainText('past due')
   await expect(synth.getByRole('button', { name: 'Payment succeeds' })).toBeEnabled()
   await expect(products.getByTestId(`library-product-prod_demo_synth`).getByRole('link', { name: /Windows/ })).toHaveCount(1)
 
@@ -120,10 +120,10 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   await expect(products.getByTestId('library-product-prod_demo_synth').getByRole('link', { name: /Windows/ })).toHaveCount(1)
 
   // Cancel, then resume: the QA actions follow the state.
-  await synth.getByRole('button', { name: 'Cancel' }).click()
+  await synth.getByRole('button', { name: 'Cancel subscription' }).click()
   await expect(synth.getByRole('button', { name: 'Resume' })).toBeEnabled()
   await synth.getByRole('button', { name: 'Resume' }).click()
-  await expect(synth.getByRole('button', { name: 'Cancel' })).toBeEnabled()
+  await expect(synth.getByRole('button', { name: 'Cancel subscription' })).toBeEnabled()
   const standing = await emulator.control<{ standing: { state: string; cancelAtPeriodEnd: boolean } }>('GET', '/subscriptions/sub_demo_1')
   expect(standing.body.standing).toMatchObject({ state: 'active', cancelAtPeriodEnd: false })
   await page.getByTestId('qa-toolbar').getByText('renewals, cancellation').scrollIntoViewIfNeeded()

@@ -13,10 +13,10 @@ test('a rotated secret no longer reads as verified, and the toast shows above th
   await page.getByRole('dialog', { name: 'Rotate the plugin secret?' }).getByRole('button', { name: 'Rotate secret' }).click()
   const rotated = page.getByRole('dialog', { name: 'Secret rotated' })
   await expect(rotated).toBeVisible()
-  // The toast region was shown into the top layer after the modal dialog opened: it is painted
-  // above the dialog's backdrop, not dimmed under it.
-  await expect(page.locator('.toast').filter({ hasText: 'Secret rotated' })).toBeVisible()
-  await expect(page.locator('.toast-region:popover-open')).toHaveCount(1)
+  // While a modal dialog is open the toasts sit inside it: not dimmed under its backdrop, not
+  // inert (a toast outside the dialog could not be dismissed), and over none of its buttons.
+  await expect(rotated.locator('.toast').filter({ hasText: 'Secret rotated' })).toBeVisible()
+  await expect(page.locator('.toast-region:popover-open')).toHaveCount(0)
   await rotated.getByRole('button', { name: 'Done' }).click()
   await expect(status).toContainText('not verified since the credential changed')
 })

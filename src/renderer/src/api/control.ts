@@ -63,6 +63,7 @@ export function createControlApi(http: HttpClient, adminToken: string) {
       (await send<{ customer: Customer }>('POST', '/customers', input)).customer,
     customerSession: async (customerId: string) => send<Session & { ok: true }>('POST', `/customers/${id(customerId)}/session`),
     libraryToken: async (customerId: string) => send<{ libraryToken: string; expiresAt: string }>('POST', `/customers/${id(customerId)}/library-token`),
+    licenses: async (limit = 500) => (await get<{ licenses: License[] }>('/licenses', { limit })).licenses,
     customerLicenses: async (customerId: string) => (await get<{ licenses: License[] }>(`/customers/${id(customerId)}/licenses`)).licenses,
 
     purchase: async (input: {

@@ -108,6 +108,8 @@ export interface RequestFilters {
   status?: string | undefined
   method?: string | undefined
   productId?: string | undefined
+  /** A substring of the redacted path and query (a license key, an instance id, an endpoint). */
+  path?: string | undefined
 }
 
 // ---- Product credentials (service API, section 4.1) ----------------------------------------

@@ -1,7 +1,12 @@
 import { useConnection } from '../stores/connection'
+import { useTheme } from '../stores/theme'
+import type { ThemePreference } from '../stores/theme'
 import { buildHash, SCREENS } from './routes'
 import { ServerPill } from './ServerPill'
 import type { ScreenId } from './routes'
+import { SCREEN_KEYS } from './shortcuts'
+
+const SCREEN_LETTER = Object.fromEntries(Object.entries(SCREEN_KEYS).map(([letter, screen]) => [screen, letter])) as Record<ScreenId, string>
 
 const GLYPHS: Record<ScreenId, string> = {
   overview: 'M3 12l9-8 9 8M5 10v10h14V10',
@@ -12,6 +17,48 @@ const GLYPHS: Record<ScreenId, string> = {
   requests: 'M4 6h16M4 12h16M4 18h10',
   scenarios:
     'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12a7 7 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7 7 0 0 0-2-1.2L14 3h-4l-.5 2.6a7 7 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6A7 7 0 0 0 5 12c0 .4 0 .8.1 1.2l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 2 1.2L10 21h4l.5-2.6a7 7 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z'
+}
+
+/** A line glyph of the sidebar (decorative: the link or button names itself). */
+function Glyph({ d, size }: { d: string; size: number }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      <path d={d} />
+    </svg>
+  )
+}
+
+const THEME_WORDS: Record<ThemePreference, { now: string; next: string; glyph: string }> = {
+  system: { now: 'Theme: as the system', next: 'light', glyph: 'M12 3a9 9 0 1 0 0 18zM12 3a9 9 0 0 1 0 18' },
+  light: {
+    now: 'Theme: light',
+    next: 'dark',
+    glyph: 'M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4'
+  },
+  dark: { now: 'Theme: dark', next: 'as the system', glyph: 'M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5z' }
+}
+
+/** Light, dark or as the system says: one button that steps through the three. */
+function ThemeSwitch() {
+  const preference = useTheme((state) => state.preference)
+  const cycle = useTheme((state) => state.cycle)
+  const words = THEME_WORDS[preference]
+  return (
+    <button type="button" className="theme-switch" onClick={cycle} title={`${words.now} (switch to ${words.next})`} data-testid="theme-switch">
+      <Glyph d={words.glyph} size={16} />
+      <span className="theme-switch__label">{words.now}</span>
+    </button>
+  )
 }
 
 /** The persistent navigation: one link per screen, the current one marked. */
@@ -34,20 +81,15 @@ export function Navigation({ current }: { current: ScreenId }) {
         <ul className="nav">
           {SCREENS.map((screen) => (
             <li key={screen.id}>
-              <a className="nav__link" href={buildHash(screen.id)} aria-current={screen.id === current ? 'page' : undefined} title={screen.navLabel}>
-                <svg
-                  width="18"
-                  height="18"
-                  viewBox="0 0 24 24"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                  aria-hidden="true"
-                >
-                  <path d={GLYPHS[screen.id]} />
-                </svg>
+              <a
+                className="nav__link"
+                href={buildHash(screen.id)}
+                aria-current={screen.id === current ? 'page' : undefined}
+                aria-label={screen.navLabel}
+                aria-keyshortcuts={`g ${SCREEN_LETTER[screen.id]}`}
+                title={`${screen.navLabel} (g ${SCREEN_LETTER[screen.id]})`}
+              >
+                <Glyph d={GLYPHS[screen.id]} size={18} />
                 <span className="nav__label">{screen.navLabel}</span>
               </a>
             </li>
@@ -56,6 +98,7 @@ export function Navigation({ current }: { current: ScreenId }) {
       </nav>
       <div className="sidebar__footer">
         <ServerPill />
+        <ThemeSwitch />
         <p className="sidebar__meta">
           v{info?.version ?? '…'} · {desktop ? 'desktop app' : 'browser'}
         </p>

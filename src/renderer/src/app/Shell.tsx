@@ -1,9 +1,11 @@
-import { useEffect, useRef } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { Toasts } from '../components/Toasts'
 import { useConnection } from '../stores/connection'
 import { useDevelopers } from '../stores/developers'
 import { ActingDeveloper } from './ActingDeveloper'
 import { ConnectionBanner } from './ConnectionBanner'
+import { FindAnything } from './FindAnything'
+import { useShortcuts } from './shortcuts'
 import { Navigation } from './Navigation'
 import { useRoute } from './router'
 import { screenInfo } from './routes'
@@ -21,6 +23,8 @@ export function Shell() {
   const loadDevelopers = useDevelopers((state) => state.load)
   const firstRender = useRef(true)
   const conditions = useConditions()
+  const [finding, setFinding] = useState(false)
+  useShortcuts(useCallback(() => setFinding(true), []))
 
   // Another connection (a new admin token) gets its own change feed.
   const api = useConnection((state) => state.api)
@@ -68,6 +72,7 @@ export function Shell() {
         <StatusBar />
       </div>
       <Toasts />
+      <FindAnything open={finding} onClose={() => setFinding(false)} />
     </div>
   )
 }

@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
+import { useOpenDialogs } from '../stores/open-dialogs'
 import { IconButton } from './Button'
+import { DialogToasts } from './Toasts'
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
@@ -29,6 +31,13 @@ export function Dialog({ open, onClose, title, description, children, footer, si
   const returnFocus = useRef<HTMLElement | null>(null)
   const titleId = useId()
   const descriptionId = useId()
+  const dialogId = useId()
+
+  useEffect(() => {
+    if (!open) return
+    useOpenDialogs.getState().opened(dialogId)
+    return () => useOpenDialogs.getState().closed(dialogId)
+  }, [open, dialogId])
 
   useEffect(() => {
     const dialog = ref.current
@@ -89,6 +98,7 @@ export function Dialog({ open, onClose, title, description, children, footer, si
             </h2>
             <IconButton icon="close" label="Close" size="sm" needsServer={false} onClick={onClose} disabled={!dismissible} />
           </header>
+          <DialogToasts id={dialogId} />
           <div className="dialog__body">
             {description ? (
               <div id={descriptionId} className="dialog__description">

@@ -1,5 +1,7 @@
+import { useMemo, useRef, useState } from 'react'
 import type { CSSProperties, KeyboardEvent, ReactNode, RefObject } from 'react'
 import { Skeleton } from './Skeleton'
+import { useScrolls } from './use-scroll-focus'
 
 export interface Column<T> {
   key: string
@@ -10,6 +12,8 @@ export interface Column<T> {
   align?: 'left' | 'right' | 'center'
   /** Width of the cell's skeleton bar. */
   skeletonWidth?: CSSProperties['width']
+  /** Makes the column sortable: the value its rows are ordered by (text compares as words, numbers as numbers). */
+  sortValue?: (row: T) => string | number | null
 }
 
 export interface TableProps<T> {
@@ -35,6 +39,8 @@ export interface TableProps<T> {
   scrollRef?: RefObject<HTMLDivElement | null>
 }
 
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
+
 export function Table<T>({
   columns,
   rows,
@@ -54,9 +60,33 @@ export function Table<T>({
   scrollRef
 }: TableProps<T>) {
   const showSkeleton = rows === null && loading
+  const [sort, setSort] = useState<{ key: string; direction: 'ascending' | 'descending' } | null>(null)
+  const sortColumn = sort ? columns.find((column) => column.key === sort.key && column.sortValue) : undefined
+  const sortedRows = useMemo(() => {
+    if (!rows || !sortColumn?.sortValue || !sort) return rows
+    const value = sortColumn.sortValue
+    const factor = sort.direction === 'ascending' ? 1 : -1
+    return [...rows].sort((a, b) => {
+      const left = value(a)
+      const right = value(b)
+      if (left === right) return 0
+      if (left === null) return 1
+      if (right === null) return -1
+      return (typeof left === 'number' && typeof right === 'number' ? left - right : collator.compare(String(left), String(right))) * factor
+    })
+  }, [rows, sortColumn, sort])
+  const ownRef = useRef<HTMLDivElement>(null)
+  const wrapRef = scrollRef ?? ownRef
+  const scrolls = useScrolls(wrapRef)
   return (
-    // Focusable and named: a table wider or taller than its box scrolls, and the keyboard must reach it.
-    <div className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`} tabIndex={0} role="region" aria-label={caption} ref={scrollRef}>
+    // Focusable and named only while it scrolls: then the keyboard must reach it; otherwise it is no extra tab stop.
+    <div
+      className={`table-wrap ${stickyHeader ? 'table-wrap--sticky' : ''}`}
+      tabIndex={scrolls ? 0 : undefined}
+      role={scrolls ? 'region' : undefined}
+      aria-label={scrolls ? caption : undefined}
+      ref={wrapRef}
+    >
       <table className={`table ${dense ? 'table--dense' : ''} ${onRowClick ? 'table--interactive' : ''}`} aria-busy={showSkeleton || undefined}>
         <caption className="visually-hidden">{caption}</caption>
         <colgroup>
@@ -67,8 +97,32 @@ export function Table<T>({
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column.key} scope="col" style={{ textAlign: column.align ?? 'left' }}>
-                {column.header}
+              <th
+                key={column.key}
+                scope="col"
+                style={{ textAlign: column.align ?? 'left' }}
+                aria-sort={sort?.key === column.key && column.sortValue ? sort.direction : undefined}
+              >
+                {column.sortValue ? (
+                  <button
+                    type="button"
+                    className="table__sort"
+                    onClick={() =>
+                      setSort(
+                        sort?.key === column.key
+                          ? { key: column.key, direction: sort.direction === 'ascending' ? 'descending' : 'ascending' }
+                          : { key: column.key, direction: 'ascending' }
+                      )
+                    }
+                  >
+                    {column.header}
+                    <span className="table__sort-mark" aria-hidden="true">
+                      {sort?.key === column.key ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
+                    </span>
+                  </button>
+                ) : (
+                  column.header
+                )}
               </th>
             ))}
           </tr>
@@ -89,7 +143,7 @@ export function Table<T>({
                   ))}
                 </tr>
               ))
-            : (rows ?? []).map((row) => {
+            : (sortedRows ?? []).map((row) => {
                 const key = rowKey(row)
                 const selected = selectedKey !== undefined && selectedKey !== null && selectedKey === key
                 return (

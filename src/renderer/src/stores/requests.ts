@@ -42,6 +42,7 @@ export function matchesFilters(entry: RequestSummary, filters: RequestFilters): 
   if (filters.surface && entry.surface !== filters.surface) return false
   if (filters.method && entry.method.toUpperCase() !== filters.method.toUpperCase()) return false
   if (filters.productId && entry.productId !== filters.productId) return false
+  if (filters.path && !entry.path.toLowerCase().includes(filters.path.toLowerCase())) return false
   if (filters.status) {
     const wanted = filters.status.toLowerCase()
     const classMatch = /^([1-5])xx$/.exec(wanted)

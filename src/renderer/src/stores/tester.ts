@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { useProducts } from './products'
 import type { Exchange } from '../api/http'
 import type { ActivationView, ConnectionStatus, CredentialValues, Jwk, LicenseView } from '../api/types'
 import { inspectLicenseToken } from '../screens/tester/license-token'
@@ -14,6 +15,8 @@ export interface StepResult {
   exchange: Exchange
   /** The license token of the answer, checked against the JWKS. */
   token: LicenseTokenReport | null
+  /** The product's credential when the step ran (as the Credentials data knew it), to tell when it changed since. */
+  credentialId: string | null
 }
 
 export interface LicenseInputs {
@@ -173,7 +176,8 @@ export const useTester = create<TesterState>()((set, get) => ({
           token = await inspectLicenseToken(body.license_token, { ...expectations, jwks: await jwks(true) })
         }
       }
-      const result: StepResult = { exchange, token }
+      const credentialId = useProducts.getState().details[values.productId]?.current.data?.id ?? null
+      const result: StepResult = { exchange, token, credentialId }
       set({ results: { ...get().results, [step]: result } })
       if (step === 'verify' || values.productId) void get().loadConnection()
       return result

@@ -7,11 +7,13 @@ export interface Toast {
   tone: ToastTone
   title: string
   description?: string | undefined
+  /** How many times the same toast was raised while it was shown ("Config saved" ×3). */
+  count: number
 }
 
 interface ToastState {
   toasts: Toast[]
-  push(toast: Omit<Toast, 'id'>): number
+  push(toast: Omit<Toast, 'id' | 'count'>): number
   dismiss(id: number): void
 }
 
@@ -22,8 +24,11 @@ export const useToasts = create<ToastState>()((set, get) => ({
   toasts: [],
   push(toast) {
     const id = nextId++
-    // Keep the last few: a burst of actions should not bury the screen.
-    set({ toasts: [...get().toasts.slice(-3), { ...toast, id }] })
+    // The same news again counts up on one toast (with a fresh id, so its timer restarts);
+    // and only the last three stay: a burst of actions should not bury the screen.
+    const same = get().toasts.find((shown) => shown.tone === toast.tone && shown.title === toast.title && shown.description === toast.description)
+    const others = get().toasts.filter((shown) => shown !== same)
+    set({ toasts: [...others.slice(-2), { ...toast, id, count: (same?.count ?? 0) + 1 }] })
     return id
   },
   dismiss(id) {

@@ -176,6 +176,12 @@ export function CredentialPanel({ product }: { product: Product | null }) {
         testId="credential-card"
       >
         {product ? <CredentialActions product={product} current={current.data} loaded={current.status === 'ready' || current.data !== null} /> : null}
+        {product && current.data?.isActive ? (
+          <p className="muted small" data-testid="rotate-hint">
+            Rotate key for a planned change, Rotate secret when the secret leaked or is lost: both issue a new plugin key and secret, and the audit trail
+            records which.
+          </p>
+        ) : null}
         {failedWithoutData(current) ? (
           <ErrorState error={current.error} title="Could not read the credential" onRetry={() => productId && void loadDetail(productId)} />
         ) : current.data && product ? (

@@ -1,4 +1,6 @@
+import { useState } from 'react'
 import type { Product } from '../../api/types'
+import { ListSearch, matchesQuery } from '../../components/ListSearch'
 import { Skeleton } from '../../components/Skeleton'
 import { currentCredentialByProduct, useProducts } from '../../stores/products'
 import { buildHash } from '../../app/routes'
@@ -8,9 +10,23 @@ import { CredentialStatusBadge } from '../developers/ProductList'
 export function ProductPicker({ products, selectedId }: { products: Product[] | null; selectedId: string | null }) {
   const credentials = useProducts((state) => state.credentials.data)
   const current = currentCredentialByProduct(credentials)
+  const [query, setQuery] = useState('')
+  // The selected product stays listed whatever the search, so the page never loses its subject.
+  const listed = products?.filter((product) => product.id === selectedId || matchesQuery(query, product.name, product.id)) ?? null
   return (
     <nav className="picker" aria-label="Products">
       <h2 className="picker__title">Products</h2>
+      {products && products.length > 8 ? (
+        <ListSearch
+          value={query}
+          onChange={setQuery}
+          label="Search products"
+          placeholder="Name or ID"
+          shown={listed?.length ?? 0}
+          total={products.length}
+          testId="product-picker-search"
+        />
+      ) : null}
       <ul className="picker__list">
         {products === null
           ? Array.from({ length: 3 }, (_, index) => (
@@ -21,7 +37,7 @@ export function ProductPicker({ products, selectedId }: { products: Product[] | 
                 </span>
               </li>
             ))
-          : products.map((product) => (
+          : (listed ?? []).map((product) => (
               <li key={product.id} className="picker__item">
                 <a
                   className="picker__link"

@@ -44,7 +44,7 @@ export const ACTION_COPY: Record<CredentialAction, ActionCopy> = {
     label: 'Rotate key',
     title: 'Rotate the plugin key?',
     description:
-      'The current credential is revoked and a new plugin key and secret are issued (the App ID stays). Plugins built with the old values stop working until their packages are regenerated.',
+      'A planned rotation (a release cycle, a key that shipped in a retired build, someone leaving): the audit trail records it as a key rotation. The current credential is revoked and a new plugin key and secret are issued (the App ID stays). Plugins built with the old values stop working until their packages are regenerated.',
     confirmLabel: 'Rotate key',
     destructive: true,
     revealTitle: 'Key rotated',
@@ -54,7 +54,7 @@ export const ACTION_COPY: Record<CredentialAction, ActionCopy> = {
     label: 'Rotate secret',
     title: 'Rotate the plugin secret?',
     description:
-      'For an exposed, lost or unrecoverable secret. The current credential is revoked and a new plugin key and secret are issued (the App ID stays). Packages must be regenerated.',
+      'When the secret leaked, was lost or cannot be revealed again: the audit trail records it as a secret rotation, the incident. Like Rotate key, it revokes the current credential and issues a new plugin key and secret (the App ID stays). Packages must be regenerated.',
     confirmLabel: 'Rotate secret',
     destructive: true,
     revealTitle: 'Secret rotated',

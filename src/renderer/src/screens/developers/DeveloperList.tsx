@@ -92,6 +92,7 @@ export function DeveloperList() {
     {
       key: 'name',
       header: 'Developer',
+      sortValue: (developer) => developer.name ?? developer.email,
       render: (developer) => (
         <span className="stack stack--tight cell-clip">
           <span className="strong clip" title={developer.name ?? developer.email}>
@@ -111,7 +112,13 @@ export function DeveloperList() {
       render: (developer) => <Badge tone={developer.role === 'admin' ? 'accent' : 'neutral'}>{developer.role}</Badge>,
       skeletonWidth: 60
     },
-    { key: 'created', header: 'Created', width: 130, render: (developer) => <RelativeTime value={developer.createdAt} /> },
+    {
+      key: 'created',
+      header: 'Created',
+      width: 130,
+      render: (developer) => <RelativeTime value={developer.createdAt} />,
+      sortValue: (developer) => developer.createdAt
+    },
     {
       key: 'act',
       header: <span className="visually-hidden">Act as</span>,

@@ -13,6 +13,7 @@ import type { Column } from '../../components/Table'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
 import { currentCredentialByProduct, useProducts, visibleProducts } from '../../stores/products'
 import { toast } from '../../stores/toasts'
+import { ListSearch, matchesQuery } from '../../components/ListSearch'
 import { LongValue } from '../../components/LongValue'
 import { buildHash } from '../../app/routes'
 
@@ -90,7 +91,9 @@ export function ProductList() {
   const products = useProducts((state) => state.products)
   const credentials = useProducts((state) => state.credentials.data)
   const load = useProducts((state) => state.load)
-  const rows = products.data && acting ? visibleProducts(products.data, acting) : products.data && developers.length === 0 ? [] : null
+  const [query, setQuery] = useState('')
+  const visible = products.data && acting ? visibleProducts(products.data, acting) : products.data && developers.length === 0 ? [] : null
+  const rows = visible?.filter((product) => matchesQuery(query, product.name, product.id, product.appId)) ?? null
   const current = currentCredentialByProduct(credentials)
   const ownerName = (id: string) => {
     const owner = developers.find((developer) => developer.id === id)
@@ -109,9 +112,10 @@ export function ProductList() {
           </span>
         </span>
       ),
-      skeletonWidth: '80%'
+      skeletonWidth: '80%',
+      sortValue: (product) => product.name
     },
-    { key: 'app', header: 'App ID', render: (product) => <code className="mono small">{product.appId}</code> },
+    { key: 'app', header: 'App ID', render: (product) => <code className="mono small">{product.appId}</code>, sortValue: (product) => product.appId },
     ...(acting?.role === 'admin'
       ? [{ key: 'owner', header: 'Owner', width: 140, render: (product: Product) => <span className="small">{ownerName(product.developerId)}</span> }]
       : []),
@@ -120,7 +124,8 @@ export function ProductList() {
       header: 'Credential',
       width: 120,
       render: (product) => <CredentialStatusBadge credential={current.get(product.id)} />,
-      skeletonWidth: 70
+      skeletonWidth: 70,
+      sortValue: (product) => current.get(product.id)?.status ?? null
     },
     {
       key: 'open',
@@ -146,6 +151,17 @@ export function ProductList() {
       }
       testId="product-list"
     >
+      {(visible?.length ?? 0) > 8 ? (
+        <ListSearch
+          value={query}
+          onChange={setQuery}
+          label="Search products"
+          placeholder="Name, product ID or App ID"
+          shown={rows?.length ?? 0}
+          total={visible?.length ?? 0}
+          testId="product-search"
+        />
+      ) : null}
       {failedWithoutData(products) ? (
         <ErrorState error={products.error} title="Could not list products" onRetry={() => void load()} />
       ) : (

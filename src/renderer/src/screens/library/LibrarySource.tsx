@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Field, Select, TextInput } from '../../components/Field'
+import { matchesQuery } from '../../components/ListSearch'
 import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { useLibrary } from '../../stores/library'
 import { toast } from '../../stores/toasts'
@@ -24,6 +25,9 @@ export function LibrarySource() {
   const nextNumber = (customers?.length ?? 0) + 1
 
   const customerId = source?.kind === 'customer' ? source.customerId : ''
+  // Hundreds of customers: a search narrows the picker (the chosen one stays in it).
+  const [query, setQuery] = useState('')
+  const listed = (customers ?? []).filter((customer) => customer.id === customerId || matchesQuery(query, customer.name, customer.email, customer.id))
 
   return (
     <Card className="library-source" testId="library-source">
@@ -44,7 +48,7 @@ export function LibrarySource() {
               {customers === null ? <option value="">Loading customers…</option> : null}
               {customers !== null && customerId === '' && source?.kind !== 'token' ? <option value="">Choose a customer</option> : null}
               {source?.kind === 'token' ? <option value="__token">Pasted library token</option> : null}
-              {(customers ?? []).map((customer) => (
+              {listed.map((customer) => (
                 <option key={customer.id} value={customer.id}>
                   {customer.name ?? customer.email} ({customer.email})
                 </option>
@@ -52,6 +56,31 @@ export function LibrarySource() {
             </Select>
           )}
         </Field>
+        {(customers?.length ?? 0) > 10 ? (
+          <Field label="Find customer" className="library-source__find">
+            {(control) => (
+              <TextInput
+                {...control}
+                type="search"
+                value={query}
+                placeholder="Name, email or ID"
+                maxLength={200}
+                onChange={(event) => {
+                  const next = event.target.value
+                  setQuery(next)
+                  // One match: that is the customer meant.
+                  const matches = (customers ?? []).filter((customer) => matchesQuery(next, customer.name, customer.email, customer.id))
+                  const only = matches.length === 1 ? matches[0] : undefined
+                  if (next.trim() && only && only.id !== customerId) {
+                    replaceParams('library', { customer: only.id })
+                    void selectCustomer(only.id)
+                  }
+                }}
+                data-testid="library-customer-search"
+              />
+            )}
+          </Field>
+        ) : null}
         <Button size="sm" icon="plus" onClick={() => setNaming(Date.now().toString(36))}>
           New customer
         </Button>

@@ -27,7 +27,8 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
               <span className="small">
                 <DateTime value={order.created_at} />
               </span>
-            )
+            ),
+            sortValue: (order) => order.created_at
           },
           {
             key: 'items',
@@ -52,7 +53,8 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
             header: 'Total',
             width: 90,
             align: 'right',
-            render: (order) => <span className="small">{formatMoney(order.total_cents, order.currency)}</span>
+            render: (order) => <span className="small">{formatMoney(order.total_cents, order.currency)}</span>,
+            sortValue: (order) => order.total_cents
           }
         ]}
       />

@@ -8,6 +8,7 @@ import { Field, Select, TextInput } from '../../components/Field'
 import { InlineError } from '../../components/States'
 import { DateTime } from '../../components/Time'
 import { formatOffset } from '../../format/date'
+import { humanLabel } from '../../format/labels'
 import { useLibrary } from '../../stores/library'
 import { useProducts } from '../../stores/products'
 import { useSettings } from '../../stores/settings'
@@ -173,7 +174,7 @@ function ResellerForm() {
 
 const SUBSCRIPTION_ACTIONS: { action: SubscriptionAction; label: string; done: string }[] = [
   { action: 'renew-now', label: 'Renew now', done: 'Renewed: a new paid period from now' },
-  { action: 'cancel', label: 'Cancel', done: 'Set to cancel at the period end' },
+  { action: 'cancel', label: 'Cancel subscription', done: 'Set to cancel at the period end' },
   { action: 'resume', label: 'Resume', done: 'Resumed: renews at the period end' },
   { action: 'payment-fails', label: 'Payment fails', done: 'Payment failed: past due, grace period running' },
   { action: 'payment-succeeds', label: 'Payment succeeds', done: 'Paid: active again' }
@@ -197,46 +198,55 @@ function unavailable(subscription: LibrarySubscription, action: SubscriptionActi
   }
 }
 
+/**
+ * One subscription at a time: a picker and its actions. A row of buttons per subscription
+ * filled the first screen of a big library and pushed the library itself below the fold.
+ */
 function SubscriptionControls() {
   const subscriptions = useLibrary((state) => state.library.data?.subscriptions)
   const act = useLibrary((state) => state.subscriptionAction)
   const { busy, error, run } = useAction()
+  const [chosenId, setChosenId] = useState<string | null>(null)
   if (!subscriptions || subscriptions.length === 0) {
     return <p className="muted small">No subscriptions. Subscribe in New purchase, or load the subscription-lifecycle preset.</p>
   }
+  const subscription = subscriptions.find((entry) => entry.id === chosenId) ?? (subscriptions[0] as LibrarySubscription)
   return (
     <div className="stack">
-      <ul className="stack subscription-actions" aria-label="Subscription actions">
-        {subscriptions.map((subscription) => (
-          <li key={subscription.id} className="stack stack--tight" data-testid={`subscription-actions-${subscription.id}`}>
-            <p className="small">
-              <span className="strong">{subscription.product_name}</span> <span className="muted">· {subscription.status}</span>
-            </p>
-            <div className="button-row">
-              {SUBSCRIPTION_ACTIONS.map(({ action, label, done }) => {
-                const why = unavailable(subscription, action)
-                return (
-                  <Button
-                    key={action}
-                    size="sm"
-                    disabled={why !== null}
-                    title={why ?? undefined}
-                    busy={busy === `${subscription.id}:${action}`}
-                    onClick={() =>
-                      void run(`${subscription.id}:${action}`, async () => {
-                        await act(subscription.id, action)
-                        toast.success(done, subscription.product_name)
-                      })
-                    }
-                  >
-                    {label}
-                  </Button>
-                )
-              })}
-            </div>
-          </li>
-        ))}
-      </ul>
+      <Field label="Subscription">
+        {(control) => (
+          <Select {...control} value={subscription.id} onChange={(event) => setChosenId(event.target.value)} data-testid="subscription-picker">
+            {subscriptions.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.product_name} · {humanLabel(entry.status)}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <div className="button-row" role="group" aria-label={`Actions for ${subscription.product_name}`} data-testid={`subscription-actions-${subscription.id}`}>
+        <span className="visually-hidden">{humanLabel(subscription.status)}</span>
+        {SUBSCRIPTION_ACTIONS.map(({ action, label, done }) => {
+          const why = unavailable(subscription, action)
+          return (
+            <Button
+              key={action}
+              size="sm"
+              disabled={why !== null}
+              title={why ?? undefined}
+              busy={busy === `${subscription.id}:${action}`}
+              onClick={() =>
+                void run(`${subscription.id}:${action}`, async () => {
+                  await act(subscription.id, action)
+                  toast.success(done, subscription.product_name)
+                })
+              }
+            >
+              {label}
+            </Button>
+          )
+        })}
+      </div>
       <InlineError error={error} />
     </div>
   )

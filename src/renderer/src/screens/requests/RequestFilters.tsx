@@ -1,10 +1,10 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { SURFACES } from '../../../../shared/contract/inspector'
 import type { Surface } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
-import { Field, Select } from '../../components/Field'
+import { Field, Select, TextInput } from '../../components/Field'
 import { useProducts } from '../../stores/products'
 import { useRequests } from '../../stores/requests'
 import { toast } from '../../stores/toasts'
@@ -48,7 +48,7 @@ function LiveIndicator() {
   return <Badge tone="neutral">{live === 'reconnecting' ? 'reconnecting…' : live === 'connecting' ? 'connecting…' : 'off'}</Badge>
 }
 
-/** Surface, status, product and method filters; pause; clear the log. */
+/** Text search (the path and query), surface, status, product and method filters; pause; clear the log. */
 export function RequestFilters() {
   const filters = useRequests((state) => state.filters)
   const setFilters = useRequests((state) => state.setFilters)
@@ -57,9 +57,30 @@ export function RequestFilters() {
   const clear = useRequests((state) => state.clear)
   const products = useProducts((state) => state.products.data)
   const [confirming, setConfirming] = useState(false)
+  // The search reaches the server a moment after typing stops, not on every key.
+  const [search, setSearch] = useState(filters.path ?? '')
+  useEffect(() => {
+    const wanted = search.trim() || undefined
+    if (wanted === useRequests.getState().filters.path) return
+    const timer = setTimeout(() => setFilters({ path: wanted }), 250)
+    return () => clearTimeout(timer)
+  }, [search, setFilters])
 
   return (
     <div className="toolbar" role="search" aria-label="Filter requests">
+      <Field label="Search" className="toolbar__field toolbar__field--search">
+        {(control) => (
+          <TextInput
+            {...control}
+            type="search"
+            value={search}
+            placeholder="Text in the path or query"
+            maxLength={500}
+            onChange={(event) => setSearch(event.target.value)}
+            data-testid="filter-search"
+          />
+        )}
+      </Field>
       <Field label="Surface" className="toolbar__field">
         {(control) => (
           <Select

@@ -30,7 +30,9 @@ export function LicenseForm() {
         <Field
           label="License key"
           hint={
-            options && options.length > 0 ? `${options.length} license(s) of this product to pick from.` : 'No license of this product yet: create a test one.'
+            options && options.length > 0
+              ? `${options.length} ${options.length === 1 ? 'license' : 'licenses'} of this product to pick from.`
+              : 'No license of this product yet: create a test one.'
           }
         >
           {(control) => (

@@ -8,6 +8,7 @@ import { InlineError } from '../../components/States'
 import { Tabs } from '../../components/Tabs'
 import { formatDuration } from '../../format/date'
 import { useConnection } from '../../stores/connection'
+import { useProducts } from '../../stores/products'
 import { useTester } from '../../stores/tester'
 import type { LifecycleStep, TesterState } from '../../stores/tester'
 import { diagnose, licensingHint } from './diagnosis'
@@ -72,6 +73,8 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
   const run = useTester((state) => state.run)
   const strict = useConnection((state) => state.info.data?.settings.strict ?? false)
   const lastRun = useTester((state) => state.lastRun)
+  const productId = useTester((state) => state.values.productId)
+  const currentCredentialId = useProducts((state) => state.details[productId]?.current.data?.id ?? null)
   const [tab, setTab] = useState('response')
   // Details of the step run last are open; the others fold to their summary unless opened.
   const [pinned, setPinned] = useState<boolean | null>(null)
@@ -87,6 +90,7 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
   const body = (result?.exchange.response?.body ?? null) as Record<string, unknown> | null
   const validateProblem = step === 'validate' && body && body.valid === false ? { code: String(body.code), message: String(body.message ?? '') } : null
   const diagnosis = result?.exchange.error ? diagnose(result.exchange.error, strict) : null
+  const credentialChanged = Boolean(result?.credentialId && currentCredentialId && result.credentialId !== currentCredentialId)
 
   const tabs = [
     { id: 'response', label: 'Response' },
@@ -144,6 +148,15 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
               </span>
             ) : null}
           </p>
+          {credentialChanged ? (
+            <div className="callout callout--warning" data-testid={`step-${step}-stale`}>
+              <Icon name="alert" size={18} />
+              <p className="small">
+                <span className="strong">The credential changed after this run</span> (rotated, revoked or created again): this result used the old one. Fill
+                key and secret again and run the step to see what a plugin with the new values gets.
+              </p>
+            </div>
+          ) : null}
           {diagnosis ? (
             <div className="callout callout--danger" data-testid={`step-${step}-diagnosis`}>
               <Icon name="alert" size={18} />

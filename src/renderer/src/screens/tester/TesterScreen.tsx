@@ -19,6 +19,12 @@ export function TesterScreen({ params }: { params: Record<string, string> }) {
     void loadProducts()
   }, [loadProducts, dataVersion])
 
+  // The product's credential as it is now: a step run before a rotation or revocation says so.
+  const loadDetail = useProducts((state) => state.loadDetail)
+  useEffect(() => {
+    if (productId) void loadDetail(productId)
+  }, [productId, loadDetail, dataVersion])
+
   // #/tester?product=... preselects a product.
   useEffect(() => {
     const wanted = params.product

@@ -1,0 +1,99 @@
+import type { Page } from '@playwright/test'
+import { expect } from './fixtures'
+
+/**
+ * What a person sees broken, measured: two visible pieces of text drawn over each other, text
+ * that ends past the window's right edge, and a sideways scroll of the document or the main area.
+ * Text is measured per text node (Range rects), so a badge over a title counts, a wrapped title
+ * does not. Only text a person can see is measured: inside the window, not visually hidden, not
+ * under a modal dialog (the dialog's own layer is measured when one is open).
+ */
+export interface LayoutProblems {
+  overlaps: string[]
+  cutOff: string[]
+  sideways: { document: number; content: number }
+}
+
+export async function layoutProblems(page: Page): Promise<LayoutProblems> {
+  return page.evaluate(`(() => {
+    const width = window.innerWidth, height = window.innerHeight
+    const modal = [...document.querySelectorAll('dialog[open]')].pop() || null
+    const root = modal || document.body
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
+    const boxes = []
+    const hiddenBy = (element) => element.closest('.visually-hidden, [aria-hidden="true"], .toast-region:not(.toast-region--in-dialog)')
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent || !node.textContent.trim()) continue
+      const element = node.parentElement
+      if (!element || hiddenBy(element)) continue
+      if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true, contentVisibilityAuto: true })) continue
+      const range = document.createRange()
+      range.selectNodeContents(node)
+      for (const whole of range.getClientRects()) {
+        // What of it is seen: cut to every scrolling or overflow-hidden ancestor (an ellipsis, a scrolled list).
+        let rect = { left: whole.left, top: whole.top, right: whole.right, bottom: whole.bottom }
+        for (let a = element; a && a !== document.body; a = a.parentElement) {
+          const s = getComputedStyle(a)
+          if (s.overflowX === 'visible' && s.overflowY === 'visible') continue
+          const c = a.getBoundingClientRect()
+          rect = { left: Math.max(rect.left, c.left), top: Math.max(rect.top, c.top), right: Math.min(rect.right, c.right), bottom: Math.min(rect.bottom, c.bottom) }
+        }
+        if (rect.right - rect.left < 1 || rect.bottom - rect.top < 1) continue
+        if (rect.bottom <= 0 || rect.top >= height || rect.right <= 0 || rect.left >= width) continue
+        // Scrolled under a sticky header or the status bar: hidden by design, not overlapping.
+        const hit = document.elementFromPoint((rect.left + rect.right) / 2, (rect.top + rect.bottom) / 2)
+        if (hit && !element.contains(hit) && !hit.contains(element)) {
+          let pinned = false
+          for (let a = hit; a && a !== document.body; a = a.parentElement) {
+            const position = getComputedStyle(a).position
+            if (position === 'sticky' || position === 'fixed') { pinned = !a.contains(element); break }
+          }
+          if (pinned) continue
+        }
+        const main = element.closest('.content')
+        const edge = Math.min(width, main ? main.getBoundingClientRect().right : width)
+        boxes.push({ element, rect, text: node.textContent.trim().slice(0, 40), cut: whole.right > edge + 1 })
+      }
+    }
+    const overlaps = []
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i], b = boxes[j]
+        if (a.element === b.element || a.element.contains(b.element) || b.element.contains(a.element)) continue
+        const x = Math.min(a.rect.right, b.rect.right) - Math.max(a.rect.left, b.rect.left)
+        const y = Math.min(a.rect.bottom, b.rect.bottom) - Math.max(a.rect.top, b.rect.top)
+        if (x > 2 && y > 2) overlaps.push(JSON.stringify(a.text) + ' / ' + JSON.stringify(b.text))
+      }
+    }
+    const cutOff = boxes.filter((box) => box.cut).map((box) => box.text)
+    const doc = document.scrollingElement
+    const content = document.querySelector('.content')
+    return {
+      overlaps: [...new Set(overlaps)].slice(0, 10),
+      cutOff: [...new Set(cutOff)].slice(0, 10),
+      sideways: { document: doc.scrollWidth - doc.clientWidth, content: content ? content.scrollWidth - content.clientWidth : 0 }
+    }
+  })()`)
+}
+
+/** No overlap, nothing cut off at the right edge, no sideways scroll (soft: every problem of a run is listed). */
+export async function expectCleanLayout(page: Page, where: string): Promise<void> {
+  const problems = await layoutProblems(page)
+  expect.soft(problems.overlaps, `overlapping text on ${where}`).toEqual([])
+  expect.soft(problems.cutOff, `text cut off at the right edge on ${where}`).toEqual([])
+  expect.soft(problems.sideways, `sideways scroll on ${where}`).toEqual({ document: 0, content: 0 })
+}
+
+/** Every control of the open dialog can be clicked: nothing (a toast, say) lies over its centre. */
+export async function expectDialogControlsReachable(page: Page, where: string): Promise<void> {
+  const covered = await page.evaluate(`(() => {
+    const dialog = [...document.querySelectorAll('dialog[open]')].pop()
+    if (!dialog) return ['no open dialog']
+    return [...dialog.querySelectorAll('button')].filter((button) => button.offsetParent !== null && !button.closest('.toast')).flatMap((button) => {
+      const r = button.getBoundingClientRect()
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+      return hit && (hit === button || button.contains(hit)) ? [] : [button.textContent.trim() || button.getAttribute('aria-label')]
+    })
+  })()`)
+  expect.soft(covered, `covered dialog controls on ${where}`).toEqual([])
+}
