@@ -58,7 +58,8 @@ function columnSchema(column: ColumnSpec): TSchema {
                 : column.pattern
                   ? Type.String({ pattern: column.pattern.regex, description: column.pattern.description })
                   : Type.String({ maxLength: 10_000 })
-  return column.nullable ? Type.Union([base, Type.Null()]) : base
+  // Any JSON value already includes null: a union with null would only say it twice.
+  return column.nullable && column.type !== 'json' ? Type.Union([base, Type.Null()]) : base
 }
 
 function sectionSchema(spec: SectionSpec): TSchema {

@@ -86,6 +86,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /_emulator/requests': 'listRequests',
   'DELETE /_emulator/requests': 'clearRequests',
   'GET /_emulator/requests/stream': 'streamRequests',
+  'GET /_emulator/events': 'streamStateChanges',
   'GET /_emulator/requests/:id': 'getRequest'
 }
 

@@ -26,7 +26,6 @@ export const eventControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '{ kind: "entity", entity, id } (id null when many or unknown), { kind: "everything", cause: "reset" | "preset" | "import" }, ' +
           '{ kind: "clock" }, { kind: "faults" } or { kind: "settings" }. Whoever made the change: the UI, the control plane, the CLI, ' +
           'a licensing call. Send the admin token as x-emulator-token or, for a browser EventSource, as `?token=`.',
-        security: [{ adminToken: [] }],
         querystring: Type.Object(
           { token: Type.Optional(Type.String({ maxLength: 512, description: 'The admin token, for a browser EventSource.' })) },
           { additionalProperties: false }
