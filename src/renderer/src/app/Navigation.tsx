@@ -1,3 +1,4 @@
+import { LineGlyph } from '../components/Icon'
 import { useConnection } from '../stores/connection'
 import { useTheme } from '../stores/theme'
 import type { ThemePreference } from '../stores/theme'
@@ -19,25 +20,6 @@ const GLYPHS: Record<ScreenId, string> = {
     'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12a7 7 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7 7 0 0 0-2-1.2L14 3h-4l-.5 2.6a7 7 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6A7 7 0 0 0 5 12c0 .4 0 .8.1 1.2l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 2 1.2L10 21h4l.5-2.6a7 7 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z'
 }
 
-/** A line glyph of the sidebar (decorative: the link or button names itself). */
-function Glyph({ d, size }: { d: string; size: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d={d} />
-    </svg>
-  )
-}
-
 const THEME_WORDS: Record<ThemePreference, { now: string; next: string; glyph: string }> = {
   system: { now: 'Theme: as the system', next: 'light', glyph: 'M12 3a9 9 0 1 0 0 18zM12 3a9 9 0 0 1 0 18' },
   light: {
@@ -55,7 +37,7 @@ function ThemeSwitch() {
   const words = THEME_WORDS[preference]
   return (
     <button type="button" className="theme-switch" onClick={cycle} title={`${words.now} (switch to ${words.next})`} data-testid="theme-switch">
-      <Glyph d={words.glyph} size={16} />
+      <LineGlyph d={words.glyph} size={16} strokeWidth={1.8} />
       <span className="theme-switch__label">{words.now}</span>
     </button>
   )
@@ -89,7 +71,7 @@ export function Navigation({ current }: { current: ScreenId }) {
                 aria-keyshortcuts={`g ${SCREEN_LETTER[screen.id]}`}
                 title={`${screen.navLabel} (g ${SCREEN_LETTER[screen.id]})`}
               >
-                <Glyph d={GLYPHS[screen.id]} size={18} />
+                <LineGlyph d={GLYPHS[screen.id]} size={18} strokeWidth={1.8} />
                 <span className="nav__label">{screen.navLabel}</span>
               </a>
             </li>

@@ -26,7 +26,8 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS
 
-export function Icon({ name, size = 16, title, ...rest }: { name: IconName; size?: number; title?: string } & SVGProps<SVGSVGElement>) {
+/** A line glyph on the 24px grid from a path: the icons below, and the sidebar's own glyphs. */
+export function LineGlyph({ d, size = 16, title, ...rest }: { d: string; size?: number; title?: string } & SVGProps<SVGSVGElement>) {
   return (
     <svg
       width={size}
@@ -40,11 +41,14 @@ export function Icon({ name, size = 16, title, ...rest }: { name: IconName; size
       aria-hidden={title ? undefined : true}
       role={title ? 'img' : undefined}
       focusable="false"
-      className="icon"
       {...rest}
     >
       {title ? <title>{title}</title> : null}
-      <path d={PATHS[name]} />
+      <path d={d} />
     </svg>
   )
+}
+
+export function Icon({ name, ...rest }: { name: IconName; size?: number; title?: string } & SVGProps<SVGSVGElement>) {
+  return <LineGlyph d={PATHS[name]} className="icon" {...rest} />
 }
