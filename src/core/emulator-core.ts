@@ -178,7 +178,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     state: createStateService({ store, clock, secretBox, faults, settings, requests, changes }),
     settings,
     changes,
-    counts: createRecordCounts(store),
+    counts: createRecordCounts(store, requests),
     hasRuntimeKey: options.runtimeKey !== null,
     apiBaseUrl: options.apiBaseUrl
   }

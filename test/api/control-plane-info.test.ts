@@ -20,4 +20,11 @@ describe('GET /_emulator/info', () => {
     expect(after.body.counts.requests).toBeGreaterThan(before.counts.requests)
     expect(typeof after.body.databasePath).toBe('string')
   })
+
+  it('counts a request that has just finished, though the log writes in batches', async () => {
+    const before = (await suite.emu.control('GET', '/info')).body.counts.requests
+    expect((await suite.plugin().validate('NOT-A-LICENSE', 'studio-a')).status).toBeGreaterThanOrEqual(400)
+    const after = (await suite.emu.control('GET', '/info')).body.counts.requests
+    expect(after).toBe(before + 1)
+  })
 })

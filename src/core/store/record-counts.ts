@@ -1,4 +1,5 @@
 import type { Store } from './store'
+import type { RequestLog } from '../inspector/request-log'
 
 /** How much the emulator holds, for the Overview screen. */
 export interface RecordCounts {
@@ -13,8 +14,12 @@ export interface RecordCounts {
   requests: number
 }
 
-/** Counts of every table the Overview shows, read in one statement. */
-export function createRecordCounts(store: Store): () => RecordCounts {
+/**
+ * Counts of every table the Overview shows, read in one statement. The request log writes in
+ * batches; it is flushed first, so a request that has finished is counted (as the inspector's
+ * reads do).
+ */
+export function createRecordCounts(store: Store, requests: Pick<RequestLog, 'flush'>): () => RecordCounts {
   const counts = store.db.prepare(`
     SELECT
       (SELECT COUNT(*) FROM developers) AS developers,
@@ -26,5 +31,8 @@ export function createRecordCounts(store: Store): () => RecordCounts {
       (SELECT COUNT(*) FROM activations WHERE deactivated_at IS NULL) AS activations,
       (SELECT COUNT(*) FROM request_log) AS requests
   `)
-  return () => counts.get() as RecordCounts
+  return () => {
+    requests.flush()
+    return counts.get() as RecordCounts
+  }
 }
