@@ -155,6 +155,7 @@ export function formatReport(result) {
       r.single ? `${r.single.mean} / ${r.single.rps}` : '-',
       r.non2xx + r.errors,
       fmt(r.rss?.kernelPeakMiB ?? r.rss?.maxSampledMiB),
+      fmt(r.server?.cpuUsPerRequest),
       percent(r.generator?.machineShare)
     ])
   const out = [
@@ -175,6 +176,7 @@ export function formatReport(result) {
         '1 conn: mean ms / req/s',
         'errors',
         'peak RSS MiB',
+        'server CPU us/req',
         'generator CPU'
       ],
       rows
