@@ -14,11 +14,7 @@ const KEPT_CUSTOMERS = 16
  * built per request, at the clock's current instant. Holdings are shared between answers: the
  * view only reads them.
  */
-export function cachedHoldings(
-  repository: LibraryRepository,
-  store: Store,
-  version: DataVersion
-): Pick<LibraryRepository, 'holdings'> {
+export function cachedHoldings(repository: LibraryRepository, store: Store, version: DataVersion): Pick<LibraryRepository, 'holdings'> {
   const kept = new Map<string, { version: number; holdings: CustomerHoldings }>()
   return {
     holdings(customerId) {
