@@ -125,7 +125,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   // Before any service prepares a statement: every write to a data table is then announced.
   const dataVersion = createDataVersion()
   observeWrites(store.db, (entity, id) => {
-    dataVersion.bump()
+    dataVersion.bump(entity)
     if (!changes.isQuiet()) changes.announce({ kind: 'entity', entity, id })
   })
   const clock = announcingClock(options.clock, () => changes.announce({ kind: 'clock' }))
@@ -140,7 +140,8 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     products,
     audit,
     secretBox,
-    apiBaseUrl: options.apiBaseUrl
+    apiBaseUrl: options.apiBaseUrl,
+    dataVersion
   })
   const connectionStatuses = createConnectionStatusRepository(store)
   const customers = createCustomerService(store, clock)
