@@ -46,6 +46,8 @@ export interface FaultHit {
 
 export interface FaultRules {
   list(): FaultRule[]
+  /** Whether any rule is set: with none, a request needs no matching at all. */
+  any(): boolean
   /** Replaces every rule at once (all or nothing); answers the stored rules. */
   replace(inputs: readonly FaultRuleInput[]): FaultRule[]
   /** Removes one rule; FAULT_RULE_NOT_FOUND when no rule has that id. */
@@ -105,6 +107,8 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
       compiled = []
       if (had) options.onChange?.()
     },
+
+    any: () => compiled.length > 0,
 
     pick(method, path) {
       const verb = method.toUpperCase()
