@@ -124,8 +124,8 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const changes = createChangeFeed()
   // Before any service prepares a statement: every write to a data table is then announced.
   const dataVersion = createDataVersion()
-  observeWrites(store.db, (entity, id) => {
-    dataVersion.bump(entity)
+  observeWrites(store.db, (entity, id, table) => {
+    dataVersion.bump(table)
     if (!changes.isQuiet()) changes.announce({ kind: 'entity', entity, id })
   })
   const clock = announcingClock(options.clock, () => changes.announce({ kind: 'clock' }))

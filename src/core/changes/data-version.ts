@@ -1,5 +1,3 @@
-import type { EntityKind } from '../../shared/contract/changes'
-
 /**
  * Numbers that move on writes to data tables (the write observer reports each one), so a reader
  * can keep what it read and know, for the cost of one comparison, whether it still holds.
@@ -8,22 +6,28 @@ export interface DataVersion {
   /** Moves on every write to any data table. */
   current(): number
   /**
-   * Moves on every write except to `kind`'s table: for readers of what such a write never changes.
-   * Only for a leaf table (no other row references it, so its writes cascade nowhere).
+   * Moves on every write except to `tables`: for readers of what such writes never change. Only
+   * for leaf tables (no other row references theirs, so their writes cascade nowhere).
    */
-  ignoring(kind: EntityKind): () => number
-  bump(kind: EntityKind): void
+  ignoring(...tables: string[]): () => number
+  bump(table: string): void
 }
 
 export function createDataVersion(): DataVersion {
   let total = 0
-  const byKind = new Map<EntityKind, number>()
+  const byTable = new Map<string, number>()
   return {
     current: () => total,
-    ignoring: (kind) => () => total - (byKind.get(kind) ?? 0),
-    bump(kind) {
+    ignoring(...tables) {
+      return () => {
+        let ignored = 0
+        for (const table of tables) ignored += byTable.get(table) ?? 0
+        return total - ignored
+      }
+    },
+    bump(table) {
       total++
-      byKind.set(kind, (byKind.get(kind) ?? 0) + 1)
+      byTable.set(table, (byTable.get(table) ?? 0) + 1)
     }
   }
 }

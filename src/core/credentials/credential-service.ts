@@ -100,11 +100,12 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
   const rows = createCredentialRepository(store)
   labelSealedByCurrentKey(rows, secretBox)
   // Every licensing request matches its plugin key. What a key matches changes only with a write
-  // to credentials, products or what they cascade from; a validate's own activation stamp never
-  // does (no row references activations), so it leaves the kept matches alone.
+  // to credentials, products or what they cascade from; a validate's activation stamp and a
+  // verify's status record and audit entry never do (no row references those tables), so they
+  // leave the kept matches alone.
   const keyMatches = createKeptReads<string, ReturnType<CredentialService['findByPluginKey']>>({
     store,
-    version: deps.dataVersion.ignoring('activation'),
+    version: deps.dataVersion.ignoring('activations', 'connection_status', 'credential_audit'),
     capacity: 1000
   })
   /** When each credential's lastUsedAt was last written, on the emulator clock. */
