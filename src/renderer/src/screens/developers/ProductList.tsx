@@ -11,7 +11,7 @@ import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { Table } from '../../components/Table'
 import type { Column } from '../../components/Table'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
-import { currentCredentialByProduct, useProducts, visibleProducts } from '../../stores/products'
+import { currentCredentialByProduct, selectVisibleProducts, useProducts } from '../../stores/products'
 import { toast } from '../../stores/toasts'
 import { ListSearch, matchesQuery } from '../../components/ListSearch'
 import { LongValue } from '../../components/LongValue'
@@ -92,7 +92,8 @@ export function ProductList() {
   const credentials = useProducts((state) => state.credentials.data)
   const load = useProducts((state) => state.load)
   const [query, setQuery] = useState('')
-  const visible = products.data && acting ? visibleProducts(products.data, acting) : products.data && developers.length === 0 ? [] : null
+  const listed = useProducts((state) => selectVisibleProducts(state, acting))
+  const visible = acting ? listed : products.data && developers.length === 0 ? [] : null
   const rows = visible?.filter((product) => matchesQuery(query, product.name, product.id, product.appId)) ?? null
   const current = currentCredentialByProduct(credentials)
   const ownerName = (id: string) => {

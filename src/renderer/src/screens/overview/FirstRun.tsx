@@ -1,7 +1,7 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
-import type { Developer } from '../../api/types'
+import type { Developer, Product } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Icon } from '../../components/Icon'
@@ -9,20 +9,22 @@ import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { InlineError } from '../../components/States'
 import { useConnection } from '../../stores/connection'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
-import { useProducts, visibleProducts } from '../../stores/products'
+import { selectVisibleProducts, useProducts } from '../../stores/products'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
 import { buildHash } from '../../app/routes'
 
 /** Stable empty list: a selector must not build a new array on every call. */
 const NO_DEVELOPERS: Developer[] = []
+const NO_PRODUCTS: Product[] = []
 
 /** First run: a developer and a product (defaults offered in a dialog), then straight to its credential. */
 export function FirstRun() {
   const developers = useDevelopers((state) => state.developers.data) ?? NO_DEVELOPERS
   const acting = useDevelopers(selectActingDeveloper)
   const createDeveloper = useDevelopers((state) => state.create)
-  const products = useProducts((state) => state.products.data)
+  const own = useProducts((state) => selectVisibleProducts(state, acting)) ?? NO_PRODUCTS
+  const loadVisible = useProducts((state) => state.loadVisible)
   const createProduct = useProducts((state) => state.createProduct)
   const loadPreset = useSettings((state) => state.loadPreset)
   const refreshInfo = useConnection((state) => state.refreshInfo)
@@ -31,7 +33,9 @@ export function FirstRun() {
   const [naming, setNaming] = useState(false)
   const [namingProduct, setNamingProduct] = useState(false)
 
-  const own = visibleProducts(products, acting)
+  useEffect(() => {
+    void loadVisible()
+  }, [loadVisible, acting?.id])
   const hasDeveloper = developers.length > 0
   const hasProduct = own.length > 0
 

@@ -13,7 +13,7 @@ import { Skeleton } from '../../components/Skeleton'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, ruleOf, withKind } from './fault-draft'
+import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, placeholdersOf, ruleOf, withKind } from './fault-draft'
 import type { DraftErrors, FaultDraft } from './fault-draft'
 
 function RuleRow({
@@ -34,6 +34,7 @@ function RuleRow({
   onRemove: () => void
 }) {
   const uses = fieldsOf(draft.kind)
+  const placeholders = placeholdersOf(draft.kind)
   const preview = ruleOf(draft).rule
   return (
     <li className="fault-rule" data-testid={`fault-rule-${index}`}>
@@ -86,7 +87,7 @@ function RuleRow({
                 {...control}
                 inputMode="numeric"
                 value={draft.status}
-                placeholder="503"
+                placeholder={placeholders.status}
                 onChange={(event) => onChange({ status: event.target.value })}
                 data-testid="fault-status"
               />
@@ -100,7 +101,7 @@ function RuleRow({
                 {...control}
                 inputMode="numeric"
                 value={draft.retryAfterS}
-                placeholder="1"
+                placeholder={placeholders.retryAfterS}
                 onChange={(event) => onChange({ retryAfterS: event.target.value })}
               />
             )}
@@ -112,24 +113,22 @@ function RuleRow({
               {...control}
               inputMode="numeric"
               value={draft.ms}
-              placeholder={draft.kind === 'latency' || draft.kind === 'trickle' ? '1000' : '0'}
+              placeholder={placeholders.ms}
               onChange={(event) => onChange({ ms: event.target.value })}
             />
           )}
         </Field>
-        {uses.jitterMs ? (
-          <Field label="± jitter (ms)" error={errors.jitterMs} className="fault-field fault-field--num">
-            {(control) => (
-              <TextInput
-                {...control}
-                inputMode="numeric"
-                value={draft.jitterMs}
-                placeholder="0"
-                onChange={(event) => onChange({ jitterMs: event.target.value })}
-              />
-            )}
-          </Field>
-        ) : null}
+        <Field label="± jitter (ms)" error={errors.jitterMs} className="fault-field fault-field--num">
+          {(control) => (
+            <TextInput
+              {...control}
+              inputMode="numeric"
+              value={draft.jitterMs}
+              placeholder={placeholders.jitterMs}
+              onChange={(event) => onChange({ jitterMs: event.target.value })}
+            />
+          )}
+        </Field>
         <Field label="Probability" error={errors.probability} className="fault-field fault-field--num">
           {(control) => (
             <TextInput {...control} value={draft.probability} placeholder="1 (always)" onChange={(event) => onChange({ probability: event.target.value })} />
