@@ -15,7 +15,7 @@ import { currentCredentialByProduct, selectVisibleProducts, useProducts } from '
 import { toast } from '../../stores/toasts'
 import { ListSearch, matchesQuery } from '../../components/ListSearch'
 import { LongValue } from '../../components/LongValue'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 
 /** Stable empty list: a selector must not build a new array on every call. */
 const NO_DEVELOPERS: Developer[] = []

@@ -12,7 +12,7 @@ import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
 import { selectVisibleProducts, useProducts } from '../../stores/products'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 
 /** Stable empty list: a selector must not build a new array on every call. */
 const NO_DEVELOPERS: Developer[] = []

@@ -8,7 +8,7 @@ import { InlineError } from '../../components/States'
 import { Checkbox } from '../../components/Field'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { saveTextFile } from '../../app/save-file'
+import { saveTextFile } from '../../platform/save-file'
 
 function stamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace(/[:T]/g, '-')
