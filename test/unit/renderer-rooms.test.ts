@@ -100,10 +100,10 @@ describe('the renderer rooms import one way', () => {
     expect(
       importsRunningBack({
         'app/Shell.tsx': "import { X } from '../screens/x/X'\nimport { r } from '../navigation/router'\nimport { s } from './ScreenView'",
-        'screens/a/A.tsx': "import { B } from '../b/B'\nimport { save } from '../../platform/save-file'\nimport { K } from '../../../../shared/contract/faults'",
+        'screens/a/A.tsx':
+          "import { B } from '../b/B'\nimport { save } from '../../platform/save-file'\nimport { K } from '../../../../shared/contract/faults'",
         'stores/t.ts': "import { inspect } from '../tokens/license-token'\nimport type { S } from '../platform/admin-token'"
       })
     ).toEqual([])
   })
 })
-

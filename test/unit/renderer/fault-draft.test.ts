@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { FAULT_KIND_FIELDS, FAULT_KINDS, resolveFaultFields } from '../../../src/shared/contract/faults'
-import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, newDraft, placeholdersOf, ruleOf, withKind } from '../../../src/renderer/src/screens/scenarios/fault-draft'
+import {
+  describeRule,
+  draftOf,
+  FAULT_TEMPLATES,
+  fieldsOf,
+  newDraft,
+  placeholdersOf,
+  ruleOf,
+  withKind
+} from '../../../src/renderer/src/screens/scenarios/fault-draft'
 
 describe('fault rule editor rows', () => {
   it('turns a row into the contract rule, sending only the fields of its kind', () => {

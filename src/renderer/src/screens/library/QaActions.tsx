@@ -1,6 +1,4 @@
 import { useEffect, useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import type { LicenseKind, SubscriptionAction, SubscriptionWithStanding } from '../../api/types'
 import { Button } from '../../components/Button'
 import { CopyButton } from '../../components/CopyButton'
@@ -16,25 +14,9 @@ import { useConnection } from '../../stores/connection'
 import { toast } from '../../stores/toasts'
 import { useEmulatorNow } from '../../components/useNow'
 import { ProductOptions } from '../../components/ProductOptions'
+import { useAction } from '../../components/use-action'
 
 const NO_PRODUCT = 'No product to sell yet: create one on Developers & products.'
-
-function useAction() {
-  const [busy, setBusy] = useState<string | null>(null)
-  const [error, setError] = useState<ApiError | null>(null)
-  const run = async (name: string, action: () => Promise<void>) => {
-    setBusy(name)
-    setError(null)
-    try {
-      await action()
-    } catch (cause) {
-      setError(toApiError(cause))
-    } finally {
-      setBusy(null)
-    }
-  }
-  return { busy, error, run }
-}
 
 function PurchaseForm() {
   const products = useProducts((state) => state.products.data)

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import type { Developer, Product } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Icon } from '../../components/Icon'
 import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { InlineError } from '../../components/States'
+import { useAction } from '../../components/use-action'
 import { useConnection } from '../../stores/connection'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
 import { selectVisibleProducts, useProducts } from '../../stores/products'
@@ -28,8 +27,7 @@ export function FirstRun() {
   const createProduct = useProducts((state) => state.createProduct)
   const loadPreset = useSettings((state) => state.loadPreset)
   const refreshInfo = useConnection((state) => state.refreshInfo)
-  const [busy, setBusy] = useState<'developer' | 'product' | 'preset' | null>(null)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy, error, run } = useAction<'preset'>()
   const [naming, setNaming] = useState(false)
   const [namingProduct, setNamingProduct] = useState(false)
 
@@ -38,19 +36,6 @@ export function FirstRun() {
   }, [loadVisible, acting?.id])
   const hasDeveloper = developers.length > 0
   const hasProduct = own.length > 0
-
-  const run = async (what: 'developer' | 'product' | 'preset', action: () => Promise<unknown>) => {
-    setBusy(what)
-    setError(null)
-    try {
-      await action()
-      void refreshInfo()
-    } catch (cause) {
-      setError(toApiError(cause))
-    } finally {
-      setBusy(null)
-    }
-  }
 
   return (
     <Card title="Get started" description="A developer and a product, then issue the product's credential." testId="first-run">
@@ -64,7 +49,7 @@ export function FirstRun() {
             {hasDeveloper ? (
               <p className="muted small">Acting as {acting?.name ?? acting?.email ?? developers[0]?.email}.</p>
             ) : (
-              <Button variant="primary" busy={busy === 'developer'} onClick={() => setNaming(true)}>
+              <Button variant="primary" onClick={() => setNaming(true)}>
                 Create developer
               </Button>
             )}
@@ -83,7 +68,7 @@ export function FirstRun() {
                 variant={hasDeveloper ? 'primary' : 'secondary'}
                 disabled={!hasDeveloper || !acting}
                 disabledReason="Create a developer first: the product belongs to them."
-                busy={busy === 'product'}
+
                 onClick={() => setNamingProduct(true)}
               >
                 Create product
@@ -116,6 +101,7 @@ export function FirstRun() {
           onClick={() =>
             void run('preset', async () => {
               await loadPreset('full-library')
+              void refreshInfo()
               toast.success('Preset loaded', 'Customer with a full library')
             })
           }

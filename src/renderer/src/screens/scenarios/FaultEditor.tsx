@@ -1,7 +1,5 @@
 import { useState } from 'react'
 import { failedWithoutData } from '../../stores/resource'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import { FAULT_KINDS } from '../../../../shared/contract/faults'
 import type { FaultKind } from '../../api/types'
 import { Badge } from '../../components/Badge'
@@ -10,6 +8,7 @@ import { Card } from '../../components/Card'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { Field, Select, TextInput } from '../../components/Field'
 import { Skeleton } from '../../components/Skeleton'
+import { useAction } from '../../components/use-action'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
@@ -152,8 +151,8 @@ export function FaultEditor() {
   const clearFaults = useSettings((state) => state.clearFaults)
   const [drafts, setDrafts] = useState<FaultDraft[] | null>(null)
   const [dirty, setDirty] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy: running, error, run, reset } = useAction<'apply'>()
+  const busy = running !== null
   const [confirmClear, setConfirmClear] = useState(false)
   const [showErrors, setShowErrors] = useState(false)
 
@@ -176,19 +175,13 @@ export function FaultEditor() {
   const apply = async () => {
     setShowErrors(true)
     if (invalid) return
-    setBusy(true)
-    setError(null)
-    try {
+    await run('apply', async () => {
       const saved = await saveFaults(checked.map((result) => result.rule).filter((rule) => rule !== null))
       setDrafts(saved.map(draftOf))
       setDirty(false)
       setShowErrors(false)
       toast.success(saved.length === 0 ? 'No fault rules in force' : `${saved.length} fault rule${saved.length === 1 ? '' : 's'} in force`)
-    } catch (cause) {
-      setError(toApiError(cause))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -253,7 +246,7 @@ export function FaultEditor() {
                 setDrafts((faults.data ?? []).map(draftOf))
                 setDirty(false)
                 setShowErrors(false)
-                setError(null)
+                reset()
               }}
             >
               Discard changes
