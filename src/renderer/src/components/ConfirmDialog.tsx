@@ -6,6 +6,7 @@ import { Dialog } from './Dialog'
 import { Field, TextInput } from './Field'
 import { InlineError } from './States'
 import { useAction } from './use-action'
+import { useEachOpening } from './use-each-opening'
 
 export interface ConfirmDialogProps {
   open: boolean
@@ -37,15 +38,10 @@ export function ConfirmDialog({
   const [reason, setReason] = useState('')
   const { busy: running, error, run, reset } = useAction<'confirm'>()
   const busy = running !== null
-  // Each opening starts clean (state adjusted during render, React's pattern for a changed prop).
-  const [wasOpen, setWasOpen] = useState(open)
-  if (open !== wasOpen) {
-    setWasOpen(open)
-    if (open) {
-      setReason('')
-      reset()
-    }
-  }
+  useEachOpening(open, () => {
+    setReason('')
+    reset()
+  })
   const submit = () => run('confirm', () => onConfirm(reason.trim()))
   return (
     <Dialog

@@ -5,6 +5,7 @@ import { Dialog } from './Dialog'
 import { Field, TextInput } from './Field'
 import { InlineError } from './States'
 import { useAction } from './use-action'
+import { useEachOpening } from './use-each-opening'
 
 export interface DefaultsField {
   key: string
@@ -46,16 +47,11 @@ export function DefaultsDialog({
   const { busy: running, error, run, reset } = useAction<'submit'>()
   const busy = running !== null
 
-  // Each opening starts from the defaults of that moment (not on every change of them);
-  // adjusted during render, React's pattern for state that follows a prop.
-  const [wasOpen, setWasOpen] = useState(open)
-  if (open !== wasOpen) {
-    setWasOpen(open)
-    if (open) {
-      setValues(defaults)
-      reset()
-    }
-  }
+  // Each opening starts from the defaults of that moment (not on every change of them).
+  useEachOpening(open, () => {
+    setValues(defaults)
+    reset()
+  })
 
   const missing = fields.some((field) => field.required && (values[field.key] ?? '').trim() === '')
   return (
