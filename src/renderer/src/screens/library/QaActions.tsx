@@ -15,6 +15,7 @@ import { toast } from '../../stores/toasts'
 import { useEmulatorNow } from '../../components/useNow'
 import { ProductOptions } from '../../components/ProductOptions'
 import { useAction } from '../../components/use-action'
+import { SUBSCRIPTION_ACTIONS } from '../../../../shared/contract/subscriptions'
 
 const NO_PRODUCT = 'No product to sell yet: create one on Developers & products.'
 
@@ -154,13 +155,14 @@ function ResellerForm() {
   )
 }
 
-const SUBSCRIPTION_ACTIONS: { action: SubscriptionAction; label: string; done: string }[] = [
-  { action: 'renew-now', label: 'Renew now', done: 'Renewed: a new paid period from now' },
-  { action: 'cancel', label: 'Cancel subscription', done: 'Set to cancel at the period end' },
-  { action: 'resume', label: 'Resume', done: 'Resumed: renews at the period end' },
-  { action: 'payment-fails', label: 'Payment fails', done: 'Payment failed: past due, grace period running' },
-  { action: 'payment-succeeds', label: 'Payment succeeds', done: 'Paid: active again' }
-]
+/** Each action's button and its toast (the actions and their order are the contract's). */
+const ACTION_COPY: Record<SubscriptionAction, { label: string; done: string }> = {
+  'renew-now': { label: 'Renew now', done: 'Renewed: a new paid period from now' },
+  cancel: { label: 'Cancel subscription', done: 'Set to cancel at the period end' },
+  resume: { label: 'Resume', done: 'Resumed: renews at the period end' },
+  'payment-fails': { label: 'Payment fails', done: 'Payment failed: past due, grace period running' },
+  'payment-succeeds': { label: 'Payment succeeds', done: 'Paid: active again' }
+}
 
 /** Why the buttons the server does not offer are off: they describe the standing; the server decides. */
 function notOffered(answer: SubscriptionWithStanding | undefined): string {
@@ -204,7 +206,8 @@ function SubscriptionControls() {
       </Field>
       <div className="button-row" role="group" aria-label={`Actions for ${subscription.product_name}`} data-testid={`subscription-actions-${subscription.id}`}>
         <span className="visually-hidden">{humanLabel(subscription.status)}</span>
-        {SUBSCRIPTION_ACTIONS.map(({ action, label, done }) => {
+        {SUBSCRIPTION_ACTIONS.map((action) => {
+          const { label, done } = ACTION_COPY[action]
           const offered = current?.availableActions.includes(action) === true
           return (
             <Button
