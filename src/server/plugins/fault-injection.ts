@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FaultHit } from '../../core/faults/fault-rules'
+import { FAULT_DEFAULTS } from '../../shared/contract/faults'
 import { normalizePath } from '../../core/faults/route-pattern'
 import { isServiceRequest } from '../inspector/surfaces'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
@@ -60,14 +61,14 @@ export const faultInjection = fp(
           return
         case 'error':
           await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
-          return sendFault(reply, rule.status ?? 503, {
+          return sendFault(reply, rule.status ?? FAULT_DEFAULTS.errorStatus, {
             ok: false,
             error: 'FAULT_INJECTED',
-            message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? 503}.`
+            message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? FAULT_DEFAULTS.errorStatus}.`
           })
         case 'rate_limit': {
           await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
-          const retryAfter = rule.retryAfterS ?? 1
+          const retryAfter = rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS
           reply.header('retry-after', String(retryAfter))
           return sendFault(reply, 429, {
             ok: false,

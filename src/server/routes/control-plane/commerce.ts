@@ -12,8 +12,8 @@ import {
 } from '../../../shared/schemas/commerce'
 import { IdParams } from '../../../shared/schemas/control-plane'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
-import { SUBSCRIPTION_ACTIONS } from '../../../core/subscriptions/subscription-service'
-import type { SubscriptionAction } from '../../../core/subscriptions/subscription-service'
+import { SUBSCRIPTION_ACTIONS } from '../../../shared/contract/subscriptions'
+import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
