@@ -97,6 +97,16 @@ export async function killAllCli(): Promise<void> {
   await Promise.all([...running].map((cli) => cli.kill()))
 }
 
+/** The one line `serve --ready-json` prints on stdout when it is ready. */
+export interface ServeReadyJson {
+  baseUrl: string
+  adminUrl: string
+  adminToken: string
+  databasePath: string
+  pid: number
+  version: string
+}
+
 /** A `serve` process that printed its two ready lines. */
 export interface ServingCli {
   cli: CliProcess
