@@ -24,7 +24,7 @@ describe('every URL the library, library-token and web view hand out answers 2xx
     await addFile(emu, credential.productId, { sizeBytes: 32, platform: 'macos' })
     await addFile(emu, credential.productId, { sizeBytes: 48, platform: 'windows', version: '1.1.0' })
     const customer = await createCustomer(emu)
-    licenseKey = (await purchase(emu, customer.id, credential.productId)).license.key as string
+    licenseKey = (await purchase(emu, customer.id, credential.productId)).license.key
     token = await libraryTokenOf(emu, customer.id)
   })
 

@@ -42,12 +42,12 @@ export function spawnCommand(command: string, args: readonly string[], options: 
   let ended = false
   const waiters: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = []
   let stderrText = ''
-  child.stderr!.setEncoding('utf8')
-  child.stderr!.on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8')
+  child.stderr.on('data', (chunk: string) => {
     stderrText += chunk
   })
 
-  const reader = createInterface({ input: child.stdout!, crlfDelay: Infinity })
+  const reader = createInterface({ input: child.stdout, crlfDelay: Infinity })
   reader.on('line', (line) => {
     lines.push(line)
     const waiter = waiters.shift()
@@ -57,7 +57,7 @@ export function spawnCommand(command: string, args: readonly string[], options: 
     }
   })
   const stdoutClosed = new Promise<void>((resolve) => reader.once('close', resolve))
-  const stderrClosed = new Promise<void>((resolve) => child.stderr!.once('close', resolve))
+  const stderrClosed = new Promise<void>((resolve) => child.stderr.once('close', resolve))
 
   const exited = new Promise<CliExit>((resolve) => {
     child.once('exit', (code, signal) => {

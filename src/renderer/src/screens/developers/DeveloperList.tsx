@@ -41,7 +41,7 @@ function CreateDeveloperForm() {
         setBusy(true)
         setError(null)
         const chosenName = (name ?? offered.name).trim()
-        create({ email: (email ?? offered.email).trim(), name: chosenName || undefined, role } as { email: string; name?: string; role: DeveloperRole })
+        create({ email: (email ?? offered.email).trim(), name: chosenName || undefined, role })
           .then((developer) => {
             toast.success(
               `Now acting as ${developer.name ?? developer.email}`,
