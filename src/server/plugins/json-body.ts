@@ -19,6 +19,7 @@ export function emptyTolerantJsonParser(strictJson: FastifyBodyParser<string>): 
       done(null, undefined)
       return
     }
-    strictJson(request, body, done)
+    // Returned, so that a parser answering with a promise is awaited by Fastify, not left floating.
+    return strictJson(request, body, done)
   }
 }
