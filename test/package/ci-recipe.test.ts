@@ -32,10 +32,10 @@ const scenario = JSON.parse(readFileSync(join(projectRoot, 'resources', 'scenari
 /** The stand-in for the plugin's own tests: activate and validate with the exported variables. */
 const pluginTests = `
 set -o pipefail
-for var in LICENSE_API_URL PLUGIN_APP_ID PLUGIN_KEY PLUGIN_SECRET; do test -n "\${!var}" || { echo "$var is empty" >&2; exit 1; }; done
+for var in PLE_BASE_URL PLE_APP_ID PLE_PLUGIN_KEY PLE_PLUGIN_SECRET; do test -n "\${!var}" || { echo "$var is empty" >&2; exit 1; }; done
 call() {
-  curl -fsS -X POST "$LICENSE_API_URL/api/license/v1/$1" -H 'content-type: application/json' \\
-    -H "x-svc-app-id: $PLUGIN_APP_ID" -H "x-svc-plugin-key: $PLUGIN_KEY" -H "x-svc-plugin-secret: $PLUGIN_SECRET" \\
+  curl -fsS -X POST "$PLE_BASE_URL/api/license/v1/$1" -H 'content-type: application/json' \\
+    -H "x-svc-app-id: $PLE_APP_ID" -H "x-svc-plugin-key: $PLE_PLUGIN_KEY" -H "x-svc-plugin-secret: $PLE_PLUGIN_SECRET" \\
     -d '{"license_key":"CI001-PERPE-TUAL0-00000-00001","instance_id":"ci-runner"}'
 }
 call activate > "$RUNNER_TEMP/activate.json"
@@ -131,14 +131,15 @@ describe('docs/ci.md: the GitHub Actions workflow', () => {
     const env = readEnvFile()
     const credential = scenario.credentials[0]!
     expect(env).toMatchObject({
-      PLUGIN_APP_ID: scenario.products.find((p) => p.id === credential.productId)!.appId,
-      PLUGIN_KEY: credential.pluginKey,
-      PLUGIN_SECRET: credential.pluginSecret,
-      LICENSE_API_URL: `http://127.0.0.1:${job.env.EMULATOR_PORT}`
+      PLE_APP_ID: scenario.products.find((p) => p.id === credential.productId)!.appId,
+      PLE_PLUGIN_KEY: credential.pluginKey,
+      PLE_PLUGIN_SECRET: credential.pluginSecret,
+      PLE_PRODUCT_ID: credential.productId,
+      PLE_BASE_URL: `http://127.0.0.1:${job.env.EMULATOR_PORT}`
     })
 
     const ready = JSON.parse(readFileSync(join(runner.path, 'emulator-ready.json'), 'utf8')) as { baseUrl: string; pid: number }
-    expect(ready.baseUrl).toBe(env.LICENSE_API_URL)
+    expect(ready.baseUrl).toBe(env.PLE_BASE_URL)
     expect(ready.pid).toBe(Number(env.EMULATOR_PID))
 
     // The artifact: the plugin's requests with their answers, and no secret in plain.
