@@ -9,6 +9,7 @@ import type { License, LicenseRepository, Subscription } from '../licensing/lice
 import { newLicenseKey } from '../licensing/license-keys'
 import type { CommerceRepository, Entitlement, Order, OrderItem } from './commerce-repository'
 import type { LicenseKind } from '../../shared/contract/licensing'
+import type { BillingPeriod } from '../../shared/contract/subscriptions'
 import { shownId } from '../redaction/shown-id'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -28,7 +29,7 @@ export interface PurchaseInput {
   maxActivations?: number | undefined
   /** License expiry (perpetual, trial) or end of the first paid period (subscription). */
   expiresAt?: string | undefined
-  plan?: 'monthly' | 'yearly' | undefined
+  plan?: BillingPeriod | undefined
   priceCents?: number | undefined
 }
 

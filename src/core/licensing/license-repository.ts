@@ -1,6 +1,7 @@
 import type { Store } from '../store/store'
 
 import type { LicenseKind, LicenseStatus } from '../../shared/contract/licensing'
+import type { BillingPeriod, SubscriptionStatus } from '../../shared/contract/subscriptions'
 
 export interface License {
   id: string
@@ -32,8 +33,8 @@ export interface Subscription {
   id: string
   customerId: string
   productId: string
-  plan: 'monthly' | 'yearly'
-  status: 'active' | 'canceled' | 'past_due'
+  plan: BillingPeriod
+  status: SubscriptionStatus
   currentPeriodEnd: string
   cancelAtPeriodEnd: boolean
   canceledAt: string | null
@@ -72,8 +73,8 @@ export interface SubscriptionRow {
   id: string
   customer_id: string
   product_id: string
-  plan: 'monthly' | 'yearly'
-  status: 'active' | 'canceled' | 'past_due'
+  plan: BillingPeriod
+  status: SubscriptionStatus
   current_period_end: string
   cancel_at_period_end: number
   canceled_at: string | null

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store'
-import { MAX_CLOCK_OFFSET_S } from '../clock/clock'
+import { MAX_CLOCK_OFFSET_S } from '../../shared/contract/clock'
 import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'

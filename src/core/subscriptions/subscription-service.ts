@@ -6,10 +6,8 @@ import { periodMs, subscriptionStanding } from './subscription-lifecycle'
 import type { SubscriptionStanding } from './subscription-lifecycle'
 import type { GracePeriod } from './grace-period'
 import { shownId } from '../redaction/shown-id'
+import type { SubscriptionAction } from '../../shared/contract/subscriptions'
 
-/** The QA actions on a subscription: what a billing system would do, at the emulator clock's now. */
-export type SubscriptionAction = 'renew-now' | 'cancel' | 'resume' | 'payment-fails' | 'payment-succeeds'
-export const SUBSCRIPTION_ACTIONS: readonly SubscriptionAction[] = ['renew-now', 'cancel', 'resume', 'payment-fails', 'payment-succeeds']
 
 export interface SubscriptionWithStanding {
   subscription: Subscription

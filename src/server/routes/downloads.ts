@@ -4,6 +4,7 @@ import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream } from '../../core/downloads/generated-bytes'
 import { parseByteRange } from '../http/byte-range'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
+import { DownloadHeaders, DownloadParams, DownloadQuery } from '../../shared/schemas/library'
 import { requestCustomer } from '../auth/token-auth'
 import { shownId } from '../../core/redaction/shown-id'
 import { DOWNLOAD } from '../auth/route-tokens'
@@ -23,23 +24,9 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Downloads'],
       summary: 'Download a product file (download token; active entitlement required; Range supported)',
-      params: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
-      headers: Type.Object({
-        range: Type.Optional(
-          Type.String({
-            description: 'One byte range (RFC 9110 section 14), e.g. bytes=0-99, bytes=100- or bytes=-100. Several ranges, or another unit, get the whole file.'
-          })
-        )
-      }),
-      querystring: Type.Object(
-        {
-          download_token: Type.Optional(Type.String({ maxLength: 4096 })),
-          token: Type.Optional(Type.String({ maxLength: 4096 })),
-          library_token: Type.Optional(Type.String({ maxLength: 4096 })),
-          libraryToken: Type.Optional(Type.String({ maxLength: 4096 }))
-        },
-        { additionalProperties: false }
-      ),
+      params: DownloadParams,
+      headers: DownloadHeaders,
+      querystring: DownloadQuery,
       response: {
         200: FILE_BYTES('The whole file.'),
         206: FILE_BYTES('The requested byte range (Content-Range names it).'),

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
-import { Nullable, Ok, Timestamp } from './common'
+import { Id, Nullable, Ok, Timestamp, TokenField } from './common'
 import { ActivationViewSchema, LicenseCodeSchema } from './licensing'
 
 /**
@@ -178,3 +178,45 @@ export const ClaimResponse = Type.Object({
   entitlement: Type.Object({ id: Type.String(), product_id: Type.String(), source: Type.String(), status: Type.String() }),
   license: Type.Object({ id: Type.String(), license_key: Type.String(), product_id: Type.String(), max_activations: Type.Integer() })
 })
+
+// ---- Requests of the library, the web view library and downloads -----------------------------
+
+/** A library token in the query or a body, under each name clients use (Bearer works too). */
+export const libraryTokenFields = {
+  token: Type.Optional(TokenField),
+  library_token: Type.Optional(TokenField),
+  libraryToken: Type.Optional(TokenField)
+}
+/** One storefront's products only. */
+export const storefrontFields = { storefront: Type.Optional(Id), storefrontSlug: Type.Optional(Id) }
+/** The device asking: marks what is activated on it. */
+export const deviceFields = { instance_id: Type.Optional(Id), instanceId: Type.Optional(Id), machine_id: Type.Optional(Id) }
+
+/** GET /api/library: the library token, a storefront filter, the device. */
+export const LibraryQuery = Type.Object(
+  { ...libraryTokenFields, download_token: Type.Optional(TokenField), ...storefrontFields, ...deviceFields },
+  { additionalProperties: false }
+)
+
+/** The claim token, as `claim` or `claim_token`, in the query or the body. */
+export const ClaimFields = Type.Object({ claim: Type.Optional(TokenField), claim_token: Type.Optional(TokenField) }, { additionalProperties: false })
+
+export const DownloadParams = Type.Object({ fileId: Id }, { additionalProperties: false })
+export const DownloadHeaders = Type.Object({
+  range: Type.Optional(
+    Type.String({
+      description: 'One byte range (RFC 9110 section 14), e.g. bytes=0-99, bytes=100- or bytes=-100. Several ranges, or another unit, get the whole file.'
+    })
+  )
+})
+export const DownloadQuery = Type.Object({ download_token: Type.Optional(TokenField), ...libraryTokenFields }, { additionalProperties: false })
+
+/**
+ * library-token and webview-library (/api/license/v1): who is asking (a library token, or the
+ * product credential headers plus `license_key`), a storefront, the device and, for the web
+ * view, a product. The same fields in the query and, for POST, in the body.
+ */
+export const LibraryContextFields = Type.Object(
+  { ...libraryTokenFields, license_key: Type.Optional(Type.String({ maxLength: 200 })), ...deviceFields, ...storefrontFields, productId: Type.Optional(Id) },
+  { additionalProperties: false }
+)

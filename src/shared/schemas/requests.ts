@@ -93,3 +93,13 @@ export const RequestEntrySchema = Type.Object(
   },
   { title: 'RequestEntry' }
 )
+
+export const RequestStreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(Type.String({ description: 'The id of the last event received: a reconnecting client first gets what it missed.' }))
+})
+
+/** The change feed (GET /_emulator/events): the admin token may come as `?token=` for a browser EventSource. */
+export const ChangeFeedQuery = Type.Object(
+  { token: Type.Optional(Type.String({ maxLength: 512, description: 'The admin token, for a browser EventSource.' })) },
+  { additionalProperties: false }
+)

@@ -5,7 +5,14 @@ import { eventStreams } from '../../http/event-stream'
 import { matchesFilter } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
-import { RequestEntrySchema, RequestIdParams, RequestListQuery, RequestStreamQuery, RequestSummarySchema } from '../../../shared/schemas/requests'
+import {
+  RequestEntrySchema,
+  RequestIdParams,
+  RequestListQuery,
+  RequestStreamHeaders,
+  RequestStreamQuery,
+  RequestSummarySchema
+} from '../../../shared/schemas/requests'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
@@ -67,9 +74,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The same filters as the list. Send the admin token as x-emulator-token or, for a browser EventSource, as `?token=`. ' +
           'A reconnecting client sending Last-Event-ID first gets what it missed (up to 500).',
         querystring: RequestStreamQuery,
-        headers: Type.Object({
-          'last-event-id': Type.Optional(Type.String({ description: 'The id of the last event received: a reconnecting client first gets what it missed.' }))
-        }),
+        headers: RequestStreamHeaders,
         response: {
           200: { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
           ...errorResponses
