@@ -1,6 +1,17 @@
 import { create } from 'zustand'
 import { isApiError } from '../api/errors'
-import type { ClaimResult, Customer, LibraryPayload, LicenseKind, LicenseStatus, ResellerOrder, SubscriptionAction, WebviewPayload } from '../api/types'
+import type {
+  ClaimResult,
+  Customer,
+  LibraryPayload,
+  LicenseKind,
+  LicensePatch,
+  NewCustomer,
+  ResellerOrder,
+  ResellerOrderInput,
+  SubscriptionAction,
+  WebviewPayload
+} from '../api/types'
 import { requireApi } from './connection'
 import { failed, idle, loading, ready } from './resource'
 import type { Resource } from './resource'
@@ -25,15 +36,15 @@ export interface LibraryState {
   /** The last reseller order made here, with its one-time claim token. */
   lastReseller: ResellerOrder | null
   loadCustomers(): Promise<void>
-  createCustomer(input: { email: string; name?: string }): Promise<Customer>
+  createCustomer(input: NewCustomer): Promise<Customer>
   selectCustomer(customerId: string): Promise<void>
   openPastedToken(token: string): Promise<void>
   setOptions(options: Partial<LibraryOptions>): void
   reload(): Promise<void>
   purchase(input: { productId: string; kind: LicenseKind; maxActivations?: number }): Promise<void>
-  resellerOrder(input: { productId: string; reseller?: string }): Promise<ResellerOrder>
+  resellerOrder(input: ResellerOrderInput): Promise<ResellerOrder>
   claim(claimToken: string): Promise<ClaimResult>
-  updateLicense(licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }): Promise<void>
+  updateLicense(licenseId: string, patch: LicensePatch): Promise<void>
   /** A billing event on a subscription (renew now, cancel, resume, payment fails or succeeds), then the library again. */
   subscriptionAction(subscriptionId: string, action: SubscriptionAction): Promise<void>
 }

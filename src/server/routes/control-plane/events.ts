@@ -1,7 +1,6 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
-import { ChangeFeedQuery } from '../../../shared/schemas/requests'
+import { ChangeFeedQuery, EventStreamResponse } from '../../../shared/schemas/requests'
 import { eventStreams } from '../../http/event-stream'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 import type { ChangeBatch } from '../../../shared/contract/changes'
@@ -29,7 +28,7 @@ export const eventControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'a licensing call. Send the admin token as x-emulator-token or, for a browser EventSource, as `?token=`.',
         querystring: ChangeFeedQuery,
         response: {
-          200: { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+          200: EventStreamResponse,
           ...errorResponses
         }
       }
