@@ -1,39 +1,4 @@
-import type { LicenseFailureCode } from '../../shared/contract/licensing'
-
-/**
- * Every failure the domain can report, by contract code (docs/api.md section 1).
- * The HTTP status for each lives in the server; core knows nothing of HTTP.
- */
-export type DomainErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'AUTH_REQUIRED'
-  | 'INVALID_TOKEN'
-  | 'TOKEN_EXPIRED'
-  | 'PRODUCT_CREDENTIAL_NOT_ACCEPTED'
-  | 'PRODUCT_NOT_FOUND'
-  | 'PRODUCT_CREDENTIAL_NOT_FOUND'
-  | 'ACTIVE_CREDENTIAL_EXISTS'
-  | 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE'
-  | 'LEGACY_PLUGIN_KEYS_RETIRED'
-  | 'PLUGIN_CONNECTION_FAILED'
-  | 'DEVELOPER_NOT_FOUND'
-  | 'DEVELOPER_EXISTS'
-  | 'HOST_NOT_ALLOWED'
-  | 'CUSTOMER_NOT_FOUND'
-  | 'CUSTOMER_EXISTS'
-  | 'LICENSE_NOT_FOUND'
-  | 'SUBSCRIPTION_NOT_FOUND'
-  | 'SUBSCRIPTION_STATE_CONFLICT'
-  | 'PRODUCT_CREDENTIAL_INVALID'
-  | 'LIBRARY_TOKEN_INVALID'
-  | 'LIBRARY_CLAIM_FAILED'
-  | 'ENTITLEMENT_REQUIRED'
-  | 'FILE_NOT_FOUND'
-  | 'RANGE_NOT_SATISFIABLE'
-  | 'PRESET_NOT_FOUND'
-  | LicenseFailureCode
-  | 'ORIGIN_NOT_ALLOWED'
-  | 'FAULT_RULE_NOT_FOUND'
+import type { DomainErrorCode } from '../../shared/contract/error-codes'
 
 export interface DomainErrorOptions {
   /** Extra top-level keys of the error body (`recovery`, `replacement`, ...). */
@@ -44,6 +9,10 @@ export interface DomainErrorOptions {
   strictMessage?: string
 }
 
+/**
+ * A failure the domain reports, by contract code (docs/api.md section 1). The codes and their
+ * HTTP statuses are one table in src/shared/contract/error-codes.ts; core knows nothing of HTTP.
+ */
 export class DomainError extends Error {
   readonly code: DomainErrorCode
   readonly details: Record<string, unknown>

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream } from '../../core/downloads/generated-bytes'
 import { parseByteRange } from '../http/byte-range'
+import { TransportError } from '../errors/transport-codes'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { DownloadHeaders, DownloadParams, DownloadQuery } from '../../shared/schemas/library'
 import { requestCustomer } from '../auth/token-auth'
@@ -47,7 +48,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const range = parseByteRange(request.headers.range, file.sizeBytes)
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${file.sizeBytes}`)
-        throw new DomainError('RANGE_NOT_SATISFIABLE', `The requested range is outside the file's ${file.sizeBytes} bytes.`)
+        throw new TransportError('RANGE_NOT_SATISFIABLE', `The requested range is outside the file's ${file.sizeBytes} bytes.`)
       }
       const start = range?.start ?? 0
       const end = range?.end ?? file.sizeBytes - 1
