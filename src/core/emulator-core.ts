@@ -16,7 +16,6 @@ import type { CredentialAudit } from './credentials/credential-audit'
 import { createCredentialService } from './credentials/credential-service'
 import type { CredentialService } from './credentials/credential-service'
 import { createConnectionStatusRepository } from './connections/connection-status-repository'
-import type { ConnectionStatusRepository } from './connections/connection-status-repository'
 import { createConnectionVerifier } from './connections/connection-verifier'
 import type { ConnectionVerifier } from './connections/connection-verifier'
 import { createCustomerService } from './customers/customers'
@@ -89,7 +88,6 @@ export interface EmulatorCore {
   products: ProductService
   audit: CredentialAudit
   credentials: CredentialService
-  connectionStatuses: ConnectionStatusRepository
   connections: ConnectionVerifier
   customers: CustomerService
   purchases: PurchaseService
@@ -161,7 +159,6 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     products,
     audit,
     credentials,
-    connectionStatuses,
     connections: createConnectionVerifier({ store, clock, products, credentials, audit, statuses: connectionStatuses }),
     customers,
     purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),

@@ -35,6 +35,7 @@ import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useStrictRequests } from './plugins/strict-requests'
 import { handleClientError } from './errors/client-error'
 import { TransportError } from './errors/transport-codes'
+import { MANAGEMENT_PREFIX } from './errors/credential-recovery'
 import { tolerantRequests } from './plugins/tolerant-requests'
 
 import packageJson from '../../package.json'
@@ -175,7 +176,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(requestRecorder)
     await app.register(faultInjection)
 
-    await app.register(developerPluginKeysRoutes, { prefix: '/api/developer/plugin-keys/products' })
+    await app.register(developerPluginKeysRoutes, { prefix: MANAGEMENT_PREFIX })
     await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })
     await app.register(legacyPluginKeyRoutes)
     await app.register(libraryRoutes, { prefix: '/api/library' })

@@ -1,5 +1,13 @@
 import type { DomainErrorCode } from '../../shared/contract/error-codes'
 
+/** What gets a product's credential going again: the management actions to take, which the server turns into its routes. */
+export interface CredentialRecovery {
+  productId: string
+  actions: readonly ('create' | 'ensure' | 'rotate-key' | 'rotate-secret')[]
+  /** The message ends by naming the actions' routes (the server words it). */
+  named: boolean
+}
+
 export interface DomainErrorOptions {
   /** Extra top-level keys of the error body (`recovery`, `replacement`, ...). */
   details?: Record<string, unknown>
@@ -7,6 +15,7 @@ export interface DomainErrorOptions {
   debugDetails?: Record<string, unknown>
   /** The message a production service would give instead, when debug details are hidden. */
   strictMessage?: string
+  recovery?: CredentialRecovery
 }
 
 /**
@@ -18,6 +27,7 @@ export class DomainError extends Error {
   readonly details: Record<string, unknown>
   readonly debugDetails: Record<string, unknown>
   readonly strictMessage: string
+  readonly recovery: CredentialRecovery | null
 
   constructor(code: DomainErrorCode, message: string, options: DomainErrorOptions = {}) {
     // An expected outcome (a wrong key, an expired license) answered in the contract's shape and
@@ -31,6 +41,7 @@ export class DomainError extends Error {
     this.details = options.details ?? {}
     this.debugDetails = options.debugDetails ?? {}
     this.strictMessage = options.strictMessage ?? message
+    this.recovery = options.recovery ?? null
   }
 }
 

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { isDomainError } from '../../core/errors/domain-error'
 import { previewOf, redactText } from '../../core/redaction/redact'
 import { httpStatusOf } from '../errors/http-status'
+import { recoveryAnswer } from '../errors/credential-recovery'
 import { TransportError } from '../errors/transport-codes'
 import { errorStatus } from '../../shared/contract/error-codes'
 import type { ErrorCode } from '../../shared/contract/error-codes'
@@ -53,12 +54,15 @@ export const errorHandling = fp(
       if (isDomainError(error)) {
         // Read per request: strict mode can be switched at runtime (PUT /_emulator/settings).
         const strict = app.settings.strict
+        const message = strict ? error.strictMessage : error.message
+        const recovery = error.recovery ? recoveryAnswer(error.recovery, message) : null
         const body: ErrorBody = {
           ok: false,
           ...error.details,
           ...(strict ? {} : error.debugDetails),
+          ...(recovery ? { recovery: recovery.recovery } : {}),
           error: error.code,
-          message: strict ? error.strictMessage : error.message
+          message: recovery ? recovery.message : message
         }
         return send(reply, httpStatusOf(error), body)
       }

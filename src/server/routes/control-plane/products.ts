@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { DomainError } from '../../../core/errors/domain-error'
 import { errorResponses } from '../../../shared/schemas/common'
 import {
   CreateProductBody,
@@ -12,18 +11,11 @@ import {
   ProductResponse
 } from '../../../shared/schemas/control-plane'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
-import { shownId } from '../../../core/redaction/shown-id'
 
 const tags = ['Emulator']
 
 export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { products, credentials, audit, connectionStatuses } = app.core
-
-  const requireProduct = (id: string) => {
-    const product = products.find(id)
-    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(id, 'prod')}.`)
-    return product
-  }
+  const { products, credentials, audit, connections } = app.core
 
   app.post(
     '/products',
@@ -83,7 +75,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProductCredentialsResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, credentials: credentials.recordsOf(requireProduct(request.params.id).id) })
+    async (request) => ({ ok: true as const, credentials: credentials.recordsOf(products.require(request.params.id).id) })
   )
 
   app.get(
@@ -97,7 +89,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProductAuditResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, entries: audit.list(requireProduct(request.params.id).id) })
+    async (request) => ({ ok: true as const, entries: audit.list(products.require(request.params.id).id) })
   )
 
   app.get(
@@ -111,6 +103,6 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProductConnectionResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, connection: connectionStatuses.get(requireProduct(request.params.id).id) })
+    async (request) => ({ ok: true as const, connection: connections.statusOf(request.params.id) })
   )
 }
