@@ -31,6 +31,7 @@ import { createLicenseAdmin } from './licensing/license-admin'
 import type { LicenseAdmin } from './licensing/license-admin'
 import { createProductFileService } from './downloads/product-files'
 import type { ProductFileService } from './downloads/product-files'
+import { createProductFileRepository } from './downloads/product-file-repository'
 import { createLibraryTokens } from './library/library-tokens'
 import type { LibraryTokens } from './library/library-tokens'
 import { createLibraryView } from './library/library-view'
@@ -140,7 +141,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const customers = createCustomerService(store, clock)
   const commerce = createCommerceRepository(store)
   const licenseRows = createLicenseRepository(store)
-  const files = createProductFileService(store, clock)
+  const files = createProductFileService({ files: createProductFileRepository(store), products, clock })
   const libraryTokens = createLibraryTokens(keys, clock)
   const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
   const faults = createFaultRules({ onChange: () => changes.announce({ kind: 'faults' }) })
@@ -165,7 +166,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens, grace }),
     subscriptions: createSubscriptionService({ store, clock, licenses: licenseRows, grace }),
     grace,
-    entitlements: createEntitlementAccess({ store, clock, licenses: licenseRows, grace }),
+    entitlements: createEntitlementAccess({ clock, commerce, products, licenses: licenseRows, grace }),
     licenses: createLicenseAdmin(licenseRows),
     files,
     libraryTokens,
