@@ -83,6 +83,6 @@ function failure(reason: ConnectionFailureReason): DomainError {
   return new DomainError('PLUGIN_CONNECTION_FAILED', FAILURE_MESSAGES[reason], {
     details: { verified: false },
     debugDetails: { reason },
-    strictMessage: 'The plugin connection could not be verified.'
+    productionMessage: 'The plugin connection could not be verified.'
   })
 }

@@ -13,8 +13,8 @@ export interface DomainErrorOptions {
   details?: Record<string, unknown>
   /** Keys that help a developer debug but that a production service would hide (`--strict`). */
   debugDetails?: Record<string, unknown>
-  /** The message a production service would give instead, when debug details are hidden. */
-  strictMessage?: string
+  /** The message a production service would give instead: answered in strict mode, which hides debug details. */
+  productionMessage?: string
   recovery?: CredentialRecovery
 }
 
@@ -26,7 +26,7 @@ export class DomainError extends Error {
   readonly code: DomainErrorCode
   readonly details: Record<string, unknown>
   readonly debugDetails: Record<string, unknown>
-  readonly strictMessage: string
+  readonly productionMessage: string
   readonly recovery: CredentialRecovery | null
 
   constructor(code: DomainErrorCode, message: string, options: DomainErrorOptions = {}) {
@@ -40,7 +40,7 @@ export class DomainError extends Error {
     this.code = code
     this.details = options.details ?? {}
     this.debugDetails = options.debugDetails ?? {}
-    this.strictMessage = options.strictMessage ?? message
+    this.productionMessage = options.productionMessage ?? message
     this.recovery = options.recovery ?? null
   }
 }

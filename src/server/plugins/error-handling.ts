@@ -52,14 +52,14 @@ export const errorHandling = fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (isDomainError(error)) {
-        // Read per request: strict mode can be switched at runtime (PUT /_emulator/settings).
-        const strict = app.settings.strict
-        const message = strict ? error.strictMessage : error.message
+        // Read per request: strict mode (hide debug details as production does) can be switched at runtime (PUT /_emulator/settings).
+        const hideDebug = app.settings.strict
+        const message = hideDebug ? error.productionMessage : error.message
         const recovery = error.recovery ? recoveryAnswer(error.recovery, message) : null
         const body: ErrorBody = {
           ok: false,
           ...error.details,
-          ...(strict ? {} : error.debugDetails),
+          ...(hideDebug ? {} : error.debugDetails),
           ...(recovery ? { recovery: recovery.recovery } : {}),
           error: error.code,
           message: recovery ? recovery.message : message

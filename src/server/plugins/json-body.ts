@@ -12,13 +12,13 @@ declare module 'fastify' {
  * as "no body", since every management POST body is optional and clients often send the
  * Content-Type header with nothing after it.
  */
-export function emptyTolerantJsonParser(strictJson: FastifyBodyParser<string>): FastifyBodyParser<string> {
+export function emptyTolerantJsonParser(fastifyJson: FastifyBodyParser<string>): FastifyBodyParser<string> {
   return (request, body, done) => {
     request.rawBody = body
     if (body.trim() === '') {
       done(null, undefined)
       return
     }
-    strictJson(request, body, done)
+    fastifyJson(request, body, done)
   }
 }
