@@ -1,18 +1,13 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream } from '../../core/downloads/generated-bytes'
 import { parseByteRange } from '../http/byte-range'
 import { TransportError } from '../errors/transport-codes'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
-import { DownloadHeaders, DownloadParams, DownloadQuery } from '../../shared/schemas/library'
+import { DownloadHeaders, DownloadParams, DownloadQuery, FileBytesResponse } from '../../shared/schemas/library'
 import { requestCustomer } from '../auth/token-auth'
 import { shownId } from '../../core/redaction/shown-id'
 import { DOWNLOAD } from '../auth/route-tokens'
-
-/** The file's bytes, documented as such (streamed as sent, never serialized). */
-const FILE_BYTES = (description: string) =>
-  Type.Unsafe({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
 
 /** Entitlement-gated delivery: the library's download links land here (docs/api.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -29,8 +24,8 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       headers: DownloadHeaders,
       querystring: DownloadQuery,
       response: {
-        200: FILE_BYTES('The whole file.'),
-        206: FILE_BYTES('The requested byte range (Content-Range names it).'),
+        200: FileBytesResponse('The whole file.'),
+        206: FileBytesResponse('The requested byte range (Content-Range names it).'),
         ...errorAnswers(
           ERROR_ANSWERS.validation,
           ERROR_ANSWERS.libraryTokenInvalid,

@@ -220,3 +220,7 @@ export const LibraryContextFields = Type.Object(
   { ...libraryTokenFields, license_key: Type.Optional(Type.String({ maxLength: 200 })), ...deviceFields, ...storefrontFields, productId: Type.Optional(Id) },
   { additionalProperties: false }
 )
+
+/** A download's answer: the file's bytes, documented as such (streamed as sent, never serialized). */
+export const FileBytesResponse = (description: string) =>
+  Type.Unsafe({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
