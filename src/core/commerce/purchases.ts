@@ -7,6 +7,7 @@ import { newId, randomBase62 } from '../crypto/random'
 import { sha256Hex } from '../crypto/digest'
 import type { License, LicenseRepository, Subscription } from '../licensing/license-repository'
 import { newLicenseKey } from '../licensing/license-keys'
+import { periodMs } from '../subscriptions/subscription-lifecycle'
 import type { CommerceRepository, Entitlement, Order, OrderItem } from './commerce-repository'
 import type { LicenseKind } from '../../shared/contract/licensing'
 import type { BillingPeriod } from '../../shared/contract/subscriptions'
@@ -17,7 +18,6 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export const PURCHASE_DEFAULTS = {
   maxActivations: 2,
   trialDays: 14,
-  subscriptionPeriodDays: 30,
   priceCents: { perpetual: 9900, subscription: 999, trial: 0 } satisfies Record<LicenseKind, number>,
   currency: 'USD'
 }
@@ -143,8 +143,8 @@ export function createPurchaseService(deps: {
         if (kind === 'trial' && expiresAt === null) expiresAt = new Date(now.getTime() + PURCHASE_DEFAULTS.trialDays * DAY_MS).toISOString()
         if (kind === 'subscription') {
           const plan = input.plan ?? 'monthly'
-          const periodDays = plan === 'yearly' ? 365 : PURCHASE_DEFAULTS.subscriptionPeriodDays
-          const periodEnd = expiresAt ?? new Date(now.getTime() + periodDays * DAY_MS).toISOString()
+          // The first paid period is one period of the plan, as every renewal after it.
+          const periodEnd = expiresAt ?? new Date(now.getTime() + periodMs(plan)).toISOString()
           subscription = {
             id: newId('sub'),
             customerId: customer.id,

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
-import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
+import { BillingPeriodSchema, LicenseKindSchema, LicenseStatusSchema } from './commerce'
+import { SUBSCRIPTION_STATES } from '../contract/subscriptions'
 import { Id, Nullable, Ok, Timestamp, TokenField } from './common'
 import { ActivationViewSchema, LicenseCodeSchema } from './licensing'
 
@@ -63,8 +64,8 @@ export const LibrarySubscriptionSchema = Type.Object({
   id: Type.String(),
   product_id: Type.String(),
   product_name: Type.String(),
-  plan: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]),
-  status: Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('expired')], {
+  plan: BillingPeriodSchema,
+  status: Type.Enum([...SUBSCRIPTION_STATES], {
     description:
       'On the emulator clock: active (renews at each period end, or ends there when cancel_at_period_end), past_due (a payment failed; access until grace_until), canceled (ended at the period end after a cancel), expired (the grace period ran out).'
   }),

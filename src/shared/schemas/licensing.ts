@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { Nullable, Timestamp } from './common'
 import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
 import { LICENSE_CODES } from '../contract/licensing'
+import { SUBSCRIPTION_STATES } from '../contract/subscriptions'
 
 export const LicenseCodeSchema = Type.Enum([...LICENSE_CODES], { description: 'Licensing outcome (Keygen names where the meaning matches).' })
 
@@ -16,7 +17,7 @@ export const LicenseViewSchema = Type.Object({
   activation_count: Type.Integer(),
   activations_remaining: Type.Integer(),
   subscription_status: Nullable(
-    Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('expired')], {
+    Type.Enum([...SUBSCRIPTION_STATES], {
       description: 'For a subscription license, its subscription at the time of the answer; null for other kinds.'
     })
   ),
