@@ -16,7 +16,10 @@ const FIXTURES: Record<RuleName, { breaks: SourceFile[]; keeps: SourceFile[] }> 
       { path: 'src/core/licensing/probe.ts', text: "export { useProducts } from '../../renderer/src/stores/products'\n" }
     ],
     keeps: [
-      { path: 'src/core/licensing/probe.ts', text: "import { createHash } from 'node:crypto'\nimport { LICENSE_KINDS } from '../../shared/contract/licensing'\n" }
+      {
+        path: 'src/core/licensing/probe.ts',
+        text: "import { createHash } from 'node:crypto'\nimport { LICENSE_KINDS } from '../../shared/contract/licensing'\n"
+      }
     ]
   },
   'sql-in-repositories': {
@@ -51,7 +54,12 @@ const FIXTURES: Record<RuleName, { breaks: SourceFile[]; keeps: SourceFile[] }> 
       { path: 'src/renderer/src/stores/probe.ts', text: "import { createLicenseRepository } from '../../../core/licensing/license-repository'\n" },
       { path: 'src/renderer/src/screens/probe.tsx', text: "import type { ServerOptions } from '../../../server/server-options'\n" }
     ],
-    keeps: [{ path: 'src/renderer/src/api/probe.ts', text: "import type { Static } from 'typebox'\nimport type { LicenseSchema } from '../../../shared/schemas/commerce'\n" }]
+    keeps: [
+      {
+        path: 'src/renderer/src/api/probe.ts',
+        text: "import type { Static } from 'typebox'\nimport type { LicenseSchema } from '../../../shared/schemas/commerce'\n"
+      }
+    ]
   }
 }
 

@@ -137,9 +137,13 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     const row = rows.active(productId)
     if (!row) {
       // Reached for a visible product only, so its id is safe to name; say how to get a credential again.
-      throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${shownId(productId, 'prod')} has no active credential (it was revoked, or never created)`, {
-        recovery: { productId, actions: ['create', 'ensure'], named: true }
-      })
+      throw new DomainError(
+        'PRODUCT_CREDENTIAL_NOT_FOUND',
+        `Product ${shownId(productId, 'prod')} has no active credential (it was revoked, or never created)`,
+        {
+          recovery: { productId, actions: ['create', 'ensure'], named: true }
+        }
+      )
     }
     return row
   }

@@ -11,7 +11,6 @@ export function periodMs(plan: Subscription['plan']): number {
 /** The grace period a past_due subscription gets when nobody changed the setting. */
 export const DEFAULT_GRACE_DAYS = 7
 
-
 /** A subscription as it stands at one instant of the emulator clock. */
 export interface SubscriptionStanding {
   state: SubscriptionState

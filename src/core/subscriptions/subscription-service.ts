@@ -8,7 +8,6 @@ import type { GracePeriod } from './grace-period'
 import { shownId } from '../redaction/shown-id'
 import type { SubscriptionAction } from '../../shared/contract/subscriptions'
 
-
 export interface SubscriptionWithStanding {
   subscription: Subscription
   standing: SubscriptionStanding

@@ -94,7 +94,12 @@ export const ValidateResponse = Type.Object({
   license_token: Type.Optional(Type.String())
 })
 
-export const DeactivateResponse = Type.Object({ ok: Type.Literal(true), deactivated: Type.Literal(true), license: LicenseViewSchema, activation: ActivationViewSchema })
+export const DeactivateResponse = Type.Object({
+  ok: Type.Literal(true),
+  deactivated: Type.Literal(true),
+  license: LicenseViewSchema,
+  activation: ActivationViewSchema
+})
 
 /** The license-token verification key: PEM (SPKI), raw Ed25519 hex, and JWK. */
 export const PublicKeyResponse = Type.Object({

@@ -67,23 +67,21 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     updateSettings: async (patch: ServerSettingsPatch) => (await send<Answer<typeof SettingsResponse>>('PUT', '/settings', patch)).settings,
 
     developers: async () => (await get<Answer<typeof DeveloperListResponse>>('/developers')).developers,
-    createDeveloper: async (input: NewDeveloper) =>
-      (await send<Answer<typeof DeveloperResponse>>('POST', '/developers', input)).developer,
+    createDeveloper: async (input: NewDeveloper) => (await send<Answer<typeof DeveloperResponse>>('POST', '/developers', input)).developer,
     developerSession: async (developerId: string, ttlS?: number) =>
       send<Answer<typeof SessionResponse>>('POST', `/developers/${id(developerId)}/session`, ttlS ? { ttlS } : {}),
 
     products: async () => (await get<Answer<typeof ProductListResponse>>('/products')).products,
-    createProduct: async (input: NewProduct) =>
-      (await send<Answer<typeof ProductResponse>>('POST', '/products', input)).product,
-    productCredentials: async (productId: string) => (await get<Answer<typeof ProductCredentialsResponse>>(`/products/${id(productId)}/credentials`)).credentials,
+    createProduct: async (input: NewProduct) => (await send<Answer<typeof ProductResponse>>('POST', '/products', input)).product,
+    productCredentials: async (productId: string) =>
+      (await get<Answer<typeof ProductCredentialsResponse>>(`/products/${id(productId)}/credentials`)).credentials,
     productAudit: async (productId: string) => (await get<Answer<typeof ProductAuditResponse>>(`/products/${id(productId)}/audit`)).entries,
     productConnection: async (productId: string) => (await get<Answer<typeof ProductConnectionResponse>>(`/products/${id(productId)}/connection`)).connection,
     addProductFile: async (productId: string, input: NewProductFile) =>
       send<Answer<typeof ProductFileResponse>>('POST', `/products/${id(productId)}/files`, input),
 
     customers: async () => (await get<Answer<typeof CustomerListResponse>>('/customers')).customers,
-    createCustomer: async (input: NewCustomer) =>
-      (await send<Answer<typeof CustomerResponse>>('POST', '/customers', input)).customer,
+    createCustomer: async (input: NewCustomer) => (await send<Answer<typeof CustomerResponse>>('POST', '/customers', input)).customer,
     customerSession: async (customerId: string) => send<Answer<typeof SessionResponse>>('POST', `/customers/${id(customerId)}/session`),
     libraryToken: async (customerId: string) => send<Answer<typeof CustomerLibraryTokenResponse>>('POST', `/customers/${id(customerId)}/library-token`),
     licenses: async (limit = 500) => (await get<Answer<typeof LicenseListResponse>>('/licenses', { limit })).licenses,
@@ -112,8 +110,7 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     presets: async () => (await get<Answer<typeof PresetListResponse>>('/presets')).presets,
     loadPreset: async (name: string) => (await send<Answer<typeof PresetLoadResponse>>('POST', `/presets/${id(name)}`)).imported,
 
-    requests: (query: RequestFilters & { limit?: number; before?: number }) =>
-      get<Answer<typeof RequestListResponse>>('/requests', { ...query }),
+    requests: (query: RequestFilters & { limit?: number; before?: number }) => get<Answer<typeof RequestListResponse>>('/requests', { ...query }),
     request: async (requestId: number) => (await get<Answer<typeof RequestEntryResponse>>(`/requests/${requestId}`)).entry,
     clearRequests: async () => (await http.json<Answer<typeof RequestsClearedResponse>>({ method: 'DELETE', path: '/_emulator/requests' })).deleted,
     /** For EventSource, which cannot send headers: the token travels as `?token=` on this one route. */

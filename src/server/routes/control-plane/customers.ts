@@ -1,13 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
 import { IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
-import {
-  CreateCustomerBody,
-  CustomerLibraryTokenResponse,
-  CustomerListResponse,
-  CustomerResponse,
-  LicenseListResponse
-} from '../../../shared/schemas/commerce'
+import { CreateCustomerBody, CustomerLibraryTokenResponse, CustomerListResponse, CustomerResponse, LicenseListResponse } from '../../../shared/schemas/commerce'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
