@@ -10,6 +10,7 @@ import type {
   NewProductFile,
   PurchaseInput,
   RequestFilters,
+  RequestQuery,
   ResellerOrderInput,
   ServerSettingsPatch,
   SubscriptionAction
@@ -110,7 +111,7 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     presets: async () => (await get<Answer<typeof PresetListResponse>>('/presets')).presets,
     loadPreset: async (name: string) => (await send<Answer<typeof PresetLoadResponse>>('POST', `/presets/${id(name)}`)).imported,
 
-    requests: (query: RequestFilters & { limit?: number; before?: number }) => get<Answer<typeof RequestListResponse>>('/requests', { ...query }),
+    requests: (query: RequestQuery) => get<Answer<typeof RequestListResponse>>('/requests', { ...query }),
     request: async (requestId: number) => (await get<Answer<typeof RequestEntryResponse>>(`/requests/${requestId}`)).entry,
     clearRequests: async () => (await http.json<Answer<typeof RequestsClearedResponse>>({ method: 'DELETE', path: '/_emulator/requests' })).deleted,
     /** For EventSource, which cannot send headers: the token travels as `?token=` on this one route. */

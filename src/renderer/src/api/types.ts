@@ -69,7 +69,15 @@ import type {
   ValidateBody
 } from '../../../shared/schemas/licensing'
 import type { VerifyConnectionBody } from '../../../shared/schemas/plugin-connections'
-import type { AuthKindSchema, BodyInfoSchema, HeaderMapSchema, RequestEntrySchema, RequestSummarySchema, SurfaceSchema } from '../../../shared/schemas/requests'
+import type {
+  AuthKindSchema,
+  BodyInfoSchema,
+  HeaderMapSchema,
+  RequestEntrySchema,
+  RequestListQuery,
+  RequestSummarySchema,
+  SurfaceSchema
+} from '../../../shared/schemas/requests'
 import type { ClockMoveBody, ClockStateSchema, PresetSchema } from '../../../shared/schemas/scenarios'
 import type { CountsSchema, HealthResponse, RuntimeSettingsPatchSchema, ServerInfoResponse, ServerSettingsSchema } from '../../../shared/schemas/server-info'
 
@@ -129,15 +137,10 @@ export type BodyInfo = Static<typeof BodyInfoSchema>
 export type HeaderMap = Static<typeof HeaderMapSchema>
 export type RequestEntry = Static<typeof RequestEntrySchema>
 
+/** The list query of the request log (filters and paging). */
+export type RequestQuery = Static<typeof RequestListQuery>
 /** The filters the Requests screen offers: a part of the list query, held as UI state. */
-export interface RequestFilters {
-  surface?: Surface | undefined
-  status?: string | undefined
-  method?: string | undefined
-  productId?: string | undefined
-  /** A substring of the redacted path and query (a license key, an instance id, an endpoint). */
-  path?: string | undefined
-}
+export type RequestFilters = Pick<RequestQuery, 'surface' | 'status' | 'method' | 'productId' | 'path'>
 
 // ---- Product credentials (service API, section 4.1) ----------------------------------------
 
