@@ -70,7 +70,7 @@ export const errorHandling = fp(
         return send(reply, httpStatusOf(error), { ok: false, error: error.code, message: error.message })
       }
       if (error.validation) {
-        return send(reply, 400, {
+        return send(reply, errorStatus('VALIDATION_ERROR'), {
           ok: false,
           error: 'VALIDATION_ERROR',
           message: describeValidation(error, request),
@@ -90,7 +90,7 @@ export const errorHandling = fp(
         return send(reply, errorStatus(answer.error), { ok: false, error: answer.error, message: answer.message })
       }
       request.log.error({ requestId: request.id, err: { type: error.name, message: redactText(error.message), stack: error.stack } }, 'unhandled error')
-      return send(reply, 500, {
+      return send(reply, errorStatus('INTERNAL'), {
         ok: false,
         error: 'INTERNAL',
         message: `The emulator hit an internal error (request ${request.id}). This is a defect; the log has the details.`,
@@ -108,9 +108,9 @@ export const errorHandling = fp(
       })
       if (allowed.length > 0) {
         reply.header('allow', allowed.join(', '))
-        return send(reply, 405, { ok: false, error: 'METHOD_NOT_ALLOWED', message: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.` })
+        return send(reply, errorStatus('METHOD_NOT_ALLOWED'), { ok: false, error: 'METHOD_NOT_ALLOWED', message: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.` })
       }
-      return send(reply, 404, { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${path}.` })
+      return send(reply, errorStatus('NOT_FOUND'), { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${path}.` })
     })
   },
   { name: 'error-handling', dependencies: ['emulator-context'] }

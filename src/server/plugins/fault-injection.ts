@@ -6,6 +6,8 @@ import { normalizePath } from '../../core/faults/route-pattern'
 import { isServiceRequest } from '../inspector/surfaces'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
 import type { ErrorBody } from './error-handling'
+import { FAULT_DEFAULTS } from '../../shared/contract/faults'
+import { errorStatus } from '../../shared/contract/error-codes'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -59,16 +61,16 @@ export const faultInjection = fp(
           return
         case 'error':
           await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
-          return sendFault(reply, rule.status ?? 503, {
+          return sendFault(reply, rule.status ?? FAULT_DEFAULTS.errorStatus, {
             ok: false,
             error: 'FAULT_INJECTED',
-            message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? 503}.`
+            message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? FAULT_DEFAULTS.errorStatus}.`
           })
         case 'rate_limit': {
           await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
-          const retryAfter = rule.retryAfterS ?? 1
+          const retryAfter = rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS
           reply.header('retry-after', String(retryAfter))
-          return sendFault(reply, 429, {
+          return sendFault(reply, errorStatus('RATE_LIMITED'), {
             ok: false,
             error: 'RATE_LIMITED',
             message: `Too many requests (injected fault, rule ${rule.id}); retry after ${retryAfter} s.`,
