@@ -108,7 +108,11 @@ export const errorHandling = fp(
       })
       if (allowed.length > 0) {
         reply.header('allow', allowed.join(', '))
-        return send(reply, errorStatus('METHOD_NOT_ALLOWED'), { ok: false, error: 'METHOD_NOT_ALLOWED', message: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.` })
+        return send(reply, errorStatus('METHOD_NOT_ALLOWED'), {
+          ok: false,
+          error: 'METHOD_NOT_ALLOWED',
+          message: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`
+        })
       }
       return send(reply, errorStatus('NOT_FOUND'), { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${path}.` })
     })
