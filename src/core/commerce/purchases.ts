@@ -11,7 +11,6 @@ import { periodMs } from '../subscriptions/subscription-lifecycle'
 import type { CommerceRepository, Entitlement, Order, OrderItem } from './commerce-repository'
 import type { LicenseKind } from '../../shared/contract/licensing'
 import type { BillingPeriod } from '../../shared/contract/subscriptions'
-import { shownId } from '../redaction/shown-id'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** Defaults a QA engineer can override per purchase. */
@@ -72,12 +71,6 @@ export function createPurchaseService(deps: {
 }): PurchaseService {
   const { store, clock, products, customers, commerce, licenses } = deps
 
-  const requireProduct = (id: string) => {
-    const product = products.find(id)
-    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(id, 'prod')}.`)
-    return product
-  }
-
   /** Entitlement and license for one order item: the access source for delivery and the serial for activation. */
   function grant(input: {
     customerId: string
@@ -120,7 +113,7 @@ export function createPurchaseService(deps: {
       const kind = input.kind ?? 'perpetual'
       return store.transaction(() => {
         const customer = customers.require(input.customerId)
-        const product = requireProduct(input.productId)
+        const product = products.require(input.productId)
         const now = clock.now()
         const at = now.toISOString()
         const price = input.priceCents ?? PURCHASE_DEFAULTS.priceCents[kind]
@@ -176,7 +169,7 @@ export function createPurchaseService(deps: {
 
     createResellerOrder({ productId, reseller, priceCents }) {
       return store.transaction(() => {
-        const product = requireProduct(productId)
+        const product = products.require(productId)
         const claimToken = `clm_${randomBase62(24)}`
         const orderId = newId('ord')
         const price = priceCents ?? PURCHASE_DEFAULTS.priceCents.perpetual

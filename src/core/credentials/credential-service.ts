@@ -275,9 +275,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     },
 
     createLegacy(productId) {
-      const product = products.find(productId)
-      if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(productId, 'prod')}.`)
-      return create({ kind: 'emulator' }, product, 'create-legacy', undefined, false)
+      return create({ kind: 'emulator' }, products.require(productId), 'create-legacy', undefined, false)
     },
 
     recordsOf: (productId) => rows.list({ productId }).map(recordOf),

@@ -6,7 +6,6 @@ import type { LibraryView } from './library-view'
 import { toWebviewPayload } from './webview-view'
 import type { LicenseRepository } from '../licensing/license-repository'
 import type { Product, ProductService } from '../products/products'
-import { shownId } from '../redaction/shown-id'
 import { DomainError } from '../errors/domain-error'
 
 /** How far a request's token reaches: one vendor's products, and the download token it already is. */
@@ -33,7 +32,7 @@ export function createLibraryService(deps: {
   tokens: LibraryTokens
   view: LibraryView
   licenses: LicenseRepository
-  products: Pick<ProductService, 'find'>
+  products: Pick<ProductService, 'require'>
 }) {
   const { clock, customers, tokens, view, licenses, products } = deps
 
@@ -95,9 +94,7 @@ export function createLibraryService(deps: {
     },
     async webview(customer: Customer, context: LibraryRequestContext & { productId: string | null }) {
       // The answer names its product: an unknown id is refused rather than repeated (it may be a pasted secret).
-      if (context.productId !== null && !products.find(context.productId)) {
-        throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(context.productId, 'prod')}.`)
-      }
+      if (context.productId !== null) products.require(context.productId)
       const payload = await library(customer, { ...context, productId: context.productId ?? undefined })
       return toWebviewPayload(payload, { productId: context.productId, libraryUrl: `${context.baseUrl}/api/library` })
     }
