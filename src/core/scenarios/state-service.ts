@@ -85,7 +85,7 @@ export function createStateService(deps: StateServiceDeps): StateService {
       if (!preset)
         throw new DomainError(
           'PRESET_NOT_FOUND',
-          `${/^[a-z0-9-]{1,64}$/.test(name) ? `No preset is named "${name}".` : 'No preset has that name.'} GET /_emulator/presets lists them.`
+          `${/^[a-z0-9-]{1,64}$/.test(name) ? `No preset is named "${name}".` : 'No preset has that name.'} The presets are ${PRESETS.map((p) => p.name).join(', ')}.`
         )
       return replaceWith(preset.build(clock.now()), 'preset')
     }

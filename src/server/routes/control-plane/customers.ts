@@ -3,6 +3,7 @@ import { errorResponses } from '../../../shared/schemas/common'
 import { IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
 import { CreateCustomerBody, CustomerLibraryTokenResponse, CustomerListResponse, CustomerResponse, LicenseListResponse } from '../../../shared/schemas/commerce'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
+import { libraryLinks } from '../../http/library-links'
 
 const tags = ['Emulator']
 
@@ -72,7 +73,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const issued = await library.issueToken(customers.require(request.params.id), app.core.apiBaseUrl())
+      const issued = await library.issueToken(customers.require(request.params.id), libraryLinks(app.core.apiBaseUrl()))
       return { ok: true as const, libraryToken: issued.library_token, expiresAt: issued.expires_at }
     }
   )

@@ -7,6 +7,7 @@ import { oneValue } from '../../http/one-value'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { closeIgnoredField } from '../../plugins/tolerant-requests'
 import { LIBRARY_READ, NO_TOKEN, SIGNED_IN_USER } from '../../auth/route-tokens'
+import { libraryLinks } from '../../http/library-links'
 
 const tags = ['Customer library']
 
@@ -32,7 +33,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query
       const { customer, scope } = requestCustomer(request)
       const payload = await library.library(customer, {
-        baseUrl: app.core.apiBaseUrl(),
+        links: libraryLinks(app.core.apiBaseUrl()),
         storefront: oneValue({ storefront: q.storefront, storefrontSlug: q.storefrontSlug }, 'query'),
         instanceId: oneValue({ instance_id: q.instance_id, instanceId: q.instanceId, machine_id: q.machine_id }, 'query'),
         scope: scope ?? undefined

@@ -19,6 +19,7 @@ import { oneValue } from '../../http/one-value'
 import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { LIBRARY_CONTEXT, NO_TOKEN, PRODUCT_CREDENTIAL } from '../../auth/route-tokens'
+import { libraryLinks } from '../../http/library-links'
 
 const tags = ['Licensing v1']
 const LIBRARY_CONTEXT_ERRORS = [
@@ -169,7 +170,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
       },
       handler: async (request) => {
         const { customer, vendorId } = resolveCustomer(request, field(request, 'license_key'))
-        return { ok: true as const, ...(await library.issueToken(customer, app.core.apiBaseUrl(), vendorId)) }
+        return { ok: true as const, ...(await library.issueToken(customer, libraryLinks(app.core.apiBaseUrl()), vendorId)) }
       }
     })
 
@@ -190,7 +191,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         const { customer, productId, vendorId } = resolveCustomer(request, field(request, 'license_key'))
         const scope = requestAuth(request).scope
         const payload = await library.webview(customer, {
-          baseUrl: app.core.apiBaseUrl(),
+          links: libraryLinks(app.core.apiBaseUrl()),
           instanceId: field(request, 'instance_id', 'instanceId', 'machine_id'),
           storefront: field(request, 'storefront', 'storefrontSlug'),
           productId: productId ?? field(request, 'productId') ?? null,
