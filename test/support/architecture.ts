@@ -35,8 +35,8 @@ const TRANSPORT_MODULES = /^(?:fastify(?:-plugin)?|@fastify\/.+|electron|undici|
 const NOT_FOR_CORE = ['src/server/', 'src/renderer/', 'src/main/', 'src/preload/', 'src/cli/']
 const NOT_FOR_RENDERER = ['src/core/', 'src/server/', 'src/main/', 'src/cli/']
 const SHARED_PACKAGES = /^typebox(?:\/.*)?$/
-/** A statement prepared on the database handle, or a pragma: what only a repository or the store may do. */
-const PREPARED_SQL = /\.(?:prepare|pragma)\(|\bdb\.exec\(/
+/** A statement prepared on a database handle, a pragma, or SQL run as text: what only a repository or the store may do. */
+const PREPARED_SQL = /\.(?:prepare|pragma)\(|\.exec\(\s*['"`]/
 
 /** What a file imports: `resolved` is the path from the root (no extension) for a relative import, else null. */
 export function importsOf(file: SourceFile): { specifier: string; resolved: string | null }[] {

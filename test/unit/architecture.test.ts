@@ -26,7 +26,8 @@ const FIXTURES: Record<RuleName, { breaks: SourceFile[]; keeps: SourceFile[] }> 
     breaks: [
       { path: 'src/core/licensing/license-admin.ts', text: "const byKey = store.db.prepare('SELECT * FROM licenses WHERE license_key = ?')\n" },
       { path: 'src/core/scenarios/state-import.ts', text: "store.db.pragma('defer_foreign_keys = ON')\n" },
-      { path: 'src/server/routes/probe.ts', text: "db.exec('DELETE FROM licenses')\n" }
+      { path: 'src/server/routes/probe.ts', text: "db.exec('DELETE FROM licenses')\n" },
+      { path: 'src/cli/probe.ts', text: "lock.exec('BEGIN EXCLUSIVE')\n" }
     ],
     keeps: [
       { path: 'src/core/licensing/license-repository.ts', text: "const byKey = store.db.prepare('SELECT * FROM licenses WHERE license_key = ?')\n" },
