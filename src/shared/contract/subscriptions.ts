@@ -16,6 +16,9 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
 export const SUBSCRIPTION_STATES = ['active', 'past_due', 'canceled', 'expired'] as const
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number]
 
-/** The QA actions on a subscription: what a billing system would do, at the emulator clock's now. */
+/**
+ * The QA actions on a subscription: what a billing system would do, at the emulator clock's now,
+ * in the order the UI offers them (docs/api.md section 8).
+ */
 export const SUBSCRIPTION_ACTIONS = ['renew-now', 'cancel', 'resume', 'payment-fails', 'payment-succeeds'] as const
 export type SubscriptionAction = (typeof SUBSCRIPTION_ACTIONS)[number]

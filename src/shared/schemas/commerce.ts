@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { Email, Id, Nullable, Ok, Timestamp } from './common'
 import { LICENSE_KINDS, LICENSE_STATUSES } from '../contract/licensing'
-import { BILLING_PERIODS, SUBSCRIPTION_STATES, SUBSCRIPTION_STATUSES } from '../contract/subscriptions'
+import { BILLING_PERIODS, SUBSCRIPTION_ACTIONS, SUBSCRIPTION_STATES, SUBSCRIPTION_STATUSES } from '../contract/subscriptions'
 import { FILE_PLATFORMS } from '../contract/downloads'
 
 export const CustomerSchema = Type.Object({
@@ -94,6 +94,10 @@ export const SubscriptionStandingResponse = Type.Object({
     endedAt: Type.Union([Timestamp, Type.Null()], { description: 'When it stopped granting access.' }),
     live: Type.Boolean({ description: 'Grants access now (licensing VALID, downloads allowed).' }),
     accessUntil: Type.String({ format: 'date-time', description: 'Until when access holds with no further event.' })
+  }),
+  availableActions: Type.Array(Type.Enum([...SUBSCRIPTION_ACTIONS]), {
+    description:
+      'The actions POST /_emulator/subscriptions/:id/{action} accepts now (200): those the state allows and those already in effect (a repeat changes nothing). The others answer 409 SUBSCRIPTION_STATE_CONFLICT.'
   })
 })
 

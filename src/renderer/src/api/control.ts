@@ -72,7 +72,8 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     developerSession: async (developerId: string, ttlS?: number) =>
       send<Answer<typeof SessionResponse>>('POST', `/developers/${id(developerId)}/session`, ttlS ? { ttlS } : {}),
 
-    products: async () => (await get<Answer<typeof ProductListResponse>>('/products')).products,
+    /** Every product, or (visibleTo) those one developer sees: the server decides which. */
+    products: async (visibleTo?: string) => (await get<Answer<typeof ProductListResponse>>('/products', { visibleTo })).products,
     createProduct: async (input: NewProduct) => (await send<Answer<typeof ProductResponse>>('POST', '/products', input)).product,
     productCredentials: async (productId: string) =>
       (await get<Answer<typeof ProductCredentialsResponse>>(`/products/${id(productId)}/credentials`)).credentials,
@@ -94,6 +95,7 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     updateLicense: async (licenseId: string, patch: LicensePatch) =>
       (await send<Answer<typeof LicenseResponse>>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,
 
+    subscription: async (subscriptionId: string) => get<Answer<typeof SubscriptionStandingResponse>>(`/subscriptions/${id(subscriptionId)}`),
     subscriptionAction: async (subscriptionId: string, action: SubscriptionAction) =>
       send<Answer<typeof SubscriptionStandingResponse>>('POST', `/subscriptions/${id(subscriptionId)}/${action}`),
 

@@ -3,6 +3,7 @@ import { errorResponses } from '../../../shared/schemas/common'
 import {
   CreateProductBody,
   IdParams,
+  ProductListQuery,
   LegacyCredentialResponse,
   ProductAuditResponse,
   ProductConnectionResponse,
@@ -15,7 +16,7 @@ import { ADMIN_TOKEN } from '../../auth/route-tokens'
 const tags = ['Emulator']
 
 export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { products, credentials, audit, connections } = app.core
+  const { products, developers, credentials, audit, connections } = app.core
 
   app.post(
     '/products',
@@ -37,11 +38,15 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
-        summary: 'List every product',
+        summary: 'List every product, or (visibleTo) those one developer sees',
+        querystring: ProductListQuery,
         response: { 200: ProductListResponse, ...errorResponses }
       }
     },
-    async () => ({ ok: true as const, products: products.list() })
+    async (request) => {
+      const { visibleTo } = request.query
+      return { ok: true as const, products: visibleTo === undefined ? products.list() : products.listVisible(developers.actor(visibleTo)) }
+    }
   )
 
   app.post(

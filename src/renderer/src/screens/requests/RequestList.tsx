@@ -8,7 +8,7 @@ import { Table } from '../../components/Table'
 import type { Column } from '../../components/Table'
 import { formatDuration, formatTimeOfDay } from '../../format/date'
 import { useRequests } from '../../stores/requests'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 import { SURFACE_LABELS } from './RequestFilters'
 
 /** Rows drawn beyond the visible ones, above and below, so a fast scroll shows no gap. */
