@@ -54,7 +54,7 @@ const core = await createEmulatorCore({
   apiBaseUrl: () => BASE_URL
 })
 const fixtures = buildFixtures()
-if (fresh) core.state.import(fixtures.document as Parameters<typeof core.state.import>[0])
+if (fresh) core.state.import(fixtures.document)
 
 /** What the route does: the service call, then the plain JSON serializer over `{ ok, ...payload }`. */
 async function libraryBody(customerId: string): Promise<string> {

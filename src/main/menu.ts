@@ -2,7 +2,7 @@ import type { MenuItemConstructorOptions } from 'electron'
 
 /** The app's own menu commands; the rest of the menu is Electron's standard roles. */
 export interface MenuActions {
-  copyApiBaseUrl(): void
+  copyApiBaseUrl(): Promise<void>
   openDataFolder(): Promise<void>
   /** Asks first; resolves to whether the emulator was reset. */
   resetEmulator(): Promise<boolean>
@@ -31,7 +31,7 @@ export function buildMenuTemplate(
   const emulatorMenu: MenuItemConstructorOptions = {
     label: MENU_LABELS.emulator,
     submenu: [
-      { label: MENU_LABELS.copyApiBaseUrl, accelerator: 'CmdOrCtrl+Shift+C', click: () => actions.copyApiBaseUrl() },
+      { label: MENU_LABELS.copyApiBaseUrl, accelerator: 'CmdOrCtrl+Shift+C', click: run(() => actions.copyApiBaseUrl()) },
       { label: MENU_LABELS.openDataFolder, click: run(() => actions.openDataFolder()) },
       { type: 'separator' },
       { label: MENU_LABELS.resetEmulator, click: run(() => actions.resetEmulator()) }
@@ -57,7 +57,8 @@ export function buildMenuTemplate(
 export interface MenuActionDeps {
   baseUrl(): string
   dataDir: string
-  writeClipboard(text: string): void
+  /** Electron's clipboard.writeText: resolves once the text is on the clipboard. */
+  writeClipboard(text: string): void | Promise<void>
   /** shell.openPath: resolves to an error message, '' on success. */
   openPath(path: string): Promise<string>
   /** Shows the confirmation; resolves to the index of the button pressed. */
@@ -71,7 +72,9 @@ export interface MenuActionDeps {
 
 export function createMenuActions(deps: MenuActionDeps): MenuActions {
   return {
-    copyApiBaseUrl: () => deps.writeClipboard(deps.baseUrl()),
+    async copyApiBaseUrl() {
+      await deps.writeClipboard(deps.baseUrl())
+    },
     async openDataFolder() {
       const problem = await deps.openPath(deps.dataDir)
       if (problem) deps.showError('Cannot open the data folder', `${deps.dataDir}: ${problem}`)

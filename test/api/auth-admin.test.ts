@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { issueCredential, ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 
 // An admin developer sees and manages every product (docs/api.md section 2).
 describe('admin developer', () => {
-  let emulator: TestEmulator
   let a: OwnedProduct
   let c: OwnedProduct
   let admin: OwnedProduct
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     a = await ownedProduct(emulator)
     c = await ownedProduct(emulator)
     admin = await ownedProduct(emulator, { role: 'admin' })
     await issueCredential(a.api, a.product.id)
     await issueCredential(c.api, c.product.id)
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   it('lists the credentials of every developer\u2019s products, and filters to any of them', async () => {

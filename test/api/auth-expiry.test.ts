@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { CREDENTIALS_BASE, credentialPath, expectError } from '../support/credentials'
 
 // An expired developer JWT: 401 TOKEN_EXPIRED, judged on the emulator clock (moved, never waited for).
 describe('expired developer JWT', () => {
   const clock = createClock()
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator({ clock })
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator({ clock })
 
   it('is accepted within its lifetime and answers 401 TOKEN_EXPIRED after it', async () => {
     clock.setOffsetMs(0)

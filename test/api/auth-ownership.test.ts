@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { HttpResult, TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { CREDENTIAL_ACTIONS, expectError, issueCredential, ownedProduct } from '../support/credentials'
 import type { ManagementClient, Material, OwnedProduct } from '../support/credentials'
 
 // Ownership: another developer's product answers exactly like an unknown one, 404 PRODUCT_NOT_FOUND.
 describe('developer B and developer A\u2019s product', () => {
-  let emulator: TestEmulator
   let a: OwnedProduct
   let b: OwnedProduct
   let aMaterial: Material
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     a = await ownedProduct(emulator)
     b = await ownedProduct(emulator)
     aMaterial = (await issueCredential(a.api, a.product.id)).material
     await issueCredential(b.api, b.product.id)
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   const everyProductCall = (api: ManagementClient, productId: string): Array<Promise<HttpResult>> => [

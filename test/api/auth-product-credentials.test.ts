@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { CREDENTIALS_BASE, credentialPath, expectError, issueCredential, ownedProduct } from '../support/credentials'
 import type { Material } from '../support/credentials'
 
@@ -10,19 +9,15 @@ describe.each([
   { prefix: 'acme', label: 'custom prefix acme' }
 ])('product credentials on the management API ($label)', ({ prefix }) => {
   const p = prefix ?? 'svc'
-  let emulator: TestEmulator
   let productId: string
   let developerToken: string
   let material: Material
+  const emulator = useEmulator(prefix ? { headerPrefix: prefix } : {})
   beforeAll(async () => {
-    emulator = await startEmulator(prefix ? { headerPrefix: prefix } : {})
     const owned = await ownedProduct(emulator)
     productId = owned.product.id
     developerToken = owned.developer.token
     material = (await issueCredential(owned.api, productId)).material
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   const headerCases = (): Array<[string, Record<string, string>]> => [

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { HttpResult, TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { CREDENTIALS_BASE, CREDENTIAL_ACTIONS, credentialPath, expectError, ownedProduct } from '../support/credentials'
 import { EMULATOR_ISSUER, emulatorSessionKey, foreignSessionKey, signToken, unsignedToken } from '../support/tokens'
 
 // Management endpoints and the developer JWT (docs/api.md section 1): 401 AUTH_REQUIRED / INVALID_TOKEN.
 describe('developer JWT on the management API', () => {
-  let emulator: TestEmulator
   let productId: string
   let developerId: string
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     const owned = await ownedProduct(emulator)
     productId = owned.product.id
     developerId = owned.developer.id
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   /** Every management endpoint, called with the given headers. */

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { HttpResult, TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { CREDENTIAL_ACTIONS, credentialPath, expectError, issueCredential, ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 import { storedState } from '../support/database'
 
 // Bad bodies on the management POSTs: a 4xx in the contract's envelope, never a 500, and nothing stored.
 describe('bad input on the management endpoints', () => {
-  let emulator: TestEmulator
   let owned: OwnedProduct
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     owned = await ownedProduct(emulator)
     await issueCredential(owned.api, owned.product.id)
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   const postPaths = (): string[] => [credentialPath(owned.product.id), ...CREDENTIAL_ACTIONS.map((action) => credentialPath(owned.product.id, action))]
@@ -131,13 +127,7 @@ describe('bad input on the management endpoints', () => {
 })
 
 describe('empty bodies on the management endpoints', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   it('accepts an empty body sent as application/json on every POST', async () => {
     const { product, developer } = await ownedProduct(emulator)

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { CREDENTIALS_BASE, expectError, ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 import { storedState } from '../support/database'
 
 // Unknown routes and odd path parameters: the contract's envelope, never a 500.
 describe('unknown routes and odd path parameters', () => {
-  let emulator: TestEmulator
   let owned: OwnedProduct
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     owned = await ownedProduct(emulator)
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   it.each([

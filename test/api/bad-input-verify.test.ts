@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { HttpResult, TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody } from '../support/credentials'
 import type { Material } from '../support/credentials'
 import { storedState } from '../support/database'
 
 // Bad bodies on POST /api/plugin-connections/verify: 400/413/415 before any attempt is recorded.
 describe('bad input on plugin connection verification', () => {
-  let emulator: TestEmulator
   let productId: string
   let material: Material
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     const owned = await ownedProduct(emulator)
     productId = owned.product.id
     material = (await issueCredential(owned.api, productId)).material
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   const post = (rawBody: string, contentType = 'application/json'): Promise<HttpResult> =>

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { startEmulator, useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { createCustomer, purchase } from '../support/commerce'
 import { openEventStream } from '../support/event-stream'
@@ -8,11 +7,7 @@ import type { StreamEvent } from '../support/event-stream'
 
 // GET /_emulator/events (docs/api.md section 6): every change to state, whoever made it.
 
-let emu: TestEmulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => emu.close())
+const emu = useEmulator()
 
 type Change = { kind: string; entity?: string; id?: string | null; cause?: string }
 const changesOf = (events: StreamEvent[]): Change[] => events.flatMap((event) => (event.data as { changes: Change[] }).changes)

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
@@ -11,14 +10,12 @@ import { HOUR_MS, createCustomer, customerSession, getLibrary, libraryTokenOf, r
 // 401 AUTH_REQUIRED; a token that is not a signed-in user's is refused and the item stays unclaimed.
 describe('POST /api/library/claim: who may claim', () => {
   const clock = createClock()
-  let emu: TestEmulator
   let product: PluginCredential
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     product = await productWithCredential(emu, 'Auth Autotune')
   })
-  afterAll(async () => emu.close())
 
   /** The item is still claimable: a real customer can take it afterwards. */
   async function expectStillClaimable(claimToken: string): Promise<void> {

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
@@ -9,14 +8,12 @@ import { createCustomer, customerSession, getLibrary, libraryTokenOf, resellerOr
 // POST /api/library/claim (docs/api.md sections 1 and 4): a signed-in user links a
 // reseller/partner order item to their account: an entitlement and a license appear.
 describe('POST /api/library/claim: claiming a reseller order item', () => {
-  let emu: TestEmulator
   let product: PluginCredential
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     product = await productWithCredential(emu, 'Reseller Reverb')
   })
-  afterAll(async () => emu.close())
 
   const claim = (token: string, body: unknown, query = '') => emu.request('POST', `/api/library/claim${query}`, { token, body })
 

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { killAllCli, projectRoot, spawnCli } from '../support/cli-process'
-import type { CliProcess } from '../support/cli-process'
+import type { CliProcess, ServeReadyJson } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
 // What scripts rely on: `serve --ready-json`, the exit codes, and a clean stop on SIGTERM/SIGINT
@@ -17,15 +17,6 @@ const ciCredential = {
   'x-svc-app-id': 'app_CiSynth00000000000000001',
   'x-svc-plugin-key': 'pk_CiSynthPluginKey00000000000001',
   'x-svc-plugin-secret': 'sk_CiSynthPluginSecret000000000000001'
-}
-
-interface Ready {
-  baseUrl: string
-  adminUrl: string
-  adminToken: string
-  databasePath: string
-  pid: number
-  version: string
 }
 
 /** Waits until the process's stderr contains `text` (the process printing it is the event). */
@@ -52,7 +43,7 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
 
   it('--ready-json prints exactly one JSON line on stdout with what a script needs', async () => {
     const cli = spawnCli(['serve', '--port', '0', '--db', dbPath, '--admin-token', 'ready-json-token', '--ready-json'])
-    const ready = JSON.parse(await cli.nextLine()) as Ready
+    const ready = JSON.parse(await cli.nextLine()) as ServeReadyJson
     expect(ready).toEqual({
       baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       adminUrl: `${ready.baseUrl}/#admin-token=ready-json-token`,
@@ -73,7 +64,7 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
 
   it.each(['SIGTERM', 'SIGINT'] as const)('%s lets a request in flight finish, writes it to the inspector, checkpoints the WAL and exits 0', async (signal) => {
     const cli = spawnCli(['serve', '--port', '0', '--db', dbPath, '--scenario', ciScenario, '--ready-json', '--log-level', 'info'])
-    const ready = JSON.parse(await cli.nextLine()) as Ready
+    const ready = JSON.parse(await cli.nextLine()) as ServeReadyJson
     const body = JSON.stringify({ license_key: 'CI001-PERPE-TUAL0-00000-00001', instance_id: 'ci-machine' })
     const half = Math.floor(body.length / 2)
 

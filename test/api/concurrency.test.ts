@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { HttpResult, TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 import { countActiveCredentials } from '../support/database'
 
 // At most one active credential per product, whatever the interleaving (docs/api.md section 2).
 describe('concurrent create / ensure / rotate-key on one product', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   const storm = (owned: OwnedProduct): Promise<Array<{ op: string; result: HttpResult }>> =>
     Promise.all(

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 
 // Every verification attempt updates the product's connection status record (GET /_emulator/products/:id/connection).
 describe('connection status record', () => {
   const base = Date.parse('2032-07-08T09:10:11.000Z')
   const clock = createClock(() => base)
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator({ clock })
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator({ clock })
 
   const statusOf = async (productId: string) => {
     const status = await emulator.control('GET', `/products/${productId}/connection`)

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { CREDENTIALS_BASE, expectError } from '../support/credentials'
 
 // POST /_emulator/developers and POST /_emulator/developers/:id/session.
 describe('control plane: developers and sessions', () => {
   const base = Date.parse('2033-01-01T00:00:00.000Z')
   const clock = createClock(() => base)
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator({ clock })
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator({ clock })
 
   it('creates a developer: 201 with id, email, name and role (developer by default)', async () => {
     const created = await emulator.control('POST', '/developers', { email: 'ada@example.test', name: 'Ada' })

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { rawRequest } from '../support/raw-http'
 import type { RawResult } from '../support/raw-http'
@@ -12,17 +11,13 @@ function expectRawError(result: RawResult, status: number, code: string): void {
 
 // The control plane's protection (docs/api.md section 6): admin token, loopback Host, own Origin.
 describe('control plane guard', () => {
-  let emulator: TestEmulator
   let developerId: string
   let productId: string
+  const emulator = useEmulator({ trustedOrigins: ['http://localhost:5173'] })
   beforeAll(async () => {
-    emulator = await startEmulator({ trustedOrigins: ['http://localhost:5173'] })
     const developer = await emulator.createDeveloper()
     developerId = developer.id
     productId = (await emulator.createProduct(developer.id)).id
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   const guarded = (): Array<[string, string, unknown]> => [

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, managementClient } from '../support/credentials'
 
 // POST/GET /_emulator/products and the per-product inspection routes.
 describe('control plane: products', () => {
-  let emulator: TestEmulator
   let developer: { id: string; token: string }
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     developer = await emulator.createDeveloper()
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   it('creates a product: 201 with id, developerId, name and its own App ID', async () => {

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { CredentialAction } from '../support/credentials'
 
@@ -17,13 +16,7 @@ interface AuditEntry {
 
 // reason and metadata, optional on every management POST, land in the audit trail (GET /_emulator/products/:id/audit).
 describe('audit trail of management actions', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   const auditOf = async (productId: string): Promise<AuditEntry[]> => {
     const audit = await emulator.control('GET', `/products/${productId}/audit`)

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import { countActiveCredentials } from '../support/database'
 
 // POST /api/developer/plugin-keys/products/:productId: the first active credential, 201; 409 when one exists.
 describe('create a product credential', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   it('answers 201 with the credential and the full material once in one_time_reveal', async () => {
     const { api, product } = await ownedProduct(emulator)

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct } from '../support/credentials'
 
 // GET /api/developer/plugin-keys/products/:productId: the active credential, else the most recent revoked one.
 describe('get a product credential', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   it('answers 404 PRODUCT_CREDENTIAL_NOT_FOUND for a product that never had one', async () => {
     const { api, product } = await ownedProduct(emulator)

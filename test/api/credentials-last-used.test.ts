@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 
 // lastUsedAt: set by a successful verification, on the emulator clock; a failed one leaves it alone.
@@ -9,13 +8,7 @@ describe('lastUsedAt of a product credential', () => {
   // A frozen base time, moved only by the test: every timestamp below is exact.
   const base = Date.parse('2031-03-04T05:06:07.000Z')
   const clock = createClock(() => base)
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator({ clock })
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator({ clock })
 
   it('is null until used, then the time of the last successful verification', async () => {
     const { api, product } = await ownedProduct(emulator)

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { issueCredential, ownedProduct } from '../support/credentials'
 
 // GET /api/developer/plugin-keys/products: every credential of the visible products, newest first, revoked included.
 describe('list product credentials', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   it('answers an empty list for a developer with no credentials', async () => {
     const { api } = await ownedProduct(emulator)

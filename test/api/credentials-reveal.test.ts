@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct } from '../support/credentials'
 
 // POST .../:productId/reveal-secret: 200 with appId, pluginKey, pluginSecret and the productKey / ProductSecret aliases.
 describe('reveal the secret of a product credential', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   it('returns the full material with the compatibility aliases, and counts the reveal', async () => {
     const { api, product } = await ownedProduct(emulator)

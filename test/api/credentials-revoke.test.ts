@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct } from '../support/credentials'
 import { countActiveCredentials } from '../support/database'
 
 // POST .../:productId/revoke: 200 revoked true; 200 revoked false when nothing was active.
 describe('revoke a product credential', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   it('revokes the active credential: 200, revoked true, status revoked', async () => {
     const { api, product } = await ownedProduct(emulator)

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import { countActiveCredentials } from '../support/database'
 
 // POST .../rotate-key and .../rotate-secret: 201, previous revoked, both key and secret replaced, App ID kept.
 describe.each(['rotate-key', 'rotate-secret'] as const)('%s', (action) => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   it('answers 201 with the replacement, its one_time_reveal and the revoked previous credential', async () => {
     const { api, product } = await ownedProduct(emulator)

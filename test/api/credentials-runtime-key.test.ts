@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import BetterSqlite3 from 'better-sqlite3'
 import { nativeBindingOption } from '../../src/core/store/native-binding'
-import { startEmulator } from '../support/emulator'
+import { startEmulator, useEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { makeTempDir } from '../support/temp-dir'
 import { credentialPath, expectError, issueCredential, managementClient, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
@@ -150,11 +150,7 @@ function sealUnderAnotherKey(productId: string, db: BetterSqlite3.Database): voi
 }
 
 describe('sealedKeyId in a scenario document', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => emulator.close())
+  const emulator = useEmulator()
 
   it('is refused when it is not a key id, naming the path, and nothing changes', async () => {
     expect((await emulator.control('POST', '/presets/full-library')).status).toBe(200)

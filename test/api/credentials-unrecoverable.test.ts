@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { credentialPath, expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 
@@ -14,13 +13,7 @@ function expectSecretUnavailable(result: Awaited<ReturnType<OwnedProduct['api'][
 }
 
 describe('legacy (unrecoverable) credential made through the control plane', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   const legacyCredential = async (owned: OwnedProduct) => {
     const made = await emulator.control('POST', `/products/${owned.product.id}/legacy-credential`)
@@ -73,13 +66,7 @@ describe('legacy (unrecoverable) credential made through the control plane', () 
 })
 
 describe('server started without a runtime key', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator({ runtimeKey: null })
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator({ runtimeKey: null })
 
   it('creates credentials with hasRecoverableSecret false, and reveal-secret answers 409 with recovery paths', async () => {
     const owned = await ownedProduct(emulator)

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { productWithCredential } from '../support/plugin-client'
 import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase, resellerOrder } from '../support/commerce'
@@ -11,7 +10,6 @@ import type { ProductFile } from '../support/commerce'
 // customer's token 403 ENTITLEMENT_REQUIRED, unknown file 404.
 describe('GET /api/downloads/:fileId: who may download', () => {
   const clock = createClock()
-  let emu: TestEmulator
   let productId: string
   let file: ProductFile
   let ownerLibraryToken: string
@@ -19,8 +17,8 @@ describe('GET /api/downloads/:fileId: who may download', () => {
   let strangerLibraryToken: string
   let strangerDownloadToken: string
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     const product = await productWithCredential(emu, 'Access Arpeggiator')
     productId = product.productId
     file = await addFile(emu, productId, { sizeBytes: 1234 })
@@ -35,7 +33,6 @@ describe('GET /api/downloads/:fileId: who may download', () => {
     strangerLibraryToken = await libraryTokenOf(emu, stranger.id)
     strangerDownloadToken = (await getLibrary(emu, strangerLibraryToken)).body.download_token
   })
-  afterAll(async () => emu.close())
 
   const download = (fileId: string, query: string, headers: Record<string, string> = {}) =>
     emu.request('GET', `/api/downloads/${encodeURIComponent(fileId)}${query}`, { headers })

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { productWithCredential } from '../support/plugin-client'
 import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 import type { ProductFile } from '../support/commerce'
@@ -9,15 +8,14 @@ import type { ProductFile } from '../support/commerce'
 // Every range must be the same bytes as that slice of the whole download.
 describe('GET/HEAD /api/downloads/:fileId: whole files and ranges', () => {
   const SIZE = 200_000 // several 64 KiB blocks, so ranges cross block boundaries
-  let emu: TestEmulator
   let file: ProductFile
   let smallFile: ProductFile
   let url: string
   let smallUrl: string
   let whole: Buffer
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     const product = await productWithCredential(emu, 'Range Rider')
     file = await addFile(emu, product.productId, { version: '1.2.0', platform: 'windows', sizeBytes: SIZE })
     smallFile = await addFile(emu, product.productId, { version: '1.1.0', platform: 'linux', sizeBytes: 50, filename: 'range-rider-small.tar.gz' })
@@ -31,7 +29,6 @@ describe('GET/HEAD /api/downloads/:fileId: whole files and ranges', () => {
     expect(response.status).toBe(200)
     whole = Buffer.from(await response.arrayBuffer())
   })
-  afterAll(async () => emu.close())
 
   async function ranged(range: string, target = url) {
     const response = await fetch(target, { headers: { range } })

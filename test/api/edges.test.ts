@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeJwt } from 'jose'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { expectError, managementClient } from '../support/credentials'
 import { customerSession, libraryTokenOf } from '../support/commerce'
 import { buildTokenWorld, credentialHeaders, downloadTokenFrom, vendorLibraryToken } from '../support/token-world'
@@ -13,16 +12,14 @@ import type { TokenWorld } from '../support/token-world'
 
 describe('edges', () => {
   const clock = createClock(() => Date.parse('2035-05-06T07:08:09.000Z'))
-  let emu: TestEmulator
   let world: TokenWorld
   let libraryToken: string
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     world = await buildTokenWorld(emu)
     libraryToken = await libraryTokenOf(emu, world.buyer.id)
   })
-  afterAll(async () => emu.close())
 
   describe('explicit null is absent', () => {
     it('on the management API, the licensing side and the control plane', async () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
@@ -13,12 +12,8 @@ import type { ProductFile, PurchaseKind } from '../support/commerce'
 // download); another live source keeps the product.
 describe('entitlements follow what grants them', () => {
   const clock = createClock()
-  let emu: TestEmulator
 
-  beforeAll(async () => {
-    emu = await startEmulator({ clock })
-  })
-  afterAll(async () => emu.close())
+  const emu = useEmulator({ clock })
 
   /** A fresh product with one file, and a fresh customer. */
   async function setUp(name: string): Promise<{ product: PluginCredential; file: ProductFile; customerId: string }> {

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { ERROR_CODES } from '../../src/shared/contract/error-codes'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 
 // Every code the server can answer (the domain's typed status table and the transport's) is
 // documented: in the Errors table of docs/api.md (section 1) and in the OpenAPI document's one error schema.
-let emu: TestEmulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => emu.close())
+const emu = useEmulator()
 
 const apiDoc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8')
 const errorsStart = apiDoc.indexOf('## 1. Envelope and errors')

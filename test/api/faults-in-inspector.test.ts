@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 
 // QA tooling working together: what a fault does to a plugin is what the inspector shows,
 // and a reset clears faults, the request log and the clock together.
 
-let emu: TestEmulator
 let credential: PluginCredential
+const emu = useEmulator()
 beforeAll(async () => {
-  emu = await startEmulator()
   credential = await productWithCredential(emu, 'Faulty Synth')
 })
-afterAll(async () => emu.close())
 
 describe('faults seen through the inspector', () => {
   it('records an injected error and an injected rate limit with their status and body', async () => {

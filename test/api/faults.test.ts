@@ -1,8 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import type { IncomingHttpHeaders } from 'node:http'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startEmulator, useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { rawRequest } from '../support/raw-http'
@@ -63,17 +62,15 @@ function hangUpAfterFirstChunk(url: string): Promise<{ status: number; received:
 const PUBLIC_KEY = '/api/license/v1/public-key'
 const JWKS = '/.well-known/jwks.json'
 
-let emu: TestEmulator
 let credential: PluginCredential
 let licenseKey: string
 
+const emu = useEmulator()
 beforeAll(async () => {
-  emu = await startEmulator()
   credential = await productWithCredential(emu, 'Fault Line')
   const customer = await createCustomer(emu)
   licenseKey = (await purchase(emu, customer.id, credential.productId, { maxActivations: 10 })).license.key
 })
-afterAll(async () => emu.close())
 afterEach(async () => {
   expect((await emu.control('DELETE', '/faults')).status).toBe(200)
 })

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator, withEmulator } from '../support/emulator'
 import { productWithCredential } from '../support/plugin-client'
 import { addFile, createCustomer, libraryTokenOf, localPath, purchase } from '../support/commerce'
 
@@ -15,22 +14,18 @@ function urlsIn(value: unknown, out: string[] = []): string[] {
 // Every URL the service hands out resolves on the emulator (docs/api.md section 8): the
 // library's download links, support.help_url, library-token's library_url and webview_url.
 describe('every URL the library, library-token and web view hand out answers 2xx', () => {
-  let emu: TestEmulator
   let token: string
   let credential: Awaited<ReturnType<typeof productWithCredential>>
   let licenseKey: string
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     credential = await productWithCredential(emu, 'Linked Synth')
     await addFile(emu, credential.productId, { sizeBytes: 32, platform: 'macos' })
     await addFile(emu, credential.productId, { sizeBytes: 48, platform: 'windows', version: '1.1.0' })
     const customer = await createCustomer(emu)
-    licenseKey = (await purchase(emu, customer.id, credential.productId)).license.key as string
+    licenseKey = (await purchase(emu, customer.id, credential.productId)).license.key
     token = await libraryTokenOf(emu, customer.id)
-  })
-  afterAll(async () => {
-    await emu.close()
   })
 
   const expectAllResolve = async (urls: string[], minimum: number) => {
@@ -83,14 +78,11 @@ describe('every URL the library, library-token and web view hand out answers 2xx
 
 describe('the support page under a fault rule', () => {
   it('answers an injected error as JSON in the contract shape', async () => {
-    const emu = await startEmulator()
-    try {
+    await withEmulator(async (emu) => {
       expect((await emu.control('PUT', '/faults', { rules: [{ route: '/support', kind: 'error', status: 503 }] })).status).toBe(200)
       const failed = await emu.request('GET', '/support')
       expect(failed.status).toBe(503)
       expect(failed.body).toMatchObject({ ok: false, error: expect.any(String) })
-    } finally {
-      await emu.close()
-    }
+    })
   })
 })

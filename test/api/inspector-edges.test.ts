@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 
 // The request inspector records every service request, whatever a client sends, and reads the
 // settings in force when the request arrived.
-let emu: TestEmulator
 
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
+const emu = useEmulator()
 
 const newest = async () => (await emu.control('GET', '/requests?limit=1')).body.requests[0]
 

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createLocalJWKSet, jwtVerify } from 'jose'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 
-let emu: TestEmulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => emu.close())
+const emu = useEmulator()
 
 describe('purchase to activation, end to end', () => {
   it('runs the whole journey a plugin and its customer go through', async () => {

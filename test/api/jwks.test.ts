@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
 import type { JSONWebKeySet } from 'jose'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator, withEmulator } from '../support/emulator'
 import { EMULATOR_ISSUER } from '../support/tokens'
 
 // GET /.well-known/jwks.json: Ed25519 public keys with kid; developer JWTs verify against it offline.
 describe('JWKS', () => {
-  let emulator: TestEmulator
   let jwks: JSONWebKeySet
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     const result = await emulator.request('GET', '/.well-known/jwks.json')
     expect(result.status).toBe(200)
     jwks = { keys: result.body.keys }
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   it('publishes Ed25519 public keys with a kid each, and no private part', () => {
@@ -48,12 +43,9 @@ describe('JWKS', () => {
   })
 
   it('keeps the same keys across a restart on the same database', async () => {
-    const second = await startEmulator({ databasePath: emulator.databasePath })
-    try {
+    await withEmulator({ databasePath: emulator.databasePath }, async (second) => {
       const again = await second.request('GET', '/.well-known/jwks.json')
       expect(again.body.keys).toEqual(jwks.keys)
-    } finally {
-      await second.close()
-    }
+    })
   })
 })

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError, ownedProduct } from '../support/credentials'
 
 // The retired developer-level key model: 410 LEGACY_PLUGIN_KEYS_RETIRED with the product-scoped replacement.
 describe('legacy developer-level plugin key endpoints', () => {
-  let emulator: TestEmulator
   let token: string
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     token = (await ownedProduct(emulator)).developer.token
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   it.each(['/api/developer/plugin-keys', '/api/developer/plugin-keys/reveal-secret'])('POST %s answers 410 with the replacement', async (path) => {

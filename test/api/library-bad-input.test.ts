@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { productWithCredential } from '../support/plugin-client'
 import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase, resellerOrder } from '../support/commerce'
@@ -8,14 +7,13 @@ import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, p
 // docs/api.md section 1 on the library, claim and download routes: bad input is a 4xx in the error envelope
 // (400 VALIDATION_ERROR, 413 PAYLOAD_TOO_LARGE), never a 500, never a silent coercion.
 describe('library, claim and downloads: bad input', () => {
-  let emu: TestEmulator
   let libraryToken: string
   let session: string
   let fileId: string
   let productId: string
 
+  const emu = useEmulator({ bodyLimit: 32 * 1024 })
   beforeAll(async () => {
-    emu = await startEmulator({ bodyLimit: 32 * 1024 })
     const product = await productWithCredential(emu, 'Bad Input Bass')
     productId = product.productId
     fileId = (await addFile(emu, productId, { sizeBytes: 100 })).id
@@ -24,7 +22,6 @@ describe('library, claim and downloads: bad input', () => {
     libraryToken = await libraryTokenOf(emu, customer.id)
     session = await customerSession(emu, customer.id)
   })
-  afterAll(async () => emu.close())
 
   const claimRaw = (rawBody: string, contentType = 'application/json', query = '') =>
     emu.request('POST', `/api/library/claim${query}`, { token: session, headers: { 'content-type': contentType }, rawBody })

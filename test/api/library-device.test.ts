@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { createCustomer, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
 
 // `instance_id` / `instanceId` / `machine_id` mark which licenses are activated on that device (docs/api.md section 4).
 describe('GET /api/library: marking what is activated on this device', () => {
-  let emu: TestEmulator
   let token: string
   let activeLicenseId: string
   let idleLicenseId: string
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     const active = await productWithCredential(emu, 'Device Synth')
     const idle = await productWithCredential(emu, 'Idle Sampler')
     const customer = await createCustomer(emu)
@@ -25,7 +23,6 @@ describe('GET /api/library: marking what is activated on this device', () => {
     expect((await plugin.deactivate(bought.license.key, 'laptop')).status).toBe(200)
     token = await libraryTokenOf(emu, customer.id)
   })
-  afterAll(async () => emu.close())
 
   const licenseOf = (body: Record<string, any>, id: string) => body.licenses.find((l: { id: string }) => l.id === id)
   const productNamed = (body: Record<string, any>, name: string) => body.products.find((p: { name: string }) => p.name === name)

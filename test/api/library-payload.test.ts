@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { DAY_MS, addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
@@ -12,7 +11,6 @@ import type { Purchase, TestCustomer } from '../support/commerce'
 describe('GET /api/library: every payload group', () => {
   const base = Date.parse('2032-06-01T10:00:00.000Z')
   const clock = createClock(() => base)
-  let emu: TestEmulator
   let customer: TestCustomer
   let perpetualProduct: PluginCredential
   let subscriptionProduct: PluginCredential
@@ -22,8 +20,8 @@ describe('GET /api/library: every payload group', () => {
   let trial: Purchase
   let body: Record<string, any>
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     perpetualProduct = await productWithCredential(emu, 'Perpetual Piano')
     subscriptionProduct = await productWithCredential(emu, 'Subscription Strings')
     trialProduct = await productWithCredential(emu, 'Trial Timpani')
@@ -40,7 +38,6 @@ describe('GET /api/library: every payload group', () => {
     expect(library.status, library.text).toBe(200)
     body = library.body
   })
-  afterAll(async () => emu.close())
 
   it('has exactly the top-level groups of the contract', () => {
     expect(Object.keys(body).sort()).toEqual(

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { createCustomer, getLibrary, libraryTokenOf, purchase, storefrontProductWithCredential } from '../support/commerce'
 
 // `storefront` / `storefrontSlug` filter the library to one storefront (docs/api.md section 4).
 describe('GET /api/library: the storefront filter', () => {
-  let emu: TestEmulator
   let token: string
   const names = (items: Array<{ name?: string; product_name?: string }>) => items.map((i) => i.name ?? i.product_name).sort()
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     const developer = await emu.createDeveloper()
     const north = await storefrontProductWithCredential(emu, developer, { name: 'North Compressor', storefrontSlug: 'north-audio' })
     const northSub = await storefrontProductWithCredential(emu, developer, { name: 'North Cloud', storefrontSlug: 'north-audio' })
@@ -23,7 +21,6 @@ describe('GET /api/library: the storefront filter', () => {
     await purchase(emu, customer.id, nowhere.productId)
     token = await libraryTokenOf(emu, customer.id)
   })
-  afterAll(async () => emu.close())
 
   it('shows every storefront without a filter', async () => {
     const all = await getLibrary(emu, token)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
+import { useEmulator, withEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { productWithCredential } from '../support/plugin-client'
@@ -10,14 +10,13 @@ import { HOUR_MS, addFile, createCustomer, customerSession, getLibrary, libraryT
 // (docs/api.md section 4). Anything else is 401 LIBRARY_TOKEN_INVALID (docs/api.md section 1).
 describe('GET /api/library: the forms of the library token', () => {
   const clock = createClock()
-  let emu: TestEmulator
   let customerId: string
   let email: string
   let token: string
   let developerToken: string
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     const product = await productWithCredential(emu, 'Token Forms Synth')
     developerToken = product.developer.token
     const customer = await createCustomer(emu, { name: 'Bea' })
@@ -26,10 +25,7 @@ describe('GET /api/library: the forms of the library token', () => {
     await purchase(emu, customerId, product.productId)
     token = await libraryTokenOf(emu, customerId)
   })
-  afterAll(async () => {
-    clock.setOffsetMs(0)
-    await emu.close()
-  })
+  afterAll(() => clock.setOffsetMs(0))
 
   const expectLibraryOfCustomer = (result: Awaited<ReturnType<TestEmulator['request']>>) => {
     expect(result.status, result.text).toBe(200)
@@ -114,15 +110,12 @@ describe('GET /api/library: the forms of the library token', () => {
   })
 
   it('refuses a library token minted by another emulator (another signing key)', async () => {
-    const other = await startEmulator()
-    try {
+    await withEmulator(async (other) => {
       const foreignCustomer = await createCustomer(other)
       const foreign = await libraryTokenOf(other, foreignCustomer.id)
       expect((await getLibrary(other, foreign)).status).toBe(200)
       expectError(await getLibrary(emu, foreign), 401, 'LIBRARY_TOKEN_INVALID')
-    } finally {
-      await other.close()
-    }
+    })
   })
 })
 
@@ -130,14 +123,13 @@ describe('GET /api/library: the forms of the library token', () => {
 // `library_token`, `libraryToken`, plus `download_token` on the library and downloads; a 401's
 // hint names only what that route accepts, and every name it gives works there.
 describe('library token forms on every route that takes one', () => {
-  let emu: TestEmulator
   let token: string
   let downloadToken: string
   let fileId: string
   let customerId: string
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     const product = await productWithCredential(emu, 'Forms Everywhere')
     const customer = await createCustomer(emu, { name: 'Cy' })
     customerId = customer.id
@@ -145,9 +137,6 @@ describe('library token forms on every route that takes one', () => {
     fileId = (await addFile(emu, product.productId, { sizeBytes: 16 })).id
     token = await libraryTokenOf(emu, customerId)
     downloadToken = (await getLibrary(emu, token)).body.download_token as string
-  })
-  afterAll(async () => {
-    await emu.close()
   })
 
   const LIBRARY_FORMS = ['token', 'library_token', 'libraryToken'] as const

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
@@ -9,21 +8,19 @@ import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
 // docs/api.md section 1: malformed JSON, wrong types, missing fields and unknown fields are 400 VALIDATION_ERROR,
 // a body over the limit 413 PAYLOAD_TOO_LARGE; never a 500, never a silent coercion.
 describe('/api/license/v1/*: bad input', () => {
-  let emu: TestEmulator
   let product: PluginCredential
   let licenseKey: string
   let libraryToken: string
   let headers: Record<string, string>
 
+  const emu = useEmulator({ bodyLimit: 64 * 1024 })
   beforeAll(async () => {
-    emu = await startEmulator({ bodyLimit: 64 * 1024 })
     product = await productWithCredential(emu, 'Bad Input Bus')
     const customer = await createCustomer(emu)
     licenseKey = (await purchase(emu, customer.id, product.productId)).license.key
     libraryToken = await libraryTokenOf(emu, customer.id)
     headers = pluginClient(emu, product).headers
   })
-  afterAll(async () => emu.close())
 
   const POST_ROUTES = ['activate', 'validate', 'deactivate', 'library-token', 'webview-library'] as const
   const post = (route: string, rawBody: string | Buffer, contentType = 'application/json') =>

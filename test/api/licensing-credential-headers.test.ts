@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { expectError, managementClient } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
@@ -12,17 +11,15 @@ import { createCustomer, purchase } from '../support/commerce'
 describe('/api/license/v1/*: the product credential headers', () => {
   const base = Date.parse('2034-02-03T04:05:06.000Z')
   const clock = createClock(() => base)
-  let emu: TestEmulator
   let credential: PluginCredential & { developer: { id: string; token: string } }
   let licenseKey: string
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     credential = await productWithCredential(emu, 'Header Harmonizer')
     const customer = await createCustomer(emu)
     licenseKey = (await purchase(emu, customer.id, credential.productId, { maxActivations: 10 })).license.key
   })
-  afterAll(async () => emu.close())
 
   const validate = (headers: Record<string, string>) => emu.request('POST', '/api/license/v1/validate', { headers, body: { license_key: licenseKey } })
   const full = () => pluginClient(emu, credential).headers
@@ -128,11 +125,7 @@ describe('/api/license/v1/*: the product credential headers', () => {
 })
 
 describe('/api/license/v1/*: rotated and revoked credentials', () => {
-  let emu: TestEmulator
-  beforeAll(async () => {
-    emu = await startEmulator()
-  })
-  afterAll(async () => emu.close())
+  const emu = useEmulator()
 
   it('after rotate-key the old credential is refused and the new one works, with the same App ID', async () => {
     const credential = await productWithCredential(emu, 'Rotated Resonator')
@@ -184,11 +177,7 @@ describe('/api/license/v1/*: rotated and revoked credentials', () => {
 })
 
 describe('/api/license/v1/*: a custom header prefix', () => {
-  let emu: TestEmulator
-  beforeAll(async () => {
-    emu = await startEmulator({ headerPrefix: 'acme' })
-  })
-  afterAll(async () => emu.close())
+  const emu = useEmulator({ headerPrefix: 'acme' })
 
   it('takes x-acme-* headers and no longer the x-svc-* ones', async () => {
     const credential = await productWithCredential(emu, 'Acme Autopan')

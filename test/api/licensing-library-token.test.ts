@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator, HttpResult } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
@@ -11,7 +11,6 @@ import { createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from 
 describe('/api/license/v1/library-token', () => {
   const base = Date.parse('2033-01-02T03:04:05.000Z')
   const clock = createClock(() => base)
-  let emu: TestEmulator
   let product: Awaited<ReturnType<typeof productWithCredential>>
   let otherProduct: Awaited<ReturnType<typeof productWithCredential>>
   let customerId: string
@@ -19,8 +18,8 @@ describe('/api/license/v1/library-token', () => {
   let otherLicenseKey: string
   let libraryToken: string
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     product = await productWithCredential(emu, 'Token Tremolo')
     otherProduct = await productWithCredential(emu, 'Other Octaver')
     const customer = await createCustomer(emu)
@@ -30,7 +29,6 @@ describe('/api/license/v1/library-token', () => {
     otherLicenseKey = (await purchase(emu, stranger.id, otherProduct.productId)).license.key
     libraryToken = await libraryTokenOf(emu, customerId)
   })
-  afterAll(async () => emu.close())
 
   const path = '/api/license/v1/library-token'
 

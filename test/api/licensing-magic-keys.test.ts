@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createLocalJWKSet, jwtVerify } from 'jose'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { MAGIC_KEYS } from '../../src/core/licensing/magic-keys'
 
 // Magic keys answer each licensing code with nothing set up but a product credential.
 
-let emu: TestEmulator
 let credential: PluginCredential
+const emu = useEmulator()
 beforeAll(async () => {
-  emu = await startEmulator()
   credential = await productWithCredential(emu, 'Magic Synth')
 })
-afterAll(async () => emu.close())
 
 const expectedStatus: Record<string, number> = {
   NOT_FOUND: 404,

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, localPath, purchase, resellerOrder } from '../support/commerce'
@@ -8,12 +7,11 @@ import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, l
 // docs/api.md section 2: the plugin secret is never logged; the key is sensitive in logs. docs/api.md section 2:
 // a full key or secret never appears in a log line. Library, download, license and session tokens are credentials too.
 describe('secrets never reach the log (licensing, library, claim, downloads)', () => {
-  let emu: TestEmulator
   let credential: PluginCredential & { developer: { id: string; token: string } }
   const secrets: Record<string, string> = {}
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     credential = await productWithCredential(emu, 'Quiet Log Limiter')
     secrets.pluginSecret = credential.pluginSecret
     secrets.pluginKey = credential.pluginKey
@@ -80,7 +78,6 @@ describe('secrets never reach the log (licensing, library, claim, downloads)', (
     await emu.request('POST', '/api/library/claim', { token: session, body: { claim_token: order.claimToken } })
     await emu.request('POST', '/api/library/claim', { token: libraryToken, body: { claim: order.claimToken } })
   })
-  afterAll(async () => emu.close())
 
   it('the log saw the requests', () => {
     const log = emu.logOutput()

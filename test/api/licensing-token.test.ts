@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createLocalJWKSet, decodeProtectedHeader, errors, importSPKI, jwtVerify } from 'jose'
 import type { JSONWebKeySet, JWTPayload } from 'jose'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator, withEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { DAY_MS, HOUR_MS, createCustomer, epochSeconds, purchase } from '../support/commerce'
@@ -16,14 +15,13 @@ const ISSUER = 'plugin-license-emulator'
 describe('license_token', () => {
   const base = Date.parse('2037-03-03T03:03:03.000Z')
   const clock = createClock(() => base)
-  let emu: TestEmulator
   let product: PluginCredential
   let customerId: string
   let jwks: JSONWebKeySet
   let publicKey: Record<string, any>
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     product = await productWithCredential(emu, 'Token Tape')
     customerId = (await createCustomer(emu)).id
     const keySet = await emu.request('GET', '/.well-known/jwks.json')
@@ -33,7 +31,6 @@ describe('license_token', () => {
     expect(pk.status).toBe(200)
     publicKey = pk.body
   })
-  afterAll(async () => emu.close())
 
   const emulatorNow = () => clock.now()
   const verifyWithJwks = (token: string, currentDate = emulatorNow()) =>
@@ -82,17 +79,14 @@ describe('license_token', () => {
     await expect(jwtVerify(token, createLocalJWKSet(jwks), { audience: 'app_someoneelse', currentDate: emulatorNow() })).rejects.toBeInstanceOf(
       errors.JWTClaimValidationFailed
     )
-    const other = await startEmulator()
-    try {
+    await withEmulator(async (other) => {
       const otherKeys = (await other.request('GET', '/.well-known/jwks.json')).body.keys
       const foreignPem = (await other.request('GET', '/api/license/v1/public-key')).body.public_key_pem as string
       await expect(jwtVerify(token, await importSPKI(foreignPem, 'EdDSA'), { currentDate: emulatorNow() })).rejects.toBeInstanceOf(
         errors.JWSSignatureVerificationFailed
       )
       await expect(jwtVerify(token, createLocalJWKSet({ keys: otherKeys }), { currentDate: emulatorNow() })).rejects.toThrow()
-    } finally {
-      await other.close()
-    }
+    })
   })
 
   it('iat follows the emulator clock, and exp is iat + the token lifetime', async () => {

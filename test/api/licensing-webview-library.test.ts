@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator, HttpResult } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase, storefrontProductWithCredential } from '../support/commerce'
@@ -9,7 +9,6 @@ import type { Purchase } from '../support/commerce'
 // GET and POST /api/license/v1/webview-library: the customer library for an in-plugin web view,
 // scoped to the calling product when the product credential identifies it.
 describe('/api/license/v1/webview-library', () => {
-  let emu: TestEmulator
   let alpha: Awaited<ReturnType<typeof productWithCredential>>
   let beta: Awaited<ReturnType<typeof productWithCredential>>
   let alphaPurchase: Purchase
@@ -17,8 +16,8 @@ describe('/api/license/v1/webview-library', () => {
   let libraryToken: string
   const path = '/api/license/v1/webview-library'
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     alpha = await productWithCredential(emu, 'Alpha Amp')
     beta = await productWithCredential(emu, 'Beta Bitcrusher')
     await addFile(emu, alpha.productId, { version: '3.1.0', sizeBytes: 4096 })
@@ -28,7 +27,6 @@ describe('/api/license/v1/webview-library', () => {
     expect((await pluginClient(emu, alpha).activate(alphaPurchase.license.key, 'rig-1')).status).toBe(201)
     libraryToken = await libraryTokenOf(emu, customer.id)
   })
-  afterAll(async () => emu.close())
 
   function expectScopedToAlpha(result: HttpResult): void {
     expect(result.status, result.text).toBe(200)
@@ -119,15 +117,14 @@ describe('/api/license/v1/webview-library', () => {
 // The web view gets the same library (docs/api.md section 8): the same groups as GET /api/library
 // (orders and marketing_preferences included) and the same filters, narrowed to the calling product.
 describe('/api/license/v1/webview-library: the same groups and filters as /api/library', () => {
-  let emu: TestEmulator
   let north: Awaited<ReturnType<typeof storefrontProductWithCredential>>
   let south: Awaited<ReturnType<typeof storefrontProductWithCredential>>
   let northPurchase: Purchase
   let token: string
   const path = '/api/license/v1/webview-library'
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     const developer = await emu.createDeveloper()
     north = await storefrontProductWithCredential(emu, developer, { name: 'North Reverb', storefrontSlug: 'north' })
     south = await storefrontProductWithCredential(emu, developer, { name: 'South Delay', storefrontSlug: 'south' })
@@ -137,7 +134,6 @@ describe('/api/license/v1/webview-library: the same groups and filters as /api/l
     expect((await pluginClient(emu, north).activate(northPurchase.license.key, 'studio-mac')).status).toBe(201)
     token = await libraryTokenOf(emu, customer.id)
   })
-  afterAll(async () => emu.close())
 
   it('carries orders and marketing_preferences, as the library does', async () => {
     const library = await getLibrary(emu, token)

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sendRawBytes } from '../support/raw-http'
 import type { SocketAnswer } from '../support/raw-http'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 
 // What tools and fuzzers send that no HTTP client would: every answer is JSON in the contract's
 // shape, with a documented code, whoever produced it (Node's parser, Fastify, or a route).
-let emu: TestEmulator
 const HOST = 'Host: 127.0.0.1\r\n'
 
 function expectContractError(answer: SocketAnswer, status: number, error: string) {
@@ -17,12 +15,7 @@ function expectContractError(answer: SocketAnswer, status: number, error: string
   expect(Object.keys(answer.body ?? {})).not.toContain('statusCode')
 }
 
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => {
-  await emu.close()
-})
+const emu = useEmulator()
 
 describe('malformed HTTP, sent as raw bytes', () => {
   it('answers a 20 KB header 431 HEADERS_TOO_LARGE', async () => {

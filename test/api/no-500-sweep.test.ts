@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { productWithCredential } from '../support/plugin-client'
 
 // Every route in the OpenAPI document, fed bad input of every kind a client could send, with
 // every kind of credential: the answer is always a 4xx (or a 2xx) in the contract's shape,
 // never a 500, and the server keeps answering.
 
-let emu: TestEmulator
 let credential: Awaited<ReturnType<typeof productWithCredential>>
 let routes: { method: string; path: string }[] = []
 
+const emu = useEmulator()
 beforeAll(async () => {
-  emu = await startEmulator()
   credential = await productWithCredential(emu, 'Sweep Synth')
   const openapi = (await emu.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> }
   routes = Object.entries(openapi.paths).flatMap(([path, methods]) =>
@@ -24,7 +22,6 @@ beforeAll(async () => {
       }))
   )
 })
-afterAll(async () => emu.close())
 
 const BODIES: readonly (string | undefined)[] = [
   undefined,

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { resellerOrder } from '../support/commerce'
 import { pluginClient } from '../support/plugin-client'
 import { buildTokenWorld, presentedHeaders, validTokens } from '../support/token-world'
@@ -18,14 +17,13 @@ interface Route {
 }
 
 describe('nothing secret is echoed', () => {
-  let emu: TestEmulator
   let routes: Route[]
   let secrets: Record<string, string>
   let tokens: TokenSet
   let queryNames: Map<string, string[]>
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     const world = await buildTokenWorld(emu)
     tokens = await validTokens(emu, world)
     const activated = await pluginClient(emu, world.vendorX.product).activate(world.buyer.licenseX, 'echo-device')
@@ -58,7 +56,6 @@ describe('nothing secret is echoed', () => {
       .map((route) => ({ ...route }))
       .sort((a, b) => Number(a.url.startsWith('/_emulator')) - Number(b.url.startsWith('/_emulator')))
   })
-  afterAll(async () => emu.close())
 
   /** Every target a secret can take in one route: each path parameter, each query name, a path tail. */
   function targets(route: Route, secret: string): string[] {

@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../support/cli-process'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 
 // The served /openapi.json held to the linters plugin developers run on it: Redocly's recommended
 // rules and Spectral's spectral:oas, both as installed devDependencies, over the real document.
@@ -25,15 +24,13 @@ function run(command: string, args: string[]): { status: number | null; stdout: 
 }
 
 describe('GET /openapi.json, held to Redocly and Spectral', () => {
-  let emu: TestEmulator
   let documentPath: string
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     mkdirSync(lintDir, { recursive: true })
     documentPath = join(lintDir, 'openapi.json')
     writeFileSync(documentPath, JSON.stringify((await emu.request('GET', '/openapi.json')).body, null, 2))
   })
-  afterAll(async () => emu.close())
 
   it('redocly lint (recommended): no error; the only warnings are the legacy routes with no success answer', () => {
     const result = run(bin('redocly'), ['lint', documentPath, '--config', join(rules, 'redocly.yaml'), '--format=json'])

@@ -1,18 +1,15 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 
 // The OpenAPI document is checked by an independent validator (@apidevtools/swagger-parser: the
 // OpenAPI 3.1 schema plus its own rules), and declares each route's specific error answers.
 describe('GET /openapi.json, checked by an independent validator', () => {
-  let emu: TestEmulator
   let document: Record<string, any>
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     document = (await emu.request('GET', '/openapi.json')).body
   })
-  afterAll(async () => emu.close())
 
   it('validates with zero errors', async () => {
     // validate() dereferences in place: give it a copy.

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 
 // GET /openapi.json: the OpenAPI 3.1 document of every route (docs/api.md section 7).
 describe('OpenAPI document', () => {
-  let emulator: TestEmulator
   let document: Record<string, any>
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     const result = await emulator.request('GET', '/openapi.json')
     expect(result.status).toBe(200)
     expect(result.headers.get('content-type')).toMatch(/^application\/json/)
     document = result.body
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   const routes: Array<[string, string]> = [

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createLocalJWKSet, errors, jwtVerify } from 'jose'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { pluginClient } from '../support/plugin-client'
 import { PRESET_CLAIM_TOKEN, PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 
-let emu: TestEmulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => emu.close())
+const emu = useEmulator()
 
 const demoPlugin = () => pluginClient(emu, PRESET_CREDENTIAL)
 

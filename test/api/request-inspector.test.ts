@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startEmulator } from '../support/emulator'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import { startEmulator, useEmulator, withEmulator } from '../support/emulator'
 import type { HttpResult, TestEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { withReadOnlyDatabase } from '../support/database'
@@ -48,11 +48,9 @@ function harvestSecrets(value: unknown, into: Set<string>): Set<string> {
 }
 
 describe('the request inspector records plugin calls', () => {
-  let emu: TestEmulator
-  beforeAll(async () => {
-    emu = await startEmulator()
-  })
-  afterAll(async () => closeAfterAborts(emu))
+  const emu = useEmulator()
+  // Runs before useEmulator's afterAll closes it (see closeAfterAborts).
+  afterAll(() => emu.app.server.closeAllConnections())
 
   it('shows activate and validate with surface, status, auth kind, product and redacted bodies', async () => {
     const credential = await productWithCredential(emu, 'Inspector Synth')
@@ -203,11 +201,7 @@ describe('the request inspector records plugin calls', () => {
 })
 
 describe('filters and paging', () => {
-  let emu: TestEmulator
-  beforeAll(async () => {
-    emu = await startEmulator()
-  })
-  afterAll(async () => emu.close())
+  const emu = useEmulator()
 
   it('filters by surface, status, status class, method, product and path, and pages newest first', async () => {
     const a = await productWithCredential(emu, 'Product A')
@@ -259,8 +253,7 @@ describe('filters and paging', () => {
 
 describe('the ring', () => {
   it('keeps only the newest requests, up to the capacity', async () => {
-    const emu = await startEmulator({ requestLogCapacity: 3 })
-    try {
+    await withEmulator({ requestLogCapacity: 3 }, async (emu) => {
       // A batch at a time, so rows are written and then trimmed (a batch larger than the ring skips its oldest).
       for (let i = 0; i < 7; i++) {
         await emu.request('GET', `/.well-known/jwks.json?n=${i}`)
@@ -274,18 +267,14 @@ describe('the ring', () => {
       flushed(emu)
       const count = withReadOnlyDatabase(emu.databasePath, (db) => (db.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number }).n)
       expect(count).toBe(3)
-    } finally {
-      await emu.close()
-    }
+    })
   })
 })
 
 describe('the live stream', () => {
-  let emu: TestEmulator
-  beforeAll(async () => {
-    emu = await startEmulator()
-  })
-  afterAll(async () => closeAfterAborts(emu))
+  const emu = useEmulator()
+  // Runs before useEmulator's afterAll closes it (see closeAfterAborts).
+  afterAll(() => emu.app.server.closeAllConnections())
 
   it('sends an event for each new request', async () => {
     const stream = await openStream(emu)
@@ -473,8 +462,7 @@ describe('redaction is a hard rule', () => {
   })
 
   it('redacts the secret and key headers of a custom prefix by name, whatever their value', async () => {
-    const emu = await startEmulator({ headerPrefix: 'acme' })
-    try {
+    await withEmulator({ headerPrefix: 'acme' }, async (emu) => {
       await emu.request('POST', '/api/license/v1/validate', {
         body: { license_key: 'k' },
         headers: {
@@ -489,8 +477,6 @@ describe('redaction is a hard rule', () => {
       const detail = await emu.control('GET', `/requests/${row.id}`)
       for (const value of ['plain-looking-key-value', 'plain-looking-secret-value', 'another-plain-value']) expect(detail.text).not.toContain(value)
       expect(detail.body.entry.request.headers['x-acme-app-id']).toBe('app_visible')
-    } finally {
-      await emu.close()
-    }
+    })
   })
 })

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { createCustomer, purchase } from '../support/commerce'
 
 // Scenario = the whole state (docs/api.md section 6): data, audit trail, connection records,
 // clock, fault rules, settings, and the request log on request.
 
-let emu: TestEmulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => emu.close())
+const emu = useEmulator()
 
 const DAY_S = 24 * 60 * 60
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { HttpResult, TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { Material } from '../support/credentials'
 import { databaseFileBytes } from '../support/database'
@@ -10,7 +10,6 @@ import { databaseFileBytes } from '../support/database'
  * database file (WAL included), nowhere in the log, and in no response but those that reveal.
  */
 describe('secrets stay out of the database, the log and other responses', () => {
-  let emulator: TestEmulator
   const materials: Material[] = []
   const revealing: HttpResult[] = []
   const others: HttpResult[] = []
@@ -19,8 +18,8 @@ describe('secrets stay out of the database, the log and other responses', () => 
   let bytesAfterClose: Buffer
   let exported: HttpResult
 
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     const owned = await ownedProduct(emulator)
     const admin = await ownedProduct(emulator, { role: 'admin' })
     tokens.push(owned.developer.token, admin.developer.token)
@@ -78,9 +77,6 @@ describe('secrets stay out of the database, the log and other responses', () => 
     bytesWhileRunning = databaseFileBytes(emulator.databasePath)
     await emulator.app.close()
     bytesAfterClose = databaseFileBytes(emulator.databasePath)
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   const secretValues = (): string[] => materials.flatMap((m) => [m.pluginKey, m.pluginSecret])

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 
-let emu: TestEmulator
-beforeAll(async () => {
-  emu = await startEmulator()
-})
-afterAll(async () => emu.close())
+const emu = useEmulator()
 
 /** A state with every kind of row: credentials (rotated), a purchase with activations, a claimed reseller item, files. */
 async function buildRichState() {

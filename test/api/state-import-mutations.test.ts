@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { HttpResult, TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { SECTIONS } from '../../src/core/scenarios/scenario-tables'
 import type { ColumnSpec } from '../../src/core/scenarios/scenario-tables'
 
@@ -8,7 +8,6 @@ import type { ColumnSpec } from '../../src/core/scenarios/scenario-tables'
 // mutated in the ways a hand-edited file goes wrong. Each import is either refused with a 400
 // that names the path (and changes nothing), or leaves every read and licensing route answering
 // 2xx/4xx: never a 5xx.
-let emu: TestEmulator
 let base: Record<string, unknown>
 let baseText: string
 
@@ -18,14 +17,13 @@ const PLUGIN_HEADERS = {
   'x-svc-plugin-secret': 'sk_DemoSynthPresetSecret0000000000001'
 }
 
+const emu = useEmulator()
 beforeAll(async () => {
-  emu = await startEmulator()
   expect((await emu.control('POST', '/presets/full-library')).status).toBe(200)
   const exported = await emu.control('GET', '/state')
   base = exported.body.state
   baseText = JSON.stringify(base)
 })
-afterAll(async () => emu.close())
 
 interface Mutation {
   label: string

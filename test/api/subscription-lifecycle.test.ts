@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
@@ -16,15 +15,14 @@ describe('subscription lifecycle on the emulator clock', () => {
   const base = Date.parse('2031-03-01T10:00:00.000Z')
   const clock = createClock(() => base)
   const iso = (days: number) => new Date(base + days * DAY_MS).toISOString()
-  let emu: TestEmulator
   let product: PluginCredential
   let file: ProductFile
   let customerId: string
   let bought: Purchase
   let subscriptionId: string
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     product = await productWithCredential(emu, 'Lifecycle Looper')
     file = await addFile(emu, product.productId, { sizeBytes: 512 })
     customerId = (await createCustomer(emu)).id
@@ -32,7 +30,6 @@ describe('subscription lifecycle on the emulator clock', () => {
     subscriptionId = bought.subscription?.id as string
     expect(bought.subscription?.currentPeriodEnd).toBe(iso(30))
   })
-  afterAll(async () => emu.close())
 
   const moveTo = async (days: number) => expect((await emu.control('PUT', '/clock', { offsetS: days * 86_400 })).status).toBe(200)
   const act = (action: string) => emu.control('POST', `/subscriptions/${subscriptionId}/${action}`)
@@ -173,11 +170,7 @@ describe('subscription lifecycle on the emulator clock', () => {
 })
 
 describe('the subscription-lifecycle preset', () => {
-  let emu: TestEmulator
-  beforeAll(async () => {
-    emu = await startEmulator()
-  })
-  afterAll(async () => emu.close())
+  const emu = useEmulator()
 
   it('shows each state, and only the live ones grant downloads and licensing', async () => {
     expect((await emu.control('POST', '/presets/subscription-lifecycle')).status).toBe(200)
@@ -218,11 +211,7 @@ describe('the subscription-lifecycle preset', () => {
 })
 
 describe('paymentFailedAt in a scenario document', () => {
-  let emu: TestEmulator
-  beforeAll(async () => {
-    emu = await startEmulator()
-  })
-  afterAll(async () => emu.close())
+  const emu = useEmulator()
 
   it('must be an RFC 3339 date-time; the 400 names the path', async () => {
     expect((await emu.control('POST', '/presets/subscription-lifecycle')).status).toBe(200)

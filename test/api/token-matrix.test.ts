@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeJwt } from 'jose'
 import { createClock } from '../../src/core/clock/clock'
 import { TOKEN_KINDS, TOKEN_KIND_INFO } from '../../src/shared/contract/token-kinds'
 import type { TokenKind } from '../../src/shared/contract/token-kinds'
-import { startEmulator } from '../support/emulator'
+import { useEmulator, withEmulator } from '../support/emulator'
 import type { HttpResult, TestEmulator } from '../support/emulator'
 import { resellerOrder } from '../support/commerce'
 import type { PluginCredential } from '../support/plugin-client'
@@ -14,12 +14,7 @@ import type { Presented, TokenSet, TokenWorld } from '../support/token-world'
 // customer's) against every authenticated route, generated from the server's own route table
 // (each route's config.tokens). A route without a row here fails the first test.
 
-const routeTable = await (async () => {
-  const emu = await startEmulator()
-  const table = emu.app.routeTokens.map((route) => ({ ...route }))
-  await emu.close()
-  return table
-})()
+const routeTable = await withEmulator(async (emu) => emu.app.routeTokens.map((route) => ({ ...route })))
 // A HEAD route beside its GET twin shares the GET's declaration and checks (and answers no body to
 // read an error code from): the GET's row covers both.
 const authenticated = routeTable.filter(
@@ -247,12 +242,11 @@ const key = (route: { method: string; url: string }) => `${route.method} ${route
 
 describe('token kinds against every authenticated route (generated from the route table)', () => {
   const clock = createClock(() => Date.parse('2034-03-04T05:06:07.000Z'))
-  let emu: TestEmulator
   let context: Context
   const sets: Partial<Record<Variant, TokenSet>> = {}
 
+  const emu = useEmulator({ clock })
   beforeAll(async () => {
-    emu = await startEmulator({ clock })
     const world = await buildTokenWorld(emu)
     const scratchOwner = world.vendorX.developer
     const scratchProduct = await emu.createProduct(scratchOwner.id, 'Scratch Chorus')
@@ -264,7 +258,6 @@ describe('token kinds against every authenticated route (generated from the rout
     sets.otherVendor = await otherVendorTokens(emu, world)
     sets.otherCustomer = await otherCustomerTokens(emu, world)
   })
-  afterAll(async () => emu.close())
 
   it('every authenticated route has a row, and every row a route', () => {
     const rows = new Set([...Object.keys(SERVICE_ROWS), ...CONTROL_PLANE_ROUTES])

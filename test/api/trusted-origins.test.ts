@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 
 // `npm run dev` serves the renderer from Vite on another origin; only that origin gets CORS.
-let emu: TestEmulator
-beforeAll(async () => {
-  emu = await startEmulator({ trustedOrigins: ['http://localhost:5173'] })
-})
-afterAll(async () => emu.close())
+const emu = useEmulator({ trustedOrigins: ['http://localhost:5173'] })
 
 describe('trusted origins', () => {
   it('answers a preflight from a trusted origin and lets it drive the control plane', async () => {

@@ -2,10 +2,9 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { projectRoot } from '../support/cli-process'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { useEmulator } from '../support/emulator'
 
 // A typed client as a plugin developer's toolchain makes one: openapi-typescript generates types
 // from the served /openapi.json, tsc --strict checks test/typed-client/plugin-developer-flow.ts
@@ -19,9 +18,8 @@ function run(command: string, args: string[]): { status: number | null; output: 
 }
 
 describe('a client generated from /openapi.json (openapi-typescript + openapi-fetch)', () => {
-  let emu: TestEmulator
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     rmSync(work, { recursive: true, force: true })
     mkdirSync(work, { recursive: true })
     writeFileSync(join(work, 'openapi.json'), JSON.stringify((await emu.request('GET', '/openapi.json')).body))
@@ -44,7 +42,6 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
       })
     )
   })
-  afterAll(async () => emu.close())
 
   it('generates types, type-checks the flow under --strict, and runs it: verify, activate, validate, deactivate', async () => {
     const generated = run(bin('openapi-typescript'), ['openapi.json', '--output', 'openapi.d.ts'])

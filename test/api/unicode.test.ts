@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { issueCredential, ownedProduct } from '../support/credentials'
 
 // Unicode in free text round-trips exactly: reasons, metadata, product and developer names.
 describe('unicode in reasons, metadata and names', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   const text = 'Grüße aus Köln — 日本語 🎹🎛️ ﷽ \u202Eevil\u202C e\u0301'
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator, HttpResult } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator, withEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
@@ -9,19 +9,17 @@ import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
 // request inspector with a warning per ignored name; a 400 for a missing field names a close one;
 // the control plane refuses them.
 describe('unknown query parameters and body fields', () => {
-  let emu: TestEmulator
   let product: Awaited<ReturnType<typeof productWithCredential>>
   let token: string
   let licenseKey: string
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     product = await productWithCredential(emu, 'Tolerant Tape')
     const customer = await createCustomer(emu)
     licenseKey = (await purchase(emu, customer.id, product.productId)).license.key
     token = await libraryTokenOf(emu, customer.id)
   })
-  afterAll(async () => emu.close())
 
   /** The inspector's entry of the newest request to `pathStart`. */
   async function lastEntry(pathStart: string): Promise<Record<string, any>> {
@@ -93,8 +91,7 @@ describe('unknown query parameters and body fields', () => {
 
 describe('claim: a misspelt claim token name', () => {
   it('answers 400 LIBRARY_CLAIM_FAILED naming the field it meant', async () => {
-    const emu = await startEmulator()
-    try {
+    await withEmulator(async (emu) => {
       const customer = await createCustomer(emu)
       const session = (await emu.control('POST', `/customers/${customer.id}/session`)).body.token as string
       const result = await emu.request('POST', '/api/library/claim', { token: session, body: { claimToken: 'abc' } })
@@ -103,8 +100,6 @@ describe('claim: a misspelt claim token name', () => {
       expect(result.body.message).toContain('did you mean `claim_token`?')
       const plain = await emu.request('POST', '/api/library/claim', { token: session, body: {} })
       expect(plain.body.message).toBe('Send the claim token as `claim` or `claim_token`.')
-    } finally {
-      await emu.close()
-    }
+    })
   })
 })

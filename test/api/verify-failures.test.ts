@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { HttpResult, TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { Material } from '../support/credentials'
 
@@ -12,23 +12,19 @@ function expectFailure(result: HttpResult, reason: string): void {
 }
 
 describe('plugin connection verification: failures', () => {
-  let emulator: TestEmulator
   let productId: string
   let material: Material
   let otherProductId: string
   let otherMaterial: Material
 
+  const emulator = useEmulator()
   beforeAll(async () => {
-    emulator = await startEmulator()
     const first = await ownedProduct(emulator)
     productId = first.product.id
     material = (await issueCredential(first.api, productId)).material
     const second = await ownedProduct(emulator)
     otherProductId = second.product.id
     otherMaterial = (await issueCredential(second.api, otherProductId)).material
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   it('UNKNOWN_PRODUCT for a product ID that does not exist', async () => {

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { Material } from '../support/credentials'
 
 // --strict hides the failure `reason`, as a production service would (docs/api.md section 3).
 describe('plugin connection verification in strict mode', () => {
-  let emulator: TestEmulator
   let productId: string
   let material: Material
+  const emulator = useEmulator({ strict: true })
   beforeAll(async () => {
-    emulator = await startEmulator({ strict: true })
     const owned = await ownedProduct(emulator)
     productId = owned.product.id
     material = (await issueCredential(owned.api, productId)).material
-  })
-  afterAll(async () => {
-    await emulator.close()
   })
 
   it('still verifies a good credential', async () => {

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 
 // POST /api/plugin-connections/verify, success: 200 { ok, verified, connection:{ productId, appId, status, verifiedAt } }.
 describe('plugin connection verification: success', () => {
-  let emulator: TestEmulator
-  beforeAll(async () => {
-    emulator = await startEmulator()
-  })
-  afterAll(async () => {
-    await emulator.close()
-  })
+  const emulator = useEmulator()
 
   it('confirms that product ID, App ID, plugin key and plugin secret belong together', async () => {
     const { api, product } = await ownedProduct(emulator)

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { useEmulator } from '../support/emulator'
 import { libraryTokenOf } from '../support/commerce'
 import { buildTokenWorld, downloadTokenFrom } from '../support/token-world'
 import type { TokenWorld } from '../support/token-world'
@@ -11,16 +10,14 @@ import type { TokenWorld } from '../support/token-world'
 const ORIGIN = 'https://vendor.example'
 
 describe('CORS', () => {
-  let emu: TestEmulator
   let world: TokenWorld
   let libraryToken: string
 
+  const emu = useEmulator()
   beforeAll(async () => {
-    emu = await startEmulator()
     world = await buildTokenWorld(emu)
     libraryToken = await libraryTokenOf(emu, world.buyer.id)
   })
-  afterAll(async () => emu.close())
 
   const preflight = (path: string, method = 'GET') =>
     fetch(emu.baseUrl + path, {

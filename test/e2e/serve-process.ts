@@ -21,7 +21,7 @@ export async function spawnServe(options: {
   )
   let stderr = ''
   child.stderr?.on('data', (chunk) => (stderr += String(chunk)))
-  const lines = createInterface({ input: child.stdout! })
+  const lines = createInterface({ input: child.stdout })
   const ready = await new Promise<{ baseUrl: string; adminUrl: string }>((resolve, reject) => {
     let baseUrl = ''
     lines.on('line', (line) => {

@@ -52,7 +52,7 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     }
     const result = spawnSync(binary, args, {
       encoding: 'utf8',
-      env: Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv
+      env: Object.fromEntries<string | undefined>(Object.entries(base).filter(([, v]) => v !== undefined))
     })
     const stdout = result.stdout ?? ''
     const last = stdout.trim().split('\n').at(-1) ?? ''

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest'
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { killAllCli, spawnCommand } from '../support/cli-process'
+import type { ServeReadyJson } from '../support/cli-process'
 import { PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 
 // The published package, as a plugin developer gets it: packed, installed without
@@ -22,15 +23,6 @@ function treeBytes(path: string): number {
   const stat = lstatSync(path)
   if (!stat.isDirectory()) return stat.size
   return readdirSync(path).reduce((sum, name) => sum + treeBytes(join(path, name)), 0)
-}
-
-interface Ready {
-  baseUrl: string
-  adminUrl: string
-  adminToken: string
-  databasePath: string
-  pid: number
-  version: string
 }
 
 afterEach(async () => killAllCli())
@@ -87,7 +79,7 @@ describe('the npm package', () => {
     const cli = spawnCommand('npx', ['--no-install', 'plugin-license-emulator', 'serve', '--port', '0', '--db', ':memory:', '--ready-json'], {
       cwd: packed.projectDir
     })
-    const ready = JSON.parse(await cli.nextLine()) as Ready
+    const ready = JSON.parse(await cli.nextLine()) as ServeReadyJson
     expect(ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(ready.databasePath).toBe(':memory:')
     const admin = { 'x-emulator-token': ready.adminToken }

@@ -42,12 +42,12 @@ export function spawnCommand(command: string, args: readonly string[], options: 
   let ended = false
   const waiters: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = []
   let stderrText = ''
-  child.stderr!.setEncoding('utf8')
-  child.stderr!.on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8')
+  child.stderr.on('data', (chunk: string) => {
     stderrText += chunk
   })
 
-  const reader = createInterface({ input: child.stdout!, crlfDelay: Infinity })
+  const reader = createInterface({ input: child.stdout, crlfDelay: Infinity })
   reader.on('line', (line) => {
     lines.push(line)
     const waiter = waiters.shift()
@@ -57,7 +57,7 @@ export function spawnCommand(command: string, args: readonly string[], options: 
     }
   })
   const stdoutClosed = new Promise<void>((resolve) => reader.once('close', resolve))
-  const stderrClosed = new Promise<void>((resolve) => child.stderr!.once('close', resolve))
+  const stderrClosed = new Promise<void>((resolve) => child.stderr.once('close', resolve))
 
   const exited = new Promise<CliExit>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -95,6 +95,16 @@ export function spawnCommand(command: string, args: readonly string[], options: 
 /** Kills every CLI process a test started and left running. */
 export async function killAllCli(): Promise<void> {
   await Promise.all([...running].map((cli) => cli.kill()))
+}
+
+/** The one line `serve --ready-json` prints on stdout when it is ready. */
+export interface ServeReadyJson {
+  baseUrl: string
+  adminUrl: string
+  adminToken: string
+  databasePath: string
+  pid: number
+  version: string
 }
 
 /** A `serve` process that printed its two ready lines. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Writable } from 'node:stream'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll } from 'vitest'
 import { buildServer } from '../../src/server/build-server'
 import type { ServerOptions } from '../../src/server/server-options'
 import { makeTempDir } from './temp-dir'
@@ -124,5 +125,65 @@ export async function startEmulator(overrides: Partial<ServerOptions> = {}): Pro
       await app.close()
       dir.remove()
     }
+  }
+}
+
+/**
+ * The emulator of one describe block (or of a file, called at its top level): registers the
+ * beforeAll that starts it and the afterAll that closes it, and returns a handle that reaches
+ * the running emulator on each read (as fastify/demo's `build(t)` ties the app to its test).
+ * Options given as a function are read when the emulator starts, after the hooks before it.
+ */
+export function useEmulator(options: Partial<ServerOptions> | (() => Partial<ServerOptions>) = {}): TestEmulator {
+  let running: TestEmulator | undefined
+  beforeAll(async () => {
+    running = await startEmulator(typeof options === 'function' ? options() : options)
+  })
+  afterAll(async () => {
+    await running?.close()
+    running = undefined
+  })
+  const current = (): TestEmulator => {
+    if (!running) throw new Error('useEmulator: the emulator is used outside its describe block (before beforeAll or after afterAll)')
+    return running
+  }
+  return {
+    get app() {
+      return current().app
+    },
+    get baseUrl() {
+      return current().baseUrl
+    },
+    get adminToken() {
+      return current().adminToken
+    },
+    get databasePath() {
+      return current().databasePath
+    },
+    logOutput: () => current().logOutput(),
+    request: (method, path, requestOptions) => current().request(method, path, requestOptions),
+    control: (method, path, body, headers) => current().control(method, path, body, headers),
+    createDeveloper: (input) => current().createDeveloper(input),
+    createProduct: (developerId, name) => current().createProduct(developerId, name),
+    async close() {
+      const closing = current()
+      running = undefined
+      await closing.close()
+    }
+  }
+}
+
+/** An emulator of its own for one test: started, handed to `use`, and closed whatever happens. */
+export async function withEmulator<T>(use: (emulator: TestEmulator) => Promise<T>): Promise<T>
+export async function withEmulator<T>(options: Partial<ServerOptions>, use: (emulator: TestEmulator) => Promise<T>): Promise<T>
+export async function withEmulator<T>(
+  ...args: [(emulator: TestEmulator) => Promise<T>] | [Partial<ServerOptions>, (emulator: TestEmulator) => Promise<T>]
+): Promise<T> {
+  const [options, use] = args.length === 1 ? [{}, args[0]] : args
+  const emulator = await startEmulator(options)
+  try {
+    return await use(emulator)
+  } finally {
+    await emulator.close()
   }
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll } from 'vitest'
+import { beforeAll } from 'vitest'
 import { createClock } from '../../src/core/clock/clock'
 import type { Clock } from '../../src/core/clock/clock'
-import { startEmulator } from './emulator'
+import { useEmulator } from './emulator'
 import type { TestEmulator } from './emulator'
 import { pluginClient, productWithCredential } from './plugin-client'
 import { createCustomer, purchase } from './commerce'
@@ -31,24 +31,21 @@ export interface LicensingSuite {
  */
 export function licensingSuite(at: string, productNames: readonly [string, string]): LicensingSuite {
   const clock = createClock(() => Date.parse(at))
-  const parts: { emu?: TestEmulator; product?: OwnedProduct; otherProduct?: OwnedProduct; customerId?: string } = {}
+  const emu = useEmulator({ clock })
+  const parts: { product?: OwnedProduct; otherProduct?: OwnedProduct; customerId?: string } = {}
   const ready = <T>(value: T | undefined, name: string): T => {
     if (value === undefined) throw new Error(`licensingSuite: ${name} is used before beforeAll ran`)
     return value
   }
   beforeAll(async () => {
-    parts.emu = await startEmulator({ clock })
-    parts.product = await productWithCredential(parts.emu, productNames[0])
-    parts.otherProduct = await productWithCredential(parts.emu, productNames[1])
-    parts.customerId = (await createCustomer(parts.emu)).id
+    parts.product = await productWithCredential(emu, productNames[0])
+    parts.otherProduct = await productWithCredential(emu, productNames[1])
+    parts.customerId = (await createCustomer(emu)).id
   })
-  afterAll(async () => parts.emu?.close())
 
   const suite: LicensingSuite = {
     clock,
-    get emu() {
-      return ready(parts.emu, 'emu')
-    },
+    emu,
     get product() {
       return ready(parts.product, 'product')
     },

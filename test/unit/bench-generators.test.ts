@@ -3,11 +3,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 // @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedSpec from '../../bench/lib/generators/request-spec.mjs'
-// @ts-expect-error -- as above.
+// @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedMeasured from '../../bench/lib/generators/measured-process.mjs'
-// @ts-expect-error -- as above.
+// @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedWrk from '../../bench/lib/generators/wrk.mjs'
-// @ts-expect-error -- as above.
+// @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedLoad from '../../bench/lib/load.mjs'
 
 interface LoadSpec {

@@ -3,11 +3,11 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 // @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedServerProcess from '../../bench/lib/server-process.mjs'
-// @ts-expect-error -- as above.
+// @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedFixtures from '../../bench/lib/fixtures.mjs'
-// @ts-expect-error -- as above.
+// @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedThroughput from '../../bench/lib/phase-throughput.mjs'
-// @ts-expect-error -- as above.
+// @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedPaths from '../../bench/lib/paths.mjs'
 import { makeTempDir } from '../support/temp-dir'
 

@@ -13,7 +13,7 @@ import { USER_DATA_ENV } from '../../src/main/user-data'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 
-const noActions: MenuActions = { copyApiBaseUrl: () => undefined, openDataFolder: async () => undefined, resetEmulator: async () => false }
+const noActions: MenuActions = { copyApiBaseUrl: async () => undefined, openDataFolder: async () => undefined, resetEmulator: async () => false }
 
 function roles(items: readonly { role?: string; submenu?: unknown }[]): string[] {
   return items.flatMap((item) => [...(item.role ? [item.role] : []), ...(Array.isArray(item.submenu) ? roles(item.submenu as FakeMenuItem[]) : [])])

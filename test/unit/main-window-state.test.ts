@@ -89,15 +89,19 @@ describe('window state', () => {
     expect(readWindowState(path)?.bounds.x).toBe(80)
   })
 
-  it('a new window opens where the last one was', () => {
-    writeWindowState(path, { bounds: { x: 120, y: 80, width: 1024, height: 700 }, maximized: true })
-    const window = createMainWindow({
+  /** The app's main window over the fake Electron, with its state file at `path` and one screen. */
+  const openWindow = () =>
+    createMainWindow({
       preloadPath: '/p.cjs',
       url: 'http://127.0.0.1:4747',
       windowStatePath: path,
       workAreas: oneScreen,
       onError: () => undefined
     }) as unknown as FakeBrowserWindow
+
+  it('a new window opens where the last one was', () => {
+    writeWindowState(path, { bounds: { x: 120, y: 80, width: 1024, height: 700 }, maximized: true })
+    const window = openWindow()
     expect(window.options).toMatchObject({ x: 120, y: 80, width: 1024, height: 700 })
     expect(window.maximized).toBe(true)
     expect(fake.windows).toHaveLength(1)
@@ -105,13 +109,7 @@ describe('window state', () => {
 
   it('a window last seen on a monitor that is gone opens on a visible one', () => {
     writeWindowState(path, { bounds: { x: 2500, y: 80, width: 1024, height: 700 }, maximized: false })
-    const window = createMainWindow({
-      preloadPath: '/p.cjs',
-      url: 'http://127.0.0.1:4747',
-      windowStatePath: path,
-      workAreas: oneScreen,
-      onError: () => undefined
-    }) as unknown as FakeBrowserWindow
+    const window = openWindow()
     expect(window.options.x).toBeUndefined()
     expect(window.options).toMatchObject({ width: 1024, height: 700 })
   })

@@ -1,30 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import { SignJWT, importJWK, jwtVerify } from 'jose'
-import { openStore } from '../../src/core/store/store'
-import type { Store } from '../../src/core/store/store'
 import { createClock } from '../../src/core/clock/clock'
 import { loadSigningKeys } from '../../src/core/crypto/signing-keys'
-import { makeTempDir } from '../support/temp-dir'
+import { useStoreFile } from '../support/store-file'
 
 describe('signing keys kept in the database', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  let path: string
-  const opened: Store[] = []
-  const open = (): Store => {
-    const store = openStore({ path })
-    opened.push(store)
-    return store
-  }
-
-  beforeEach(() => {
-    dir = makeTempDir('signing-keys')
-    path = join(dir.path, 'emulator.db')
-  })
-  afterEach(() => {
-    for (const store of opened.splice(0)) store.close()
-    dir.remove()
-  })
+  const storeFile = useStoreFile('signing-keys')
+  const { open } = storeFile
 
   it('makes one Ed25519 key per purpose on first run', async () => {
     const store = open()
@@ -61,8 +43,7 @@ describe('signing keys kept in the database', () => {
 
   it('keeps a separate set of keys per database file', async () => {
     const a = await loadSigningKeys(open(), createClock())
-    path = join(dir.path, 'other.db')
-    const b = await loadSigningKeys(open(), createClock())
+    const b = await loadSigningKeys(open({ path: storeFile.pathOf('other.db') }), createClock())
     expect(b.get('license').kid).not.toBe(a.get('license').kid)
   })
 

@@ -1,32 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import BetterSqlite3 from 'better-sqlite3'
 import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { openStore } from '../../src/core/store/store'
-import type { Store } from '../../src/core/store/store'
 import { schemaVersion } from '../../src/core/store/migrate'
 import { latestSchemaVersion, migrations } from '../../src/core/store/migrations'
-import { makeTempDir } from '../support/temp-dir'
+import { useStoreFile } from '../support/store-file'
 
 // Upgrading a file made by an older build: the data stays, the new tables work.
 describe('store migrations', () => {
-  let dir: ReturnType<typeof makeTempDir>
-  let path: string
-  const opened: Store[] = []
-  const open = (options: { migrateTo?: number } = {}): Store => {
-    const store = openStore({ path, ...options })
-    opened.push(store)
-    return store
-  }
-
-  beforeEach(() => {
-    dir = makeTempDir('migrations')
-    path = join(dir.path, 'emulator.db')
-  })
-  afterEach(() => {
-    for (const store of opened.splice(0)) store.close()
-    dir.remove()
-  })
+  const storeFile = useStoreFile('migrations')
+  const { open } = storeFile
 
   it('has versions 1..latest, in order, with no gap', () => {
     expect(migrations.map((m) => m.version)).toEqual(Array.from({ length: latestSchemaVersion }, (_, i) => i + 1))
@@ -93,12 +76,14 @@ describe('store migrations', () => {
   })
 
   it('refuses a file made by a newer build, and names both versions', () => {
-    const raw = new BetterSqlite3(path, nativeBindingOption())
+    const raw = new BetterSqlite3(storeFile.path, nativeBindingOption())
     raw.pragma(`user_version = ${latestSchemaVersion + 1}`)
     raw.close()
-    expect(() => openStore({ path })).toThrow(`Database schema version ${latestSchemaVersion + 1} is newer than this build supports (${latestSchemaVersion}).`)
+    expect(() => openStore({ path: storeFile.path })).toThrow(
+      `Database schema version ${latestSchemaVersion + 1} is newer than this build supports (${latestSchemaVersion}).`
+    )
     // The refused file is left as it was.
-    const check = new BetterSqlite3(path, nativeBindingOption())
+    const check = new BetterSqlite3(storeFile.path, nativeBindingOption())
     try {
       expect(check.pragma('user_version', { simple: true })).toBe(latestSchemaVersion + 1)
       expect(check.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get()).toBe(0)

@@ -83,7 +83,7 @@ export function observeWrites(db: Database, onWrite: (entity: EntityKind, id: st
     const statement = prepare(sql)
     const written = describeWrite(sql)
     if (!written) return statement
-    const run = statement.run.bind(statement) as (...args: unknown[]) => ReturnType<Statement['run']>
+    const run: (...args: unknown[]) => ReturnType<Statement['run']> = statement.run.bind(statement)
     ;(statement as { run: (...args: unknown[]) => ReturnType<Statement['run']> }).run = (...args: unknown[]) => {
       const info = run(...args)
       if (info.changes > 0) onWrite(written.entity, idOf(written.idSource, args), written.table)

@@ -39,14 +39,16 @@ const PURPOSES: readonly KeyPurpose[] = ['session', 'license']
 /** Loads the key pairs kept in the database, making any that are missing (first run). */
 export async function loadSigningKeys(store: Store, clock: Clock): Promise<SigningKeyRing> {
   const rows = createSigningKeyRepository(store)
+  // A second process opening the same file at the same moment keeps the first key: read back what was kept.
+  const created = async (purpose: KeyPurpose): Promise<SigningKeyRow> => {
+    rows.insertIfMissing(await makeKeyRow(purpose), clock.nowIso())
+    const kept = rows.byPurpose(purpose)
+    if (!kept) throw new Error(`The ${purpose} signing key was not stored.`)
+    return kept
+  }
   const keys = new Map<KeyPurpose, SigningKey>()
   for (const purpose of PURPOSES) {
-    let row = rows.byPurpose(purpose)
-    if (!row) {
-      // A second process opening the same file at the same moment keeps the first key: read back what was kept.
-      rows.insertIfMissing(await makeKeyRow(purpose), clock.nowIso())
-      row = rows.byPurpose(purpose) as SigningKeyRow
-    }
+    const row = rows.byPurpose(purpose) ?? (await created(purpose))
     keys.set(purpose, await toSigningKey(row))
   }
   return {

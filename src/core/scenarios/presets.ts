@@ -72,7 +72,7 @@ const files = (now: Date): ScenarioRow[] =>
   }))
 
 function document(name: string, description: string, body: Partial<ScenarioDocument>): ScenarioDocument {
-  return { format: SCENARIO_FORMAT, version: SCENARIO_VERSION, name, description, ...body } as ScenarioDocument
+  return { format: SCENARIO_FORMAT, version: SCENARIO_VERSION, name, description, ...body }
 }
 
 /** One purchase line of the full-library preset: order, item, entitlement, license. */
@@ -319,7 +319,7 @@ export const PRESETS: readonly Preset[] = [
       const { developers, products } = developerAndProduct(now)
       return document('subscription-lifecycle', this.description, {
         developers,
-        products: [...((products as ScenarioRow[] | undefined) ?? []), ...lines.slice(1).map((l) => l.product)],
+        products: [...(products ?? []), ...lines.slice(1).map((l) => l.product)],
         credentials: [activeCredential(now)],
         customers: [
           { id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', country: 'DE', locale: 'en-DE', createdAt: at(now, -45) }

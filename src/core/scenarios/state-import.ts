@@ -114,8 +114,8 @@ function normaliseCredentials(document: ScenarioDocument, secretBox: SecretBox |
     if (credential.keyPreview === undefined) throw invalid(`${path}/keyPreview`, 'is required with keyHash')
     if (credential.secretPreview === undefined) throw invalid(`${path}/secretPreview`, 'is required with secretHash')
     credential.seq ??= index + 1
-    const product = products.get(credential.productId as string)
-    credential.appId ??= (product?.appId as string | undefined) ?? ''
+    const product = products.get(credential.productId)
+    credential.appId ??= product?.appId ?? ''
     delete credential.pluginKey
     delete credential.pluginSecret
   })

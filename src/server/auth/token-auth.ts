@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import type { Customer } from '../../core/customers/customers'
 import type { LibraryScope } from '../../core/library/library-service'
 import type { Product } from '../../core/products/products'
@@ -66,7 +66,7 @@ export const tokenAuth = fp(
     app.addHook('onRoute', (route: RouteOptions) => {
       const declared = route.config?.tokens
       // The UI's static files (hidden from the OpenAPI document) are public by nature.
-      const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true
+      const hidden = route.schema?.hide === true
       if (declared === undefined && !hidden) {
         throw new Error(`Route ${String(route.method)} ${route.url} declares no token kinds (config.tokens); see docs/api.md "Tokens and scopes".`)
       }
@@ -81,10 +81,10 @@ export const tokenAuth = fp(
       }
       authChecks.add(check)
       if (tokens.every((kind) => HEADER_ONLY.includes(kind))) {
-        route.onRequest = [...[route.onRequest ?? []].flat(), check as onRequestHookHandler]
+        route.onRequest = [...[route.onRequest ?? []].flat(), check]
       } else {
         // Library tokens may travel in the body: checked once it is parsed and validated.
-        route.preHandler = [...[route.preHandler ?? []].flat(), check as preHandlerHookHandler]
+        route.preHandler = [...[route.preHandler ?? []].flat(), check]
       }
     })
   },

@@ -19,6 +19,7 @@ export function emptyTolerantJsonParser(fastifyJson: FastifyBodyParser<string>):
       done(null, undefined)
       return
     }
-    fastifyJson(request, body, done)
+    // Returned, so that a parser answering with a promise is awaited by Fastify, not left floating.
+    return fastifyJson(request, body, done)
   }
 }

@@ -53,7 +53,7 @@ export const openApi = fp(
       },
       transformObject: (documents) => {
         if (!('openapiObject' in documents)) throw new Error('OpenAPI 3 only')
-        return finishDocument(documents.openapiObject as Record<string, unknown> as never)
+        return finishDocument(documents.openapiObject)
       },
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`)

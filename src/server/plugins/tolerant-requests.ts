@@ -143,7 +143,7 @@ export function documentTolerance<S extends { querystring?: unknown; body?: unkn
   if (!schema || url === '/_emulator' || url.startsWith('/_emulator/')) return schema
   const open = (part: unknown) =>
     part && typeof part === 'object' && (part as { additionalProperties?: unknown }).additionalProperties === false
-      ? { ...(part as object), additionalProperties: true }
+      ? { ...part, additionalProperties: true }
       : part
   return { ...schema, querystring: open(schema.querystring), body: open(schema.body) }
 }

@@ -22,7 +22,7 @@ const expectations = () => ({ jwks: [jwk], appId: 'app_Demo', nowMs: NOW_S * 100
 
 beforeAll(async () => {
   const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true })
-  privateKey = pair.privateKey as CryptoKey
+  privateKey = pair.privateKey
   const exported = await exportJWK(pair.publicKey)
   jwk = { kty: 'OKP', crv: 'Ed25519', x: exported.x as string, kid: 'k1', alg: 'EdDSA', use: 'sig' }
 })

@@ -54,8 +54,8 @@ export async function inspectLicenseToken(token: string, expect: TokenExpectatio
   let header: Record<string, unknown> | null = null
   let claims: Record<string, unknown> | null = null
   try {
-    header = decodeProtectedHeader(token) as Record<string, unknown>
-    claims = decodeJwt(token) as Record<string, unknown>
+    header = decodeProtectedHeader(token)
+    claims = decodeJwt(token)
   } catch (error) {
     checks.push({ id: 'format', label: 'Format', outcome: 'fail', detail: `Not a compact JWS: ${error instanceof Error ? error.message : String(error)}` })
     return { header, claims, signatureValid: false, checks, valid: false }

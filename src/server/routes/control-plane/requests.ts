@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { eventStreams } from '../../http/event-stream'
 import { matchesFilter } from '../../../core/inspector/request-filter'
-import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
+import type { RequestSummary } from '../../../core/inspector/types'
 import { errorResponses } from '../../../shared/schemas/common'
 import {
   RequestEntryResponse,
@@ -87,7 +87,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { token: _adminToken, ...filter } = request.query
 
       const sendEntry = (entry: RequestSummary) => {
-        if (matchesFilter(entry, filter as RequestFilter)) events.send(eventOf(entry))
+        if (matchesFilter(entry, filter)) events.send(eventOf(entry))
       }
       let unsubscribe = () => {}
       const events = openEventStream(reply, () => unsubscribe())

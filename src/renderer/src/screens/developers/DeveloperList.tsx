@@ -40,11 +40,7 @@ function CreateDeveloperForm() {
       onSubmit={() => {
         const chosenName = (name ?? offered.name).trim()
         void run('create', async () => {
-          const developer = await create({ email: (email ?? offered.email).trim(), name: chosenName || undefined, role } as {
-            email: string
-            name?: string
-            role: DeveloperRole
-          })
+          const developer = await create({ email: (email ?? offered.email).trim(), name: chosenName || undefined, role })
           toast.success(
             `Now acting as ${developer.name ?? developer.email}`,
             `Developer created${developer.role === 'admin' ? ' (admin)' : ''}: ${developer.email}. New products belong to them.`

@@ -97,7 +97,7 @@ function ResellerForm() {
         onSubmit={(event) => {
           event.preventDefault()
           void run('order', async () => {
-            await resellerOrder({ productId: chosen, reseller: reseller.trim() || undefined } as { productId: string; reseller?: string })
+            await resellerOrder({ productId: chosen, reseller: reseller.trim() || undefined })
             toast.success('Reseller order created', 'Its claim link is shown once.')
           })
         }}
