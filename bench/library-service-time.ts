@@ -21,6 +21,7 @@ import { createClock } from '../src/core/clock/clock'
 import { createLibraryRepository } from '../src/core/library/library-repository'
 // @ts-expect-error -- bench/lib is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedFixtures from './lib/fixtures.mjs'
+import { libraryLinks } from '../src/server/http/library-links'
 
 /** What this script reads of bench/lib/fixtures.mjs (its Fixtures typedef). */
 const { buildFixtures } = untypedFixtures as {
@@ -58,12 +59,12 @@ if (fresh) core.state.import(fixtures.document)
 /** What the route does: the service call, then the plain JSON serializer over `{ ok, ...payload }`. */
 async function libraryBody(customerId: string): Promise<string> {
   const customer = core.customers.require(customerId)
-  const payload = await core.library.library(customer, { baseUrl: BASE_URL, storefront: undefined, instanceId: undefined })
+  const payload = await core.library.library(customer, { links: libraryLinks(BASE_URL), storefront: undefined, instanceId: undefined })
   return JSON.stringify({ ok: true, ...payload })
 }
 async function webviewBody(customerId: string): Promise<string> {
   const customer = core.customers.require(customerId)
-  const payload = await core.library.webview(customer, { baseUrl: BASE_URL, productId: null })
+  const payload = await core.library.webview(customer, { links: libraryLinks(BASE_URL), productId: null })
   return JSON.stringify({ ok: true, ...payload })
 }
 
@@ -110,7 +111,7 @@ for (const size of [10, 1000]) {
   }
   const { bytes, medianMs: totalMs } = await time(`library ${size}`, () => libraryBody(customerId))
   const customer = core.customers.require(customerId)
-  const context = { baseUrl: BASE_URL, storefront: undefined, instanceId: undefined }
+  const context = { links: libraryLinks(BASE_URL), storefront: undefined, instanceId: undefined }
   const payload = await core.library.library(customer, context)
   const sqliteMs = await medianMs(() => queries.holdings(customerId))
   const coreMs = await medianMs(() => core.library.library(customer, context))

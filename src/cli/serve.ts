@@ -6,8 +6,8 @@ import { buildServer } from '../server/build-server'
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
 import type { ServeOptions } from './serve-options'
 import { ScenarioError } from './exit-codes'
-import { acquireDatabaseLock, databaseLockPathFor } from './database-lock'
-import type { DatabaseLock } from './database-lock'
+import { acquireDatabaseLock, databaseLockPathFor } from '../core/store/database-lock'
+import type { DatabaseLock } from '../core/store/database-lock'
 
 export interface RunningServer {
   app: FastifyInstance

@@ -16,7 +16,6 @@ import type { CredentialAudit } from './credentials/credential-audit'
 import { createCredentialService } from './credentials/credential-service'
 import type { CredentialService } from './credentials/credential-service'
 import { createConnectionStatusRepository } from './connections/connection-status-repository'
-import type { ConnectionStatusRepository } from './connections/connection-status-repository'
 import { createConnectionVerifier } from './connections/connection-verifier'
 import type { ConnectionVerifier } from './connections/connection-verifier'
 import { createCustomerService } from './customers/customers'
@@ -32,6 +31,7 @@ import { createLicenseAdmin } from './licensing/license-admin'
 import type { LicenseAdmin } from './licensing/license-admin'
 import { createProductFileService } from './downloads/product-files'
 import type { ProductFileService } from './downloads/product-files'
+import { createProductFileRepository } from './downloads/product-file-repository'
 import { createLibraryTokens } from './library/library-tokens'
 import type { LibraryTokens } from './library/library-tokens'
 import { createLibraryView } from './library/library-view'
@@ -91,7 +91,6 @@ export interface EmulatorCore {
   products: ProductService
   audit: CredentialAudit
   credentials: CredentialService
-  connectionStatuses: ConnectionStatusRepository
   connections: ConnectionVerifier
   customers: CustomerService
   purchases: PurchaseService
@@ -147,7 +146,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const customers = createCustomerService(store, clock)
   const commerce = createCommerceRepository(store)
   const licenseRows = createLicenseRepository(store)
-  const files = createProductFileService(store, clock)
+  const files = createProductFileService({ files: createProductFileRepository(store), products, clock })
   const libraryTokens = createLibraryTokens(keys, clock)
   const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
   const faults = createFaultRules({ onChange: () => changes.announce({ kind: 'faults' }) })
@@ -166,14 +165,13 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     products,
     audit,
     credentials,
-    connectionStatuses,
     connections: createConnectionVerifier({ store, clock, products, credentials, audit, statuses: connectionStatuses }),
     customers,
     purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),
     licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens, grace }),
     subscriptions: createSubscriptionService({ store, clock, licenses: licenseRows, grace }),
     grace,
-    entitlements: createEntitlementAccess({ store, clock, licenses: licenseRows, grace }),
+    entitlements: createEntitlementAccess({ clock, commerce, products, licenses: licenseRows, grace }),
     licenses: createLicenseAdmin(licenseRows),
     files,
     libraryTokens,

@@ -32,9 +32,10 @@ import { requestRecorder } from './plugins/request-recorder'
 import { trustedOrigins } from './plugins/trusted-origins'
 import { webViewCors } from './plugins/web-view-cors'
 import { emptyTolerantJsonParser } from './plugins/json-body'
-import { useStrictRequests } from './plugins/strict-requests'
+import { useNoCoercionValidation } from './plugins/no-coercion-validation'
 import { handleClientError } from './errors/client-error'
 import { TransportError } from './errors/transport-codes'
+import { MANAGEMENT_PREFIX } from './errors/credential-recovery'
 import { tolerantRequests } from './plugins/tolerant-requests'
 
 import packageJson from '../../package.json'
@@ -157,7 +158,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       }
     })
     // One validation for every route: bodies checked as sent (no coercion), JSON bodies only.
-    useStrictRequests(app)
+    useNoCoercionValidation(app)
     app.decorateRequest('rawBody', null)
     app.removeContentTypeParser('application/json')
     app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, emptyTolerantJsonParser(app.getDefaultJsonParser('error', 'error')))
@@ -175,7 +176,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(requestRecorder)
     await app.register(faultInjection)
 
-    await app.register(developerPluginKeysRoutes, { prefix: '/api/developer/plugin-keys/products' })
+    await app.register(developerPluginKeysRoutes, { prefix: MANAGEMENT_PREFIX })
     await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })
     await app.register(legacyPluginKeyRoutes)
     await app.register(libraryRoutes, { prefix: '/api/library' })

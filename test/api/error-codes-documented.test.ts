@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { ERROR_CODES } from '../../src/server/errors/error-codes'
+import { ERROR_CODES } from '../../src/shared/contract/error-codes'
 import { useEmulator } from '../support/emulator'
 
 // Every code the server can answer (the domain's typed status table and the transport's) is
@@ -33,7 +33,7 @@ describe('error codes', () => {
 
   it('documents no code the server cannot answer', () => {
     const documented = new Set([...errorsSection.matchAll(/`([A-Z][A-Z_]+)`/g)].map((match) => match[1]!))
-    const known = new Set(ERROR_CODES)
+    const known = new Set<string>(ERROR_CODES)
     // Reason values and field names that the table mentions in its explanations.
     for (const other of ['INVALID_CLAIM_TOKEN', 'ALREADY_CLAIMED']) documented.delete(other)
     expect([...documented].filter((code) => !known.has(code))).toEqual([])

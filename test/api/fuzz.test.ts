@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ERROR_CODES } from '../../src/server/errors/error-codes'
+import { ERROR_CODES } from '../../src/shared/contract/error-codes'
 import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { sendRawBytes } from '../support/raw-http'
@@ -15,7 +15,7 @@ const RAW_REQUESTS = 300
 const MUTATED_IMPORTS = 150
 const CONCURRENCY = 8
 const ADMIN_TOKEN = 'fuzz-admin-token-0123456789'
-const KNOWN_CODES = new Set(ERROR_CODES)
+const KNOWN_CODES = new Set<string>(ERROR_CODES)
 
 const PLUGIN = { appId: 'app_DemoSynth0000000000001', pluginKey: 'pk_DemoSynthPresetKey000000000001', pluginSecret: 'sk_DemoSynthPresetSecret0000000000001' }
 

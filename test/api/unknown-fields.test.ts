@@ -7,7 +7,7 @@ import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
 
 // Unknown names are ignored, not refused (docs/api.md section 8): the exchange is marked in the
 // request inspector with a warning per ignored name; a 400 for a missing field names a close one;
-// the control plane stays strict.
+// the control plane refuses them.
 describe('unknown query parameters and body fields', () => {
   let product: Awaited<ReturnType<typeof productWithCredential>>
   let token: string

@@ -14,6 +14,7 @@ import { sha256Hex } from '../../src/core/crypto/digest'
 import { DomainError } from '../../src/core/errors/domain-error'
 import type { DeveloperActor } from '../../src/core/accounts/actor'
 import { makeTempDir } from '../support/temp-dir'
+import { libraryLinks } from '../../src/server/http/library-links'
 
 // What the bench reads of bench/lib/fixtures.mjs (its Fixtures typedef), and of the document.
 interface PluginCredential {
@@ -186,7 +187,7 @@ describe('bench fixtures: imported by the emulator', () => {
   it('gives the library customers 10 and 1,000 items: product, download, license, order', async () => {
     for (const size of LIBRARY_SIZES) {
       const customer = core.customers.require(fixtures.libraryCustomerIds[size] ?? '')
-      const library = await core.library.library(customer, { baseUrl: BASE_URL })
+      const library = await core.library.library(customer, { links: libraryLinks(BASE_URL) })
       expect(library.products, `library of ${size}`).toHaveLength(size)
       expect(library.products.every((p) => p.downloads.length === 1 && p.license_ids.length === 1)).toBe(true)
       expect(library.licenses).toHaveLength(size)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { digestsEqual, sha256Hex } from '../../src/core/crypto/digest'
+import { digestsEqual, sameSecret, sha256Hex } from '../../src/core/crypto/digest'
 
 describe('sha256Hex', () => {
   it('is the standard SHA-256 in lower-case hex', () => {
@@ -39,5 +39,15 @@ describe('digestsEqual', () => {
     expect(digestsEqual('abc', 'abd')).toBe(false)
     expect(digestsEqual(`${a}zz`, `${a}yy`)).toBe(false)
     expect(digestsEqual(a, `${a.slice(0, 10)}not-hex`)).toBe(false)
+  })
+})
+
+describe('sameSecret', () => {
+  it('is true only for the same secret, whatever the lengths', () => {
+    expect(sameSecret('admin-token-123', 'admin-token-123')).toBe(true)
+    expect(sameSecret('admin-token-123', 'admin-token-124')).toBe(false)
+    expect(sameSecret('admin-token-123', 'admin-token-1234')).toBe(false)
+    expect(sameSecret('', 'admin-token-123')).toBe(false)
+    expect(sameSecret('', '')).toBe(true)
   })
 })

@@ -9,7 +9,7 @@ describe('DomainError', () => {
     expect(error.code).toBe('PRODUCT_NOT_FOUND')
     expect(error.message).toBe('No such product.')
     expect(error.details).toEqual({ productId: 'prd_1' })
-    expect(error.strictMessage).toBe('No such product.')
+    expect(error.productionMessage).toBe('No such product.')
   })
 
   it('captures no stack (an expected outcome, not a bug) and leaves other errors their stacks', () => {

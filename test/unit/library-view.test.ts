@@ -10,6 +10,7 @@ import { createLibraryView } from '../../src/core/library/library-view'
 import type { LibraryQuery, LibraryView } from '../../src/core/library/library-view'
 import type { ScenarioDocument, ScenarioRow } from '../../src/core/scenarios/scenario-schema'
 import { makeTempDir } from '../support/temp-dir'
+import { libraryLinks } from '../../src/server/http/library-links'
 
 // The library reads its rows as column arrays and groups them in single passes (for speed on
 // 1,000-item libraries); these pin what that must keep: the orders, filters and tie-breaks of
@@ -156,7 +157,8 @@ describe('the library view over its column-array reads', () => {
     dir.remove()
   })
 
-  const build = (query: Partial<LibraryQuery> = {}) => view.build(core.customers.require('cus'), { baseUrl: BASE_URL, downloadToken: TOKEN, ...query })
+  const build = (query: Partial<LibraryQuery> = {}) =>
+    view.build(core.customers.require('cus'), { links: libraryLinks(BASE_URL), downloadToken: TOKEN, ...query })
 
   it('keeps the field order of every group (the bytes of the response)', () => {
     const library = build({ instanceId: 'machine-early' })

@@ -1,4 +1,4 @@
-export type DeveloperRole = 'developer' | 'admin'
+import type { DeveloperRole } from '../../shared/contract/accounts'
 
 /** Who is acting on the management API: resolved from a verified developer JWT. */
 export interface DeveloperActor {

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store'
-import type { DeveloperRole } from './actor'
+import type { DeveloperRole } from '../../shared/contract/accounts'
 
 export interface Developer {
   id: string

@@ -103,6 +103,13 @@ const toEntitlement = (r: EntitlementRow): Entitlement => ({
 /** The SQL of orders, order items and entitlements, prepared once. */
 export function createCommerceRepository(store: Store) {
   const { db } = store
+  const liveEntitlementSources = db.prepare(
+    `SELECT e.id, o.status AS order_status
+       FROM entitlements e
+       LEFT JOIN order_items i ON i.id = e.order_item_id
+       LEFT JOIN orders o ON o.id = i.order_id
+      WHERE e.customer_id = ? AND e.product_id = ? AND e.status = 'active'`
+  )
   const insertOrder = db.prepare(
     `INSERT INTO orders (id, customer_id, channel, reseller, storefront_slug, status, currency, total_cents, created_at)
      VALUES (@id, @customerId, @channel, @reseller, @storefrontSlug, 'paid', @currency, @totalCents, @createdAt)`
@@ -157,7 +164,13 @@ export function createCommerceRepository(store: Store) {
       return row ? toEntitlement(row) : null
     },
     entitlementsOfCustomer: (customerId: string) => (entitlementsOfCustomer.all(customerId) as EntitlementRow[]).map(toEntitlement),
-    setEntitlementStatus: (id: string, status: 'active' | 'revoked') => void setEntitlementStatus.run(status, id)
+    setEntitlementStatus: (id: string, status: 'active' | 'revoked') => void setEntitlementStatus.run(status, id),
+    /** A customer's active entitlements to a product, each with the status of the order that granted it (null for none). */
+    liveEntitlementSources: (customerId: string, productId: string) =>
+      (liveEntitlementSources.all(customerId, productId) as { id: string; order_status: Order['status'] | null }[]).map((row) => ({
+        id: row.id,
+        orderStatus: row.order_status
+      }))
   }
 }
 

@@ -7,16 +7,16 @@ import { newId, randomBase62 } from '../crypto/random'
 import { sha256Hex } from '../crypto/digest'
 import type { License, LicenseRepository, Subscription } from '../licensing/license-repository'
 import { newLicenseKey } from '../licensing/license-keys'
+import { periodMs } from '../subscriptions/subscription-lifecycle'
 import type { CommerceRepository, Entitlement, Order, OrderItem } from './commerce-repository'
 import type { LicenseKind } from '../../shared/contract/licensing'
-import { shownId } from '../redaction/shown-id'
+import type { BillingPeriod } from '../../shared/contract/subscriptions'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** Defaults a QA engineer can override per purchase. */
 export const PURCHASE_DEFAULTS = {
   maxActivations: 2,
   trialDays: 14,
-  subscriptionPeriodDays: 30,
   priceCents: { perpetual: 9900, subscription: 999, trial: 0 } satisfies Record<LicenseKind, number>,
   currency: 'USD'
 }
@@ -28,7 +28,7 @@ export interface PurchaseInput {
   maxActivations?: number | undefined
   /** License expiry (perpetual, trial) or end of the first paid period (subscription). */
   expiresAt?: string | undefined
-  plan?: 'monthly' | 'yearly' | undefined
+  plan?: BillingPeriod | undefined
   priceCents?: number | undefined
 }
 
@@ -70,12 +70,6 @@ export function createPurchaseService(deps: {
   licenses: LicenseRepository
 }): PurchaseService {
   const { store, clock, products, customers, commerce, licenses } = deps
-
-  const requireProduct = (id: string) => {
-    const product = products.find(id)
-    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(id, 'prod')}.`)
-    return product
-  }
 
   /** Entitlement and license for one order item: the access source for delivery and the serial for activation. */
   function grant(input: {
@@ -119,7 +113,7 @@ export function createPurchaseService(deps: {
       const kind = input.kind ?? 'perpetual'
       return store.transaction(() => {
         const customer = customers.require(input.customerId)
-        const product = requireProduct(input.productId)
+        const product = products.require(input.productId)
         const now = clock.now()
         const at = now.toISOString()
         const price = input.priceCents ?? PURCHASE_DEFAULTS.priceCents[kind]
@@ -142,8 +136,8 @@ export function createPurchaseService(deps: {
         if (kind === 'trial' && expiresAt === null) expiresAt = new Date(now.getTime() + PURCHASE_DEFAULTS.trialDays * DAY_MS).toISOString()
         if (kind === 'subscription') {
           const plan = input.plan ?? 'monthly'
-          const periodDays = plan === 'yearly' ? 365 : PURCHASE_DEFAULTS.subscriptionPeriodDays
-          const periodEnd = expiresAt ?? new Date(now.getTime() + periodDays * DAY_MS).toISOString()
+          // The first paid period is one period of the plan, as every renewal after it.
+          const periodEnd = expiresAt ?? new Date(now.getTime() + periodMs(plan)).toISOString()
           subscription = {
             id: newId('sub'),
             customerId: customer.id,
@@ -175,7 +169,7 @@ export function createPurchaseService(deps: {
 
     createResellerOrder({ productId, reseller, priceCents }) {
       return store.transaction(() => {
-        const product = requireProduct(productId)
+        const product = products.require(productId)
         const claimToken = `clm_${randomBase62(24)}`
         const orderId = newId('ord')
         const price = priceCents ?? PURCHASE_DEFAULTS.priceCents.perpetual

@@ -5,7 +5,7 @@ import type { CredentialService } from '../credentials/credential-service'
 import type { CredentialAudit } from '../credentials/credential-audit'
 import { DomainError } from '../errors/domain-error'
 import { digestsEqual, sha256Hex } from '../crypto/digest'
-import type { ConnectionFailureReason, ConnectionStatusRepository } from './connection-status-repository'
+import type { ConnectionFailureReason, ConnectionStatus, ConnectionStatusRepository } from './connection-status-repository'
 
 export interface ConnectionAttempt {
   productId: string
@@ -31,6 +31,8 @@ const FAILURE_MESSAGES: Record<ConnectionFailureReason, string> = {
 
 export interface ConnectionVerifier {
   verify(attempt: ConnectionAttempt): VerifiedConnection
+  /** The product's connection status record: null before its first verification; PRODUCT_NOT_FOUND for no such product. */
+  statusOf(productId: string): ConnectionStatus | null
 }
 
 /** Confirms that product ID, App ID, plugin key and plugin secret belong together, and records the outcome. */
@@ -72,7 +74,8 @@ export function createConnectionVerifier(deps: {
       })
       if (reason) throw failure(reason)
       return { productId: product.id, appId: product.appId, status: 'verified', verifiedAt: at }
-    }
+    },
+    statusOf: (productId) => statuses.get(products.require(productId).id)
   }
 }
 
@@ -80,6 +83,6 @@ function failure(reason: ConnectionFailureReason): DomainError {
   return new DomainError('PLUGIN_CONNECTION_FAILED', FAILURE_MESSAGES[reason], {
     details: { verified: false },
     debugDetails: { reason },
-    strictMessage: 'The plugin connection could not be verified.'
+    productionMessage: 'The plugin connection could not be verified.'
   })
 }

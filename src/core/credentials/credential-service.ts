@@ -115,11 +115,6 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     toCredentialRecord(source, { apiBaseUrl: deps.apiBaseUrl(), runtimeKeyId: secretBox?.keyId ?? null })
   const toRecord = (row: CredentialRow): CredentialRecord => recordOf(recordSourceOf(row))
 
-  const recovery = (productId: string) => ({
-    rotateKey: `/api/developer/plugin-keys/products/${encodeURIComponent(productId)}/rotate-key`,
-    rotateSecret: `/api/developer/plugin-keys/products/${encodeURIComponent(productId)}/rotate-secret`
-  })
-
   const noteReason = (note: ActionNote | undefined): string | null => (note?.reason === undefined ? null : redactText(note.reason))
 
   /** Inserts a fresh active credential for `product`. Must run inside a transaction. */
@@ -155,11 +150,12 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     const row = rows.active(productId)
     if (!row) {
       // Reached for a visible product only, so its id is safe to name; say how to get a credential again.
-      const base = `/api/developer/plugin-keys/products/${encodeURIComponent(productId)}`
       throw new DomainError(
         'PRODUCT_CREDENTIAL_NOT_FOUND',
-        `Product ${shownId(productId, 'prod')} has no active credential (it was revoked, or never created): create a new one with POST ${base} or ensure one with POST ${base}/ensure, then regenerate the package.`,
-        { details: { recovery: { create: base, ensure: `${base}/ensure` } } }
+        `Product ${shownId(productId, 'prod')} has no active credential (it was revoked, or never created)`,
+        {
+          recovery: { productId, actions: ['create', 'ensure'], named: true }
+        }
       )
     }
     return row
@@ -242,7 +238,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       if (!opened) {
         audit.record({ productId, credentialId: row.id, action: 'reveal-secret', outcome: 'failure', actor, reason: note?.reason, metadata: note?.metadata })
         throw new DomainError('PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE', UNAVAILABLE_MESSAGES[why ?? 'not-kept'], {
-          details: { recovery: recovery(productId) }
+          recovery: { productId, actions: ['rotate-key', 'rotate-secret'], named: false }
         })
       }
       const { pluginKey, pluginSecret } = JSON.parse(opened) as { pluginKey: string; pluginSecret: string }
@@ -292,9 +288,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     },
 
     createLegacy(productId) {
-      const product = products.find(productId)
-      if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(productId, 'prod')}.`)
-      return create({ kind: 'emulator' }, product, 'create-legacy', undefined, false)
+      return create({ kind: 'emulator' }, products.require(productId), 'create-legacy', undefined, false)
     },
 
     recordsOf: (productId) => rows.list({ productId }).map(recordOf),

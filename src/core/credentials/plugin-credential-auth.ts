@@ -30,7 +30,7 @@ export function authenticatePluginCredential(
   const fail = (reason: PluginAuthFailure) =>
     new DomainError('PRODUCT_CREDENTIAL_INVALID', MESSAGES[reason], {
       debugDetails: { reason },
-      strictMessage: 'The product credential is not valid.'
+      productionMessage: 'The product credential is not valid.'
     })
   if (!presented.appId || !presented.pluginKey || !presented.pluginSecret) throw fail('MISSING_CREDENTIAL')
   const found = deps.credentials.findByPluginKey(presented.pluginKey)

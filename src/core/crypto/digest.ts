@@ -5,17 +5,27 @@ import { createHash, timingSafeEqual } from 'node:crypto'
  * so a fast hash is enough: there is nothing to brute-force.
  */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex')
+  return sha256(value).toString('hex')
 }
 
 const HEX_DIGEST = /^(?:[0-9a-f]{2})+$/i
 
+/**
+ * The one constant-time comparison of two secrets (the admin token, a presented credential's
+ * digest), of any length: both are hashed first, so neither where they differ nor how long
+ * the expected one is leaks.
+ */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(sha256(a), sha256(b))
+}
+
 /** Compares two hex digests without leaking where they differ. */
 export function digestsEqual(a: string, b: string): boolean {
-  // Buffer.from(_, 'hex') silently stops at the first non-hex character ('zz' and '' both decode
-  // to nothing, 'abc' and 'abd' to the same byte): only well-formed digests can be equal.
+  // Only well-formed digests can be equal; hex is compared as bytes, whatever its letter case.
   if (!HEX_DIGEST.test(a) || !HEX_DIGEST.test(b)) return false
-  const left = Buffer.from(a, 'hex')
-  const right = Buffer.from(b, 'hex')
-  return left.length === right.length && timingSafeEqual(left, right)
+  return sameSecret(a.toLowerCase(), b.toLowerCase())
+}
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest()
 }

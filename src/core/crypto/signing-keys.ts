@@ -4,9 +4,8 @@ import { createPrivateKey } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
 import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
-
-/** One Ed25519 key per purpose: sessions (developer/customer JWTs) and signed license tokens. */
-export type KeyPurpose = 'session' | 'license'
+import { createSigningKeyRepository } from './signing-key-repository'
+import type { KeyPurpose, SigningKeyRow } from './signing-key-repository'
 
 /** The public half of a key as published in the JWKS. */
 export interface PublicJwk {
@@ -35,31 +34,21 @@ export interface SigningKeyRing {
   jwks(): { keys: PublicJwk[] }
 }
 
-interface SigningKeyRow {
-  kid: string
-  purpose: KeyPurpose
-  public_jwk: string
-  private_jwk: string
-}
-
 const PURPOSES: readonly KeyPurpose[] = ['session', 'license']
 
 /** Loads the key pairs kept in the database, making any that are missing (first run). */
 export async function loadSigningKeys(store: Store, clock: Clock): Promise<SigningKeyRing> {
+  const rows = createSigningKeyRepository(store)
+  // A second process opening the same file at the same moment keeps the first key: read back what was kept.
+  const created = async (purpose: KeyPurpose): Promise<SigningKeyRow> => {
+    rows.insertIfMissing(await makeKeyRow(purpose), clock.nowIso())
+    const kept = rows.byPurpose(purpose)
+    if (!kept) throw new Error(`The ${purpose} signing key was not stored.`)
+    return kept
+  }
   const keys = new Map<KeyPurpose, SigningKey>()
   for (const purpose of PURPOSES) {
-    let row = store.db.prepare('SELECT kid, purpose, public_jwk, private_jwk FROM signing_keys WHERE purpose = ?').get(purpose) as SigningKeyRow | undefined
-    if (!row) {
-      const made = await makeKeyRow(purpose)
-      // INSERT OR IGNORE: a second process opening the same file at the same moment keeps the first key.
-      store.db
-        .prepare(
-          `INSERT OR IGNORE INTO signing_keys (kid, purpose, alg, public_jwk, private_jwk, created_at)
-           VALUES (?, ?, 'EdDSA', ?, ?, ?)`
-        )
-        .run(made.kid, purpose, made.public_jwk, made.private_jwk, clock.nowIso())
-      row = store.db.prepare('SELECT kid, purpose, public_jwk, private_jwk FROM signing_keys WHERE purpose = ?').get(purpose) as SigningKeyRow
-    }
+    const row = rows.byPurpose(purpose) ?? (await created(purpose))
     keys.set(purpose, await toSigningKey(row))
   }
   return {

@@ -1,7 +1,7 @@
-import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
 import { DomainError } from '../errors/domain-error'
-import type { Entitlement, Order } from '../commerce/commerce-repository'
+import type { CommerceRepository, Order } from '../commerce/commerce-repository'
+import type { ProductService } from '../products/products'
 import type { License, LicenseRepository } from '../licensing/license-repository'
 import { judgeLicense } from '../licensing/license-judgement'
 import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
@@ -40,38 +40,34 @@ export interface EntitlementAccess {
   requireDownload(customerId: string, productId: string, vendorId?: string | null): void
 }
 
-export function createEntitlementAccess(deps: { store: Store; clock: Clock; licenses: LicenseRepository; grace: GracePeriod }): EntitlementAccess {
-  const { store, clock, licenses, grace } = deps
-  const sources = store.db.prepare(
-    `SELECT e.id, o.status AS order_status
-       FROM entitlements e
-       LEFT JOIN order_items i ON i.id = e.order_item_id
-       LEFT JOIN orders o ON o.id = i.order_id
-      WHERE e.customer_id = ? AND e.product_id = ? AND e.status = 'active'`
-  )
-  const developerOf = store.db.prepare('SELECT developer_id FROM products WHERE id = ?').pluck()
-  const licenseOf = store.db.prepare('SELECT id FROM licenses WHERE entitlement_id = ? ORDER BY created_at, rowid LIMIT 1').pluck()
+export function createEntitlementAccess(deps: {
+  clock: Clock
+  commerce: CommerceRepository
+  products: ProductService
+  licenses: LicenseRepository
+  grace: GracePeriod
+}): EntitlementAccess {
+  const { clock, commerce, products, licenses, grace } = deps
 
   return {
     requireDownload(customerId, productId, vendorId = null) {
-      if (vendorId !== null && developerOf.get(productId) !== vendorId) {
+      if (vendorId !== null && products.find(productId)?.developerId !== vendorId) {
         throw new DomainError('ENTITLEMENT_REQUIRED', "This token is narrowed to another vendor's products: it does not reach this file.")
       }
       const now = clock.now()
-      const rows = sources.all(customerId, productId) as Array<Pick<Entitlement, 'id'> & { order_status: Order['status'] | null }>
-      const granted = rows.some((row) => {
-        const licenseId = licenseOf.get(row.id) as string | undefined
-        const license = licenseId === undefined ? null : licenses.byId(licenseId)
+      const sources = commerce.liveEntitlementSources(customerId, productId)
+      const granted = sources.some((source) => {
+        const license = licenses.firstOfEntitlement(source.id)
         const subscription = license?.subscriptionId ? licenses.subscription(license.subscriptionId) : null
         return entitlementGrants(
-          { orderStatus: row.order_status, license, subscription: subscription ? subscriptionStanding(subscription, now, grace.ms()) : null },
+          { orderStatus: source.orderStatus, license, subscription: subscription ? subscriptionStanding(subscription, now, grace.ms()) : null },
           now
         )
       })
       if (granted) return
       throw new DomainError(
         'ENTITLEMENT_REQUIRED',
-        rows.length === 0
+        sources.length === 0
           ? 'This account has no entitlement to the product of this file.'
           : 'This account no longer has a live entitlement to the product of this file: what granted it was revoked, refunded or has expired.'
       )

@@ -1,54 +1,33 @@
-import type { LicenseFailureCode } from '../../shared/contract/licensing'
+import type { DomainErrorCode } from '../../shared/contract/error-codes'
 
-/**
- * Every failure the domain can report, by contract code (docs/api.md section 1).
- * The HTTP status for each lives in the server; core knows nothing of HTTP.
- */
-export type DomainErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'AUTH_REQUIRED'
-  | 'INVALID_TOKEN'
-  | 'TOKEN_EXPIRED'
-  | 'PRODUCT_CREDENTIAL_NOT_ACCEPTED'
-  | 'PRODUCT_NOT_FOUND'
-  | 'PRODUCT_CREDENTIAL_NOT_FOUND'
-  | 'ACTIVE_CREDENTIAL_EXISTS'
-  | 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE'
-  | 'LEGACY_PLUGIN_KEYS_RETIRED'
-  | 'PLUGIN_CONNECTION_FAILED'
-  | 'DEVELOPER_NOT_FOUND'
-  | 'DEVELOPER_EXISTS'
-  | 'HOST_NOT_ALLOWED'
-  | 'CUSTOMER_NOT_FOUND'
-  | 'CUSTOMER_EXISTS'
-  | 'LICENSE_NOT_FOUND'
-  | 'SUBSCRIPTION_NOT_FOUND'
-  | 'SUBSCRIPTION_STATE_CONFLICT'
-  | 'PRODUCT_CREDENTIAL_INVALID'
-  | 'LIBRARY_TOKEN_INVALID'
-  | 'LIBRARY_CLAIM_FAILED'
-  | 'ENTITLEMENT_REQUIRED'
-  | 'FILE_NOT_FOUND'
-  | 'RANGE_NOT_SATISFIABLE'
-  | 'PRESET_NOT_FOUND'
-  | LicenseFailureCode
-  | 'ORIGIN_NOT_ALLOWED'
-  | 'FAULT_RULE_NOT_FOUND'
+/** What gets a product's credential going again: the management actions to take, which the server turns into its routes. */
+export interface CredentialRecovery {
+  productId: string
+  actions: readonly ('create' | 'ensure' | 'rotate-key' | 'rotate-secret')[]
+  /** The message ends by naming the actions' routes (the server words it). */
+  named: boolean
+}
 
 export interface DomainErrorOptions {
   /** Extra top-level keys of the error body (`recovery`, `replacement`, ...). */
   details?: Record<string, unknown>
   /** Keys that help a developer debug but that a production service would hide (`--strict`). */
   debugDetails?: Record<string, unknown>
-  /** The message a production service would give instead, when debug details are hidden. */
-  strictMessage?: string
+  /** The message a production service would give instead: answered in strict mode, which hides debug details. */
+  productionMessage?: string
+  recovery?: CredentialRecovery
 }
 
+/**
+ * A failure the domain reports, by contract code (docs/api.md section 1). The codes and their
+ * HTTP statuses are one table in src/shared/contract/error-codes.ts; core knows nothing of HTTP.
+ */
 export class DomainError extends Error {
   readonly code: DomainErrorCode
   readonly details: Record<string, unknown>
   readonly debugDetails: Record<string, unknown>
-  readonly strictMessage: string
+  readonly productionMessage: string
+  readonly recovery: CredentialRecovery | null
 
   constructor(code: DomainErrorCode, message: string, options: DomainErrorOptions = {}) {
     // An expected outcome (a wrong key, an expired license) answered in the contract's shape and
@@ -61,7 +40,8 @@ export class DomainError extends Error {
     this.code = code
     this.details = options.details ?? {}
     this.debugDetails = options.debugDetails ?? {}
-    this.strictMessage = options.strictMessage ?? message
+    this.productionMessage = options.productionMessage ?? message
+    this.recovery = options.recovery ?? null
   }
 }
 

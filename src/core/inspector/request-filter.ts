@@ -15,43 +15,7 @@ export function parseStatusFilter(value: string): { min: number; max: number } |
   return null
 }
 
-/**
- * The filter as a SQL condition over request_log. The same meaning as `matchesFilter`, which
- * the live stream uses; the unit tests hold the two together.
- */
-export function filterSql(filter: RequestFilter): { where: string[]; params: (string | number)[] } {
-  const where: string[] = []
-  const params: (string | number)[] = []
-  if (filter.surface) {
-    where.push('surface = ?')
-    params.push(filter.surface)
-  }
-  if (filter.status) {
-    // An unparseable status matches nothing rather than everything.
-    const range = parseStatusFilter(filter.status) ?? { min: 1, max: 0 }
-    where.push('status BETWEEN ? AND ?')
-    params.push(range.min, range.max)
-  }
-  if (filter.method) {
-    where.push('method = ?')
-    params.push(filter.method.toUpperCase())
-  }
-  if (filter.productId) {
-    where.push('product_id = ?')
-    params.push(filter.productId)
-  }
-  if (filter.authKind) {
-    where.push('auth_kind = ?')
-    params.push(filter.authKind)
-  }
-  if (filter.path) {
-    // instr over lower(): a plain substring, so `%` and `_` in the filter mean themselves.
-    where.push('instr(lower(path), ?) > 0')
-    params.push(filter.path.toLowerCase())
-  }
-  return { where, params }
-}
-
+/** Whether a request matches the inspector's filter (the live stream); request-log-repository.ts says the same in SQL. */
 export function matchesFilter(entry: RequestSummary, filter: RequestFilter): boolean {
   if (filter.surface && entry.surface !== filter.surface) return false
   if (filter.status) {

@@ -1,12 +1,10 @@
-import type { Statement } from 'better-sqlite3'
 import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
 import { fallbackEntry, prepareEntry } from './redact-exchange'
 import type { PreparedEntry } from './redact-exchange'
-import { filterSql } from './request-filter'
+import { createRequestLogRepository } from './request-log-repository'
 import type { RequestCapture, RequestEntry, RequestFilter, RequestPage, RequestSummary } from './types'
 import { REQUEST_PAGE_MAX } from '../../shared/contract/inspector'
-import type { AuthKind, Surface } from '../../shared/contract/inspector'
 
 /** How long a finished request waits in memory before its batch is written. */
 export const FLUSH_DELAY_MS = 75
@@ -72,39 +70,10 @@ interface Queued {
   atMs: number
 }
 
-interface SummaryRow {
-  id: number
-  at: string
-  surface: string
-  method: string
-  path: string
-  status: number
-  duration_ms: number
-  auth_kind: string
-  product_id: string | null
-}
-
-const SUMMARY_COLUMNS = 'id, at, surface, method, path, status, duration_ms, auth_kind, product_id'
-
 export function createRequestLog(store: Store, clock: Clock, options: RequestLogOptions): RequestLog {
   const capacity = Math.max(1, Math.floor(options.capacity))
   const flushDelayMs = options.flushDelayMs ?? FLUSH_DELAY_MS
-  const db = store.db
-  const insert = db.prepare(
-    `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, request_json, response_json)
-     VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @requestJson, @responseJson)`
-  )
-  // Deletes what is older than the `capacity` newest rows. Ids are AUTOINCREMENT and only the oldest
-  // rows are ever deleted, so those are the ids up to newest - capacity: a range on the primary key.
-  // (Finding the cut with ORDER BY id DESC ... OFFSET capacity walked 5,000 rows every batch,
-  // 149 us an entry against 28, measured.)
-  const trim = db.prepare('DELETE FROM request_log WHERE id <= ?')
-  const productByAppId = db.prepare('SELECT id FROM products WHERE app_id = ?').pluck()
-  const byId = db.prepare(`SELECT ${SUMMARY_COLUMNS}, request_json, response_json FROM request_log WHERE id = ?`)
-  const newerThan = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE id > ? ORDER BY id ASC LIMIT ?`)
-  const deleteAll = db.prepare('DELETE FROM request_log')
-  // List queries differ only in which filters are set: one prepared statement per shape.
-  const listStatements = new Map<string, Statement>()
+  const rows = createRequestLogRepository(store)
 
   let queue: Queued[] = []
   // The next write: a short timer while the queue is small, the next turn of the loop once it is not.
@@ -211,10 +180,9 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
             authKind: entry.authKind,
             productId: entry.productId ?? productOfAppId(products, entry.appId)
           }
-          const result = insert.run({ ...summary, requestJson: entry.requestJson, responseJson: entry.responseJson })
-          written.push({ id: Number(result.lastInsertRowid), ...summary })
+          written.push({ id: rows.insert(summary, entry.requestJson, entry.responseJson), ...summary })
         }
-        trim.run((written[written.length - 1] as RequestSummary).id - capacity)
+        rows.deleteUpTo((written[written.length - 1] as RequestSummary).id - capacity)
       })
     } catch (error) {
       reportError(error)
@@ -233,18 +201,8 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
 
   function productOfAppId(cache: Map<string, string | null>, appId: string | null): string | null {
     if (appId === null) return null
-    if (!cache.has(appId)) cache.set(appId, (productByAppId.get(appId) as string | undefined) ?? null)
+    if (!cache.has(appId)) cache.set(appId, rows.productIdOfAppId(appId))
     return cache.get(appId) ?? null
-  }
-
-  function listStatement(where: string[]): Statement {
-    const sql = `SELECT ${SUMMARY_COLUMNS} FROM request_log${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`
-    let statement = listStatements.get(sql)
-    if (!statement) {
-      statement = db.prepare(sql)
-      listStatements.set(sql, statement)
-    }
-    return statement
   }
 
   return {
@@ -259,31 +217,25 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     list(query = {}) {
       flush()
       const limit = clampLimit(query.limit)
-      const { where, params } = filterSql(query)
-      if (query.before !== undefined) {
-        where.push('id < ?')
-        params.push(query.before)
-      }
-      const rows = listStatement(where).all(...params, limit + 1) as SummaryRow[]
-      const entries = rows.slice(0, limit).map(summaryOf)
-      return { entries, nextBefore: rows.length > limit ? (entries[entries.length - 1]?.id ?? null) : null }
+      // One more than the page: whether there is a next page.
+      const found = rows.newestFirst(query, query.before, limit + 1)
+      const entries = found.slice(0, limit)
+      return { entries, nextBefore: found.length > limit ? (entries[entries.length - 1]?.id ?? null) : null }
     },
 
     get(id) {
       flush()
-      const row = byId.get(id) as (SummaryRow & { request_json: string; response_json: string }) | undefined
-      if (!row) return null
-      return { ...summaryOf(row), request: JSON.parse(row.request_json), response: JSON.parse(row.response_json) }
+      return rows.byId(id)
     },
 
     after(id, limit) {
       flush()
-      return (newerThan.all(id, clampLimit(limit)) as SummaryRow[]).map(summaryOf)
+      return rows.newerThan(id, clampLimit(limit))
     },
 
     clear() {
       queue = []
-      return deleteAll.run().changes
+      return rows.deleteAll()
     },
 
     subscribe(listener) {
@@ -319,18 +271,4 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
 function clampLimit(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE
   return Math.min(REQUEST_PAGE_MAX, Math.max(1, Math.floor(limit)))
-}
-
-function summaryOf(row: SummaryRow): RequestSummary {
-  return {
-    id: row.id,
-    at: row.at,
-    surface: row.surface as Surface,
-    method: row.method,
-    path: row.path,
-    status: row.status,
-    durationMs: row.duration_ms,
-    authKind: row.auth_kind as AuthKind,
-    productId: row.product_id
-  }
 }

@@ -2,7 +2,7 @@ import type { Store } from '../store/store'
 import type { Activation, License, Subscription } from '../licensing/license-repository'
 import type { Order, OrderItem, Entitlement } from '../commerce/commerce-repository'
 import type { Product } from '../products/products'
-import type { ProductFile } from '../downloads/product-files'
+import type { ProductFile } from '../downloads/product-file-repository'
 
 // The library is the largest read of the emulator (about 7,000 rows for 1,000 items), so its
 // queries name only the columns the page shows and read rows as arrays (`.raw(true)`): measured

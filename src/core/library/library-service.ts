@@ -1,4 +1,5 @@
 import type { CustomerService, Customer } from '../customers/customers'
+import type { LibraryLinks } from './library-links'
 import type { Clock } from '../clock/clock'
 import { DOWNLOAD_TOKEN_TTL_S } from './library-tokens'
 import type { LibraryGrant, LibraryTokens } from './library-tokens'
@@ -6,7 +7,6 @@ import type { LibraryView } from './library-view'
 import { toWebviewPayload } from './webview-view'
 import type { LicenseRepository } from '../licensing/license-repository'
 import type { Product, ProductService } from '../products/products'
-import { shownId } from '../redaction/shown-id'
 import { DomainError } from '../errors/domain-error'
 
 /** How far a request's token reaches: one vendor's products, and the download token it already is. */
@@ -17,7 +17,7 @@ export interface LibraryScope {
 }
 
 export interface LibraryRequestContext {
-  baseUrl: string
+  links: LibraryLinks
   storefront?: string | undefined
   instanceId?: string | undefined
   scope?: LibraryScope | undefined
@@ -33,7 +33,7 @@ export function createLibraryService(deps: {
   tokens: LibraryTokens
   view: LibraryView
   licenses: LicenseRepository
-  products: Pick<ProductService, 'find'>
+  products: Pick<ProductService, 'require'>
 }) {
   const { clock, customers, tokens, view, licenses, products } = deps
 
@@ -83,23 +83,21 @@ export function createLibraryService(deps: {
     customerFromLicense,
     library,
     /** `vendorId` set: a vendor library token, narrowed to that developer's products. */
-    async issueToken(customer: Customer, baseUrl: string, vendorId: string | null = null) {
+    async issueToken(customer: Customer, links: LibraryLinks, vendorId: string | null = null) {
       const issued = await tokens.issue(customer.id, 'library', vendorId)
       return {
         library_token: issued.token,
         token_type: 'Bearer' as const,
         expires_at: issued.expiresAt,
-        library_url: `${baseUrl}/api/library`,
-        webview_url: `${baseUrl}/api/license/v1/webview-library`
+        library_url: links.library,
+        webview_url: links.webview
       }
     },
     async webview(customer: Customer, context: LibraryRequestContext & { productId: string | null }) {
       // The answer names its product: an unknown id is refused rather than repeated (it may be a pasted secret).
-      if (context.productId !== null && !products.find(context.productId)) {
-        throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(context.productId, 'prod')}.`)
-      }
+      if (context.productId !== null) products.require(context.productId)
       const payload = await library(customer, { ...context, productId: context.productId ?? undefined })
-      return toWebviewPayload(payload, { productId: context.productId, libraryUrl: `${context.baseUrl}/api/library` })
+      return toWebviewPayload(payload, { productId: context.productId, libraryUrl: context.links.library })
     }
   }
 }

@@ -7,6 +7,7 @@ import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import type { GracePeriod } from '../subscriptions/grace-period'
 import { pushTo } from './library-repository'
+import type { LibraryLinks } from './library-links'
 import type { LibraryActivation, LibraryEntitlement, LibraryFile, LibraryProduct, LibraryRepository } from './library-repository'
 
 /** Options of one library request: storefront filter, the device asking, where links point. */
@@ -17,7 +18,7 @@ export interface LibraryQuery {
   productId?: string | undefined
   /** Only this developer's products (a vendor library token). */
   vendorId?: string | undefined
-  baseUrl: string
+  links: LibraryLinks
   downloadToken: string
 }
 
@@ -35,7 +36,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
   const { clock, customers, queries, grace } = deps
   const supportEmail = (product: LibraryProduct) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
 
-  /** `urlPrefix` ends in `/api/downloads/`; `tokenQuery` is `?download_token=<encoded>`: both built once per page, not per link. */
+  /** `urlPrefix` is the links' downloadPrefix; `tokenQuery` is `?download_token=<encoded>`: both built once per page, not per link. */
   function downloadLink(file: LibraryFile, urlPrefix: string, tokenQuery: string): DownloadLink {
     return {
       file_id: file.id,
@@ -113,7 +114,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
       (onlyVendorId === undefined || product.developerId === onlyVendorId)
     const ofProductAndVendor = (productId: string) =>
       (onlyProductId === undefined || productId === onlyProductId) && (onlyVendorId === undefined || held.products.get(productId)?.developerId === onlyVendorId)
-    const urlPrefix = `${query.baseUrl}/api/downloads/`
+    const urlPrefix = query.links.downloadPrefix
     const tokenQuery = `?download_token=${encodeURIComponent(query.downloadToken)}`
     const noActivations: readonly LibraryActivation[] = []
 
@@ -223,7 +224,7 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
       support: {
         customer_reference: customer.id,
         contact_email: 'support@plugin-license-emulator.test',
-        help_url: `${query.baseUrl}/support`,
+        help_url: query.links.support,
         product_contacts: ownedProducts.map((p) => ({ product_id: p.id, product_name: p.name, email: supportEmail(p) }))
       },
       download_token: query.downloadToken

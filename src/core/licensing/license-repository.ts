@@ -1,6 +1,7 @@
 import type { Store } from '../store/store'
 
 import type { LicenseKind, LicenseStatus } from '../../shared/contract/licensing'
+import type { BillingPeriod, SubscriptionStatus } from '../../shared/contract/subscriptions'
 
 export interface License {
   id: string
@@ -32,8 +33,8 @@ export interface Subscription {
   id: string
   customerId: string
   productId: string
-  plan: 'monthly' | 'yearly'
-  status: 'active' | 'canceled' | 'past_due'
+  plan: BillingPeriod
+  status: SubscriptionStatus
   currentPeriodEnd: string
   cancelAtPeriodEnd: boolean
   canceledAt: string | null
@@ -72,8 +73,8 @@ export interface SubscriptionRow {
   id: string
   customer_id: string
   product_id: string
-  plan: 'monthly' | 'yearly'
-  status: 'active' | 'canceled' | 'past_due'
+  plan: BillingPeriod
+  status: SubscriptionStatus
   current_period_end: string
   cancel_at_period_end: number
   canceled_at: string | null
@@ -171,6 +172,8 @@ export interface LicenseRepository {
   insertActivation(activation: Omit<Activation, 'deactivatedAt'>): void
   touchActivation(id: string, at: string, details: { instanceName?: string | null; platform?: string | null; appVersion?: string | null }): void
   deactivate(id: string, at: string): void
+  /** The first license granted with an entitlement (null when it has none, as some imported ones). */
+  firstOfEntitlement(entitlementId: string): License | null
   subscription(id: string): Subscription | null
   subscriptionsForCustomer(customerId: string): Subscription[]
   insertSubscription(subscription: Subscription): void
@@ -181,6 +184,7 @@ export interface LicenseRepository {
 export function createLicenseRepository(store: Store): LicenseRepository {
   const { db } = store
   const byKey = db.prepare('SELECT * FROM licenses WHERE license_key = ?')
+  const firstOfEntitlement = db.prepare('SELECT * FROM licenses WHERE entitlement_id = ? ORDER BY created_at, rowid LIMIT 1')
   const byKeyWithActivations = db.prepare(
     `SELECT l.*,
             (SELECT COUNT(*) FROM activations c INDEXED BY activations_one_live_per_instance
@@ -290,6 +294,7 @@ export function createLicenseRepository(store: Store): LicenseRepository {
     touchActivation: (id, at, details) =>
       void touch.run({ id, at, instanceName: details.instanceName ?? null, platform: details.platform ?? null, appVersion: details.appVersion ?? null }),
     deactivate: (id, at) => void deactivate.run(at, id),
+    firstOfEntitlement: (entitlementId) => one(firstOfEntitlement.get(entitlementId), toLicense),
     subscription: (id) => one(subscription.get(id), toSubscription),
     subscriptionsForCustomer: (customerId) => (subscriptionsForCustomer.all(customerId) as SubscriptionRow[]).map(toSubscription),
     insertSubscription: (s) => void insertSubscription.run({ ...s, cancelAtPeriodEnd: s.cancelAtPeriodEnd ? 1 : 0 }),

@@ -15,6 +15,8 @@ export const newAppId = (): string => `app_${randomBase62(16)}`
 export interface ProductService {
   create(input: { developerId: string; name: string; storefrontSlug?: string | undefined; supportEmail?: string | undefined }): Product
   find(id: string): Product | null
+  /** The product, or PRODUCT_NOT_FOUND (the control plane sees every product). */
+  require(id: string): Product
   /** The product if `actor` may see it (owner or admin); otherwise PRODUCT_NOT_FOUND, never a leak. */
   requireVisible(actor: DeveloperActor, id: string): Product
   listVisible(actor: DeveloperActor): Product[]
@@ -53,6 +55,11 @@ export function createProductService(store: Store, clock: Clock): ProductService
       })
     },
     find,
+    require(id) {
+      const product = find(id)
+      if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(id, 'prod')}.`)
+      return product
+    },
     requireVisible(actor, id) {
       const product = find(id)
       if (!product || !isVisibleTo(actor, product)) {

@@ -2,6 +2,7 @@ import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
 import { sha256Hex } from '../crypto/digest'
 import type { LicenseKind } from '../../shared/contract/licensing'
+import { FILE_EXTENSIONS, FILE_PLATFORMS } from '../../shared/contract/downloads'
 
 /**
  * Built-in scenarios QA would otherwise build by hand. Ids, keys and secrets are fixed and
@@ -60,12 +61,12 @@ function activeCredential(now: Date, extra: ScenarioRow = {}): ScenarioRow {
 }
 
 const files = (now: Date): ScenarioRow[] =>
-  (['windows', 'macos', 'linux'] as const).map((platform, index) => ({
+  FILE_PLATFORMS.map((platform, index) => ({
     id: `file_demo_${platform}`,
     productId: PRESET_CREDENTIAL.productId,
     version: '2.1.0',
     platform,
-    filename: `Demo-Synth-2.1.0-${platform}.${platform === 'windows' ? 'exe' : platform === 'macos' ? 'pkg' : 'tar.gz'}`,
+    filename: `Demo-Synth-2.1.0-${platform}.${FILE_EXTENSIONS[platform]}`,
     sizeBytes: 48_000_000 + index * 1_000_000,
     createdAt: at(now, -10)
   }))

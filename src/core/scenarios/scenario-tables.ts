@@ -3,7 +3,10 @@
  * export, the import, the reference checks and the JSON Schema, so they cannot drift apart.
  * Sections are listed parents first, the order rows are written in.
  */
-import { LICENSE_KINDS } from '../../shared/contract/licensing'
+import { LICENSE_KINDS, LICENSE_STATUSES } from '../../shared/contract/licensing'
+import { BILLING_PERIODS, SUBSCRIPTION_STATUSES } from '../../shared/contract/subscriptions'
+import { DEVELOPER_ROLES } from '../../shared/contract/accounts'
+import { FILE_PLATFORMS } from '../../shared/contract/downloads'
 import { AUTH_KINDS, SURFACES } from '../../shared/contract/inspector'
 
 /** `number`: any finite number; `json`: any JSON value, kept as text in its column. */
@@ -77,7 +80,7 @@ export const SECTIONS: readonly SectionSpec[] = [
     table: 'developers',
     orderBy: 'created_at, id',
     idField: 'id',
-    columns: [id, str('email', 'email'), opt('name', 'name'), str('role', 'role', { enum: ['developer', 'admin'], default: 'developer' }), createdAt]
+    columns: [id, str('email', 'email'), opt('name', 'name'), str('role', 'role', { enum: DEVELOPER_ROLES, default: 'developer' }), createdAt]
   },
   {
     section: 'products',
@@ -201,8 +204,8 @@ export const SECTIONS: readonly SectionSpec[] = [
       id,
       str('customerId', 'customer_id', { ref: 'customers' }),
       str('productId', 'product_id', { ref: 'products' }),
-      str('plan', 'plan', { enum: ['monthly', 'yearly'] }),
-      str('status', 'status', { enum: ['active', 'canceled', 'past_due'] }),
+      str('plan', 'plan', { enum: BILLING_PERIODS }),
+      str('status', 'status', { enum: SUBSCRIPTION_STATUSES }),
       at('currentPeriodEnd', 'current_period_end'),
       bool('cancelAtPeriodEnd', 'cancel_at_period_end', false),
       optAt('canceledAt', 'canceled_at'),
@@ -238,7 +241,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       opt('entitlementId', 'entitlement_id', { ref: 'entitlements' }),
       opt('subscriptionId', 'subscription_id', { ref: 'subscriptions' }),
       str('kind', 'kind', { enum: LICENSE_KINDS, default: 'perpetual' }),
-      str('status', 'status', { enum: ['active', 'suspended', 'revoked'], default: 'active' }),
+      str('status', 'status', { enum: LICENSE_STATUSES, default: 'active' }),
       optAt('expiresAt', 'expires_at'),
       int('maxActivations', 'max_activations', { default: 2 }),
       createdAt
@@ -270,7 +273,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       id,
       str('productId', 'product_id', { ref: 'products' }),
       str('version', 'version'),
-      str('platform', 'platform', { enum: ['windows', 'macos', 'linux'] }),
+      str('platform', 'platform', { enum: FILE_PLATFORMS }),
       str('filename', 'filename'),
       int('sizeBytes', 'size_bytes'),
       createdAt

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store'
 import { SECTIONS } from './scenario-tables'
+import { createScenarioRepository } from './scenario-repository'
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
 import type { FaultRule } from '../faults/fault-rules'
@@ -35,12 +36,11 @@ export function exportState(store: Store, runtime: RuntimeState | null, options:
     document.settings = { ...runtime.settings }
     document.faults = runtime.faults.map((rule) => ({ ...rule }))
   }
+  const tables = createScenarioRepository(store)
   store.transaction(() => {
     for (const spec of SECTIONS) {
       if (spec.onRequest && !options.includeRequests) continue
-      const columns = spec.columns.map((c) => c.column).join(', ')
-      const rows = store.db.prepare(`SELECT ${columns} FROM ${spec.table} ORDER BY ${spec.orderBy}`).all() as Record<string, unknown>[]
-      document[spec.section] = rows.map((row) => {
+      document[spec.section] = tables.rowsOf(spec).map((row) => {
         const out: ScenarioRow = {}
         for (const column of spec.columns) {
           const value = row[column.column]

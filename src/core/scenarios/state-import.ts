@@ -6,7 +6,8 @@ import { previewOf } from '../redaction/redact'
 import { DomainError } from '../errors/domain-error'
 import { createCredentialRepository } from '../credentials/credential-repository'
 import { labelSealedByCurrentKey } from '../credentials/sealed-key-labels'
-import { DATA_TABLES, SECTIONS } from './scenario-tables'
+import { SECTIONS } from './scenario-tables'
+import { createScenarioRepository } from './scenario-repository'
 import type { ColumnSpec, SectionName } from './scenario-tables'
 import { SCENARIO_VERSION, ScenarioDocumentSchema, allowedValues } from './scenario-schema'
 import type { ScenarioDocument } from './scenario-schema'
@@ -176,14 +177,14 @@ function migrateScenario(document: ScenarioDocument): ScenarioDocument {
  */
 export function writeScenario(store: Store, document: ScenarioDocument, secretBox: SecretBox | null): ImportCounts {
   const counts = {} as ImportCounts
+  const tables = createScenarioRepository(store)
   store.transaction(() => {
     // Rows reference each other both ways (credential rotation links); check keys at commit.
-    store.db.pragma('defer_foreign_keys = ON')
-    for (const table of DATA_TABLES) store.db.prepare(`DELETE FROM ${table}`).run()
+    tables.deferForeignKeys()
+    tables.emptyDataTables()
     for (const spec of SECTIONS) {
       const rows = document[spec.section] ?? []
-      const columns = spec.columns.map((c) => c.column)
-      const insert = store.db.prepare(`INSERT INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+      const insert = tables.inserterOf(spec)
       rows.forEach((row, index) => {
         const values = spec.columns.map((column) => {
           const value = row[column.field] ?? column.default ?? null
@@ -192,20 +193,15 @@ export function writeScenario(store: Store, document: ScenarioDocument, secretBo
           return value
         })
         try {
-          insert.run(values)
+          insert(values)
         } catch (error) {
           throw invalid(`/${spec.section}/${index}`, describeSqliteError(error))
         }
       })
       counts[spec.section] = rows.length
     }
-    store.db
-      .prepare(
-        'INSERT OR IGNORE INTO storefronts (slug, name, created_at) SELECT storefront_slug, storefront_slug, MIN(created_at) FROM products WHERE storefront_slug IS NOT NULL GROUP BY storefront_slug'
-      )
-      .run()
-    const broken = store.db.pragma('foreign_key_check') as unknown[]
-    if (broken.length > 0) throw invalid('/', 'rows reference rows that do not exist')
+    tables.addMissingStorefronts()
+    if (tables.brokenReferences() > 0) throw invalid('/', 'rows reference rows that do not exist')
     labelSealedByCurrentKey(createCredentialRepository(store), secretBox)
   })
   return counts
@@ -224,7 +220,6 @@ function describeSqliteError(error: unknown): string {
 
 /** Empties every data table in one transaction. Signing keys and settings stay. */
 export function resetState(store: Store): void {
-  store.transaction(() => {
-    for (const table of DATA_TABLES) store.db.prepare(`DELETE FROM ${table}`).run()
-  })
+  const tables = createScenarioRepository(store)
+  store.transaction(() => tables.emptyDataTables())
 }

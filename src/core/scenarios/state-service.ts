@@ -1,5 +1,5 @@
 import type { Store } from '../store/store'
-import { MAX_CLOCK_OFFSET_S } from '../clock/clock'
+import { MAX_CLOCK_OFFSET_S } from '../../shared/contract/clock'
 import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
@@ -85,7 +85,7 @@ export function createStateService(deps: StateServiceDeps): StateService {
       if (!preset)
         throw new DomainError(
           'PRESET_NOT_FOUND',
-          `${/^[a-z0-9-]{1,64}$/.test(name) ? `No preset is named "${name}".` : 'No preset has that name.'} GET /_emulator/presets lists them.`
+          `${/^[a-z0-9-]{1,64}$/.test(name) ? `No preset is named "${name}".` : 'No preset has that name.'} The presets are ${PRESETS.map((p) => p.name).join(', ')}.`
         )
       return replaceWith(preset.build(clock.now()), 'preset')
     }

@@ -1,4 +1,5 @@
 import type { Subscription } from '../licensing/license-repository'
+import type { SubscriptionState } from '../../shared/contract/subscriptions'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -9,13 +10,6 @@ export function periodMs(plan: Subscription['plan']): number {
 
 /** The grace period a past_due subscription gets when nobody changed the setting. */
 export const DEFAULT_GRACE_DAYS = 7
-
-/**
- * `active`: paid (possibly set to end at its period end); `past_due`: a payment failed and the
- * grace period runs; `canceled`: ended at the period end after a cancel; `expired`: the grace
- * period ran out without a payment.
- */
-export type SubscriptionState = 'active' | 'past_due' | 'canceled' | 'expired'
 
 /** A subscription as it stands at one instant of the emulator clock. */
 export interface SubscriptionStanding {

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import type { TokenKind } from '../../shared/contract/token-kinds'
 import { looksLikeProductCredential } from './credential-headers'
+import { sameSecret } from '../../core/crypto/digest'
 
 /** What a presented value looks like: a token kind, a license token (no request credential), or nothing known. */
 export type RecognisedKind = TokenKind | 'licenseToken' | null
@@ -27,13 +27,4 @@ export function recogniseTokenKind(value: string, adminToken: string): Recognise
     // Not a JWT at all.
   }
   return null
-}
-
-/** Constant-time comparison of two secrets of any length. */
-export function sameSecret(a: string, b: string): boolean {
-  return timingSafeEqual(digest(a), digest(b))
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest()
 }

@@ -1,5 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
+import { errorStatus } from '../../shared/contract/error-codes'
+import type { TransportErrorCode } from '../../shared/contract/error-codes'
 
 /** The longest request line (method, URL, version) read as a header overflow of its own: a URI too long. */
 const LONGEST_REQUEST_LINE = 8 * 1024
@@ -12,9 +14,11 @@ interface ClientError extends Error {
 
 export interface ClientErrorAnswer {
   status: number
-  error: string
+  error: TransportErrorCode
   message: string
 }
+
+const answer = (error: TransportErrorCode, message: string): ClientErrorAnswer => ({ status: errorStatus(error), error, message })
 
 /**
  * What a request Node's HTTP parser refused before Fastify saw it is answered with, in the
@@ -22,18 +26,18 @@ export interface ClientErrorAnswer {
  */
 export function clientErrorAnswer(error: ClientError): ClientErrorAnswer {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
-    return { status: 408, error: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' }
+    return answer('REQUEST_TIMEOUT', 'The request did not arrive in time.')
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     const packet = Buffer.isBuffer(error.rawPacket) ? error.rawPacket : null
     const lineEnd = packet ? packet.indexOf('\r\n') : -1
     const requestLineLength = packet ? (lineEnd === -1 ? packet.length : lineEnd) : 0
     if (requestLineLength > LONGEST_REQUEST_LINE) {
-      return { status: 414, error: 'URI_TOO_LONG', message: 'The request URL is longer than this server accepts.' }
+      return answer('URI_TOO_LONG', 'The request URL is longer than this server accepts.')
     }
-    return { status: 431, error: 'HEADERS_TOO_LARGE', message: 'The request headers are larger than this server accepts.' }
+    return answer('HEADERS_TOO_LARGE', 'The request headers are larger than this server accepts.')
   }
-  return { status: 400, error: 'MALFORMED_REQUEST', message: 'The request is not valid HTTP/1.1 (framing, Content-Length, header or request line).' }
+  return answer('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1 (framing, Content-Length, header or request line).')
 }
 
 /**

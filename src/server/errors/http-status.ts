@@ -1,47 +1,8 @@
-import type { DomainError, DomainErrorCode } from '../../core/errors/domain-error'
+import type { DomainError } from '../../core/errors/domain-error'
+import { errorStatus } from '../../shared/contract/error-codes'
+import type { TransportError } from './transport-codes'
 
-/** The HTTP status of every domain error code: docs/api.md sections 1 and 5 are the source. */
-export const HTTP_STATUS_BY_CODE: Record<DomainErrorCode, number> = {
-  VALIDATION_ERROR: 400,
-  AUTH_REQUIRED: 401,
-  INVALID_TOKEN: 401,
-  TOKEN_EXPIRED: 401,
-  PRODUCT_CREDENTIAL_NOT_ACCEPTED: 403,
-  PRODUCT_NOT_FOUND: 404,
-  PRODUCT_CREDENTIAL_NOT_FOUND: 404,
-  ACTIVE_CREDENTIAL_EXISTS: 409,
-  PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE: 409,
-  LEGACY_PLUGIN_KEYS_RETIRED: 410,
-  PLUGIN_CONNECTION_FAILED: 401,
-  DEVELOPER_NOT_FOUND: 404,
-  DEVELOPER_EXISTS: 409,
-  HOST_NOT_ALLOWED: 403,
-  ORIGIN_NOT_ALLOWED: 403,
-  CUSTOMER_NOT_FOUND: 404,
-  CUSTOMER_EXISTS: 409,
-  LICENSE_NOT_FOUND: 404,
-  SUBSCRIPTION_NOT_FOUND: 404,
-  SUBSCRIPTION_STATE_CONFLICT: 409,
-  PRODUCT_CREDENTIAL_INVALID: 401,
-  LIBRARY_TOKEN_INVALID: 401,
-  LIBRARY_CLAIM_FAILED: 400,
-  ENTITLEMENT_REQUIRED: 403,
-  FILE_NOT_FOUND: 404,
-  RANGE_NOT_SATISFIABLE: 416,
-  NOT_FOUND: 404,
-  SUSPENDED: 403,
-  EXPIRED: 403,
-  REVOKED: 403,
-  NOT_ACTIVATED: 404,
-  PRODUCT_SCOPE_MISMATCH: 403,
-  TOO_MANY_ACTIVATIONS: 409,
-  TRIAL_EXPIRED: 403,
-  PRESET_NOT_FOUND: 404,
-  FAULT_RULE_NOT_FOUND: 404
-}
-
-/** The status for one error: the code's, except where the contract splits a code by reason. */
-export function httpStatusOf(error: DomainError): number {
-  if (error.code === 'LIBRARY_CLAIM_FAILED' && error.details.reason === 'ALREADY_CLAIMED') return 409
-  return HTTP_STATUS_BY_CODE[error.code]
+/** The status of an error the handler answers, from the contract's one table (src/shared/contract/error-codes.ts). */
+export function httpStatusOf(error: DomainError | TransportError): number {
+  return errorStatus(error.code, error.details.reason)
 }

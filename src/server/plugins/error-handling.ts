@@ -3,9 +3,10 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { isDomainError } from '../../core/errors/domain-error'
 import { previewOf, redactText } from '../../core/redaction/redact'
 import { httpStatusOf } from '../errors/http-status'
-import type { DomainErrorCode } from '../../core/errors/domain-error'
-import { TRANSPORT_STATUS_BY_CODE, TransportError } from '../errors/transport-codes'
-import type { TransportErrorCode } from '../errors/transport-codes'
+import { recoveryAnswer } from '../errors/credential-recovery'
+import { TransportError } from '../errors/transport-codes'
+import { errorStatus } from '../../shared/contract/error-codes'
+import type { ErrorCode } from '../../shared/contract/error-codes'
 import { closeIgnoredField } from './tolerant-requests'
 
 export interface ErrorBody {
@@ -15,34 +16,32 @@ export interface ErrorBody {
   [detail: string]: unknown
 }
 
-type WireCode = DomainErrorCode | TransportErrorCode
-
 /** Fastify's own client errors, in the contract's words. Messages never echo the input back. */
-const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; error: WireCode; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'VALIDATION_ERROR', message: 'The request body is not valid JSON.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'VALIDATION_ERROR', message: 'The request body is empty.' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, error: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than this endpoint accepts.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, error: 'VALIDATION_ERROR', message: 'The Content-Length does not match the body.' },
-  FST_ERR_CTP_INVALID_TYPE: { status: 400, error: 'VALIDATION_ERROR', message: 'The Content-Type header is not valid.' },
-  FST_ERR_BAD_URL: { status: 400, error: 'VALIDATION_ERROR', message: 'The request URL is not valid.' },
-  FST_ERR_ASYNC_CONSTRAINT: { status: 400, error: 'VALIDATION_ERROR', message: 'The request could not be routed.' }
+const FASTIFY_CLIENT_ERRORS: Record<string, { error: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { error: 'VALIDATION_ERROR', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { error: 'VALIDATION_ERROR', message: 'The request body is empty.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { error: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than this endpoint accepts.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { error: 'VALIDATION_ERROR', message: 'The Content-Length does not match the body.' },
+  FST_ERR_CTP_INVALID_TYPE: { error: 'VALIDATION_ERROR', message: 'The Content-Type header is not valid.' },
+  FST_ERR_BAD_URL: { error: 'VALIDATION_ERROR', message: 'The request URL is not valid.' },
+  FST_ERR_ASYNC_CONSTRAINT: { error: 'VALIDATION_ERROR', message: 'The request could not be routed.' }
 }
 
 /** The methods a 405's Allow header can name. */
 const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 
 /** The fallback for a client error no table above names, by its status. */
-const CLIENT_ERRORS_BY_STATUS: Record<number, { status: number; error: WireCode; message: string }> = {
-  400: { status: 400, error: 'MALFORMED_REQUEST', message: 'The request could not be processed as sent.' },
+const CLIENT_ERRORS_BY_STATUS: Record<number, { error: ErrorCode; message: string }> = {
+  400: { error: 'MALFORMED_REQUEST', message: 'The request could not be processed as sent.' },
   // @fastify/static refuses a path that climbs out of its root (`/..`) with 403: there is no such route.
-  403: { status: 404, error: 'NOT_FOUND', message: 'No such route.' },
-  404: { status: 404, error: 'NOT_FOUND', message: 'No such route.' },
-  408: { status: 408, error: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' },
-  413: { status: 413, error: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than this endpoint accepts.' },
-  414: { status: 414, error: 'URI_TOO_LONG', message: 'The request URL is longer than this server accepts.' },
-  415: { status: 415, error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.' },
-  431: { status: 431, error: 'HEADERS_TOO_LARGE', message: 'The request headers are larger than this server accepts.' }
+  403: { error: 'NOT_FOUND', message: 'No such route.' },
+  404: { error: 'NOT_FOUND', message: 'No such route.' },
+  408: { error: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' },
+  413: { error: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than this endpoint accepts.' },
+  414: { error: 'URI_TOO_LONG', message: 'The request URL is longer than this server accepts.' },
+  415: { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.' },
+  431: { error: 'HEADERS_TOO_LARGE', message: 'The request headers are larger than this server accepts.' }
 }
 
 /**
@@ -53,22 +52,25 @@ export const errorHandling = fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (isDomainError(error)) {
-        // Read per request: strict mode can be switched at runtime (PUT /_emulator/settings).
-        const strict = app.settings.strict
+        // Read per request: strict mode (hide debug details as production does) can be switched at runtime (PUT /_emulator/settings).
+        const hideDebug = app.settings.strict
+        const message = hideDebug ? error.productionMessage : error.message
+        const recovery = error.recovery ? recoveryAnswer(error.recovery, message) : null
         const body: ErrorBody = {
           ok: false,
           ...error.details,
-          ...(strict ? {} : error.debugDetails),
+          ...(hideDebug ? {} : error.debugDetails),
+          ...(recovery ? { recovery: recovery.recovery } : {}),
           error: error.code,
-          message: strict ? error.strictMessage : error.message
+          message: recovery ? recovery.message : message
         }
         return send(reply, httpStatusOf(error), body)
       }
       if (error instanceof TransportError) {
-        return send(reply, TRANSPORT_STATUS_BY_CODE[error.code], { ok: false, error: error.code, message: error.message })
+        return send(reply, httpStatusOf(error), { ok: false, error: error.code, message: error.message })
       }
       if (error.validation) {
-        return send(reply, 400, {
+        return send(reply, errorStatus('VALIDATION_ERROR'), {
           ok: false,
           error: 'VALIDATION_ERROR',
           message: describeValidation(error, request),
@@ -81,14 +83,14 @@ export const errorHandling = fp(
         })
       }
       const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined
-      if (known) return send(reply, known.status, { ok: false, error: known.error, message: known.message })
+      if (known) return send(reply, errorStatus(known.error), { ok: false, error: known.error, message: known.message })
       if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
         // Another client error raised by Fastify or a plugin: a documented code by its status, never a new one.
         const answer = CLIENT_ERRORS_BY_STATUS[error.statusCode] ?? CLIENT_ERRORS_BY_STATUS[400]!
-        return send(reply, answer.status, { ok: false, error: answer.error, message: answer.message })
+        return send(reply, errorStatus(answer.error), { ok: false, error: answer.error, message: answer.message })
       }
       request.log.error({ requestId: request.id, err: { type: error.name, message: redactText(error.message), stack: error.stack } }, 'unhandled error')
-      return send(reply, 500, {
+      return send(reply, errorStatus('INTERNAL'), {
         ok: false,
         error: 'INTERNAL',
         message: `The emulator hit an internal error (request ${request.id}). This is a defect; the log has the details.`,
@@ -106,9 +108,13 @@ export const errorHandling = fp(
       })
       if (allowed.length > 0) {
         reply.header('allow', allowed.join(', '))
-        return send(reply, 405, { ok: false, error: 'METHOD_NOT_ALLOWED', message: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.` })
+        return send(reply, errorStatus('METHOD_NOT_ALLOWED'), {
+          ok: false,
+          error: 'METHOD_NOT_ALLOWED',
+          message: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`
+        })
       }
-      return send(reply, 404, { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${path}.` })
+      return send(reply, errorStatus('NOT_FOUND'), { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${path}.` })
     })
   },
   { name: 'error-handling', dependencies: ['emulator-context'] }

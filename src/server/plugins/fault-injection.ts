@@ -7,6 +7,7 @@ import { normalizePath } from '../../core/faults/route-pattern'
 import { isServiceRequest } from '../inspector/surfaces'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
 import type { ErrorBody } from './error-handling'
+import { errorStatus } from '../../shared/contract/error-codes'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -70,7 +71,7 @@ export const faultInjection = fp(
           await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
           const retryAfter = rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS
           reply.header('retry-after', String(retryAfter))
-          return sendFault(reply, 429, {
+          return sendFault(reply, errorStatus('RATE_LIMITED'), {
             ok: false,
             error: 'RATE_LIMITED',
             message: `Too many requests (injected fault, rule ${rule.id}); retry after ${retryAfter} s.`,

@@ -12,7 +12,7 @@ declare module 'fastify' {
  * as "no body", since every management POST body is optional and clients often send the
  * Content-Type header with nothing after it.
  */
-export function emptyTolerantJsonParser(strictJson: FastifyBodyParser<string>): FastifyBodyParser<string> {
+export function emptyTolerantJsonParser(fastifyJson: FastifyBodyParser<string>): FastifyBodyParser<string> {
   return (request, body, done) => {
     request.rawBody = body
     if (body.trim() === '') {
@@ -20,6 +20,6 @@ export function emptyTolerantJsonParser(strictJson: FastifyBodyParser<string>): 
       return
     }
     // Returned, so that a parser answering with a promise is awaited by Fastify, not left floating.
-    return strictJson(request, body, done)
+    return fastifyJson(request, body, done)
   }
 }

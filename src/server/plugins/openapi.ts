@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import { ErrorResponse } from '../../shared/schemas/common'
-import { ERROR_CODES } from '../errors/error-codes'
+import { ERROR_CODES } from '../../shared/contract/error-codes'
 import { documentTolerance } from './tolerant-requests'
 import { NO_TOKEN } from '../auth/route-tokens'
 import { describeTokenKinds } from '../../shared/contract/token-kinds'

@@ -25,7 +25,7 @@ declare module 'fastify' {
  * not know. Top-level query parameters and body fields a route's schema does not declare are
  * dropped before validation and remembered (the inspector shows them; a 400 for a missing field
  * names a close one). Known fields with invalid values still fail validation. The control plane
- * (`/_emulator/*`) stays strict: its documents are written by people, and a typo there must be named.
+ * (`/_emulator/*`) refuses unknown fields: its documents are written by people, and a typo there must be named.
  */
 export const tolerantRequests = fp(
   async (app) => {

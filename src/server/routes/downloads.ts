@@ -1,16 +1,13 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../core/errors/domain-error'
 import { generatedByteStream } from '../../core/downloads/generated-bytes'
 import { parseByteRange } from '../http/byte-range'
+import { TransportError } from '../errors/transport-codes'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
+import { DownloadHeaders, DownloadParams, DownloadQuery, FileBytesResponse } from '../../shared/schemas/library'
 import { requestCustomer } from '../auth/token-auth'
 import { shownId } from '../../core/redaction/shown-id'
 import { DOWNLOAD } from '../auth/route-tokens'
-
-/** The file's bytes, documented as such (streamed as sent, never serialized). */
-const FILE_BYTES = (description: string) =>
-  Type.Unsafe({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
 
 /** Entitlement-gated delivery: the library's download links land here (docs/api.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -23,26 +20,12 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags: ['Downloads'],
       summary: 'Download a product file (download token; active entitlement required; Range supported)',
-      params: Type.Object({ fileId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
-      headers: Type.Object({
-        range: Type.Optional(
-          Type.String({
-            description: 'One byte range (RFC 9110 section 14), e.g. bytes=0-99, bytes=100- or bytes=-100. Several ranges, or another unit, get the whole file.'
-          })
-        )
-      }),
-      querystring: Type.Object(
-        {
-          download_token: Type.Optional(Type.String({ maxLength: 4096 })),
-          token: Type.Optional(Type.String({ maxLength: 4096 })),
-          library_token: Type.Optional(Type.String({ maxLength: 4096 })),
-          libraryToken: Type.Optional(Type.String({ maxLength: 4096 }))
-        },
-        { additionalProperties: false }
-      ),
+      params: DownloadParams,
+      headers: DownloadHeaders,
+      querystring: DownloadQuery,
       response: {
-        200: FILE_BYTES('The whole file.'),
-        206: FILE_BYTES('The requested byte range (Content-Range names it).'),
+        200: FileBytesResponse('The whole file.'),
+        206: FileBytesResponse('The requested byte range (Content-Range names it).'),
         ...errorAnswers(
           ERROR_ANSWERS.validation,
           ERROR_ANSWERS.libraryTokenInvalid,
@@ -60,7 +43,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const range = parseByteRange(request.headers.range, file.sizeBytes)
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${file.sizeBytes}`)
-        throw new DomainError('RANGE_NOT_SATISFIABLE', `The requested range is outside the file's ${file.sizeBytes} bytes.`)
+        throw new TransportError('RANGE_NOT_SATISFIABLE', `The requested range is outside the file's ${file.sizeBytes} bytes.`)
       }
       const start = range?.start ?? 0
       const end = range?.end ?? file.sizeBytes - 1

@@ -1,6 +1,5 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { JwkSchema } from '../../shared/schemas/licensing'
+import { JwksResponse } from '../../shared/schemas/licensing'
 import { errorResponses } from '../../shared/schemas/common'
 import { NO_TOKEN } from '../auth/route-tokens'
 
@@ -14,10 +13,7 @@ export const wellKnownRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Keys'],
         summary: 'JSON Web Key Set of the emulator signing keys (Ed25519, alg EdDSA)',
         response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            keys: Type.Array(JwkSchema)
-          }),
+          200: JwksResponse,
           // Fault rules (rate limits, injected errors) reach every service route.
           ...errorResponses
         }

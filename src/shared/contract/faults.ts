@@ -1,4 +1,5 @@
 /** Fault rules: their kinds, bounds and defaults, as core enforces them, the schema states them and the editor offers them. */
+import { TRANSPORT_ERROR_STATUS } from './error-codes'
 
 /** In the order the fault editor offers them. */
 export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'offline', 'trickle'] as const
@@ -19,7 +20,7 @@ export const FAULT_LIMITS = {
 export const FAULT_DEFAULTS = {
   /** Delay of a latency rule, and the time a trickle rule spreads the body over. */
   ms: 1000,
-  errorStatus: 503,
+  errorStatus: TRANSPORT_ERROR_STATUS.FAULT_INJECTED,
   retryAfterS: 1,
   probability: 1
 } as const

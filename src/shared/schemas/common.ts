@@ -9,6 +9,18 @@ export const Ok = <P extends TProperties>(schema: TObject<P>) => Type.Object({ o
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 instant (UTC), on the emulator clock.' })
 
+/** An id sent by a client (a path segment, a filter, a device): empty would match nothing, so it is refused. */
+export const Id = Type.String({ minLength: 1, maxLength: 200 })
+
+/** A token sent as a field (a library, download or claim token). */
+export const TokenField = Type.String({ maxLength: 4096 })
+
+/** An e-mail address, as loosely as the platform takes it. */
+export const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' })
+
+/** A body that must be empty (an action that takes no input). */
+export const EmptyBody = Type.Object({}, { additionalProperties: false })
+
 /** The error envelope of docs/api.md section 1. Details are extra top-level keys. */
 export const ErrorResponse = Type.Object(
   {

@@ -1,11 +1,13 @@
 import { Type } from 'typebox'
-import { Nullable, Ok, Timestamp } from './common'
+import { Email, Id, Nullable, Ok, Timestamp } from './common'
+import { DEVELOPER_ROLES } from '../contract/accounts'
+import { CredentialRecordSchema } from './credentials'
 
 export const DeveloperSchema = Type.Object({
   id: Type.String(),
   email: Type.String(),
   name: Nullable(Type.String()),
-  role: Type.Union([Type.Literal('developer'), Type.Literal('admin')]),
+  role: Type.Enum([...DEVELOPER_ROLES]),
   createdAt: Timestamp
 })
 
@@ -18,7 +20,7 @@ export const ProductSchema = Type.Object({
   createdAt: Timestamp
 })
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false })
+export const IdParams = Type.Object({ id: Id }, { additionalProperties: false })
 
 /** GET /_emulator/products: every product, or those one developer sees. */
 export const ProductListQuery = Type.Object(
@@ -68,3 +70,33 @@ export const ConnectionStatusSchema = Type.Object({
   successCount: Type.Integer(),
   failureCount: Type.Integer()
 })
+
+// ---- Developers and products (POST /_emulator/developers, /products) -------------------------
+
+export const CreateDeveloperBody = Type.Object(
+  { email: Email, name: Type.Optional(Type.String({ maxLength: 200 })), role: Type.Optional(Type.Enum([...DEVELOPER_ROLES])) },
+  { additionalProperties: false }
+)
+export const DeveloperResponse = Type.Object({ ok: Type.Literal(true), developer: DeveloperSchema })
+export const DeveloperListResponse = Type.Object({ ok: Type.Literal(true), developers: Type.Array(DeveloperSchema) })
+
+export const CreateProductBody = Type.Object(
+  {
+    developerId: Id,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    storefrontSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9][a-z0-9-]*$' }))
+  },
+  { additionalProperties: false }
+)
+export const ProductResponse = Type.Object({ ok: Type.Literal(true), product: ProductSchema })
+export const ProductListResponse = Type.Object({ ok: Type.Literal(true), products: Type.Array(ProductSchema) })
+
+/** An active credential issued with no recoverable secret, as older credentials are. */
+export const LegacyCredentialResponse = Type.Object({
+  ok: Type.Literal(true),
+  credential: CredentialRecordSchema,
+  oneTimeReveal: Type.Object({ appId: Type.String(), pluginKey: Type.String(), pluginSecret: Type.String() })
+})
+export const ProductCredentialsResponse = Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema) })
+export const ProductAuditResponse = Type.Object({ ok: Type.Literal(true), entries: Type.Array(AuditEntrySchema) })
+export const ProductConnectionResponse = Type.Object({ ok: Type.Literal(true), connection: Nullable(ConnectionStatusSchema) })

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Nullable, Timestamp } from './common'
+import { Id, Nullable, Timestamp } from './common'
 
 const CredentialStatus = Type.Union([Type.Literal('active'), Type.Literal('revoked')])
 
@@ -102,3 +102,6 @@ export const RevokeResponse = Type.Object({
   status: Nullable(CredentialStatus),
   credential: Nullable(CredentialRecordSchema)
 })
+
+/** GET /api/developer/plugin-keys/products: optionally one product's credentials. */
+export const CredentialListQuery = Type.Object({ productId: Type.Optional(Id) }, { additionalProperties: false })

@@ -1,11 +1,13 @@
 import { Type } from 'typebox'
 import type { TSchema } from 'typebox'
 import { errorResponses } from './common'
+import { errorStatus } from '../contract/error-codes'
+import type { ErrorCode } from '../contract/error-codes'
 
 /** One specific error a route answers: its status and code, and an example body for the OpenAPI document. */
 export interface ErrorAnswer {
   status: number
-  error: string
+  error: ErrorCode
   message: string
   /** Extra top-level keys of this answer (`replacement`, `recovery`, `reason`, `details` ...). */
   details?: Record<string, unknown>
@@ -42,90 +44,88 @@ export function errorAnswers(...answers: ErrorAnswer[]): Record<string, TSchema>
 
 const PRODUCT = '/api/developer/plugin-keys/products/prod_123'
 
+/** Each answer's status is its code's in the contract's one table, never written here. */
+function withStatuses<Name extends string>(answers: Record<Name, Omit<ErrorAnswer, 'status'>>): Record<Name, ErrorAnswer> {
+  const entries = Object.entries<Omit<ErrorAnswer, 'status'>>(answers).map(([name, answer]) => [
+    name,
+    { status: errorStatus(answer.error, answer.details?.reason), ...answer }
+  ])
+  return Object.fromEntries(entries) as Record<Name, ErrorAnswer>
+}
+
 /** The specific answers of the service's routes, with example bodies as the server words them. */
-export const ERROR_ANSWERS = {
+export const ERROR_ANSWERS = withStatuses({
   validation: {
-    status: 400,
     error: 'VALIDATION_ERROR',
     message: 'Missing required field "license_key" in the body.',
     details: { details: [{ location: 'body', path: '/', problem: "must have required property 'license_key'" }] }
   },
-  authRequired: { status: 401, error: 'AUTH_REQUIRED', message: 'Send a developer session token as "Authorization: Bearer <token>".' },
-  invalidToken: { status: 401, error: 'INVALID_TOKEN', message: 'The token was not issued by this emulator.' },
-  tokenExpired: { status: 401, error: 'TOKEN_EXPIRED', message: 'The session token has expired; mint a new one.' },
+  authRequired: { error: 'AUTH_REQUIRED', message: 'Send a developer session token as "Authorization: Bearer <token>".' },
+  invalidToken: { error: 'INVALID_TOKEN', message: 'The token was not issued by this emulator.' },
+  tokenExpired: { error: 'TOKEN_EXPIRED', message: 'The session token has expired; mint a new one.' },
   credentialNotAccepted: {
-    status: 403,
     error: 'PRODUCT_CREDENTIAL_NOT_ACCEPTED',
     message:
       'Product credentials (App ID, plugin key, plugin secret) are for plugins and the licensing API; the management API needs a developer session token.'
   },
-  productNotFound: { status: 404, error: 'PRODUCT_NOT_FOUND', message: 'No product prod_123 is visible to this developer.' },
-  credentialNotFound: { status: 404, error: 'PRODUCT_CREDENTIAL_NOT_FOUND', message: 'Product prod_123 has no credential yet; create or ensure one.' },
+  productNotFound: { error: 'PRODUCT_NOT_FOUND', message: 'No product prod_123 is visible to this developer.' },
+  credentialNotFound: { error: 'PRODUCT_CREDENTIAL_NOT_FOUND', message: 'Product prod_123 has no credential yet; create or ensure one.' },
   activeCredentialExists: {
-    status: 409,
     error: 'ACTIVE_CREDENTIAL_EXISTS',
     message: 'Product prod_123 already has an active credential. Use ensure or rotate instead.'
   },
   secretUnavailable: {
-    status: 409,
     error: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE',
     message: 'The plugin secret of this credential cannot be revealed again. Rotate to get new values.',
     details: { recovery: { rotateKey: `${PRODUCT}/rotate-key`, rotateSecret: `${PRODUCT}/rotate-secret` } }
   },
   legacyRetired: {
-    status: 410,
     error: 'LEGACY_PLUGIN_KEYS_RETIRED',
     message: 'Developer-level plugin keys are retired. Use product-scoped credentials instead.',
     details: { replacement: '/api/developer/plugin-keys/products/:productId' }
   },
   connectionFailed: {
-    status: 401,
     error: 'PLUGIN_CONNECTION_FAILED',
     message: 'The plugin secret does not match this App ID and plugin key.',
     details: { verified: false, reason: 'SECRET_MISMATCH' }
   },
   productCredentialInvalid: {
-    status: 401,
     error: 'PRODUCT_CREDENTIAL_INVALID',
     message: 'Send the product credential: x-svc-app-id, x-svc-plugin-key and x-svc-plugin-secret.'
   },
-  libraryTokenInvalid: { status: 401, error: 'LIBRARY_TOKEN_INVALID', message: 'The library token is missing, not valid or expired.' },
+  libraryTokenInvalid: { error: 'LIBRARY_TOKEN_INVALID', message: 'The library token is missing, not valid or expired.' },
   claimInvalid: {
-    status: 400,
     error: 'LIBRARY_CLAIM_FAILED',
     message: 'No reseller order item has this claim token.',
     details: { reason: 'INVALID_CLAIM_TOKEN' }
   },
   claimTaken: {
-    status: 409,
     error: 'LIBRARY_CLAIM_FAILED',
     message: 'This order item was already claimed by another account.',
     details: { reason: 'ALREADY_CLAIMED' }
   },
   entitlementRequired: {
-    status: 403,
     error: 'ENTITLEMENT_REQUIRED',
     message: 'This account no longer has a live entitlement to the product of this file: what granted it was revoked, refunded or has expired.'
   },
-  fileNotFound: { status: 404, error: 'FILE_NOT_FOUND', message: 'No file has the id file_123.' },
-  rangeNotSatisfiable: { status: 416, error: 'RANGE_NOT_SATISFIABLE', message: "The requested range is outside the file's 4096 bytes." },
-  licenseNotFound: { status: 404, error: 'NOT_FOUND', message: 'No license has this key.' },
-  notActivated: { status: 404, error: 'NOT_ACTIVATED', message: 'The license is not active on this instance.' },
-  suspended: { status: 403, error: 'SUSPENDED', message: 'The license is suspended.' },
-  expired: { status: 403, error: 'EXPIRED', message: 'The license expired.' },
-  revoked: { status: 403, error: 'REVOKED', message: 'The license was revoked.' },
-  trialExpired: { status: 403, error: 'TRIAL_EXPIRED', message: 'The trial has ended.' },
-  scopeMismatch: { status: 403, error: 'PRODUCT_SCOPE_MISMATCH', message: 'The license belongs to another product.' },
-  tooManyActivations: { status: 409, error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' },
-  subscriptionNotFound: { status: 404, error: 'SUBSCRIPTION_NOT_FOUND', message: 'No subscription has the id sub_123.' },
+  fileNotFound: { error: 'FILE_NOT_FOUND', message: 'No file has the id file_123.' },
+  rangeNotSatisfiable: { error: 'RANGE_NOT_SATISFIABLE', message: "The requested range is outside the file's 4096 bytes." },
+  licenseNotFound: { error: 'NOT_FOUND', message: 'No license has this key.' },
+  notActivated: { error: 'NOT_ACTIVATED', message: 'The license is not active on this instance.' },
+  suspended: { error: 'SUSPENDED', message: 'The license is suspended.' },
+  expired: { error: 'EXPIRED', message: 'The license expired.' },
+  revoked: { error: 'REVOKED', message: 'The license was revoked.' },
+  trialExpired: { error: 'TRIAL_EXPIRED', message: 'The trial has ended.' },
+  scopeMismatch: { error: 'PRODUCT_SCOPE_MISMATCH', message: 'The license belongs to another product.' },
+  tooManyActivations: { error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' },
+  subscriptionNotFound: { error: 'SUBSCRIPTION_NOT_FOUND', message: 'No subscription has the id sub_123.' },
   subscriptionStateConflict: {
-    status: 409,
     error: 'SUBSCRIPTION_STATE_CONFLICT',
     message:
       'Cannot resume: the subscription is canceled since 2026-12-31T00:00:00.000Z. Only a subscription set to cancel at its period end can resume; renew now starts a new one.',
     details: { state: 'canceled' }
   }
-} satisfies Record<string, ErrorAnswer>
+})
 
 const A = ERROR_ANSWERS
 /** Every management route: developer auth and product ownership. */

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
-import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
-import { Nullable, Ok, Timestamp } from './common'
+import { BillingPeriodSchema, LicenseKindSchema, LicenseStatusSchema } from './commerce'
+import { SUBSCRIPTION_STATES } from '../contract/subscriptions'
+import { Id, Nullable, Ok, Timestamp, TokenField } from './common'
 import { ActivationViewSchema, LicenseCodeSchema } from './licensing'
 
 /**
@@ -63,8 +64,8 @@ export const LibrarySubscriptionSchema = Type.Object({
   id: Type.String(),
   product_id: Type.String(),
   product_name: Type.String(),
-  plan: Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]),
-  status: Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('expired')], {
+  plan: BillingPeriodSchema,
+  status: Type.Enum([...SUBSCRIPTION_STATES], {
     description:
       'On the emulator clock: active (renews at each period end, or ends there when cancel_at_period_end), past_due (a payment failed; access until grace_until), canceled (ended at the period end after a cancel), expired (the grace period ran out).'
   }),
@@ -178,3 +179,49 @@ export const ClaimResponse = Type.Object({
   entitlement: Type.Object({ id: Type.String(), product_id: Type.String(), source: Type.String(), status: Type.String() }),
   license: Type.Object({ id: Type.String(), license_key: Type.String(), product_id: Type.String(), max_activations: Type.Integer() })
 })
+
+// ---- Requests of the library, the web view library and downloads -----------------------------
+
+/** A library token in the query or a body, under each name clients use (Bearer works too). */
+export const libraryTokenFields = {
+  token: Type.Optional(TokenField),
+  library_token: Type.Optional(TokenField),
+  libraryToken: Type.Optional(TokenField)
+}
+/** One storefront's products only. */
+export const storefrontFields = { storefront: Type.Optional(Id), storefrontSlug: Type.Optional(Id) }
+/** The device asking: marks what is activated on it. */
+export const deviceFields = { instance_id: Type.Optional(Id), instanceId: Type.Optional(Id), machine_id: Type.Optional(Id) }
+
+/** GET /api/library: the library token, a storefront filter, the device. */
+export const LibraryQuery = Type.Object(
+  { ...libraryTokenFields, download_token: Type.Optional(TokenField), ...storefrontFields, ...deviceFields },
+  { additionalProperties: false }
+)
+
+/** The claim token, as `claim` or `claim_token`, in the query or the body. */
+export const ClaimFields = Type.Object({ claim: Type.Optional(TokenField), claim_token: Type.Optional(TokenField) }, { additionalProperties: false })
+
+export const DownloadParams = Type.Object({ fileId: Id }, { additionalProperties: false })
+export const DownloadHeaders = Type.Object({
+  range: Type.Optional(
+    Type.String({
+      description: 'One byte range (RFC 9110 section 14), e.g. bytes=0-99, bytes=100- or bytes=-100. Several ranges, or another unit, get the whole file.'
+    })
+  )
+})
+export const DownloadQuery = Type.Object({ download_token: Type.Optional(TokenField), ...libraryTokenFields }, { additionalProperties: false })
+
+/**
+ * library-token and webview-library (/api/license/v1): who is asking (a library token, or the
+ * product credential headers plus `license_key`), a storefront, the device and, for the web
+ * view, a product. The same fields in the query and, for POST, in the body.
+ */
+export const LibraryContextFields = Type.Object(
+  { ...libraryTokenFields, license_key: Type.Optional(Type.String({ maxLength: 200 })), ...deviceFields, ...storefrontFields, productId: Type.Optional(Id) },
+  { additionalProperties: false }
+)
+
+/** A download's answer: the file's bytes, documented as such (streamed as sent, never serialized). */
+export const FileBytesResponse = (description: string) =>
+  Type.Unsafe({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })

@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { Nullable, Timestamp } from './common'
 import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
 import { LICENSE_CODES } from '../contract/licensing'
+import { SUBSCRIPTION_STATES } from '../contract/subscriptions'
 
 export const LicenseCodeSchema = Type.Enum([...LICENSE_CODES], { description: 'Licensing outcome (Keygen names where the meaning matches).' })
 
@@ -16,7 +17,7 @@ export const LicenseViewSchema = Type.Object({
   activation_count: Type.Integer(),
   activations_remaining: Type.Integer(),
   subscription_status: Nullable(
-    Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('canceled'), Type.Literal('expired')], {
+    Type.Enum([...SUBSCRIPTION_STATES], {
       description: 'For a subscription license, its subscription at the time of the answer; null for other kinds.'
     })
   ),
@@ -70,3 +71,47 @@ export const LibraryTokenResponse = Type.Object({
 
 /** An Ed25519 public key as JWK: the JWKS and the license-token public key both answer it. */
 export const JwkSchema = Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() })
+
+export const ActivateResponse = Type.Object({
+  ok: Type.Literal(true),
+  activated: Type.Literal(true),
+  created: Type.Boolean(),
+  code: Type.Literal('VALID'),
+  message: Type.String(),
+  license: LicenseViewSchema,
+  activation: ActivationViewSchema,
+  license_token: Type.String()
+})
+
+/** Always 200 once authenticated: `valid` and `code` say how the license stands. */
+export const ValidateResponse = Type.Object({
+  ok: Type.Literal(true),
+  valid: Type.Boolean(),
+  code: LicenseCodeSchema,
+  message: Type.String(),
+  license: Type.Optional(LicenseViewSchema),
+  activation: Type.Optional(ActivationViewSchema),
+  license_token: Type.Optional(Type.String())
+})
+
+export const DeactivateResponse = Type.Object({
+  ok: Type.Literal(true),
+  deactivated: Type.Literal(true),
+  license: LicenseViewSchema,
+  activation: ActivationViewSchema
+})
+
+/** The license-token verification key: PEM (SPKI), raw Ed25519 hex, and JWK. */
+export const PublicKeyResponse = Type.Object({
+  ok: Type.Literal(true),
+  kid: Type.String(),
+  alg: Type.Literal('EdDSA'),
+  crv: Type.Literal('Ed25519'),
+  typ: Type.Literal('license+jwt'),
+  public_key_pem: Type.String(),
+  public_key_hex: Type.String(),
+  jwk: JwkSchema,
+  issuer: Type.String({ description: 'The `iss` of every license token; `aud` is the App ID of the product.' })
+})
+
+export const JwksResponse = Type.Object({ ok: Type.Literal(true), keys: Type.Array(JwkSchema) })

@@ -93,3 +93,20 @@ export const RequestEntrySchema = Type.Object(
   },
   { title: 'RequestEntry' }
 )
+
+export const RequestStreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(Type.String({ description: 'The id of the last event received: a reconnecting client first gets what it missed.' }))
+})
+
+/** The change feed (GET /_emulator/events): the admin token may come as `?token=` for a browser EventSource. */
+export const ChangeFeedQuery = Type.Object(
+  { token: Type.Optional(Type.String({ maxLength: 512, description: 'The admin token, for a browser EventSource.' })) },
+  { additionalProperties: false }
+)
+
+export const RequestListResponse = Type.Object({ ok: Type.Literal(true), requests: Type.Array(RequestSummarySchema), nextBefore: Nullable(Type.Integer()) })
+export const RequestsClearedResponse = Type.Object({ ok: Type.Literal(true), deleted: Type.Integer() })
+export const RequestEntryResponse = Type.Object({ ok: Type.Literal(true), entry: RequestEntrySchema })
+
+/** The answer of the server-sent event routes (the request stream and the change feed), as the document shows it. */
+export const EventStreamResponse = { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } }

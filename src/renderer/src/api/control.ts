@@ -1,32 +1,56 @@
+import type { Static, TSchema } from 'typebox'
 import type { HttpClient } from './http'
 import type {
-  Activation,
-  AuditEntry,
-  ClockState,
-  ConnectionStatus,
-  CredentialRecord,
-  Customer,
-  Developer,
-  DeveloperRole,
-  FaultRule,
+  ClockMove,
   FaultRuleInput,
-  Health,
-  License,
-  LicenseKind,
-  LicenseStatus,
-  Preset,
-  Product,
-  Purchase,
-  RequestEntry,
+  LicensePatch,
+  NewCustomer,
+  NewDeveloper,
+  NewProduct,
+  NewProductFile,
+  PurchaseInput,
   RequestFilters,
-  RequestSummary,
-  ResellerOrder,
-  ServerInfo,
-  ServerSettings,
-  Session,
-  SubscriptionAction,
-  SubscriptionWithStanding
+  RequestQuery,
+  ResellerOrderInput,
+  ServerSettingsPatch,
+  SubscriptionAction
 } from './types'
+import type {
+  CustomerLibraryTokenResponse,
+  CustomerListResponse,
+  CustomerResponse,
+  LicenseDetailResponse,
+  LicenseListResponse,
+  LicenseResponse,
+  ProductFileResponse,
+  PurchaseResponse,
+  ResellerOrderResponse,
+  SubscriptionStandingResponse
+} from '../../../shared/schemas/commerce'
+import type {
+  DeveloperListResponse,
+  DeveloperResponse,
+  ProductAuditResponse,
+  ProductConnectionResponse,
+  ProductCredentialsResponse,
+  ProductListResponse,
+  ProductResponse,
+  SessionResponse
+} from '../../../shared/schemas/control-plane'
+import type { FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'
+import type { RequestEntryResponse, RequestListResponse, RequestsClearedResponse } from '../../../shared/schemas/requests'
+import type {
+  ClockResponse,
+  PresetListResponse,
+  PresetLoadResponse,
+  ResetResponse,
+  StateExportResponse,
+  StateImportResponse
+} from '../../../shared/schemas/scenarios'
+import type { HealthResponse, ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/server-info'
+
+/** What a route answers, typed by the schema that serializes it (src/shared/schemas). */
+type Answer<Schema extends TSchema> = Static<Schema>
 
 /**
  * The emulator control plane (/_emulator, docs/api.md section 6). The HttpClient it is given
@@ -38,70 +62,60 @@ export function createControlApi(http: HttpClient, adminToken: string) {
   const id = encodeURIComponent
 
   return {
-    health: () => get<Health>('/health'),
-    info: () => get<ServerInfo>('/info'),
-    settings: async () => (await get<{ settings: ServerSettings }>('/settings')).settings,
-    updateSettings: async (patch: Partial<ServerSettings>) => (await send<{ settings: ServerSettings }>('PUT', '/settings', patch)).settings,
+    health: () => get<Answer<typeof HealthResponse>>('/health'),
+    info: () => get<Answer<typeof ServerInfoResponse>>('/info'),
+    settings: async () => (await get<Answer<typeof SettingsResponse>>('/settings')).settings,
+    updateSettings: async (patch: ServerSettingsPatch) => (await send<Answer<typeof SettingsResponse>>('PUT', '/settings', patch)).settings,
 
-    developers: async () => (await get<{ developers: Developer[] }>('/developers')).developers,
-    createDeveloper: async (input: { email: string; name?: string; role?: DeveloperRole }) =>
-      (await send<{ developer: Developer }>('POST', '/developers', input)).developer,
+    developers: async () => (await get<Answer<typeof DeveloperListResponse>>('/developers')).developers,
+    createDeveloper: async (input: NewDeveloper) => (await send<Answer<typeof DeveloperResponse>>('POST', '/developers', input)).developer,
     developerSession: async (developerId: string, ttlS?: number) =>
-      send<Session & { ok: true }>('POST', `/developers/${id(developerId)}/session`, ttlS ? { ttlS } : {}),
+      send<Answer<typeof SessionResponse>>('POST', `/developers/${id(developerId)}/session`, ttlS ? { ttlS } : {}),
 
     /** Every product, or (visibleTo) those one developer sees: the server decides which. */
-    products: async (visibleTo?: string) => (await get<{ products: Product[] }>('/products', { visibleTo })).products,
-    createProduct: async (input: { developerId: string; name: string; storefrontSlug?: string }) =>
-      (await send<{ product: Product }>('POST', '/products', input)).product,
-    productCredentials: async (productId: string) => (await get<{ credentials: CredentialRecord[] }>(`/products/${id(productId)}/credentials`)).credentials,
-    productAudit: async (productId: string) => (await get<{ entries: AuditEntry[] }>(`/products/${id(productId)}/audit`)).entries,
-    productConnection: async (productId: string) => (await get<{ connection: ConnectionStatus | null }>(`/products/${id(productId)}/connection`)).connection,
-    addProductFile: async (productId: string, input: { version: string; platform: 'windows' | 'macos' | 'linux'; sizeBytes: number }) =>
-      send<{ file: unknown }>('POST', `/products/${id(productId)}/files`, input),
+    products: async (visibleTo?: string) => (await get<Answer<typeof ProductListResponse>>('/products', { visibleTo })).products,
+    createProduct: async (input: NewProduct) => (await send<Answer<typeof ProductResponse>>('POST', '/products', input)).product,
+    productCredentials: async (productId: string) =>
+      (await get<Answer<typeof ProductCredentialsResponse>>(`/products/${id(productId)}/credentials`)).credentials,
+    productAudit: async (productId: string) => (await get<Answer<typeof ProductAuditResponse>>(`/products/${id(productId)}/audit`)).entries,
+    productConnection: async (productId: string) => (await get<Answer<typeof ProductConnectionResponse>>(`/products/${id(productId)}/connection`)).connection,
+    addProductFile: async (productId: string, input: NewProductFile) =>
+      send<Answer<typeof ProductFileResponse>>('POST', `/products/${id(productId)}/files`, input),
 
-    customers: async () => (await get<{ customers: Customer[] }>('/customers')).customers,
-    createCustomer: async (input: { email: string; name?: string; country?: string }) =>
-      (await send<{ customer: Customer }>('POST', '/customers', input)).customer,
-    customerSession: async (customerId: string) => send<Session & { ok: true }>('POST', `/customers/${id(customerId)}/session`),
-    libraryToken: async (customerId: string) => send<{ libraryToken: string; expiresAt: string }>('POST', `/customers/${id(customerId)}/library-token`),
-    licenses: async (limit = 500) => (await get<{ licenses: License[] }>('/licenses', { limit })).licenses,
-    customerLicenses: async (customerId: string) => (await get<{ licenses: License[] }>(`/customers/${id(customerId)}/licenses`)).licenses,
+    customers: async () => (await get<Answer<typeof CustomerListResponse>>('/customers')).customers,
+    createCustomer: async (input: NewCustomer) => (await send<Answer<typeof CustomerResponse>>('POST', '/customers', input)).customer,
+    customerSession: async (customerId: string) => send<Answer<typeof SessionResponse>>('POST', `/customers/${id(customerId)}/session`),
+    libraryToken: async (customerId: string) => send<Answer<typeof CustomerLibraryTokenResponse>>('POST', `/customers/${id(customerId)}/library-token`),
+    licenses: async (limit = 500) => (await get<Answer<typeof LicenseListResponse>>('/licenses', { limit })).licenses,
+    customerLicenses: async (customerId: string) => (await get<Answer<typeof LicenseListResponse>>(`/customers/${id(customerId)}/licenses`)).licenses,
 
-    purchase: async (input: {
-      customerId: string
-      productId: string
-      kind?: LicenseKind
-      maxActivations?: number
-      expiresAt?: string
-      plan?: 'monthly' | 'yearly'
-    }) => send<Purchase & { ok: true }>('POST', '/purchases', input),
-    resellerOrder: async (input: { productId: string; reseller?: string }) => send<ResellerOrder & { ok: true }>('POST', '/reseller-orders', input),
-    license: async (licenseId: string) => get<{ license: License; activations: Activation[] }>(`/licenses/${id(licenseId)}`),
-    updateLicense: async (licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }) =>
-      (await send<{ license: License }>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,
+    purchase: async (input: PurchaseInput) => send<Answer<typeof PurchaseResponse>>('POST', '/purchases', input),
+    resellerOrder: async (input: ResellerOrderInput) => send<Answer<typeof ResellerOrderResponse>>('POST', '/reseller-orders', input),
+    license: async (licenseId: string) => get<Answer<typeof LicenseDetailResponse>>(`/licenses/${id(licenseId)}`),
+    updateLicense: async (licenseId: string, patch: LicensePatch) =>
+      (await send<Answer<typeof LicenseResponse>>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,
 
-    subscription: async (subscriptionId: string) => get<SubscriptionWithStanding & { ok: true }>(`/subscriptions/${id(subscriptionId)}`),
+    subscription: async (subscriptionId: string) => get<Answer<typeof SubscriptionStandingResponse>>(`/subscriptions/${id(subscriptionId)}`),
     subscriptionAction: async (subscriptionId: string, action: SubscriptionAction) =>
-      send<SubscriptionWithStanding & { ok: true }>('POST', `/subscriptions/${id(subscriptionId)}/${action}`),
+      send<Answer<typeof SubscriptionStandingResponse>>('POST', `/subscriptions/${id(subscriptionId)}/${action}`),
 
-    clock: () => get<ClockState & { ok: true }>('/clock'),
-    setClock: (body: { offsetS: number } | { now: string } | { advanceS: number }) => send<ClockState & { ok: true }>('PUT', '/clock', body),
+    clock: () => get<Answer<typeof ClockResponse>>('/clock'),
+    setClock: (body: ClockMove) => send<Answer<typeof ClockResponse>>('PUT', '/clock', body),
 
-    faults: async () => (await get<{ rules: FaultRule[] }>('/faults')).rules,
-    replaceFaults: async (rules: FaultRuleInput[]) => (await send<{ rules: FaultRule[] }>('PUT', '/faults', { rules })).rules,
-    clearFaults: async () => (await http.json<{ rules: FaultRule[] }>({ method: 'DELETE', path: '/_emulator/faults' })).rules,
+    faults: async () => (await get<Answer<typeof FaultRulesResponse>>('/faults')).rules,
+    replaceFaults: async (rules: FaultRuleInput[]) => (await send<Answer<typeof FaultRulesResponse>>('PUT', '/faults', { rules })).rules,
+    clearFaults: async () => (await http.json<Answer<typeof FaultRulesRemovedResponse>>({ method: 'DELETE', path: '/_emulator/faults' })).rules,
 
     exportState: async (options: { includeRequests?: boolean } = {}) =>
-      (await get<{ state: unknown }>('/state', options.includeRequests ? { includeRequests: '1' } : undefined)).state,
-    importState: async (document: unknown) => (await send<{ imported: Record<string, number> }>('PUT', '/state', document)).imported,
-    reset: () => send<{ reset: true }>('POST', '/reset'),
-    presets: async () => (await get<{ presets: Preset[] }>('/presets')).presets,
-    loadPreset: async (name: string) => (await send<{ imported: Record<string, number> }>('POST', `/presets/${id(name)}`)).imported,
+      (await get<Answer<typeof StateExportResponse>>('/state', options.includeRequests ? { includeRequests: '1' } : undefined)).state,
+    importState: async (document: unknown) => (await send<Answer<typeof StateImportResponse>>('PUT', '/state', document)).imported,
+    reset: () => send<Answer<typeof ResetResponse>>('POST', '/reset'),
+    presets: async () => (await get<Answer<typeof PresetListResponse>>('/presets')).presets,
+    loadPreset: async (name: string) => (await send<Answer<typeof PresetLoadResponse>>('POST', `/presets/${id(name)}`)).imported,
 
-    requests: (query: RequestFilters & { limit?: number; before?: number }) =>
-      get<{ requests: RequestSummary[]; nextBefore: number | null }>('/requests', { ...query }),
-    request: async (requestId: number) => (await get<{ entry: RequestEntry }>(`/requests/${requestId}`)).entry,
-    clearRequests: async () => (await http.json<{ deleted: number }>({ method: 'DELETE', path: '/_emulator/requests' })).deleted,
+    requests: (query: RequestQuery) => get<Answer<typeof RequestListResponse>>('/requests', { ...query }),
+    request: async (requestId: number) => (await get<Answer<typeof RequestEntryResponse>>(`/requests/${requestId}`)).entry,
+    clearRequests: async () => (await http.json<Answer<typeof RequestsClearedResponse>>({ method: 'DELETE', path: '/_emulator/requests' })).deleted,
     /** For EventSource, which cannot send headers: the token travels as `?token=` on this one route. */
     requestStreamUrl: (filters: RequestFilters) => http.url('/_emulator/requests/stream', { ...filters, token: adminToken }),
     /** The change feed (`event: change`), for EventSource: the token travels as `?token=`. */

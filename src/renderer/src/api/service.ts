@@ -1,5 +1,7 @@
 import type { Exchange, HttpClient } from './http'
-import type { ActivateInput, ClaimResult, CredentialValues, DeactivateInput, Jwk, LibraryPayload, ValidateInput, WebviewPayload } from './types'
+import type { Static } from 'typebox'
+import type { JwksResponse, PublicKeyResponse } from '../../../shared/schemas/licensing'
+import type { ActivateInput, ClaimResult, CredentialValues, DeactivateInput, LibraryPayload, ValidateInput, WebviewPayload } from './types'
 
 /** The headers a plugin sends to /api/license/v1 (docs/api.md section 5), for a header prefix. */
 export function credentialHeaders(prefix: string, values: Pick<CredentialValues, 'appId' | 'pluginKey' | 'pluginSecret'>): Record<string, string> {
@@ -35,8 +37,8 @@ export function createServiceApi(http: HttpClient) {
       http.exchange({ method: 'POST', path: '/api/license/v1/deactivate', headers: credentialHeaders(prefix, values), body }),
 
     /** The signing public key as a C++ client pins it (PEM and raw hex). */
-    publicKey: () => http.json<{ kid: string; public_key_pem: string; public_key_hex: string }>({ method: 'GET', path: '/api/license/v1/public-key' }),
-    jwks: async () => (await http.json<{ keys: Jwk[] }>({ method: 'GET', path: '/.well-known/jwks.json' })).keys,
+    publicKey: () => http.json<Static<typeof PublicKeyResponse>>({ method: 'GET', path: '/api/license/v1/public-key' }),
+    jwks: async () => (await http.json<Static<typeof JwksResponse>>({ method: 'GET', path: '/.well-known/jwks.json' })).keys,
 
     library: (libraryToken: string, options: { instanceId?: string; storefront?: string } = {}) =>
       http.json<LibraryPayload>({

@@ -7,9 +7,17 @@
  */
 import type { Static } from 'typebox'
 import type { ActionNoteBody } from '../../../shared/schemas/common'
+import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
 import type {
   ActivationSchema,
+  CreateCustomerBody,
   CustomerSchema,
+  LicenseListQuery,
+  LicensePatchBody,
+  ProductFileBody,
+  ProductFileSchema,
+  PurchaseBody,
+  ResellerOrderBody,
   LicenseKindSchema,
   LicenseSchema,
   LicenseStatusSchema,
@@ -19,7 +27,15 @@ import type {
   ResellerOrderSchema,
   SubscriptionStandingResponse
 } from '../../../shared/schemas/commerce'
-import type { AuditEntrySchema, ConnectionStatusSchema, DeveloperSchema, ProductSchema, SessionSchema } from '../../../shared/schemas/control-plane'
+import type {
+  AuditEntrySchema,
+  ConnectionStatusSchema,
+  CreateDeveloperBody,
+  CreateProductBody,
+  DeveloperSchema,
+  ProductSchema,
+  SessionSchema
+} from '../../../shared/schemas/control-plane'
 import type {
   CredentialListResponse,
   CredentialRecordSchema,
@@ -53,22 +69,36 @@ import type {
   ValidateBody
 } from '../../../shared/schemas/licensing'
 import type { VerifyConnectionBody } from '../../../shared/schemas/plugin-connections'
-import type { AuthKindSchema, BodyInfoSchema, HeaderMapSchema, RequestEntrySchema, RequestSummarySchema, SurfaceSchema } from '../../../shared/schemas/requests'
-import type { ClockStateSchema, PresetSchema } from '../../../shared/schemas/scenarios'
-import type { CountsSchema, HealthResponse, ServerInfoResponse, ServerSettingsSchema } from '../../../shared/schemas/server-info'
+import type {
+  AuthKindSchema,
+  BodyInfoSchema,
+  HeaderMapSchema,
+  RequestEntrySchema,
+  RequestListQuery,
+  RequestSummarySchema,
+  SurfaceSchema
+} from '../../../shared/schemas/requests'
+import type { ClockMoveBody, ClockStateSchema, PresetSchema } from '../../../shared/schemas/scenarios'
+import type { CountsSchema, HealthResponse, RuntimeSettingsPatchSchema, ServerInfoResponse, ServerSettingsSchema } from '../../../shared/schemas/server-info'
 
 // ---- Control plane -------------------------------------------------------------------------
 
 export type Health = Static<typeof HealthResponse>
 export type ServerSettings = Static<typeof ServerSettingsSchema>
+export type ServerSettingsPatch = Static<typeof RuntimeSettingsPatchSchema>
 export type Counts = Static<typeof CountsSchema>
 export type ServerInfo = Static<typeof ServerInfoResponse>
 
 export type Developer = Static<typeof DeveloperSchema>
 export type DeveloperRole = Developer['role']
+export type NewDeveloper = Static<typeof CreateDeveloperBody>
 export type Product = Static<typeof ProductSchema>
+export type NewProduct = Static<typeof CreateProductBody>
+export type NewProductFile = Static<typeof ProductFileBody>
+export type ProductFile = Static<typeof ProductFileSchema>
 export type Session = Static<typeof SessionSchema>
 export type Customer = Static<typeof CustomerSchema>
+export type NewCustomer = Static<typeof CreateCustomerBody>
 
 export type LicenseKind = Static<typeof LicenseKindSchema>
 export type LicenseStatus = Static<typeof LicenseStatusSchema>
@@ -77,12 +107,17 @@ export type Activation = Static<typeof ActivationSchema>
 export type Order = Static<typeof OrderSchema>
 export type OrderItem = Static<typeof OrderItemSchema>
 export type Purchase = Static<typeof PurchaseSchema>
+export type PurchaseInput = Static<typeof PurchaseBody>
+export type ResellerOrderInput = Static<typeof ResellerOrderBody>
+export type LicensePatch = Static<typeof LicensePatchBody>
+export type LicenseListFilter = Static<typeof LicenseListQuery>
 /** A subscription as stored, and as it stands on the emulator clock (the answer of every subscription action). */
 export type SubscriptionWithStanding = Omit<Static<typeof SubscriptionStandingResponse>, 'ok'>
-export type { SubscriptionAction } from '../../../shared/contract/subscriptions'
+export type { SubscriptionAction }
 export type ResellerOrder = Static<typeof ResellerOrderSchema>
 
 export type ClockState = Static<typeof ClockStateSchema>
+export type ClockMove = Static<typeof ClockMoveBody>
 export type Preset = Static<typeof PresetSchema>
 
 export type AuditEntry = Static<typeof AuditEntrySchema>
@@ -102,15 +137,10 @@ export type BodyInfo = Static<typeof BodyInfoSchema>
 export type HeaderMap = Static<typeof HeaderMapSchema>
 export type RequestEntry = Static<typeof RequestEntrySchema>
 
+/** The list query of the request log (filters and paging). */
+export type RequestQuery = Static<typeof RequestListQuery>
 /** The filters the Requests screen offers: a part of the list query, held as UI state. */
-export interface RequestFilters {
-  surface?: Surface | undefined
-  status?: string | undefined
-  method?: string | undefined
-  productId?: string | undefined
-  /** A substring of the redacted path and query (a license key, an instance id, an endpoint). */
-  path?: string | undefined
-}
+export type RequestFilters = Pick<RequestQuery, 'surface' | 'status' | 'method' | 'productId' | 'path'>
 
 // ---- Product credentials (service API, section 4.1) ----------------------------------------
 

@@ -5,8 +5,10 @@ import type {
   Customer,
   LibraryPayload,
   LicenseKind,
-  LicenseStatus,
+  LicensePatch,
+  NewCustomer,
   ResellerOrder,
+  ResellerOrderInput,
   SubscriptionAction,
   SubscriptionWithStanding,
   WebviewPayload
@@ -37,15 +39,15 @@ export interface LibraryState {
   /** The subscription the QA actions work on, as the control plane answers it: its standing and the actions it accepts now. */
   subscription: Resource<SubscriptionWithStanding>
   loadCustomers(): Promise<void>
-  createCustomer(input: { email: string; name?: string }): Promise<Customer>
+  createCustomer(input: NewCustomer): Promise<Customer>
   selectCustomer(customerId: string): Promise<void>
   openPastedToken(token: string): Promise<void>
   setOptions(options: Partial<LibraryOptions>): void
   reload(): Promise<void>
   purchase(input: { productId: string; kind: LicenseKind; maxActivations?: number }): Promise<void>
-  resellerOrder(input: { productId: string; reseller?: string }): Promise<ResellerOrder>
+  resellerOrder(input: ResellerOrderInput): Promise<ResellerOrder>
   claim(claimToken: string): Promise<ClaimResult>
-  updateLicense(licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }): Promise<void>
+  updateLicense(licenseId: string, patch: LicensePatch): Promise<void>
   /** Reads one subscription from the control plane (what the QA actions may offer). */
   loadSubscription(subscriptionId: string): Promise<void>
   /** A billing event on a subscription (renew now, cancel, resume, payment fails or succeeds), then the library again. */

@@ -1,5 +1,5 @@
 import { create } from 'zustand'
-import type { ClockState, FaultRule, FaultRuleInput, Preset, ServerSettings } from '../api/types'
+import type { ClockMove, ClockState, FaultRule, FaultRuleInput, Preset, ServerSettings, ServerSettingsPatch } from '../api/types'
 import { requireApi, timed, useConnection } from './connection'
 import { startOver } from './start-over'
 import { failed, idle, loading, ready, loadInto } from './resource'
@@ -11,9 +11,9 @@ export interface SettingsState {
   faults: Resource<FaultRule[]>
   presets: Resource<Preset[]>
   loadSettings(): Promise<void>
-  saveSettings(patch: Partial<ServerSettings>): Promise<void>
+  saveSettings(patch: ServerSettingsPatch): Promise<void>
   loadClock(): Promise<void>
-  setClock(body: { offsetS: number } | { now: string } | { advanceS: number }): Promise<ClockState>
+  setClock(body: ClockMove): Promise<ClockState>
   loadFaults(): Promise<void>
   saveFaults(rules: FaultRuleInput[]): Promise<FaultRule[]>
   clearFaults(): Promise<void>

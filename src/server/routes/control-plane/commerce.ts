@@ -1,12 +1,14 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Nullable, Timestamp, errorResponses } from '../../../shared/schemas/common'
+import { EmptyBody, errorResponses } from '../../../shared/schemas/common'
 import {
-  ActivationSchema,
-  LicenseKindSchema,
-  LicenseSchema,
-  LicenseStatusSchema,
+  LicenseDetailResponse,
+  LicenseListQuery,
+  LicenseListResponse,
+  LicensePatchBody,
+  LicenseResponse,
+  PurchaseBody,
   PurchaseResponse,
+  ResellerOrderBody,
   ResellerOrderResponse,
   SubscriptionStandingResponse
 } from '../../../shared/schemas/commerce'
@@ -17,7 +19,6 @@ import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
-const Id = Type.String({ minLength: 1, maxLength: 200 })
 
 export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { purchases, licenses, subscriptions } = app.core
@@ -29,18 +30,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'A direct purchase: order, entitlement, license (and subscription)',
-        body: Type.Object(
-          {
-            customerId: Id,
-            productId: Id,
-            kind: Type.Optional(LicenseKindSchema),
-            maxActivations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-            expiresAt: Type.Optional(Timestamp),
-            plan: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])),
-            priceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 }))
-          },
-          { additionalProperties: false }
-        ),
+        body: PurchaseBody,
         response: { 201: PurchaseResponse, ...errorResponses }
       }
     },
@@ -54,14 +44,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'A reseller/partner order waiting for its claim; the claim token is shown once',
-        body: Type.Object(
-          {
-            productId: Id,
-            reseller: Type.Optional(Type.String({ maxLength: 200 })),
-            priceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 }))
-          },
-          { additionalProperties: false }
-        ),
+        body: ResellerOrderBody,
         response: { 201: ResellerOrderResponse, ...errorResponses }
       }
     },
@@ -83,15 +66,8 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Suspend, revoke, reinstate or expire a license, or change its activation limit',
         params: IdParams,
-        body: Type.Object(
-          {
-            status: Type.Optional(LicenseStatusSchema),
-            expiresAt: Type.Optional(Nullable(Timestamp)),
-            maxActivations: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 }))
-          },
-          { additionalProperties: false }
-        ),
-        response: { 200: Type.Object({ ok: Type.Literal(true), license: LicenseSchema }), ...errorResponses }
+        body: LicensePatchBody,
+        response: { 200: LicenseResponse, ...errorResponses }
       }
     },
     async (request) => ({ ok: true as const, license: licenses.update(request.params.id, request.body) })
@@ -104,11 +80,8 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Licenses, newest first, optionally of one product or one customer (at most 500)',
-        querystring: Type.Object(
-          { productId: Type.Optional(Id), customerId: Type.Optional(Id), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },
-          { additionalProperties: false }
-        ),
-        response: { 200: Type.Object({ ok: Type.Literal(true), licenses: Type.Array(LicenseSchema) }), ...errorResponses }
+        querystring: LicenseListQuery,
+        response: { 200: LicenseListResponse, ...errorResponses }
       }
     },
     async (request) => ({ ok: true as const, licenses: licenses.list(request.query) })
@@ -122,7 +95,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'A license with every activation, live and deactivated',
         params: IdParams,
-        response: { 200: Type.Object({ ok: Type.Literal(true), license: LicenseSchema, activations: Type.Array(ActivationSchema) }), ...errorResponses }
+        response: { 200: LicenseDetailResponse, ...errorResponses }
       }
     },
     async (request) => ({ ok: true as const, license: licenses.require(request.params.id), activations: licenses.activations(request.params.id) })
@@ -151,7 +124,7 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tags,
           summary: SUBSCRIPTION_ACTION_SUMMARIES[action],
           params: IdParams,
-          body: Type.Object({}, { additionalProperties: false }),
+          body: EmptyBody,
           response: {
             200: SubscriptionStandingResponse,
             ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.subscriptionNotFound, ERROR_ANSWERS.subscriptionStateConflict)

@@ -1,9 +1,9 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
 import { IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
-import { CustomerSchema, LicenseSchema } from '../../../shared/schemas/commerce'
+import { CreateCustomerBody, CustomerLibraryTokenResponse, CustomerListResponse, CustomerResponse, LicenseListResponse } from '../../../shared/schemas/commerce'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
+import { libraryLinks } from '../../http/library-links'
 
 const tags = ['Emulator']
 
@@ -17,17 +17,8 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Create a customer (with a signed-in user identity)',
-        body: Type.Object(
-          {
-            email: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }),
-            name: Type.Optional(Type.String({ maxLength: 200 })),
-            country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
-            locale: Type.Optional(Type.String({ maxLength: 35 })),
-            newsletter: Type.Optional(Type.Boolean())
-          },
-          { additionalProperties: false }
-        ),
-        response: { 201: Type.Object({ ok: Type.Literal(true), customer: CustomerSchema }), ...errorResponses }
+        body: CreateCustomerBody,
+        response: { 201: CustomerResponse, ...errorResponses }
       }
     },
     async (request, reply) => reply.code(201).send({ ok: true as const, customer: customers.create(request.body) })
@@ -40,7 +31,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'List customers',
-        response: { 200: Type.Object({ ok: Type.Literal(true), customers: Type.Array(CustomerSchema) }), ...errorResponses }
+        response: { 200: CustomerListResponse, ...errorResponses }
       }
     },
     async () => ({ ok: true as const, customers: customers.list() })
@@ -78,11 +69,11 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "A library token for the customer's library",
         params: IdParams,
-        response: { 200: Type.Object({ ok: Type.Literal(true), libraryToken: Type.String(), expiresAt: Type.String() }), ...errorResponses }
+        response: { 200: CustomerLibraryTokenResponse, ...errorResponses }
       }
     },
     async (request) => {
-      const issued = await library.issueToken(customers.require(request.params.id), app.core.apiBaseUrl())
+      const issued = await library.issueToken(customers.require(request.params.id), libraryLinks(app.core.apiBaseUrl()))
       return { ok: true as const, libraryToken: issued.library_token, expiresAt: issued.expires_at }
     }
   )
@@ -95,7 +86,7 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "The customer's licenses",
         params: IdParams,
-        response: { 200: Type.Object({ ok: Type.Literal(true), licenses: Type.Array(LicenseSchema) }), ...errorResponses }
+        response: { 200: LicenseListResponse, ...errorResponses }
       }
     },
     async (request) => ({ ok: true as const, licenses: app.core.licenses.ofCustomer(customers.require(request.params.id).id) })

@@ -1,7 +1,6 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
-import { DeveloperSchema, IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
+import { CreateDeveloperBody, DeveloperListResponse, DeveloperResponse, IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
@@ -16,15 +15,8 @@ export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
       schema: {
         tags,
         summary: 'Create a developer (role developer or admin)',
-        body: Type.Object(
-          {
-            email: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }),
-            name: Type.Optional(Type.String({ maxLength: 200 })),
-            role: Type.Optional(Type.Union([Type.Literal('developer'), Type.Literal('admin')]))
-          },
-          { additionalProperties: false }
-        ),
-        response: { 201: Type.Object({ ok: Type.Literal(true), developer: DeveloperSchema }), ...errorResponses }
+        body: CreateDeveloperBody,
+        response: { 201: DeveloperResponse, ...errorResponses }
       }
     },
     async (request, reply) => reply.code(201).send({ ok: true as const, developer: developers.create(request.body) })
@@ -37,7 +29,7 @@ export const developerControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
       schema: {
         tags,
         summary: 'List developers',
-        response: { 200: Type.Object({ ok: Type.Literal(true), developers: Type.Array(DeveloperSchema) }), ...errorResponses }
+        response: { 200: DeveloperListResponse, ...errorResponses }
       }
     },
     async () => ({ ok: true as const, developers: developers.list() })

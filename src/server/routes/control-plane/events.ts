@@ -1,6 +1,6 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
+import { ChangeFeedQuery, EventStreamResponse } from '../../../shared/schemas/requests'
 import { eventStreams } from '../../http/event-stream'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 import type { ChangeBatch } from '../../../shared/contract/changes'
@@ -26,12 +26,9 @@ export const eventControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '{ kind: "entity", entity, id } (id null when many or unknown), { kind: "everything", cause: "reset" | "preset" | "import" }, ' +
           '{ kind: "clock" }, { kind: "faults" } or { kind: "settings" }. Whoever made the change: the UI, the control plane, the CLI, ' +
           'a licensing call. Send the admin token as x-emulator-token or, for a browser EventSource, as `?token=`.',
-        querystring: Type.Object(
-          { token: Type.Optional(Type.String({ maxLength: 512, description: 'The admin token, for a browser EventSource.' })) },
-          { additionalProperties: false }
-        ),
+        querystring: ChangeFeedQuery,
         response: {
-          200: { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+          200: EventStreamResponse,
           ...errorResponses
         }
       }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { DomainError } from '../../../core/errors/domain-error'
+import { TransportError } from '../../errors/transport-codes'
 import type { ServerSettings } from '../../plugins/emulator-context'
 
 const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i
@@ -13,11 +13,11 @@ export function controlPlaneGuard(settings: ServerSettings) {
   return async function guard(request: FastifyRequest): Promise<void> {
     const host = request.headers.host ?? ''
     if (!LOOPBACK_HOST.test(host)) {
-      throw new DomainError('HOST_NOT_ALLOWED', 'The control plane answers only on a loopback host name (127.0.0.1, localhost, [::1]).')
+      throw new TransportError('HOST_NOT_ALLOWED', 'The control plane answers only on a loopback host name (127.0.0.1, localhost, [::1]).')
     }
     const origin = request.headers.origin
     if (origin !== undefined && origin !== `http://${host}` && !settings.trustedOrigins.includes(origin)) {
-      throw new DomainError('ORIGIN_NOT_ALLOWED', 'Pages from another origin may not drive the emulator control plane.')
+      throw new TransportError('ORIGIN_NOT_ALLOWED', 'Pages from another origin may not drive the emulator control plane.')
     }
   }
 }

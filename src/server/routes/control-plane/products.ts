@@ -1,22 +1,22 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { DomainError } from '../../../core/errors/domain-error'
-import { Nullable, errorResponses } from '../../../shared/schemas/common'
-import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductListQuery, ProductSchema } from '../../../shared/schemas/control-plane'
-import { CredentialRecordSchema } from '../../../shared/schemas/credentials'
+import { errorResponses } from '../../../shared/schemas/common'
+import {
+  CreateProductBody,
+  IdParams,
+  ProductListQuery,
+  LegacyCredentialResponse,
+  ProductAuditResponse,
+  ProductConnectionResponse,
+  ProductCredentialsResponse,
+  ProductListResponse,
+  ProductResponse
+} from '../../../shared/schemas/control-plane'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
-import { shownId } from '../../../core/redaction/shown-id'
 
 const tags = ['Emulator']
 
 export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { products, developers, credentials, audit, connectionStatuses } = app.core
-
-  const requireProduct = (id: string) => {
-    const product = products.find(id)
-    if (!product) throw new DomainError('PRODUCT_NOT_FOUND', `No product has the id ${shownId(id, 'prod')}.`)
-    return product
-  }
+  const { products, developers, credentials, audit, connections } = app.core
 
   app.post(
     '/products',
@@ -25,15 +25,8 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Create a product owned by a developer',
-        body: Type.Object(
-          {
-            developerId: Type.String({ minLength: 1, maxLength: 200 }),
-            name: Type.String({ minLength: 1, maxLength: 200 }),
-            storefrontSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9][a-z0-9-]*$' }))
-          },
-          { additionalProperties: false }
-        ),
-        response: { 201: Type.Object({ ok: Type.Literal(true), product: ProductSchema }), ...errorResponses }
+        body: CreateProductBody,
+        response: { 201: ProductResponse, ...errorResponses }
       }
     },
     async (request, reply) => reply.code(201).send({ ok: true as const, product: products.create(request.body) })
@@ -47,7 +40,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'List every product, or (visibleTo) those one developer sees',
         querystring: ProductListQuery,
-        response: { 200: Type.Object({ ok: Type.Literal(true), products: Type.Array(ProductSchema) }), ...errorResponses }
+        response: { 200: ProductListResponse, ...errorResponses }
       }
     },
     async (request) => {
@@ -65,11 +58,7 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Issue an active credential with no recoverable secret, as older credentials are',
         params: IdParams,
         response: {
-          201: Type.Object({
-            ok: Type.Literal(true),
-            credential: CredentialRecordSchema,
-            oneTimeReveal: Type.Object({ appId: Type.String(), pluginKey: Type.String(), pluginSecret: Type.String() })
-          }),
+          201: LegacyCredentialResponse,
           ...errorResponses
         }
       }
@@ -88,10 +77,10 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Every credential of a product, newest first',
         params: IdParams,
-        response: { 200: Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema) }), ...errorResponses }
+        response: { 200: ProductCredentialsResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, credentials: credentials.recordsOf(requireProduct(request.params.id).id) })
+    async (request) => ({ ok: true as const, credentials: credentials.recordsOf(products.require(request.params.id).id) })
   )
 
   app.get(
@@ -102,10 +91,10 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "The product's credential audit trail, newest first",
         params: IdParams,
-        response: { 200: Type.Object({ ok: Type.Literal(true), entries: Type.Array(AuditEntrySchema) }), ...errorResponses }
+        response: { 200: ProductAuditResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, entries: audit.list(requireProduct(request.params.id).id) })
+    async (request) => ({ ok: true as const, entries: audit.list(products.require(request.params.id).id) })
   )
 
   app.get(
@@ -116,9 +105,9 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "The product's connection status record (null before the first verification)",
         params: IdParams,
-        response: { 200: Type.Object({ ok: Type.Literal(true), connection: Nullable(ConnectionStatusSchema) }), ...errorResponses }
+        response: { 200: ProductConnectionResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, connection: connectionStatuses.get(requireProduct(request.params.id).id) })
+    async (request) => ({ ok: true as const, connection: connections.statusOf(request.params.id) })
   )
 }

@@ -1,11 +1,19 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { eventStreams } from '../../http/event-stream'
 import { matchesFilter } from '../../../core/inspector/request-filter'
 import type { RequestSummary } from '../../../core/inspector/types'
-import { Nullable, errorResponses } from '../../../shared/schemas/common'
-import { RequestEntrySchema, RequestIdParams, RequestListQuery, RequestStreamQuery, RequestSummarySchema } from '../../../shared/schemas/requests'
+import { errorResponses } from '../../../shared/schemas/common'
+import {
+  RequestEntryResponse,
+  RequestIdParams,
+  RequestListQuery,
+  RequestListResponse,
+  RequestStreamHeaders,
+  RequestStreamQuery,
+  RequestsClearedResponse,
+  EventStreamResponse
+} from '../../../shared/schemas/requests'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
@@ -29,7 +37,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Every request to the service API (not the control plane, the OpenAPI document or the UI), redacted. Page with `limit` and `before` = the previous `nextBefore`.',
         querystring: RequestListQuery,
         response: {
-          200: Type.Object({ ok: Type.Literal(true), requests: Type.Array(RequestSummarySchema), nextBefore: Nullable(Type.Integer()) }),
+          200: RequestListResponse,
           ...errorResponses
         }
       }
@@ -48,7 +56,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Empty the request log',
-        response: { 200: Type.Object({ ok: Type.Literal(true), deleted: Type.Integer() }), ...errorResponses }
+        response: { 200: RequestsClearedResponse, ...errorResponses }
       }
     },
     async () => ({ ok: true as const, deleted: log.clear() })
@@ -67,11 +75,9 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The same filters as the list. Send the admin token as x-emulator-token or, for a browser EventSource, as `?token=`. ' +
           'A reconnecting client sending Last-Event-ID first gets what it missed (up to 500).',
         querystring: RequestStreamQuery,
-        headers: Type.Object({
-          'last-event-id': Type.Optional(Type.String({ description: 'The id of the last event received: a reconnecting client first gets what it missed.' }))
-        }),
+        headers: RequestStreamHeaders,
         response: {
-          200: { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } },
+          200: EventStreamResponse,
           ...errorResponses
         }
       }
@@ -103,7 +109,7 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'One recorded request with its redacted request and response',
         params: RequestIdParams,
-        response: { 200: Type.Object({ ok: Type.Literal(true), entry: RequestEntrySchema }), ...errorResponses }
+        response: { 200: RequestEntryResponse, ...errorResponses }
       }
     },
     async (request) => {

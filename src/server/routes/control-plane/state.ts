@@ -1,15 +1,21 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../shared/schemas/common'
-import { PresetSchema } from '../../../shared/schemas/scenarios'
+import {
+  PresetListResponse,
+  PresetLoadResponse,
+  PresetParams,
+  ResetResponse,
+  StateExportQuery,
+  StateExportResponse,
+  StateImportBody,
+  StateImportResponse
+} from '../../../shared/schemas/scenarios'
 import { SCENARIO_FORMAT } from '../../../core/scenarios/scenario-schema'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 /** Scenario documents can be large (a whole customer base); this route alone accepts up to 256 MiB. */
 const STATE_BODY_LIMIT = 256 * 1024 * 1024
-
-const Counts = Type.Record(Type.String(), Type.Integer())
 
 export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { state } = app.core
@@ -24,15 +30,8 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Data, credential audit trail, connection records, clock offset, fault rules and runtime settings. ' +
           '`includeRequests=1` adds the (redacted) request log.',
-        querystring: Type.Object(
-          {
-            includeRequests: Type.Optional(
-              Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], { description: 'Add the request log.' })
-            )
-          },
-          { additionalProperties: false }
-        ),
-        response: { 200: Type.Object({ ok: Type.Literal(true), state: Type.Unknown() }), ...errorResponses }
+        querystring: StateExportQuery,
+        response: { 200: StateExportResponse, ...errorResponses }
       }
     },
     async (request) => {
@@ -51,8 +50,8 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Import a scenario document, replacing the state atomically (400 names the path of the first error)',
         // The request log, the clock and the fault rules are replaced too; settings only when the document has them.
         description: `The body is the scenario document itself, or { "state": <document> } as GET answers. Schema: resources/scenario.schema.json (format "${SCENARIO_FORMAT}").`,
-        body: Type.Unknown(),
-        response: { 200: Type.Object({ ok: Type.Literal(true), imported: Counts }), ...errorResponses }
+        body: StateImportBody,
+        response: { 200: StateImportResponse, ...errorResponses }
       }
     },
     async (request) => {
@@ -69,7 +68,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Empty all data, the request log, the fault rules and the clock offset, without a restart (signing keys and settings stay)',
-        response: { 200: Type.Object({ ok: Type.Literal(true), reset: Type.Literal(true) }), ...errorResponses }
+        response: { 200: ResetResponse, ...errorResponses }
       }
     },
     async () => {
@@ -86,10 +85,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'The built-in scenarios',
         response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            presets: Type.Array(PresetSchema)
-          }),
+          200: PresetListResponse,
           ...errorResponses
         }
       }
@@ -104,8 +100,8 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Load a built-in scenario, replacing the state as an import does (request log emptied, clock back to the system time, no fault rules)',
-        params: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ ok: Type.Literal(true), preset: Type.String(), imported: Counts }), ...errorResponses }
+        params: PresetParams,
+        response: { 200: PresetLoadResponse, ...errorResponses }
       }
     },
     async (request) => ({ ok: true as const, preset: request.params.name, imported: state.loadPreset(request.params.name) })

@@ -1,9 +1,9 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { actingDeveloper } from '../../auth/developer-auth'
 import { ActionNoteBody, ProductIdParams } from '../../../shared/schemas/common'
 import { ERROR_ANSWERS, MANAGEMENT_ERRORS, errorAnswers } from '../../../shared/schemas/error-answers'
 import {
+  CredentialListQuery,
   CredentialListResponse,
   CurrentCredentialResponse,
   ExistingResponse,
@@ -31,7 +31,7 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
       schema: {
         tags,
         summary: 'List the credentials of visible products, newest first (revoked included)',
-        querystring: Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
+        querystring: CredentialListQuery,
         response: { 200: CredentialListResponse, ...errorAnswers(...MANAGEMENT_ERRORS) }
       }
     },

@@ -1,18 +1,15 @@
-import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
-import { ClaimResponse, LibraryResponse } from '../../../shared/schemas/library'
+import { ClaimFields, ClaimResponse, LibraryQuery, LibraryResponse } from '../../../shared/schemas/library'
 import { requestCustomer } from '../../auth/token-auth'
 import { oneValue } from '../../http/one-value'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { closeIgnoredField } from '../../plugins/tolerant-requests'
 import { LIBRARY_READ, NO_TOKEN, SIGNED_IN_USER } from '../../auth/route-tokens'
+import { libraryLinks } from '../../http/library-links'
 
 const tags = ['Customer library']
-const Token = Type.String({ maxLength: 4096 })
-/** A filter or device id: empty would match nothing, so it is refused (docs/api.md section 4). */
-const Id = Type.String({ minLength: 1, maxLength: 200 })
 
 /** The customer library (docs/api.md section 4). */
 export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -28,20 +25,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "The customer's library: products, subscriptions, licenses, orders, preferences, profile, support, download_token",
         description:
           'Library token as Bearer, or query `token`, `library_token`, `libraryToken` or `download_token`. `storefront`/`storefrontSlug` filter to one storefront; `instance_id`/`instanceId`/`machine_id` mark what is activated on that device.',
-        querystring: Type.Object(
-          {
-            token: Type.Optional(Token),
-            library_token: Type.Optional(Token),
-            libraryToken: Type.Optional(Token),
-            download_token: Type.Optional(Token),
-            storefront: Type.Optional(Id),
-            storefrontSlug: Type.Optional(Id),
-            instance_id: Type.Optional(Id),
-            instanceId: Type.Optional(Id),
-            machine_id: Type.Optional(Id)
-          },
-          { additionalProperties: false }
-        ),
+        querystring: LibraryQuery,
         response: { 200: LibraryResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.libraryTokenInvalid) }
       }
     },
@@ -49,7 +33,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const q = request.query
       const { customer, scope } = requestCustomer(request)
       const payload = await library.library(customer, {
-        baseUrl: app.core.apiBaseUrl(),
+        links: libraryLinks(app.core.apiBaseUrl()),
         storefront: oneValue({ storefront: q.storefront, storefrontSlug: q.storefrontSlug }, 'query'),
         instanceId: oneValue({ instance_id: q.instance_id, instanceId: q.instanceId, machine_id: q.machine_id }, 'query'),
         scope: scope ?? undefined
@@ -67,7 +51,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'The claim link opened in a browser: a page saying what it is and how the claim completes (HTML)',
-        querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
+        querystring: ClaimFields,
         response: {
           200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
           ...errorAnswers(ERROR_ANSWERS.validation)
@@ -89,8 +73,8 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Claim a reseller/partner order item for the signed-in user (idempotent for the same account)',
         description:
           'Signed-in user JWT (customer or developer). The claim token as `claim` or `claim_token`, in the body or the query. Invalid token: 400 LIBRARY_CLAIM_FAILED reason INVALID_CLAIM_TOKEN; claimed by another account: 409 reason ALREADY_CLAIMED.',
-        querystring: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
-        body: Type.Object({ claim: Type.Optional(Token), claim_token: Type.Optional(Token) }, { additionalProperties: false }),
+        querystring: ClaimFields,
+        body: ClaimFields,
         response: {
           200: ClaimResponse,
           ...errorAnswers(

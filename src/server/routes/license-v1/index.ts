@@ -1,18 +1,17 @@
-import { Type } from 'typebox'
 import { exportSPKI } from 'jose'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ERROR_ANSWERS, LICENSE_ACTION_ERRORS, errorAnswers } from '../../../shared/schemas/error-answers'
-import { WebviewResponse } from '../../../shared/schemas/library'
+import { LibraryContextFields, WebviewResponse } from '../../../shared/schemas/library'
 import { TOKEN_ISSUER } from '../../../shared/contract/licensing'
 import {
   ActivateBody,
-  ActivationViewSchema,
+  ActivateResponse,
   DeactivateBody,
-  JwkSchema,
+  DeactivateResponse,
   LibraryTokenResponse,
-  LicenseCodeSchema,
-  LicenseViewSchema,
-  ValidateBody
+  PublicKeyResponse,
+  ValidateBody,
+  ValidateResponse
 } from '../../../shared/schemas/licensing'
 import type { FastifyRequest } from 'fastify'
 import { requestAuth, requestPlugin } from '../../auth/token-auth'
@@ -20,6 +19,7 @@ import { oneValue } from '../../http/one-value'
 import { activationView, licenseView } from './presenters'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { LIBRARY_CONTEXT, NO_TOKEN, PRODUCT_CREDENTIAL } from '../../auth/route-tokens'
+import { libraryLinks } from '../../http/library-links'
 
 const tags = ['Licensing v1']
 const LIBRARY_CONTEXT_ERRORS = [
@@ -30,36 +30,6 @@ const LIBRARY_CONTEXT_ERRORS = [
   ERROR_ANSWERS.licenseNotFound,
   ERROR_ANSWERS.scopeMismatch
 ]
-
-const LibraryContextQuery = Type.Object(
-  {
-    token: Type.Optional(Type.String({ maxLength: 4096 })),
-    libraryToken: Type.Optional(Type.String({ maxLength: 4096 })),
-    library_token: Type.Optional(Type.String({ maxLength: 4096 })),
-    license_key: Type.Optional(Type.String({ maxLength: 200 })),
-    instance_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    instanceId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    machine_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    storefront: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    storefrontSlug: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 }))
-  },
-  { additionalProperties: false }
-)
-const LibraryContextBody = Type.Object(
-  {
-    token: Type.Optional(Type.String({ maxLength: 4096 })),
-    library_token: Type.Optional(Type.String({ maxLength: 4096 })),
-    libraryToken: Type.Optional(Type.String({ maxLength: 4096 })),
-    license_key: Type.Optional(Type.String({ maxLength: 200 })),
-    instance_id: Type.Optional(Type.String({ maxLength: 200 })),
-    instanceId: Type.Optional(Type.String({ maxLength: 200 })),
-    machine_id: Type.Optional(Type.String({ maxLength: 200 })),
-    storefront: Type.Optional(Type.String({ maxLength: 200 })),
-    storefrontSlug: Type.Optional(Type.String({ maxLength: 200 }))
-  },
-  { additionalProperties: false }
-)
 
 /**
  * Licensing under /api/license/v1 (docs/api.md section 5), authenticated by the product
@@ -77,16 +47,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Activate a license on an instance (201 new, 200 already active on it)',
         body: ActivateBody,
         response: {
-          '2xx': Type.Object({
-            ok: Type.Literal(true),
-            activated: Type.Literal(true),
-            created: Type.Boolean(),
-            code: Type.Literal('VALID'),
-            message: Type.String(),
-            license: LicenseViewSchema,
-            activation: ActivationViewSchema,
-            license_token: Type.String()
-          }),
+          '2xx': ActivateResponse,
           ...errorAnswers(...LICENSE_ACTION_ERRORS, ERROR_ANSWERS.tooManyActivations)
         }
       }
@@ -124,15 +85,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Validate a license (always 200 once authenticated; see `valid` and `code`)',
         body: ValidateBody,
         response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            valid: Type.Boolean(),
-            code: LicenseCodeSchema,
-            message: Type.String(),
-            license: Type.Optional(LicenseViewSchema),
-            activation: Type.Optional(ActivationViewSchema),
-            license_token: Type.Optional(Type.String())
-          }),
+          200: ValidateResponse,
           ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.productCredentialInvalid)
         }
       }
@@ -165,7 +118,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Deactivate a license on an instance, freeing its slot',
         body: DeactivateBody,
         response: {
-          200: Type.Object({ ok: Type.Literal(true), deactivated: Type.Literal(true), license: LicenseViewSchema, activation: ActivationViewSchema }),
+          200: DeactivateResponse,
           ...errorAnswers(...LICENSE_ACTION_ERRORS, ERROR_ANSWERS.notActivated)
         }
       }
@@ -212,12 +165,12 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'A library token for the package and web view library flows',
         description:
           'Identify the customer with a library token (Bearer, or `token`, `library_token` or `libraryToken` in the query or a POST body), or with the product credential headers plus `license_key`.',
-        ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
+        ...(method === 'GET' ? { querystring: LibraryContextFields } : { querystring: LibraryContextFields, body: LibraryContextFields }),
         response: { 200: LibraryTokenResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
         const { customer, vendorId } = resolveCustomer(request, field(request, 'license_key'))
-        return { ok: true as const, ...(await library.issueToken(customer, app.core.apiBaseUrl(), vendorId)) }
+        return { ok: true as const, ...(await library.issueToken(customer, libraryLinks(app.core.apiBaseUrl()), vendorId)) }
       }
     })
 
@@ -231,14 +184,14 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The customer library, compact, for an in-plugin web view (scoped to the calling product)',
         description:
           'The same groups and filters as GET /api/library: `storefront`/`storefrontSlug` filter to one storefront, `instance_id`/`instanceId`/`machine_id` mark what is activated on that device (query, or a POST body). With the product credential headers (and `license_key` when no library token is sent), every group is narrowed to the calling product.',
-        ...(method === 'GET' ? { querystring: LibraryContextQuery } : { querystring: LibraryContextQuery, body: LibraryContextBody }),
+        ...(method === 'GET' ? { querystring: LibraryContextFields } : { querystring: LibraryContextFields, body: LibraryContextFields }),
         response: { 200: WebviewResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
         const { customer, productId, vendorId } = resolveCustomer(request, field(request, 'license_key'))
         const scope = requestAuth(request).scope
         const payload = await library.webview(customer, {
-          baseUrl: app.core.apiBaseUrl(),
+          links: libraryLinks(app.core.apiBaseUrl()),
           instanceId: field(request, 'instance_id', 'instanceId', 'machine_id'),
           storefront: field(request, 'storefront', 'storefrontSlug'),
           productId: productId ?? field(request, 'productId') ?? null,
@@ -257,17 +210,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'The license-token verification key: PEM (SPKI), raw Ed25519 hex, and JWK',
         response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            kid: Type.String(),
-            alg: Type.Literal('EdDSA'),
-            crv: Type.Literal('Ed25519'),
-            typ: Type.Literal('license+jwt'),
-            public_key_pem: Type.String(),
-            public_key_hex: Type.String(),
-            jwk: JwkSchema,
-            issuer: Type.String({ description: 'The `iss` of every license token; `aud` is the App ID of the product.' })
-          }),
+          200: PublicKeyResponse,
           // Fault rules (rate limits, injected errors) reach every service route.
           ...errorAnswers()
         }

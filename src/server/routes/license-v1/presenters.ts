@@ -1,5 +1,7 @@
 import type { LicenseStanding } from '../../../core/licensing/licensing-service'
-import type { Activation } from '../../../core/licensing/license-repository'
+
+/** An activation as the licensing service reports it. */
+type Activation = NonNullable<LicenseStanding['activation']>
 
 /** Licensing payloads use the service's snake_case keys (docs/api.md section 5). */
 export function licenseView(standing: LicenseStanding) {

@@ -10,7 +10,7 @@ import { Value } from 'typebox/value'
  * as sent. Path and query values arrive as text and are still converted to the schema's type.
  * Issues keep Ajv's shape, so the error handler words them the same way.
  */
-export const strictValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+export const noCoercionValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = Compile(schema)
   return (value: unknown) => {
     const input = httpPart === 'body' ? value : Value.Convert(schema, value)
@@ -53,19 +53,19 @@ function toAjvIssues(errors: readonly TypeBoxIssue[]): FastifySchemaValidationEr
   return out
 }
 
-/** The part of a Fastify instance (any type provider) that `useStrictRequests` configures. */
-export interface StrictRequestsTarget {
+/** The part of a Fastify instance (any type provider) that `useNoCoercionValidation` configures. */
+export interface NoCoercionValidationTarget {
   setValidatorCompiler(compiler: FastifySchemaCompiler<TSchema>): unknown
   hasContentTypeParser(contentType: string): boolean
   removeContentTypeParser(contentType: string): unknown
 }
 
 /**
- * For the whole app (build-server): validate with `strictValidatorCompiler` and accept JSON bodies only.
+ * For the whole app (build-server): validate with `noCoercionValidatorCompiler` and accept JSON bodies only.
  * Fastify also parses text/plain by default, which turned a wrong Content-Type into a 400
  * ("must be object") instead of the 415 UNSUPPORTED_MEDIA_TYPE a client should see.
  */
-export function useStrictRequests(app: StrictRequestsTarget): void {
-  app.setValidatorCompiler(strictValidatorCompiler)
+export function useNoCoercionValidation(app: NoCoercionValidationTarget): void {
+  app.setValidatorCompiler(noCoercionValidatorCompiler)
   if (app.hasContentTypeParser('text/plain')) app.removeContentTypeParser('text/plain')
 }
