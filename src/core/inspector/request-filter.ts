@@ -1,4 +1,6 @@
 import type { RequestFilter, RequestSummary } from './types'
+import { REQUEST_SOURCES } from '../../shared/contract/inspector'
+import type { RequestSource } from '../../shared/contract/inspector'
 
 /** `404` (exact) or `4xx` (class); null for anything else. */
 export function parseStatusFilter(value: string): { min: number; max: number } | null {
@@ -49,10 +51,23 @@ export function filterSql(filter: RequestFilter): { where: string[]; params: (st
     where.push('instr(lower(path), ?) > 0')
     params.push(filter.path.toLowerCase())
   }
+  if (filter.q) {
+    // The stored exchange is redacted JSON: a search finds what the inspector shows, never a secret.
+    where.push('instr(lower(path || char(10) || request_json || char(10) || response_json), ?) > 0')
+    params.push(filter.q.toLowerCase())
+  }
+  if (filter.source && filter.source.length > 0) {
+    where.push(`source IN (${filter.source.map(() => '?').join(', ')})`)
+    params.push(...filter.source)
+  }
   return { where, params }
 }
 
-export function matchesFilter(entry: RequestSummary, filter: RequestFilter): boolean {
+/**
+ * `exchangeText` is the entry's stored request and response (JSON text), which the text search
+ * `q` reads; without it a `q` filter matches nothing but the path.
+ */
+export function matchesFilter(entry: RequestSummary, filter: RequestFilter, exchangeText = ''): boolean {
   if (filter.surface && entry.surface !== filter.surface) return false
   if (filter.status) {
     const range = parseStatusFilter(filter.status)
@@ -62,5 +77,16 @@ export function matchesFilter(entry: RequestSummary, filter: RequestFilter): boo
   if (filter.productId && entry.productId !== filter.productId) return false
   if (filter.authKind && entry.authKind !== filter.authKind) return false
   if (filter.path && !entry.path.toLowerCase().includes(filter.path.toLowerCase())) return false
+  if (filter.source && filter.source.length > 0 && !filter.source.includes(entry.source)) return false
+  if (filter.q) {
+    const wanted = filter.q.toLowerCase()
+    if (!entry.path.toLowerCase().includes(wanted) && !exchangeText.toLowerCase().includes(wanted)) return false
+  }
   return true
+}
+
+/** The `source` query parameter (`client,tester`) as a list; unknown names are left out. */
+export function sourceList(value: string | undefined): RequestSource[] | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').filter((name): name is RequestSource => (REQUEST_SOURCES as readonly string[]).includes(name))
 }

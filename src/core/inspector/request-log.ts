@@ -6,7 +6,8 @@ import type { PreparedEntry } from './redact-exchange'
 import { filterSql } from './request-filter'
 import type { RequestCapture, RequestEntry, RequestFilter, RequestPage, RequestSummary } from './types'
 import { REQUEST_PAGE_MAX } from '../../shared/contract/inspector'
-import type { AuthKind, Surface } from '../../shared/contract/inspector'
+import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
+import type { FaultKind } from '../../shared/contract/faults'
 
 /** How long a finished request waits in memory before its batch is written. */
 export const FLUSH_DELAY_MS = 75
@@ -53,8 +54,11 @@ export interface RequestLog {
   after(id: number, limit: number): RequestSummary[]
   /** Empties the log, queued entries included; answers how many rows went. */
   clear(): number
-  /** Called with each entry once it is written. Returns the unsubscribe function. */
-  subscribe(listener: (entry: RequestSummary) => void): () => void
+  /**
+   * Called with each entry once it is written, and its redacted exchange as stored (for the
+   * text search of a live stream). Returns the unsubscribe function.
+   */
+  subscribe(listener: (entry: RequestSummary, exchangeText: string) => void): () => void
   /** Live subscriptions (open event streams). */
   subscribers(): number
   /** Where a failed batch is reported (the batch is dropped; requests are never failed by it). */
@@ -82,17 +86,24 @@ interface SummaryRow {
   duration_ms: number
   auth_kind: string
   product_id: string | null
+  source: string
+  error_code: string | null
+  fault_rule_id: string | null
+  fault_kind: string | null
+  fault_label: string | null
 }
 
-const SUMMARY_COLUMNS = 'id, at, surface, method, path, status, duration_ms, auth_kind, product_id'
+const SUMMARY_COLUMNS = 'id, at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code, fault_rule_id, fault_kind, fault_label'
 
 export function createRequestLog(store: Store, clock: Clock, options: RequestLogOptions): RequestLog {
   const capacity = Math.max(1, Math.floor(options.capacity))
   const flushDelayMs = options.flushDelayMs ?? FLUSH_DELAY_MS
   const db = store.db
   const insert = db.prepare(
-    `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, request_json, response_json)
-     VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @requestJson, @responseJson)`
+    `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code,
+                              fault_rule_id, fault_kind, fault_label, request_json, response_json)
+     VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @source, @errorCode,
+             @faultRuleId, @faultKind, @faultLabel, @requestJson, @responseJson)`
   )
   // Deletes what is older than the `capacity` newest rows. Ids are AUTOINCREMENT and only the oldest
   // rows are ever deleted, so those are the ids up to newest - capacity: a range on the primary key.
@@ -111,7 +122,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
   let timer: ReturnType<typeof setTimeout> | null = null
   let nextTurn: ReturnType<typeof setImmediate> | null = null
   let closed = false
-  const listeners = new Set<(entry: RequestSummary) => void>()
+  const listeners = new Set<(entry: RequestSummary, exchangeText: string) => void>()
   const errorListeners = new Set<(error: unknown) => void>()
 
   const reportError = (error: unknown) => {
@@ -196,7 +207,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
       }
       prepared.push({ entry, atMs: item.atMs })
     }
-    const written: RequestSummary[] = []
+    const written: { summary: RequestSummary; exchangeText: string }[] = []
     try {
       store.transaction(() => {
         const products = new Map<string, string | null>()
@@ -209,21 +220,32 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
             status: entry.status,
             durationMs: entry.durationMs,
             authKind: entry.authKind,
-            productId: entry.productId ?? productOfAppId(products, entry.appId)
+            productId: entry.productId ?? productOfAppId(products, entry.appId),
+            source: entry.source,
+            errorCode: entry.errorCode,
+            fault: entry.fault
           }
-          const result = insert.run({ ...summary, requestJson: entry.requestJson, responseJson: entry.responseJson })
-          written.push({ id: Number(result.lastInsertRowid), ...summary })
+          const { fault: _described, ...columns } = summary
+          const result = insert.run({
+            ...columns,
+            faultRuleId: entry.fault?.ruleId ?? null,
+            faultKind: entry.fault?.kind ?? null,
+            faultLabel: entry.fault?.label ?? null,
+            requestJson: entry.requestJson,
+            responseJson: entry.responseJson
+          })
+          written.push({ summary: { id: Number(result.lastInsertRowid), ...summary }, exchangeText: `${entry.requestJson}\n${entry.responseJson}` })
         }
-        trim.run((written[written.length - 1] as RequestSummary).id - capacity)
+        trim.run((written[written.length - 1] as { summary: RequestSummary }).summary.id - capacity)
       })
     } catch (error) {
       reportError(error)
       return
     }
-    for (const entry of written) {
+    for (const { summary, exchangeText } of written) {
       for (const listener of listeners) {
         try {
-          listener(entry)
+          listener(summary, exchangeText)
         } catch (error) {
           reportError(error)
         }
@@ -331,6 +353,9 @@ function summaryOf(row: SummaryRow): RequestSummary {
     status: row.status,
     durationMs: row.duration_ms,
     authKind: row.auth_kind as AuthKind,
-    productId: row.product_id
+    productId: row.product_id,
+    source: row.source as RequestSource,
+    errorCode: row.error_code,
+    fault: row.fault_rule_id === null ? null : { ruleId: row.fault_rule_id, kind: row.fault_kind as FaultKind, label: row.fault_label ?? row.fault_rule_id }
   }
 }

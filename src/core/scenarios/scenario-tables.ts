@@ -4,7 +4,8 @@
  * Sections are listed parents first, the order rows are written in.
  */
 import { LICENSE_KINDS } from '../../shared/contract/licensing'
-import { AUTH_KINDS, SURFACES } from '../../shared/contract/inspector'
+import { AUTH_KINDS, REQUEST_SOURCES, SURFACES } from '../../shared/contract/inspector'
+import { FAULT_KINDS } from '../../shared/contract/faults'
 
 /** `number`: any finite number; `json`: any JSON value, kept as text in its column. */
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'json'
@@ -326,6 +327,12 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('authKind', 'auth_kind', { enum: AUTH_KINDS }),
       // Not a reference: the log outlives the products it names.
       opt('productId', 'product_id'),
+      str('source', 'source', { enum: REQUEST_SOURCES, default: 'client' }),
+      opt('errorCode', 'error_code'),
+      // Not references: the rule may have been changed or removed since it fired.
+      opt('faultRuleId', 'fault_rule_id'),
+      opt('faultKind', 'fault_kind', { enum: FAULT_KINDS }),
+      opt('faultLabel', 'fault_label'),
       json('request', 'request_json'),
       json('response', 'response_json')
     ]

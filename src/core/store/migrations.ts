@@ -269,6 +269,19 @@ export const migrations: readonly Migration[] = [
     sql: `
       ALTER TABLE subscriptions ADD COLUMN payment_failed_at TEXT;
     `
+  },
+  {
+    version: 7,
+    name: 'request log: who sent it, its error code, the fault rule that fired',
+    // Written in the log's batches, off the request path. Older rows came from clients and
+    // have no code or fault recorded.
+    sql: `
+      ALTER TABLE request_log ADD COLUMN source TEXT NOT NULL DEFAULT 'client';
+      ALTER TABLE request_log ADD COLUMN error_code TEXT;
+      ALTER TABLE request_log ADD COLUMN fault_rule_id TEXT;
+      ALTER TABLE request_log ADD COLUMN fault_kind TEXT;
+      ALTER TABLE request_log ADD COLUMN fault_label TEXT;
+    `
   }
 ]
 

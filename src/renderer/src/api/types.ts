@@ -108,8 +108,12 @@ export interface RequestFilters {
   status?: string | undefined
   method?: string | undefined
   productId?: string | undefined
-  /** A substring of the redacted path and query (a license key, an instance id, an endpoint). */
+  /** A substring of the redacted path and query. */
   path?: string | undefined
+  /** Text anywhere in the redacted exchange (a license key, an instance id, an error code, body text). */
+  q?: string | undefined
+  /** Sources shown, comma-separated (`client,tester`: the UI's own calls left out); none: all. */
+  source?: string | undefined
 }
 
 // ---- Product credentials (service API, section 4.1) ----------------------------------------

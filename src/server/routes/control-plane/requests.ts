@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { eventStreams } from '../../http/event-stream'
-import { matchesFilter } from '../../../core/inspector/request-filter'
+import { matchesFilter, sourceList } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
 import { RequestEntrySchema, RequestIdParams, RequestListQuery, RequestStreamQuery, RequestSummarySchema } from '../../../shared/schemas/requests'
@@ -35,8 +35,8 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const { limit, before, ...filter } = request.query
-      const page = log.list({ ...filter, limit, before })
+      const { limit, before, source, ...filter } = request.query
+      const page = log.list({ ...filter, source: sourceList(source), limit, before })
       return { ok: true as const, requests: page.entries, nextBefore: page.nextBefore }
     }
   )
@@ -78,16 +78,18 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       // `token` is the admin token (checked by token-auth), not a filter.
-      const { token: _adminToken, ...filter } = request.query
+      const { token: _adminToken, source, ...query } = request.query
+      const filter: RequestFilter = { ...query, source: sourceList(source) }
 
-      const sendEntry = (entry: RequestSummary) => {
-        if (matchesFilter(entry, filter as RequestFilter)) events.send(eventOf(entry))
+      const sendEntry = (entry: RequestSummary, exchangeText = '') => {
+        if (matchesFilter(entry, filter, exchangeText)) events.send(eventOf(entry))
       }
       let unsubscribe = () => {}
       const events = openEventStream(reply, () => unsubscribe())
       // Synchronous from replay to subscribe: no batch can be written in between, so none is missed.
       const lastEventId = Number(request.headers['last-event-id'])
       if (Number.isInteger(lastEventId) && lastEventId >= 0) {
+        // Replayed entries carry no exchange text: a text search (`q`) replays those whose path matches.
         for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
       }
       unsubscribe = log.subscribe(sendEntry)
