@@ -171,10 +171,11 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('channel', 'channel', { enum: ['direct', 'reseller'] }),
       opt('reseller', 'reseller'),
       opt('storefrontSlug', 'storefront_slug'),
-      str('status', 'status', { enum: ['paid', 'refunded'], default: 'paid' }),
+      str('status', 'status', { enum: ['paid', 'refunded', 'chargeback'], default: 'paid' }),
       str('currency', 'currency', { default: 'USD' }),
       int('totalCents', 'total_cents'),
-      createdAt
+      createdAt,
+      optAt('reversedAt', 'reversed_at')
     ]
   },
   {

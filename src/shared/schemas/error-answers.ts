@@ -118,6 +118,13 @@ export const ERROR_ANSWERS = {
   scopeMismatch: { status: 403, error: 'PRODUCT_SCOPE_MISMATCH', message: 'The license belongs to another product.' },
   tooManyActivations: { status: 409, error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' },
   subscriptionNotFound: { status: 404, error: 'SUBSCRIPTION_NOT_FOUND', message: 'No subscription has the id sub_123.' },
+  orderNotFound: { status: 404, error: 'ORDER_NOT_FOUND', message: 'No order has the id ord_123.' },
+  orderStateConflict: {
+    status: 409,
+    error: 'ORDER_STATE_CONFLICT',
+    message: 'Cannot charge back this order: it was refunded already.',
+    details: { state: 'refunded' }
+  },
   subscriptionStateConflict: {
     status: 409,
     error: 'SUBSCRIPTION_STATE_CONFLICT',

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Nullable, Timestamp, errorResponses } from '../../../shared/schemas/common'
 import {
   ActivationSchema,
+  OrderReversalResponse,
   LicenseKindSchema,
   LicenseSchema,
   LicenseStatusSchema,
@@ -13,6 +14,8 @@ import {
 import { IdParams } from '../../../shared/schemas/control-plane'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
 import { SUBSCRIPTION_ACTIONS } from '../../../core/subscriptions/subscription-service'
+import { ORDER_REVERSALS } from '../../../core/commerce/order-reversal'
+import type { OrderReversal } from '../../../core/commerce/order-reversal'
 import type { SubscriptionAction } from '../../../core/subscriptions/subscription-service'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
@@ -20,7 +23,7 @@ const tags = ['Emulator']
 const Id = Type.String({ minLength: 1, maxLength: 200 })
 
 export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { purchases, licenses, subscriptions } = app.core
+  const { purchases, licenses, subscriptions, orders } = app.core
 
   app.post(
     '/purchases',
@@ -142,6 +145,27 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ ok: true as const, ...subscriptions.require(request.params.id) })
   )
 
+  for (const reversal of ORDER_REVERSALS) {
+    app.post(
+      `/orders/:id/${reversal}`,
+      {
+        config: { tokens: ADMIN_TOKEN },
+        schema: {
+          tags,
+          summary: ORDER_REVERSAL_SUMMARIES[reversal],
+          description: 'Idempotent: the same reversal again answers the order as it stands (`changed: false`); the other one is 409 ORDER_STATE_CONFLICT.',
+          params: IdParams,
+          body: Type.Object({}, { additionalProperties: false }),
+          response: {
+            200: OrderReversalResponse,
+            ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.orderNotFound, ERROR_ANSWERS.orderStateConflict)
+          }
+        }
+      },
+      async (request) => ({ ok: true as const, ...orders.reverse(request.params.id, reversal) })
+    )
+  }
+
   for (const action of SUBSCRIPTION_ACTIONS) {
     app.post(
       `/subscriptions/:id/${action}`,
@@ -161,6 +185,11 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request) => ({ ok: true as const, ...subscriptions.act(request.params.id, action) })
     )
   }
+}
+
+const ORDER_REVERSAL_SUMMARIES: Record<OrderReversal, string> = {
+  refund: 'Refund an order: its entitlements and licenses are revoked (no downloads, REVOKED on activate and validate), a subscription it paid for ends',
+  chargeback: 'A chargeback on an order (the bank took the money back): what it granted ends, as with a refund'
 }
 
 const SUBSCRIPTION_ACTION_SUMMARIES: Record<SubscriptionAction, string> = {
