@@ -79,6 +79,10 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     updateLicense: async (licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }) =>
       (await send<{ license: License }>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,
 
+    /** A refund (the vendor pays back) or a chargeback (the bank takes it back): what the order granted ends. */
+    reverseOrder: async (orderId: string, reversal: 'refund' | 'chargeback') =>
+      send<{ ok: true; changed: boolean }>('POST', `/orders/${id(orderId)}/${reversal}`, {}),
+
     subscriptionAction: async (subscriptionId: string, action: SubscriptionAction) =>
       send<SubscriptionWithStanding & { ok: true }>('POST', `/subscriptions/${id(subscriptionId)}/${action}`),
 

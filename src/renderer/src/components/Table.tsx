@@ -51,6 +51,38 @@ export interface TableSort {
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 
+/** A column header that sorts by it: first ascending, then the other way on each click. */
+export function SortButton({
+  column,
+  sort,
+  onSort,
+  children
+}: {
+  column: string
+  sort: TableSort | null
+  onSort: (sort: TableSort) => void
+  children: ReactNode
+}) {
+  return (
+    <button
+      type="button"
+      className="table__sort"
+      onClick={() =>
+        onSort(
+          sort?.key === column
+            ? { key: column, direction: sort.direction === 'ascending' ? 'descending' : 'ascending' }
+            : { key: column, direction: 'ascending' }
+        )
+      }
+    >
+      {children}
+      <span className="table__sort-mark" aria-hidden="true">
+        {sort?.key === column ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
+      </span>
+    </button>
+  )
+}
+
 /** Rows ordered by a column's value: text as words, numbers as numbers, empty values last. */
 export function sortRows<T>(rows: readonly T[], value: (row: T) => string | number | null, direction: TableSort['direction']): T[] {
   const factor = direction === 'ascending' ? 1 : -1
@@ -121,22 +153,9 @@ export function Table<T>({
                 aria-sort={sort?.key === column.key && column.sortValue ? sort.direction : undefined}
               >
                 {column.sortValue ? (
-                  <button
-                    type="button"
-                    className="table__sort"
-                    onClick={() =>
-                      setSort(
-                        sort?.key === column.key
-                          ? { key: column.key, direction: sort.direction === 'ascending' ? 'descending' : 'ascending' }
-                          : { key: column.key, direction: 'ascending' }
-                      )
-                    }
-                  >
+                  <SortButton column={column.key} sort={sort} onSort={setSort}>
                     {column.header}
-                    <span className="table__sort-mark" aria-hidden="true">
-                      {sort?.key === column.key ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
-                    </span>
-                  </button>
+                  </SortButton>
                 ) : (
                   column.header
                 )}

@@ -36,6 +36,8 @@ export interface LibraryState {
   updateLicense(licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }): Promise<void>
   /** A billing event on a subscription (renew now, cancel, resume, payment fails or succeeds), then the library again. */
   subscriptionAction(subscriptionId: string, action: SubscriptionAction): Promise<void>
+  /** Refunds or charges back an order, then the library again. */
+  reverseOrder(orderId: string, reversal: 'refund' | 'chargeback'): Promise<void>
 }
 
 export const useLibrary = create<LibraryState>()((set, get) => {
@@ -147,6 +149,11 @@ export const useLibrary = create<LibraryState>()((set, get) => {
 
     async subscriptionAction(subscriptionId, action) {
       await requireApi().control.subscriptionAction(subscriptionId, action)
+      await fetchBoth(true)
+    },
+
+    async reverseOrder(orderId, reversal) {
+      await requireApi().control.reverseOrder(orderId, reversal)
       await fetchBoth(true)
     }
   }

@@ -77,7 +77,7 @@ export function RequestFilters() {
             {...control}
             type="search"
             value={search}
-            placeholder="License key, instance id, path, code…"
+            placeholder="Key, instance id, any text"
             title="Text anywhere in the request or its answer: path and query, headers, bodies"
             maxLength={500}
             onChange={(event) => setSearch(event.target.value)}
