@@ -35,7 +35,7 @@ function OrderQa({ order }: { order: LibraryOrder }) {
   const reverseOrder = useLibrary((state) => state.reverseOrder)
   const [asking, setAsking] = useState<Reversal | null>(null)
   if (order.status !== 'paid') {
-    return <Badge tone="danger">{order.status === 'chargeback' ? 'charged back' : 'refunded'}</Badge>
+    return <Badge tone="danger">{order.status}</Badge>
   }
   const copy = asking ? REVERSAL_COPY[asking] : null
   const products = order.items.map((item) => item.product_name ?? item.product_id).join(', ')
@@ -123,7 +123,7 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
           {
             key: 'qa',
             header: <span className="visually-hidden">QA actions</span>,
-            width: 104,
+            width: 112,
             render: (order) => <OrderQa order={order} />
           }
         ]}

@@ -117,7 +117,7 @@ export function RequestList() {
     {
       key: 'time',
       header: 'Time',
-      width: 84,
+      width: 80,
       sortValue: SORT_VALUES.time,
       render: (entry) => <span className="mono small">{formatTimeOfDay(entry.at)}</span>,
       skeletonWidth: 60
@@ -145,11 +145,11 @@ export function RequestList() {
       ),
       skeletonWidth: '85%'
     },
-    { key: 'status', header: 'Status', width: 96, sortValue: SORT_VALUES.status, render: (entry) => <StatusBadge status={entry.status} />, skeletonWidth: 40 },
+    { key: 'status', header: 'Status', width: 88, sortValue: SORT_VALUES.status, render: (entry) => <StatusBadge status={entry.status} />, skeletonWidth: 40 },
     {
       key: 'code',
       header: 'Code',
-      width: '22%',
+      width: '19%',
       sortValue: SORT_VALUES.code,
       render: (entry) => (
         <span className="request-code">
