@@ -118,3 +118,25 @@ describe('refunds and chargebacks', () => {
     expect((await pluginClient(emu, product).validate(bought.license.key)).body.code).toBe('REVOKED')
   })
 })
+
+describe('a reversed reseller order', () => {
+  let emu: TestEmulator
+  beforeAll(async () => {
+    emu = await startEmulator()
+  })
+  afterAll(async () => emu.close())
+
+  it('refunded before it was claimed, its claim token claims nothing', async () => {
+    const product = await productWithCredential(emu, 'Resold Reverb')
+    const order = await emu.control('POST', '/reseller-orders', { productId: product.productId })
+    expect(order.status).toBe(201)
+    expect((await emu.control('POST', `/orders/${order.body.order.id}/refund`, {})).status).toBe(200)
+    const customer = await createCustomer(emu)
+    const session = await emu.control('POST', `/customers/${customer.id}/session`, {})
+    const claimed = await emu.request('POST', '/api/library/claim', { token: session.body.token, body: { claim: order.body.claimToken } })
+    expectError(claimed, 400, 'LIBRARY_CLAIM_FAILED')
+    expect(claimed.body.message).toContain('refunded')
+    const licenses = await emu.control('GET', `/licenses?customerId=${customer.id}`)
+    expect(licenses.body.licenses).toEqual([])
+  })
+})
