@@ -71,14 +71,19 @@ for (const [width, height] of SIZES) {
     await expect(rows).toHaveCount(1)
     await expect(rows.first()).toContainText('/api/license/v1/activate')
     await expect(rows.first()).toContainText('TRIAL_EXPIRED')
+    // Live too: a new request with the text in its body arrives; one without it does not.
+    await callService(emulator, 'POST', '/api/license/v1/validate', { license_key: 'MAGIC-VALID', instance_id: 'studio-findme-2' }, PLUGIN_HEADERS)
+    await callService(emulator, 'POST', '/api/license/v1/validate', { license_key: 'MAGIC-VALID', instance_id: 'elsewhere' }, PLUGIN_HEADERS)
+    await expect(rows).toHaveCount(2)
+    await expect(rows.first()).toContainText('/api/license/v1/validate')
     await page.getByTestId('filter-search').fill('')
-    await expect(rows).toHaveCount(3)
+    await expect(rows).toHaveCount(5)
 
     // Sorted by status, lowest first, then the other way.
     const statusHeader = page.getByRole('columnheader', { name: /Status/ })
     await statusHeader.getByRole('button').click()
     await expect(statusHeader).toHaveAttribute('aria-sort', 'ascending')
-    await expect(codes.first()).toHaveText(/EXPIRED/)
+    await expect(rows.first().locator('.badge').first()).toHaveText('200')
     await statusHeader.getByRole('button').click()
     await expect(codes.first()).toHaveText('RATE_LIMITED')
   })
