@@ -120,6 +120,40 @@ describe('the request inspector for QA', () => {
     expect((await listed('?source=ui')).map((entry) => entry.path)).toEqual(['/api/license/v1/public-key'])
   })
 
+  it('the live stream searches bodies too, and a reconnecting client gets what it missed', async () => {
+    const plugin = pluginClient(emu, credential)
+    await plugin.validate('MAGIC-VALID', 'before-the-gap')
+    const [last] = await listed('?limit=1')
+    await plugin.validate('MAGIC-VALID', 'replay-me-please')
+    await plugin.validate('MAGIC-VALID', 'not-this-one')
+    const controller = new AbortController()
+    const response = await fetch(`${emu.baseUrl}/_emulator/requests/stream?q=REPLAY-ME`, {
+      headers: { 'x-emulator-token': emu.adminToken, 'last-event-id': String(last?.id) },
+      signal: controller.signal
+    })
+    expect(response.status).toBe(200)
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+    let text = ''
+    const until = async (done: (seen: string) => boolean) => {
+      while (!done(text)) {
+        const chunk = await reader.read()
+        if (chunk.done) break
+        text += new TextDecoder().decode(chunk.value)
+      }
+    }
+    await until((seen) => seen.includes('event: request'))
+    // Live: the body matches, not the path.
+    await plugin.validate('MAGIC-VALID', 'skip-me')
+    await plugin.validate('MAGIC-VALID', 'live-replay-me-too')
+    await until((seen) => seen.split('event: request').length > 2)
+    controller.abort()
+    const ids = [...text.matchAll(/^data: (.*)$/gm)].map((match) => (JSON.parse(match[1] as string) as Summary).id)
+    const bodies = await Promise.all(ids.map(async (id) => JSON.stringify((await emu.control('GET', `/requests/${id}`)).body.entry.request.body)))
+    expect(bodies).toHaveLength(2)
+    expect(bodies[0]).toContain('replay-me-please')
+    expect(bodies[1]).toContain('live-replay-me-too')
+  })
+
   it('refuses a bad source filter with a 400 that names it', async () => {
     const answer = await emu.control('GET', '/requests?source=ui,plugin')
     expect(answer.status).toBe(400)

@@ -89,8 +89,13 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Synchronous from replay to subscribe: no batch can be written in between, so none is missed.
       const lastEventId = Number(request.headers['last-event-id'])
       if (Number.isInteger(lastEventId) && lastEventId >= 0) {
-        // Replayed entries carry no exchange text: a text search (`q`) replays those whose path matches.
-        for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
+        if (filter.q) {
+          // A text search reads the stored exchange: the log's own query finds what was missed.
+          const missed = log.list({ ...filter, limit: MAX_REPLAY }).entries.filter((entry) => entry.id > lastEventId)
+          for (const entry of missed.reverse()) events.send(eventOf(entry))
+        } else {
+          for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
+        }
       }
       unsubscribe = log.subscribe(sendEntry)
       return events.reply
