@@ -3,7 +3,7 @@
 // Every server it measures (the built CLI `serve`, bare Fastify, the limit) runs in its own child
 // process, and so does the load generator (wrk, or autocannon): this process only prepares the
 // requests and reads the figures. See bench/README.md.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { USAGE, parseConfig } from './lib/config.mjs'
@@ -73,13 +73,17 @@ async function main() {
     const runRounds = []
     for (let round = 1; round <= config.rounds; round++) {
       const of = config.rounds > 1 ? ` (round ${round} of ${config.rounds})` : ''
+      // Every round over fresh databases: a reused one would carry the last round's rows (and
+      // its request log's ids) into this one.
+      const roundDir = join(workDir, `round-${round}`)
+      mkdirSync(roundDir)
       if (phases.has('baseline')) {
         log(`limit (the least work a correct validate needs)${of}`)
-        limitRounds.push(await runLimit(config, fixtures, workDir, log))
+        limitRounds.push(await runLimit(config, fixtures, roundDir, log))
       }
       if (phases.has('throughput')) {
         log(`throughput and latency${of}`)
-        runRounds.push(...(await runThroughput(config, fixtures, workDir, log)))
+        runRounds.push(...(await runThroughput(config, fixtures, roundDir, log)))
       }
     }
     limit = bestRound(limitRounds)

@@ -5,6 +5,7 @@
 import { GENERATORS } from './config.mjs'
 import { runAutocannon } from './generators/autocannon.mjs'
 import { runWrk } from './generators/wrk.mjs'
+import { readCpuSeconds } from './process-cpu.mjs'
 import { sampleRss, mib } from './rss.mjs'
 
 /** @typedef {import('./generators/request-spec.mjs').LoadSpec} LoadSpec */
@@ -24,6 +25,9 @@ import { sampleRss, mib } from './rss.mjs'
  * @property {{ name: string, cpuS: number | null, machineShare: number | null }} generator
  *   which generator ran and the share of the machine's CPU it used (what the servers did not get)
  * @property {{ maxSampledMiB: number | null, kernelPeakMiB: number | null } | null} rss
+ * @property {{ cpuS: number, cpuUsPerRequest: number | null } | null} server
+ *   the server's own CPU time over the run (all threads) and per answered request: its cost per
+ *   request, which a busy neighbour does not change as it changes req/s
  */
 
 /**
@@ -62,7 +66,14 @@ export async function runLoad(baseUrl, spec, how) {
   const generator = how.amount ? 'autocannon' : (how.generator ?? 'wrk')
   if (!GENERATORS.includes(generator)) throw new Error(`unknown generator "${generator}" (${GENERATORS.join(', ')})`)
   const sampler = how.pid ? sampleRss(how.pid) : null
+  const cpuBefore = how.pid ? readCpuSeconds(how.pid) : null
   const result = generator === 'wrk' ? await runWrk(baseUrl, spec, how) : await runAutocannon(baseUrl, spec, how)
+  const cpuAfter = how.pid ? readCpuSeconds(how.pid) : null
   const rss = sampler ? sampler.stop() : null
-  return { ...result, rss: rss ? { maxSampledMiB: mib(rss.maxSampled), kernelPeakMiB: mib(rss.kernelPeak) } : null }
+  const cpuS = cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 100) / 100
+  return {
+    ...result,
+    rss: rss ? { maxSampledMiB: mib(rss.maxSampled), kernelPeakMiB: mib(rss.kernelPeak) } : null,
+    server: cpuS === null ? null : { cpuS, cpuUsPerRequest: result.requests > 0 ? Math.round((cpuS * 1e6) / result.requests) : null }
+  }
 }

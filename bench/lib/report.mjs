@@ -155,6 +155,7 @@ export function formatReport(result) {
       r.single ? `${r.single.mean} / ${r.single.rps}` : '-',
       r.non2xx + r.errors,
       fmt(r.rss?.kernelPeakMiB ?? r.rss?.maxSampledMiB),
+      fmt(r.server?.cpuUsPerRequest),
       percent(r.generator?.machineShare)
     ])
   const out = [
@@ -175,6 +176,7 @@ export function formatReport(result) {
         '1 conn: mean ms / req/s',
         'errors',
         'peak RSS MiB',
+        'server CPU us/req',
         'generator CPU'
       ],
       rows
@@ -188,7 +190,8 @@ export function formatReport(result) {
     out.push(
       `${run.label}: ${run.bytes.toLocaleString('en-US')} bytes, ${run.bytesPerItem.toLocaleString('en-US')} per item` +
         (split
-          ? `; in process ${split.medianMs.toFixed(2)} ms = SQLite ${split.sqliteMs.toFixed(2)} + view ${split.viewMs.toFixed(2)} + serialisation ${split.serialiseMs.toFixed(2)} ms`
+          ? `; in process ${split.medianMs.toFixed(2)} ms = view ${split.viewMs.toFixed(2)} + serialisation ${split.serialiseMs.toFixed(2)} ms` +
+            ` (the customer's rows kept; after a write, SQLite ${split.sqliteMs.toFixed(2)} ms more)`
           : '')
     )
   }

@@ -56,6 +56,8 @@ import type { RequestLog } from './inspector/request-log'
 import { createChangeFeed } from './changes/change-feed'
 import type { ChangeFeed } from './changes/change-feed'
 import { observeWrites } from './changes/write-observer'
+import { createDataVersion } from './changes/data-version'
+import { cachedHoldings } from './library/holdings-cache'
 import { announcingClock } from './changes/announcing-clock'
 import { DEFAULT_HEADER_PREFIX, createRuntimeSettings } from './settings/runtime-settings'
 import type { RuntimeSettings } from './settings/runtime-settings'
@@ -125,7 +127,9 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const { store } = options
   const changes = createChangeFeed()
   // Before any service prepares a statement: every write to a data table is then announced.
-  observeWrites(store.db, (entity, id) => {
+  const dataVersion = createDataVersion()
+  observeWrites(store.db, (entity, id, table) => {
+    dataVersion.bump(table)
     if (!changes.isQuiet()) changes.announce({ kind: 'entity', entity, id })
   })
   const clock = announcingClock(options.clock, () => changes.announce({ kind: 'clock' }))
@@ -140,7 +144,8 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     products,
     audit,
     secretBox,
-    apiBaseUrl: options.apiBaseUrl
+    apiBaseUrl: options.apiBaseUrl,
+    dataVersion
   })
   const connectionStatuses = createConnectionStatusRepository(store)
   const customers = createCustomerService(store, clock)
@@ -155,7 +160,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const settings = createRuntimeSettings({ headerPrefix: options.headerPrefix ?? DEFAULT_HEADER_PREFIX, strict: options.strict ?? false }, grace, () =>
     changes.announce({ kind: 'settings' })
   )
-  const libraryView = createLibraryView({ clock, customers, queries: createLibraryRepository(store), grace })
+  const libraryView = createLibraryView({ clock, customers, queries: cachedHoldings(createLibraryRepository(store), store, dataVersion), grace })
   return {
     databasePath: store.path,
     clock,

@@ -40,6 +40,28 @@ describe('control plane: products', () => {
     expect(first.appId).not.toBe(second.appId)
   })
 
+  it('lists the products one developer sees (visibleTo): their own, every product for an admin, as the management API lets them act', async () => {
+    const owner = await emulator.createDeveloper()
+    const other = await emulator.createDeveloper()
+    const admin = (await emulator.control('POST', '/developers', { email: 'visible-admin@example.test', role: 'admin' })).body.developer as { id: string }
+    const mine = await emulator.createProduct(owner.id, 'Mine')
+    const theirs = await emulator.createProduct(other.id, 'Theirs')
+    const ids = async (query: string) => {
+      const listed = await emulator.control('GET', `/products${query}`)
+      expect(listed.status).toBe(200)
+      return listed.body.products.map((p: { id: string }) => p.id) as string[]
+    }
+    expect(await ids(`?visibleTo=${owner.id}`)).toEqual([mine.id])
+    const everything = await ids('')
+    expect(everything).toEqual(expect.arrayContaining([mine.id, theirs.id]))
+    expect(await ids(`?visibleTo=${admin.id}`)).toEqual(everything)
+    // What it lists is what the management API lets that developer act on.
+    expect((await managementClient(emulator, owner.token).create(mine.id)).status).toBe(201)
+    expectError(await managementClient(emulator, owner.token).create(theirs.id), 404, 'PRODUCT_NOT_FOUND')
+    expectError(await emulator.control('GET', '/products?visibleTo=dev_nobody'), 404, 'DEVELOPER_NOT_FOUND')
+    expectError(await emulator.control('GET', '/products?visibleTo='), 400, 'VALIDATION_ERROR')
+  })
+
   it('answers 404 DEVELOPER_NOT_FOUND for an unknown developerId', async () => {
     const before = (await emulator.control('GET', '/products')).body.products.length
     expectError(await emulator.control('POST', '/products', { developerId: 'dev_doesNotExist', name: 'Orphan' }), 404, 'DEVELOPER_NOT_FOUND')

@@ -104,7 +104,6 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
 
   // Demo Synth's renewal payment fails: past due, still downloadable during the grace period.
   const synth = page.getByTestId('subscription-actions-sub_demo_1')
-  await expect(synth.getByRole('button', { name: 'Resume' })).toBeDisabled()
   await synth.getByRole('button', { name: 'Payment fails' }).click()
   await expect(synth).toContainText('past due')
   await expect(synth.getByRole('button', { name: 'Payment succeeds' })).toBeEnabled()
@@ -114,7 +113,10 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   await page.getByTestId('clock-controls').getByRole('button', { name: '+30 days' }).click()
   await expect(synth).toContainText('expired')
   await expect(products.getByTestId('library-product-prod_demo_synth').getByTestId('entitlement-lapsed')).toBeVisible()
+  // The buttons are those the server's answer offers (availableActions): an ended one only renews.
   await expect(synth.getByRole('button', { name: 'Payment succeeds' })).toBeDisabled()
+  await expect(synth.getByRole('button', { name: 'Resume' })).toBeDisabled()
+  await expect(synth.getByRole('button', { name: 'Cancel subscription' })).toBeDisabled()
   await synth.getByRole('button', { name: 'Renew now' }).click()
   await expect(synth).toContainText('active')
   await expect(products.getByTestId('library-product-prod_demo_synth').getByRole('link', { name: /Windows/ })).toHaveCount(1)
@@ -122,6 +124,9 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   // Cancel, then resume: the QA actions follow the state.
   await synth.getByRole('button', { name: 'Cancel subscription' }).click()
   await expect(synth.getByRole('button', { name: 'Resume' })).toBeEnabled()
+  // Set to cancel, it is not charged; a repeated cancel is accepted (it changes nothing), so it stays offered.
+  await expect(synth.getByRole('button', { name: 'Payment fails' })).toBeDisabled()
+  await expect(synth.getByRole('button', { name: 'Cancel subscription' })).toBeEnabled()
   await synth.getByRole('button', { name: 'Resume' }).click()
   await expect(synth.getByRole('button', { name: 'Cancel subscription' })).toBeEnabled()
   const standing = await emulator.control<{ standing: { state: string; cancelAtPeriodEnd: boolean } }>('GET', '/subscriptions/sub_demo_1')

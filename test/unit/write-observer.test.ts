@@ -10,24 +10,39 @@ import type { ChangeBatch } from '../../src/shared/contract/changes'
 describe('describeWrite', () => {
   it('finds the id of an insert by column, positional or named', () => {
     expect(describeWrite('INSERT INTO developers (id, email, name, role, created_at) VALUES (?, ?, ?, ?, ?)')).toEqual({
+      table: 'developers',
       entity: 'developer',
       idSource: { position: 0 }
     })
-    expect(describeWrite('INSERT INTO activations (id, license_id) VALUES (@id, @licenseId)')).toEqual({ entity: 'activation', idSource: { name: 'id' } })
+    expect(describeWrite('INSERT INTO activations (id, license_id) VALUES (@id, @licenseId)')).toEqual({
+      table: 'activations',
+      entity: 'activation',
+      idSource: { name: 'id' }
+    })
     expect(describeWrite('INSERT INTO credential_audit (product_id, credential_id, action) VALUES (?, ?, ?)')).toEqual({
+      table: 'credential_audit',
       entity: 'credential',
       idSource: { position: 1 }
     })
   })
 
   it('finds the id of an update or a delete in its WHERE clause, counting the placeholders before it', () => {
-    expect(describeWrite('UPDATE product_credentials SET last_used_at = ? WHERE id = ?')).toEqual({ entity: 'credential', idSource: { position: 1 } })
+    expect(describeWrite('UPDATE product_credentials SET last_used_at = ? WHERE id = ?')).toEqual({
+      table: 'product_credentials',
+      entity: 'credential',
+      idSource: { position: 1 }
+    })
     expect(describeWrite('UPDATE activations SET deactivated_at = ? WHERE id = ? AND deactivated_at IS NULL')).toEqual({
+      table: 'activations',
       entity: 'activation',
       idSource: { position: 1 }
     })
-    expect(describeWrite('UPDATE subscriptions SET status = @status WHERE id = @id')).toEqual({ entity: 'subscription', idSource: { name: 'id' } })
-    expect(describeWrite('DELETE FROM licenses')).toEqual({ entity: 'license', idSource: null })
+    expect(describeWrite('UPDATE subscriptions SET status = @status WHERE id = @id')).toEqual({
+      table: 'subscriptions',
+      entity: 'subscription',
+      idSource: { name: 'id' }
+    })
+    expect(describeWrite('DELETE FROM licenses')).toEqual({ table: 'licenses', entity: 'license', idSource: null })
   })
 
   it('ignores reads and the tables that are not state (the request log has its own stream)', () => {

@@ -2,7 +2,7 @@ import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
 import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
-import type { DeveloperRole } from './actor'
+import type { DeveloperActor, DeveloperRole } from './actor'
 import { createDeveloperRepository } from './developer-repository'
 import type { Developer } from './developer-repository'
 import { shownId } from '../redaction/shown-id'
@@ -13,12 +13,19 @@ export interface DeveloperService {
   create(input: { email: string; name?: string | undefined; role?: DeveloperRole | undefined }): Developer
   find(id: string): Developer | null
   require(id: string): Developer
+  /** The developer as an actor (as their session resolves them); DEVELOPER_NOT_FOUND when there is none. */
+  actor(id: string): DeveloperActor
   list(): Developer[]
 }
 
 /** Developer accounts: one per email. */
 export function createDeveloperService(store: Store, clock: Clock): DeveloperService {
   const developers = createDeveloperRepository(store)
+  function require(id: string): Developer {
+    const developer = developers.byId(id)
+    if (!developer) throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${shownId(id, 'dev')}.`)
+    return developer
+  }
   return {
     create({ email, name, role = 'developer' }) {
       const normalisedEmail = email.trim()
@@ -32,10 +39,10 @@ export function createDeveloperService(store: Store, clock: Clock): DeveloperSer
       })
     },
     find: (id) => developers.byId(id),
-    require(id) {
-      const developer = developers.byId(id)
-      if (!developer) throw new DomainError('DEVELOPER_NOT_FOUND', `No developer has the id ${shownId(id, 'dev')}.`)
-      return developer
+    require,
+    actor(id) {
+      const developer = require(id)
+      return { kind: 'developer', developerId: developer.id, role: developer.role }
     },
     list: () => developers.all()
   }

@@ -24,6 +24,7 @@ const TABLE_ENTITIES: Readonly<Record<string, { entity: EntityKind; idColumn: st
 type IdSource = { position: number } | { name: string } | null
 
 export interface WrittenStatement {
+  table: string
   entity: EntityKind
   idSource: IdSource
 }
@@ -34,8 +35,8 @@ const WRITE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+O
 export function describeWrite(sql: string): WrittenStatement | null {
   const table = WRITE.exec(sql)?.[1]?.toLowerCase()
   const target = table === undefined ? undefined : TABLE_ENTITIES[table]
-  if (!target) return null
-  return { entity: target.entity, idSource: target.idColumn ? idSourceOf(sql, target.idColumn) : null }
+  if (!target || table === undefined) return null
+  return { table, entity: target.entity, idSource: target.idColumn ? idSourceOf(sql, target.idColumn) : null }
 }
 
 function idSourceOf(sql: string, column: string): IdSource {
@@ -75,7 +76,7 @@ function idOf(source: IdSource, args: unknown[]): string | null {
  * id when the SQL names it) after a run that changed rows. Reads and the request log are not
  * wrapped and cost nothing.
  */
-export function observeWrites(db: Database, onWrite: (entity: EntityKind, id: string | null) => void): void {
+export function observeWrites(db: Database, onWrite: (entity: EntityKind, id: string | null, table: string) => void): void {
   const prepare = db.prepare.bind(db) as (sql: string) => Statement
   // better-sqlite3 offers no update hook; wrapping this one instance's prepare is the narrowest seam.
   ;(db as { prepare: (sql: string) => Statement }).prepare = (sql: string) => {
@@ -85,7 +86,7 @@ export function observeWrites(db: Database, onWrite: (entity: EntityKind, id: st
     const run = statement.run.bind(statement) as (...args: unknown[]) => ReturnType<Statement['run']>
     ;(statement as { run: (...args: unknown[]) => ReturnType<Statement['run']> }).run = (...args: unknown[]) => {
       const info = run(...args)
-      if (info.changes > 0) onWrite(written.entity, idOf(written.idSource, args))
+      if (info.changes > 0) onWrite(written.entity, idOf(written.idSource, args), written.table)
       return info
     }
     return statement

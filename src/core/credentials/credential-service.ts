@@ -20,6 +20,8 @@ import { labelSealedByCurrentKey } from './sealed-key-labels'
 import type { CredentialRecord, CredentialRecordSource } from './credential-record'
 import type { CredentialAudit } from './credential-audit'
 import { shownId } from '../redaction/shown-id'
+import type { DataVersion } from '../changes/data-version'
+import { createKeptReads } from '../changes/kept-reads'
 
 /** `reason` and `metadata`: accepted on every management POST, kept in the audit trail. */
 export interface ActionNote {
@@ -70,6 +72,8 @@ export interface CredentialServiceDeps {
   /** Null when the emulator runs without a runtime key: new secrets are then unrecoverable. */
   secretBox: SecretBox | null
   apiBaseUrl: () => string
+  /** Moves on data writes: plugin keys are matched once per version, not once per request. */
+  dataVersion: Pick<DataVersion, 'ignoring'>
 }
 
 export interface CredentialService {
@@ -95,6 +99,15 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
   const { store, clock, products, audit, secretBox } = deps
   const rows = createCredentialRepository(store)
   labelSealedByCurrentKey(rows, secretBox)
+  // Every licensing request matches its plugin key. What a key matches changes only with a write
+  // to credentials, products or what they cascade from; a validate's activation stamp and a
+  // verify's status record and audit entry never do (no row references those tables), so they
+  // leave the kept matches alone.
+  const keyMatches = createKeptReads<string, ReturnType<CredentialService['findByPluginKey']>>({
+    store,
+    version: deps.dataVersion.ignoring('activations', 'connection_status', 'credential_audit'),
+    capacity: 1000
+  })
   /** When each credential's lastUsedAt was last written, on the emulator clock. */
   const lastMarked = new Map<string, number>()
 
@@ -287,8 +300,11 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     recordsOf: (productId) => rows.list({ productId }).map(recordOf),
 
     findByPluginKey(pluginKey) {
-      const match = rows.matchKeyHash(sha256Hex(pluginKey))
-      return match ? { credential: match.credential, product: toProduct(match.product) } : null
+      const keyHash = sha256Hex(pluginKey)
+      return keyMatches.read(keyHash, () => {
+        const match = rows.matchKeyHash(keyHash)
+        return match ? { credential: match.credential, product: toProduct(match.product) } : null
+      })
     },
 
     markUsed(credentialId) {

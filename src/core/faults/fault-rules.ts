@@ -2,7 +2,7 @@ import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
 import { compileRoutePattern, routePatternProblem } from './route-pattern'
 import type { PathMatcher } from './route-pattern'
-import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_LIMITS } from '../../shared/contract/faults'
+import { FAULT_DEFAULTS, FAULT_KIND_FIELDS, FAULT_KINDS, FAULT_LIMITS, resolveFaultFields } from '../../shared/contract/faults'
 import type { FaultKind } from '../../shared/contract/faults'
 import { shownId } from '../redaction/shown-id'
 
@@ -46,6 +46,8 @@ export interface FaultHit {
 
 export interface FaultRules {
   list(): FaultRule[]
+  /** Whether any rule is set: with none, a request needs no matching at all. */
+  any(): boolean
   /** Replaces every rule at once (all or nothing); answers the stored rules. */
   replace(inputs: readonly FaultRuleInput[]): FaultRule[]
   /** Removes one rule; FAULT_RULE_NOT_FOUND when no rule has that id. */
@@ -106,6 +108,8 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
       if (had) options.onChange?.()
     },
 
+    any: () => compiled.length > 0,
+
     pick(method, path) {
       const verb = method.toUpperCase()
       const first = compiled.find(({ rule, matches }) => (rule.method === null || rule.method === verb) && matches(path))
@@ -137,21 +141,22 @@ function storedRule(input: FaultRuleInput, index: number): FaultRule {
   if (routeProblem) invalid(at('route'), routeProblem)
   if (input.id != null && !new RegExp(FAULT_LIMITS.idPattern).test(input.id)) invalid(at('id'), 'must be 1 to 64 letters, digits, "-" or "_"')
   if (input.method != null && !new RegExp(FAULT_LIMITS.methodPattern).test(input.method)) invalid(at('method'), 'must be an HTTP method name')
-  if (input.status != null && input.kind !== 'error') invalid(at('status'), 'applies only to kind "error"')
-  if (input.retryAfterS != null && input.kind !== 'rate_limit') invalid(at('retryAfterS'), 'applies only to kind "rate_limit"')
+  const fields = FAULT_KIND_FIELDS[input.kind]
+  if (input.status != null && !fields.status) invalid(at('status'), 'applies only to kind "error"')
+  if (input.retryAfterS != null && !fields.retryAfterS) invalid(at('retryAfterS'), 'applies only to kind "rate_limit"')
   const probability = input.probability ?? FAULT_DEFAULTS.probability
   if (!(probability >= 0 && probability <= 1)) invalid(at('probability'), 'must be between 0 and 1')
-  const spreads = input.kind === 'latency' || input.kind === 'trickle'
+  const { ms, jitterMs, status, retryAfterS } = resolveFaultFields(input)
   return {
     id: input.id ?? newId('flt'),
     method: input.method != null ? input.method.toUpperCase() : null,
     route: input.route,
     kind: input.kind,
-    ms: input.ms ?? (spreads ? FAULT_DEFAULTS.ms : null),
-    jitterMs: input.jitterMs ?? null,
-    status: input.kind === 'error' ? (input.status ?? FAULT_DEFAULTS.errorStatus) : null,
+    ms,
+    jitterMs,
+    status,
     probability,
-    retryAfterS: input.kind === 'rate_limit' ? (input.retryAfterS ?? FAULT_DEFAULTS.retryAfterS) : null
+    retryAfterS
   }
 }
 

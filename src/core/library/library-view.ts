@@ -31,7 +31,7 @@ export interface DownloadLink {
 }
 
 /** Reads one customer's library from the store; the payload groups of docs/api.md section 4. */
-export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: LibraryRepository; grace: GracePeriod }) {
+export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: Pick<LibraryRepository, 'holdings'>; grace: GracePeriod }) {
   const { clock, customers, queries, grace } = deps
   const supportEmail = (product: LibraryProduct) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
 

@@ -6,14 +6,14 @@ import { periodMs, subscriptionStanding } from './subscription-lifecycle'
 import type { SubscriptionStanding } from './subscription-lifecycle'
 import type { GracePeriod } from './grace-period'
 import { shownId } from '../redaction/shown-id'
-
-/** The QA actions on a subscription: what a billing system would do, at the emulator clock's now. */
-export type SubscriptionAction = 'renew-now' | 'cancel' | 'resume' | 'payment-fails' | 'payment-succeeds'
-export const SUBSCRIPTION_ACTIONS: readonly SubscriptionAction[] = ['renew-now', 'cancel', 'resume', 'payment-fails', 'payment-succeeds']
+import type { SubscriptionAction } from '../../shared/contract/subscriptions'
+import { actionOutcome, availableActions } from './subscription-actions'
 
 export interface SubscriptionWithStanding {
   subscription: Subscription
   standing: SubscriptionStanding
+  /** The QA actions the control plane accepts now (see subscription-actions.ts). */
+  availableActions: SubscriptionAction[]
 }
 
 export interface SubscriptionService {
@@ -28,10 +28,10 @@ export interface SubscriptionService {
 export function createSubscriptionService(deps: { store: Store; clock: Clock; licenses: LicenseRepository; grace: GracePeriod }): SubscriptionService {
   const { store, clock, licenses, grace } = deps
 
-  const withStanding = (subscription: Subscription): SubscriptionWithStanding => ({
-    subscription,
-    standing: subscriptionStanding(subscription, clock.now(), grace.ms())
-  })
+  const withStanding = (subscription: Subscription): SubscriptionWithStanding => {
+    const standing = subscriptionStanding(subscription, clock.now(), grace.ms())
+    return { subscription, standing, availableActions: availableActions(standing) }
+  }
 
   function find(id: string): Subscription {
     const subscription = licenses.subscription(id)
@@ -39,13 +39,15 @@ export function createSubscriptionService(deps: { store: Store; clock: Clock; li
     return subscription
   }
 
-  const conflict = (action: SubscriptionAction, standing: SubscriptionStanding, hint: string) =>
-    new DomainError('SUBSCRIPTION_STATE_CONFLICT', `Cannot ${action.replace('-', ' ')}: the subscription is ${describe(standing)}. ${hint}`, {
-      details: { state: standing.state }
-    })
-
   /** The next stored state, or null when the action changes nothing (it is idempotent there). */
   function next(current: Subscription, standing: SubscriptionStanding, action: SubscriptionAction, now: Date): Subscription | null {
+    const outcome = actionOutcome(standing, action)
+    if (outcome.kind === 'unchanged') return null
+    if (outcome.kind === 'conflict') {
+      throw new DomainError('SUBSCRIPTION_STATE_CONFLICT', `Cannot ${action.replace('-', ' ')}: the subscription is ${describe(standing)}. ${outcome.hint}`, {
+        details: { state: standing.state }
+      })
+    }
     const nowIso = now.toISOString()
     // The renewals the clock has passed, written down before anything else changes.
     const settled: Subscription = { ...current, currentPeriodEnd: standing.currentPeriodEnd }
@@ -61,24 +63,13 @@ export function createSubscriptionService(deps: { store: Store; clock: Clock; li
           paymentFailedAt: null
         }
       case 'cancel':
-        if (standing.state === 'active' && standing.cancelAtPeriodEnd) return null
-        if (standing.state !== 'active') throw conflict(action, standing, 'Only an active subscription can be cancelled; renew now starts a new one.')
         return { ...settled, status: 'active', cancelAtPeriodEnd: true, canceledAt: nowIso }
       case 'resume':
-        if (standing.state === 'active' && !standing.cancelAtPeriodEnd) return null
-        if (standing.state !== 'active')
-          throw conflict(action, standing, 'Only a subscription set to cancel at its period end can resume; renew now starts a new one.')
         return { ...settled, status: 'active', cancelAtPeriodEnd: false, canceledAt: null }
       case 'payment-fails':
-        if (standing.state === 'past_due') return null
-        if (standing.state !== 'active' || standing.cancelAtPeriodEnd) {
-          throw conflict(action, standing, 'Only a renewing subscription is charged; resume or renew now first.')
-        }
         // The renewal charge fails now: the paid period closes here and the grace period starts.
         return { ...settled, status: 'past_due', currentPeriodEnd: nowIso, paymentFailedAt: nowIso }
       case 'payment-succeeds':
-        if (standing.state === 'active') return null
-        if (standing.state !== 'past_due') throw conflict(action, standing, 'Renew now starts a new paid period.')
         // Paid late: the period that failed is paid, and renewals continue from it.
         return { ...settled, status: 'active', paymentFailedAt: null }
     }

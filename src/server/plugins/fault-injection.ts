@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FaultHit } from '../../core/faults/fault-rules'
+import { FAULT_DEFAULTS } from '../../shared/contract/faults'
 import { normalizePath } from '../../core/faults/route-pattern'
 import { isServiceRequest } from '../inspector/surfaces'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
@@ -32,6 +33,7 @@ export const faultInjection = fp(
     })
 
     app.addHook('onRequest', async (request, reply) => {
+      if (!faults.any()) return
       const path = normalizePath(request.url)
       // The control plane, /openapi.json and the UI are never faulted, so a `**` rule cannot lock
       // QA out of the very routes that remove it. The matched route is checked as well as the
@@ -59,14 +61,14 @@ export const faultInjection = fp(
           return
         case 'error':
           await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
-          return sendFault(reply, rule.status ?? 503, {
+          return sendFault(reply, rule.status ?? FAULT_DEFAULTS.errorStatus, {
             ok: false,
             error: 'FAULT_INJECTED',
-            message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? 503}.`
+            message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? FAULT_DEFAULTS.errorStatus}.`
           })
         case 'rate_limit': {
           await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
-          const retryAfter = rule.retryAfterS ?? 1
+          const retryAfter = rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS
           reply.header('retry-after', String(retryAfter))
           return sendFault(reply, 429, {
             ok: false,
@@ -83,27 +85,32 @@ export const faultInjection = fp(
       }
     })
 
-    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      // HEAD has no body to slow down; Fastify strips it after this hook.
-      if (request.fault?.rule.kind !== 'trickle' || request.method === 'HEAD') return payload
-      const spreadMs = request.fault.delayMs
-      if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-        const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload
-        if (body.length === 0) return payload
-        // Fastify sets Content-Length only for a string or Buffer payload: kept here, as a slow link would.
-        reply.header('content-length', String(body.length))
-        return trickleStream(body, tricklePlan(body.length, spreadMs))
-      }
-      if (isByteStream(payload)) {
-        const declared = Number(reply.getHeader('content-length'))
-        return trickleStream(payload, tricklePlan(Number.isFinite(declared) && declared > 0 ? declared : null, spreadMs))
-      }
-      // null, or a web stream: sent as is.
-      return payload
+    // In callback form: it runs on every answer, and nearly always has nothing to do.
+    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+      done(null, request.fault?.rule.kind === 'trickle' ? trickled(request.fault.delayMs, request, reply, payload) : payload)
     })
   },
   { name: 'fault-injection', dependencies: ['emulator-context'] }
 )
+
+/** The answer spread over `spreadMs`, as a trickle rule sends it. */
+function trickled(spreadMs: number, request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  // HEAD has no body to slow down; Fastify strips it after this hook.
+  if (request.method === 'HEAD') return payload
+  if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+    const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload
+    if (body.length === 0) return payload
+    // Fastify sets Content-Length only for a string or Buffer payload: kept here, as a slow link would.
+    reply.header('content-length', String(body.length))
+    return trickleStream(body, tricklePlan(body.length, spreadMs))
+  }
+  if (isByteStream(payload)) {
+    const declared = Number(reply.getHeader('content-length'))
+    return trickleStream(payload, tricklePlan(Number.isFinite(declared) && declared > 0 ? declared : null, spreadMs))
+  }
+  // null, or a web stream: sent as is.
+  return payload
+}
 
 const DEFAULT_INSPECTED_BODY = 1024 * 1024
 

@@ -23,3 +23,35 @@ export const FAULT_DEFAULTS = {
   retryAfterS: 1,
   probability: 1
 } as const
+
+/**
+ * The fields each kind takes beyond route, method and probability. `ms` (and its jitter) every
+ * kind takes: the delay of a latency rule, the spread of a trickle rule, a wait before the others
+ * act. `status` belongs to `error` alone, `retryAfterS` to `rate_limit` alone.
+ */
+export const FAULT_KIND_FIELDS: Record<FaultKind, { status: boolean; retryAfterS: boolean; /** ms when none is given. */ defaultMs: number | null }> = {
+  latency: { status: false, retryAfterS: false, defaultMs: FAULT_DEFAULTS.ms },
+  error: { status: true, retryAfterS: false, defaultMs: null },
+  rate_limit: { status: false, retryAfterS: true, defaultMs: null },
+  offline: { status: false, retryAfterS: false, defaultMs: null },
+  trickle: { status: false, retryAfterS: false, defaultMs: FAULT_DEFAULTS.ms }
+}
+
+/** The timing and answer fields of a rule with every absent one resolved to what the server does (null: not used by the kind). */
+export interface ResolvedFaultFields {
+  ms: number | null
+  jitterMs: number | null
+  status: number | null
+  retryAfterS: number | null
+}
+
+/** What a rule's absent fields mean: how the server stores it, and what a summary of it states. */
+export function resolveFaultFields(rule: { kind: FaultKind } & { [K in keyof ResolvedFaultFields]?: number | null | undefined }): ResolvedFaultFields {
+  const fields = FAULT_KIND_FIELDS[rule.kind]
+  return {
+    ms: rule.ms ?? fields.defaultMs,
+    jitterMs: rule.jitterMs ?? null,
+    status: fields.status ? (rule.status ?? FAULT_DEFAULTS.errorStatus) : null,
+    retryAfterS: fields.retryAfterS ? (rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS) : null
+  }
+}

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { Nullable, Ok, Timestamp } from './common'
 import { LICENSE_KINDS, LICENSE_STATUSES } from '../contract/licensing'
+import { SUBSCRIPTION_ACTIONS } from '../contract/subscriptions'
 
 export const CustomerSchema = Type.Object({
   id: Type.String(),
@@ -93,6 +94,10 @@ export const SubscriptionStandingResponse = Type.Object({
     endedAt: Type.Union([Timestamp, Type.Null()], { description: 'When it stopped granting access.' }),
     live: Type.Boolean({ description: 'Grants access now (licensing VALID, downloads allowed).' }),
     accessUntil: Type.String({ format: 'date-time', description: 'Until when access holds with no further event.' })
+  }),
+  availableActions: Type.Array(Type.Enum([...SUBSCRIPTION_ACTIONS]), {
+    description:
+      'The actions POST /_emulator/subscriptions/:id/{action} accepts now (200): those the state allows and those already in effect (a repeat changes nothing). The others answer 409 SUBSCRIPTION_STATE_CONFLICT.'
   })
 })
 

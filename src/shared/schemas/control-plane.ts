@@ -20,6 +20,20 @@ export const ProductSchema = Type.Object({
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false })
 
+/** GET /_emulator/products: every product, or those one developer sees. */
+export const ProductListQuery = Type.Object(
+  {
+    visibleTo: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'A developer id: only the products that developer sees on the management API (their own; every product for an admin).'
+      })
+    )
+  },
+  { additionalProperties: false }
+)
+
 /** A minted JWT (developer or customer user) and when it expires. */
 export const SessionSchema = Type.Object({ token: Type.String(), expiresAt: Timestamp })
 export const SessionResponse = Ok(SessionSchema)

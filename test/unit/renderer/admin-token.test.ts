@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken, tokenFromFragment } from '../../../src/renderer/src/app/admin-token'
-import type { KeyValueStorage } from '../../../src/renderer/src/app/admin-token'
+import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken, tokenFromFragment } from '../../../src/renderer/src/platform/admin-token'
+import type { KeyValueStorage } from '../../../src/renderer/src/platform/admin-token'
 
 function memoryStorage(initial: Record<string, string> = {}): KeyValueStorage & { data: Record<string, string> } {
   const data = { ...initial }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { describeRule, draftOf, FAULT_TEMPLATES, newDraft, ruleOf, withKind } from '../../../src/renderer/src/screens/scenarios/fault-draft'
+import { FAULT_KIND_FIELDS, FAULT_KINDS, resolveFaultFields } from '../../../src/shared/contract/faults'
+import {
+  describeRule,
+  draftOf,
+  FAULT_TEMPLATES,
+  fieldsOf,
+  newDraft,
+  placeholdersOf,
+  ruleOf,
+  withKind
+} from '../../../src/renderer/src/screens/scenarios/fault-draft'
 
 describe('fault rule editor rows', () => {
   it('turns a row into the contract rule, sending only the fields of its kind', () => {
@@ -13,12 +23,14 @@ describe('fault rule editor rows', () => {
       method: 'GET',
       status: 503
     })
-    expect(ruleOf(newDraft({ kind: 'rate_limit', route: '/x', retryAfterS: '30', ms: '', jitterMs: '5' })).rule).toEqual({
+    // Every kind takes a wait with its jitter, as the server does (docs/api.md section 6).
+    expect(ruleOf(newDraft({ kind: 'rate_limit', route: '/x', retryAfterS: '30', ms: '', jitterMs: '5', status: '500' })).rule).toEqual({
       route: '/x',
       kind: 'rate_limit',
+      jitterMs: 5,
       retryAfterS: 30
     })
-    expect(ruleOf(newDraft({ kind: 'offline', route: '/x', ms: '', jitterMs: '5' })).rule).toEqual({ route: '/x', kind: 'offline' })
+    expect(ruleOf(newDraft({ kind: 'offline', route: '/x', ms: '20', jitterMs: '5' })).rule).toEqual({ route: '/x', kind: 'offline', ms: 20, jitterMs: 5 })
   })
 
   it('reads probability as a ratio or a percentage', () => {
@@ -94,4 +106,18 @@ describe('fault rule editor rows', () => {
     expect(describeRule({ route: '/x', kind: 'error', status: 500, ms: 300, jitterMs: 100 })).toBe('Any method /x → answers 500 after 300 ms ± 100')
     expect(describeRule({ route: '/x', kind: 'offline', ms: 50 })).toBe('Any method /x → drops the connection after 50 ms')
   })
+
+  for (const kind of FAULT_KINDS) {
+    it(`${kind}: offers the fields the contract's table gives the kind, and states what the server does with empty ones`, () => {
+      expect(fieldsOf(kind)).toMatchObject({ status: FAULT_KIND_FIELDS[kind].status, retryAfterS: FAULT_KIND_FIELDS[kind].retryAfterS })
+      expect(ruleOf(newDraft({ kind, route: '/x', ms: '100', jitterMs: '10', status: '', retryAfterS: '' })).rule).toMatchObject({ ms: 100, jitterMs: 10 })
+      const bare = ruleOf(newDraft({ kind, route: '/x', ms: '', jitterMs: '', status: '', retryAfterS: '' })).rule
+      if (!bare) throw new Error('an empty row of a kind is a valid rule')
+      const resolved = resolveFaultFields(bare)
+      expect(placeholdersOf(kind).ms).toBe(String(resolved.ms ?? 0))
+      if (resolved.status !== null) expect(describeRule(bare)).toContain(`answers ${resolved.status}`)
+      if (resolved.retryAfterS !== null) expect(describeRule(bare)).toContain(`Retry-After ${resolved.retryAfterS} s`)
+      if (resolved.ms !== null) expect(describeRule(bare)).toContain(`${resolved.ms} ms`)
+    })
+  }
 })

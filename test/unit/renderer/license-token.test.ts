@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { base64url, exportJWK, generateKeyPair, SignJWT } from 'jose'
-import { inspectLicenseToken } from '../../../src/renderer/src/screens/tester/license-token'
+import { inspectLicenseToken } from '../../../src/renderer/src/tokens/license-token'
 import type { Jwk } from '../../../src/renderer/src/api/types'
 
 const NOW_S = 1_800_000_000

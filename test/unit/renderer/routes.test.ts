@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildHash, parseHash, SCREENS, SCREEN_IDS } from '../../../src/renderer/src/app/routes'
+import { buildHash, parseHash, SCREENS, SCREEN_IDS } from '../../../src/renderer/src/navigation/routes'
 
 describe('hash routes', () => {
   it('parses a screen and its parameters', () => {

@@ -4,7 +4,7 @@ import type { CredentialRecord, Developer, Product, RequestSummary } from '../..
 import { useConnection } from '../../../src/renderer/src/stores/connection'
 import { forgetSessions, selectActingDeveloper, useDevelopers } from '../../../src/renderer/src/stores/developers'
 import { useLibrary } from '../../../src/renderer/src/stores/library'
-import { currentCredentialByProduct, useProducts, visibleProducts } from '../../../src/renderer/src/stores/products'
+import { currentCredentialByProduct, selectVisibleProducts, useProducts } from '../../../src/renderer/src/stores/products'
 import { MAX_ROWS, WITHOUT_UI_CALLS, hasChosenFilters, matchesFilters, mergeEntries, useRequests } from '../../../src/renderer/src/stores/requests'
 import { useSettings } from '../../../src/renderer/src/stores/settings'
 
@@ -260,11 +260,24 @@ describe('products and credentials store', () => {
     expect(useProducts.getState().pending).toBeNull()
   })
 
-  it('shows a developer their own products and an admin all of them', () => {
-    const products = [product('p1', 'dev_a'), product('p2', 'dev_b')]
-    expect(visibleProducts(products, developer('dev_a')).map((p) => p.id)).toEqual(['p1'])
-    expect(visibleProducts(products, developer('dev_c', 'admin')).map((p) => p.id)).toEqual(['p1', 'p2'])
-    expect(visibleProducts(null, developer('dev_a'))).toEqual([])
+  it("shows the products the server lists for the acting developer, and nothing of another developer's list", async () => {
+    const all = [product('p1', 'dev_a'), product('p2', 'dev_b')]
+    // The server decides who sees what (an admin sees everything): the store shows its answer as is.
+    const server = await connect({
+      'GET /_emulator/products': (call) => ({
+        body: { ok: true, products: call.query.get('visibleTo') === 'dev_a' ? all.slice(0, 1) : all }
+      })
+    })
+    useDevelopers.setState({ actingId: 'dev_a' })
+    await useProducts.getState().loadVisible()
+    const listings = server.calls.filter((call) => call.path === '/_emulator/products')
+    expect(listings.map((call) => call.query.get('visibleTo'))).toEqual(['dev_a'])
+    expect(selectVisibleProducts(useProducts.getState(), developer('dev_a'))?.map((p) => p.id)).toEqual(['p1'])
+    // Until the list of the newly acting developer arrives, none is shown rather than the last one's.
+    expect(selectVisibleProducts(useProducts.getState(), developer('dev_c', 'admin'))).toBeNull()
+    useDevelopers.setState({ actingId: 'dev_c' })
+    await useProducts.getState().loadVisible()
+    expect(selectVisibleProducts(useProducts.getState(), developer('dev_c', 'admin'))?.map((p) => p.id)).toEqual(['p1', 'p2'])
   })
 
   it('takes the active credential of a product over its revoked ones', () => {

@@ -49,7 +49,8 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     developerSession: async (developerId: string, ttlS?: number) =>
       send<Session & { ok: true }>('POST', `/developers/${id(developerId)}/session`, ttlS ? { ttlS } : {}),
 
-    products: async () => (await get<{ products: Product[] }>('/products')).products,
+    /** Every product, or (visibleTo) those one developer sees: the server decides which. */
+    products: async (visibleTo?: string) => (await get<{ products: Product[] }>('/products', { visibleTo })).products,
     createProduct: async (input: { developerId: string; name: string; storefrontSlug?: string }) =>
       (await send<{ product: Product }>('POST', '/products', input)).product,
     productCredentials: async (productId: string) => (await get<{ credentials: CredentialRecord[] }>(`/products/${id(productId)}/credentials`)).credentials,
@@ -83,6 +84,7 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     reverseOrder: async (orderId: string, reversal: 'refund' | 'chargeback') =>
       send<{ ok: true; changed: boolean }>('POST', `/orders/${id(orderId)}/${reversal}`, {}),
 
+    subscription: async (subscriptionId: string) => get<SubscriptionWithStanding & { ok: true }>(`/subscriptions/${id(subscriptionId)}`),
     subscriptionAction: async (subscriptionId: string, action: SubscriptionAction) =>
       send<SubscriptionWithStanding & { ok: true }>('POST', `/subscriptions/${id(subscriptionId)}/${action}`),
 

@@ -79,7 +79,7 @@ export type OrderItem = Static<typeof OrderItemSchema>
 export type Purchase = Static<typeof PurchaseSchema>
 /** A subscription as stored, and as it stands on the emulator clock (the answer of every subscription action). */
 export type SubscriptionWithStanding = Omit<Static<typeof SubscriptionStandingResponse>, 'ok'>
-export type SubscriptionAction = 'renew-now' | 'cancel' | 'resume' | 'payment-fails' | 'payment-succeeds'
+export type { SubscriptionAction } from '../../../shared/contract/subscriptions'
 export type ResellerOrder = Static<typeof ResellerOrderSchema>
 
 export type ClockState = Static<typeof ClockStateSchema>

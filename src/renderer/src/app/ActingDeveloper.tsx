@@ -2,7 +2,7 @@ import { useId } from 'react'
 import { Badge } from '../components/Badge'
 import { Skeleton } from '../components/Skeleton'
 import { selectActingDeveloper, useDevelopers } from '../stores/developers'
-import { buildHash } from './routes'
+import { buildHash } from '../navigation/routes'
 
 /** Who the UI acts as on the management API, switchable from every screen. */
 export function ActingDeveloper() {

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { Button } from '../components/Button'
 import { Field, TextInput } from '../components/Field'
 import { InlineError } from '../components/States'
+import { useAction } from '../components/use-action'
 import { useConnection } from '../stores/connection'
 import { connectWithToken, retryBoot } from './bootstrap'
 
@@ -29,7 +30,8 @@ export function ConnectionGate() {
   const error = useConnection((state) => state.error)
   const baseUrl = useConnection((state) => state.baseUrl)
   const [token, setToken] = useState('')
-  const [busy, setBusy] = useState(false)
+  // The gate shows the connection store's error; the action's own state is only its busy flag.
+  const { busy, run } = useAction<'connect'>()
 
   if (phase === 'connecting') {
     return (
@@ -67,8 +69,7 @@ export function ConnectionGate() {
         className="stack"
         onSubmit={(event) => {
           event.preventDefault()
-          setBusy(true)
-          void connectWithToken(token).finally(() => setBusy(false))
+          void run('connect', () => connectWithToken(token))
         }}
       >
         <Field label="Admin token" hint="Kept in this tab only (sessionStorage), never in the address bar.">
@@ -76,7 +77,7 @@ export function ConnectionGate() {
         </Field>
         <InlineError error={error} />
         <div className="gate__actions">
-          <Button variant="primary" type="submit" busy={busy} needsServer={false} disabled={token.trim() === ''}>
+          <Button variant="primary" type="submit" busy={busy !== null} needsServer={false} disabled={token.trim() === ''}>
             Connect
           </Button>
         </div>

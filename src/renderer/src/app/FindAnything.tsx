@@ -3,7 +3,7 @@ import type { Customer, License, Product } from '../api/types'
 import { Dialog } from '../components/Dialog'
 import { matchesQuery } from '../components/ListSearch'
 import { useConnection, requireApi } from '../stores/connection'
-import { buildHash } from './routes'
+import { buildHash } from '../navigation/routes'
 
 interface Found {
   kind: 'Product' | 'Customer' | 'License'

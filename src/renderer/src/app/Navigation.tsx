@@ -2,9 +2,9 @@ import { LineGlyph } from '../components/Icon'
 import { useConnection } from '../stores/connection'
 import { useTheme } from '../stores/theme'
 import type { ThemePreference } from '../stores/theme'
-import { buildHash, SCREENS } from './routes'
+import { buildHash, SCREENS } from '../navigation/routes'
 import { ServerPill } from './ServerPill'
-import type { ScreenId } from './routes'
+import type { ScreenId } from '../navigation/routes'
 import { SCREEN_KEYS } from './shortcuts'
 
 const SCREEN_LETTER = Object.fromEntries(Object.entries(SCREEN_KEYS).map(([letter, screen]) => [screen, letter])) as Record<ScreenId, string>

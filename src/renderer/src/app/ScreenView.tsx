@@ -5,7 +5,7 @@ import { OverviewScreen } from '../screens/overview/OverviewScreen'
 import { RequestsScreen } from '../screens/requests/RequestsScreen'
 import { ScenariosScreen } from '../screens/scenarios/ScenariosScreen'
 import { TesterScreen } from '../screens/tester/TesterScreen'
-import type { Route } from './routes'
+import type { Route } from '../navigation/routes'
 
 /** The router's table: one screen per route. */
 export function ScreenView({ route }: { route: Route }) {

@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { formatOffsetShort } from '../format/date'
 import { useConnection } from '../stores/connection'
 import { useSettings } from '../stores/settings'
-import { buildHash } from './routes'
+import { buildHash } from '../navigation/routes'
 
 export interface EmulatorConditions {
   /** "Clock +30 d", or null on system time. */

@@ -1,8 +1,8 @@
-import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken, tokenFromFragment } from './admin-token'
-import type { KeyValueStorage } from './admin-token'
+import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken, tokenFromFragment } from '../platform/admin-token'
+import type { KeyValueStorage } from '../platform/admin-token'
 import { useConnection } from '../stores/connection'
 import { startOver } from '../stores/start-over'
-import { DEFAULT_SCREEN } from './routes'
+import { DEFAULT_SCREEN } from '../navigation/routes'
 
 function sessionStore(): KeyValueStorage | null {
   try {

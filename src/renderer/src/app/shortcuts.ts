@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
-import { buildHash } from './routes'
-import type { ScreenId } from './routes'
+import { buildHash } from '../navigation/routes'
+import type { ScreenId } from '../navigation/routes'
 
 /** "g" then a letter goes to a screen (as in GitHub or Gmail); the letters are shown in each link's tooltip. */
 export const SCREEN_KEYS: Record<string, ScreenId> = {

@@ -1,12 +1,12 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
-import type { ApiError } from '../api/errors'
-import { toApiError } from '../api/errors'
 import { Button } from './Button'
 import type { ButtonVariant } from './Button'
 import { Dialog } from './Dialog'
 import { Field, TextInput } from './Field'
 import { InlineError } from './States'
+import { useAction } from './use-action'
+import { useEachOpening } from './use-each-opening'
 
 export interface ConfirmDialogProps {
   open: boolean
@@ -36,29 +36,13 @@ export function ConfirmDialog({
   testId
 }: ConfirmDialogProps) {
   const [reason, setReason] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
-  // Each opening starts clean (state adjusted during render, React's pattern for a changed prop).
-  const [wasOpen, setWasOpen] = useState(open)
-  if (open !== wasOpen) {
-    setWasOpen(open)
-    if (open) {
-      setReason('')
-      setError(null)
-      setBusy(false)
-    }
-  }
-  const submit = async () => {
-    setBusy(true)
-    setError(null)
-    try {
-      await onConfirm(reason.trim())
-    } catch (cause) {
-      setError(toApiError(cause))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy: running, error, run, reset } = useAction<'confirm'>()
+  const busy = running !== null
+  useEachOpening(open, () => {
+    setReason('')
+    reset()
+  })
+  const submit = () => run('confirm', () => onConfirm(reason.trim()))
   return (
     <Dialog
       open={open}

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
-import { toApiError } from '../api/errors'
-import type { ApiError } from '../api/errors'
 import { Button } from './Button'
 import { Dialog } from './Dialog'
 import { Field, TextInput } from './Field'
 import { InlineError } from './States'
+import { useAction } from './use-action'
+import { useEachOpening } from './use-each-opening'
 
 export interface DefaultsField {
   key: string
@@ -44,19 +44,14 @@ export function DefaultsDialog({
 }) {
   const formId = useId()
   const [values, setValues] = useState<Record<string, string>>(defaults)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy: running, error, run, reset } = useAction<'submit'>()
+  const busy = running !== null
 
-  // Each opening starts from the defaults of that moment (not on every change of them);
-  // adjusted during render, React's pattern for state that follows a prop.
-  const [wasOpen, setWasOpen] = useState(open)
-  if (open !== wasOpen) {
-    setWasOpen(open)
-    if (open) {
-      setValues(defaults)
-      setError(null)
-    }
-  }
+  // Each opening starts from the defaults of that moment (not on every change of them).
+  useEachOpening(open, () => {
+    setValues(defaults)
+    reset()
+  })
 
   const missing = fields.some((field) => field.required && (values[field.key] ?? '').trim() === '')
   return (
@@ -84,13 +79,11 @@ export function DefaultsDialog({
         className="stack"
         onSubmit={(event) => {
           event.preventDefault()
-          setBusy(true)
-          setError(null)
           const trimmed = Object.fromEntries(fields.map((field) => [field.key, (values[field.key] ?? '').trim()]))
-          onSubmit(trimmed)
-            .then(() => onClose())
-            .catch((cause: unknown) => setError(toApiError(cause)))
-            .finally(() => setBusy(false))
+          void run('submit', async () => {
+            await onSubmit(trimmed)
+            onClose()
+          })
         }}
       >
         {fields.map((field, index) => (

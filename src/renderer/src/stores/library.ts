@@ -1,8 +1,18 @@
 import { create } from 'zustand'
 import { isApiError } from '../api/errors'
-import type { ClaimResult, Customer, LibraryPayload, LicenseKind, LicenseStatus, ResellerOrder, SubscriptionAction, WebviewPayload } from '../api/types'
+import type {
+  ClaimResult,
+  Customer,
+  LibraryPayload,
+  LicenseKind,
+  LicenseStatus,
+  ResellerOrder,
+  SubscriptionAction,
+  SubscriptionWithStanding,
+  WebviewPayload
+} from '../api/types'
 import { requireApi } from './connection'
-import { failed, idle, loading, ready } from './resource'
+import { failed, idle, loadInto, loading, ready } from './resource'
 import type { Resource } from './resource'
 
 export type LibrarySource = { kind: 'customer'; customerId: string } | { kind: 'token' }
@@ -24,6 +34,8 @@ export interface LibraryState {
   webview: Resource<WebviewPayload>
   /** The last reseller order made here, with its one-time claim token. */
   lastReseller: ResellerOrder | null
+  /** The subscription the QA actions work on, as the control plane answers it: its standing and the actions it accepts now. */
+  subscription: Resource<SubscriptionWithStanding>
   loadCustomers(): Promise<void>
   createCustomer(input: { email: string; name?: string }): Promise<Customer>
   selectCustomer(customerId: string): Promise<void>
@@ -34,6 +46,8 @@ export interface LibraryState {
   resellerOrder(input: { productId: string; reseller?: string }): Promise<ResellerOrder>
   claim(claimToken: string): Promise<ClaimResult>
   updateLicense(licenseId: string, patch: { status?: LicenseStatus; expiresAt?: string | null; maxActivations?: number }): Promise<void>
+  /** Reads one subscription from the control plane (what the QA actions may offer). */
+  loadSubscription(subscriptionId: string): Promise<void>
   /** A billing event on a subscription (renew now, cancel, resume, payment fails or succeeds), then the library again. */
   subscriptionAction(subscriptionId: string, action: SubscriptionAction): Promise<void>
   /** Refunds or charges back an order, then the library again. */
@@ -78,6 +92,7 @@ export const useLibrary = create<LibraryState>()((set, get) => {
     library: idle(),
     webview: idle(),
     lastReseller: null,
+    subscription: idle(),
 
     async loadCustomers() {
       set({ customers: loading(get().customers) })
@@ -147,8 +162,11 @@ export const useLibrary = create<LibraryState>()((set, get) => {
       await fetchBoth(true)
     },
 
+    loadSubscription: (subscriptionId) => loadInto({ get, set }, 'subscription', () => requireApi().control.subscription(subscriptionId)),
+
     async subscriptionAction(subscriptionId, action) {
-      await requireApi().control.subscriptionAction(subscriptionId, action)
+      const answer = await requireApi().control.subscriptionAction(subscriptionId, action)
+      set({ subscription: ready(answer) })
       await fetchBoth(true)
     },
 

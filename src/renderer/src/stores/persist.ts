@@ -1,4 +1,4 @@
-import type { KeyValueStorage } from '../app/admin-token'
+import type { KeyValueStorage } from '../platform/admin-token'
 
 /** localStorage when there is one (the browser, Electron); a memory map in node (unit tests). */
 function pick(): KeyValueStorage {

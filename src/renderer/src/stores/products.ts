@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import type { AuditEntry, ConnectionStatus, CredentialRecord, Developer, OneTimeReveal, Product } from '../api/types'
 import { requireApi } from './connection'
-import { actingManagement } from './developers'
+import { actingManagement, useDevelopers } from './developers'
 import { failed, idle, loading, ready, loadInto } from './resource'
 import type { Resource } from './resource'
 
@@ -26,20 +26,30 @@ export interface ProductDetail {
   connection: Resource<ConnectionStatus | null>
 }
 
+/** The products one developer sees. */
+export interface VisibleProducts {
+  developerId: string
+  products: Product[]
+}
+
 export type ActionOutcome =
   { kind: 'revealed'; material: RevealedMaterial } | { kind: 'existing'; credential: CredentialRecord } | { kind: 'revoked'; revoked: boolean }
 
 export interface ProductsState {
   products: Resource<Product[]>
+  /** The products the acting developer manages, as the server lists them for that developer (`visibleTo`). */
+  visible: Resource<VisibleProducts>
   /** The acting developer's credentials across their visible products (management list). */
   credentials: Resource<CredentialRecord[]>
   details: Record<string, ProductDetail>
   pending: { productId: string; action: CredentialAction } | null
   revealed: RevealedMaterial | null
-  /** Products and the acting developer's credentials. */
+  /** Products, those the acting developer sees, and their credentials. */
   load(): Promise<void>
   /** Products only (control plane): for screens that only pick a product. */
   loadList(): Promise<void>
+  /** The products the acting developer sees (the server decides which). */
+  loadVisible(): Promise<void>
   loadCredentials(): Promise<void>
   createProduct(input: { developerId: string; name: string; storefrontSlug?: string }): Promise<Product>
   loadDetail(productId: string): Promise<void>
@@ -63,18 +73,25 @@ export const useProducts = create<ProductsState>()((set, get) => {
 
   return {
     products: idle(),
+    visible: idle(),
     credentials: idle(),
     details: {},
     pending: null,
     revealed: null,
 
     async load() {
-      await get().loadList()
+      await Promise.all([get().loadList(), get().loadVisible()])
       await get().loadCredentials()
     },
 
     async loadList() {
       await loadInto({ get, set }, 'products', () => requireApi().control.products())
+    },
+
+    async loadVisible() {
+      const actingId = useDevelopers.getState().actingId
+      if (actingId === null) return set({ visible: idle() })
+      await loadInto({ get, set }, 'visible', async () => ({ developerId: actingId, products: await requireApi().control.products(actingId) }))
     },
 
     async loadCredentials() {
@@ -89,6 +106,7 @@ export const useProducts = create<ProductsState>()((set, get) => {
     async createProduct(input) {
       const product = await requireApi().control.createProduct(input)
       set({ products: ready([...(get().products.data ?? []), product]) })
+      await get().loadVisible()
       return product
     },
 
@@ -173,10 +191,10 @@ export const useProducts = create<ProductsState>()((set, get) => {
   }
 })
 
-/** The products the acting developer manages: their own, or every product for an admin. */
-export function visibleProducts(products: Product[] | null, acting: Developer | null): Product[] {
-  if (!products || !acting) return []
-  return acting.role === 'admin' ? products : products.filter((product) => product.developerId === acting.id)
+/** The products the acting developer manages (null until the server listed them for that developer). */
+export function selectVisibleProducts(state: ProductsState, acting: Developer | null): Product[] | null {
+  const visible = state.visible.data
+  return acting && visible?.developerId === acting.id ? visible.products : null
 }
 
 /** The current credential of each product, from the management list (active first, else the newest). */

@@ -16,7 +16,7 @@ import { idle } from './resource'
 export function startOver(): void {
   forgetSessions()
   useTester.setState(useTester.getInitialState(), true)
-  useLibrary.setState({ source: null, libraryToken: null, library: idle(), webview: idle(), lastReseller: null })
+  useLibrary.setState({ source: null, libraryToken: null, library: idle(), webview: idle(), lastReseller: null, subscription: idle() })
   useProducts.setState({ details: {}, pending: null, revealed: null })
   useRequests.setState({ entries: [], held: [], nextBefore: null, selectedId: null, detail: idle() })
   useConnection.getState().stateReplaced()

@@ -13,10 +13,10 @@ import {
 } from '../../../shared/schemas/commerce'
 import { IdParams } from '../../../shared/schemas/control-plane'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
-import { SUBSCRIPTION_ACTIONS } from '../../../core/subscriptions/subscription-service'
+import { SUBSCRIPTION_ACTIONS } from '../../../shared/contract/subscriptions'
+import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
 import { ORDER_REVERSALS } from '../../../core/commerce/order-reversal'
 import type { OrderReversal } from '../../../core/commerce/order-reversal'
-import type { SubscriptionAction } from '../../../core/subscriptions/subscription-service'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']

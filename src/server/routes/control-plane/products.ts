@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { Nullable, errorResponses } from '../../../shared/schemas/common'
-import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductSchema } from '../../../shared/schemas/control-plane'
+import { AuditEntrySchema, ConnectionStatusSchema, IdParams, ProductListQuery, ProductSchema } from '../../../shared/schemas/control-plane'
 import { CredentialRecordSchema } from '../../../shared/schemas/credentials'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 import { shownId } from '../../../core/redaction/shown-id'
@@ -10,7 +10,7 @@ import { shownId } from '../../../core/redaction/shown-id'
 const tags = ['Emulator']
 
 export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { products, credentials, audit, connectionStatuses } = app.core
+  const { products, developers, credentials, audit, connectionStatuses } = app.core
 
   const requireProduct = (id: string) => {
     const product = products.find(id)
@@ -45,11 +45,15 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
-        summary: 'List every product',
+        summary: 'List every product, or (visibleTo) those one developer sees',
+        querystring: ProductListQuery,
         response: { 200: Type.Object({ ok: Type.Literal(true), products: Type.Array(ProductSchema) }), ...errorResponses }
       }
     },
-    async () => ({ ok: true as const, products: products.list() })
+    async (request) => {
+      const { visibleTo } = request.query
+      return { ok: true as const, products: visibleTo === undefined ? products.list() : products.listVisible(developers.actor(visibleTo)) }
+    }
   )
 
   app.post(

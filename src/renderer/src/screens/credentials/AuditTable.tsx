@@ -1,9 +1,8 @@
 import type { AuditEntry } from '../../api/types'
-import { failedWithoutData } from '../../stores/resource'
 import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
-import { EmptyState, ErrorState } from '../../components/States'
-import { Table } from '../../components/Table'
+import { ResourceTable } from '../../components/ResourceTable'
+import { EmptyState } from '../../components/States'
 import type { Column } from '../../components/Table'
 import { DateTime } from '../../components/Time'
 import type { Resource } from '../../stores/resource'
@@ -56,20 +55,18 @@ export function AuditTable({ audit }: { audit: Resource<AuditEntry[]> }) {
   ]
   return (
     <Card title="Audit trail" description="Create, ensure, reveal, rotate, revoke and verify, with actor and reason." testId="audit-trail">
-      {failedWithoutData(audit) ? (
-        <ErrorState compact error={audit.error} title="Could not read the audit trail" />
-      ) : (
-        <Table
-          caption="Audit trail"
-          columns={columns}
-          rows={audit.data}
-          loading
-          skeletonRows={3}
-          dense
-          rowKey={(entry) => entry.id}
-          empty={<EmptyState compact title="Nothing has happened to this product's credentials yet" />}
-        />
-      )}
+      <ResourceTable
+        resource={audit}
+        rows={audit.data}
+        failedTitle="Could not read the audit trail"
+        compactError
+        caption="Audit trail"
+        columns={columns}
+        skeletonRows={3}
+        dense
+        rowKey={(entry) => entry.id}
+        empty={<EmptyState compact title="Nothing has happened to this product's credentials yet" />}
+      />
     </Card>
   )
 }

@@ -1,14 +1,17 @@
 import { useEffect } from 'react'
+import type { Product } from '../../api/types'
 import { failedWithoutData } from '../../stores/resource'
 import { EmptyState, ErrorState } from '../../components/States'
 import { useConnection } from '../../stores/connection'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
-import { useProducts, visibleProducts } from '../../stores/products'
-import { buildHash } from '../../app/routes'
-import { replaceParams } from '../../app/router'
+import { selectVisibleProducts, useProducts } from '../../stores/products'
+import { buildHash } from '../../navigation/routes'
+import { replaceParams } from '../../navigation/router'
 import { CredentialPanel } from './CredentialPanel'
 import { ProductPicker } from './ProductPicker'
 import { RevealDialog } from './RevealDialog'
+
+const NO_PRODUCTS: Product[] = []
 
 export function CredentialsScreen({ params }: { params: Record<string, string> }) {
   const acting = useDevelopers(selectActingDeveloper)
@@ -16,7 +19,8 @@ export function CredentialsScreen({ params }: { params: Record<string, string> }
   const products = useProducts((state) => state.products)
   const load = useProducts((state) => state.load)
   const dataVersion = useConnection((state) => state.dataVersion)
-  const visible = visibleProducts(products.data, acting)
+  const listed = useProducts((state) => selectVisibleProducts(state, acting))
+  const visible = listed ?? NO_PRODUCTS
   const selected = visible.find((product) => product.id === params.product) ?? null
 
   useEffect(() => {
@@ -25,9 +29,9 @@ export function CredentialsScreen({ params }: { params: Record<string, string> }
 
   // No product in the route (or one this developer cannot see): pick the first visible one.
   useEffect(() => {
-    if (products.data === null || !acting) return
+    if (listed === null || !acting) return
     if (!selected && visible[0]) replaceParams('credentials', { product: visible[0].id })
-  }, [products.data, acting, selected, visible])
+  }, [listed, acting, selected, visible])
 
   if (developers.data !== null && developers.data.length === 0) {
     return (
@@ -49,11 +53,11 @@ export function CredentialsScreen({ params }: { params: Record<string, string> }
 
   return (
     <div className="screen split" data-testid="credentials-screen">
-      <ProductPicker products={products.data === null || acting === null ? null : visible} selectedId={selected?.id ?? null} />
+      <ProductPicker products={acting === null ? null : listed} selectedId={selected?.id ?? null} />
       <div className="split__main">
         {selected ? (
           <CredentialPanel product={selected} />
-        ) : products.data !== null && acting !== null && visible.length === 0 ? (
+        ) : listed !== null && acting !== null && visible.length === 0 ? (
           <EmptyState
             title={`${acting.name ?? acting.email} has no products`}
             action={

@@ -5,7 +5,7 @@ import { Field, TextInput } from '../../components/Field'
 import { headerPrefix, requireApi } from '../../stores/connection'
 import type { RevealedMaterial } from '../../stores/products'
 import { toast } from '../../stores/toasts'
-import { saveTextFile } from '../../app/save-file'
+import { saveTextFile } from '../../platform/save-file'
 import { CONFIG_FORMATS, configFileName, renderConfig } from '../../../../shared/plugin-config/runtime-config'
 import type { ConfigFormat, RuntimeConfig } from '../../../../shared/plugin-config/runtime-config'
 

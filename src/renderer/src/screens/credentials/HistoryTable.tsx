@@ -1,12 +1,11 @@
 import type { CredentialRecord } from '../../api/types'
-import { failedWithoutData } from '../../stores/resource'
-import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
-import { EmptyState, ErrorState } from '../../components/States'
-import { Table } from '../../components/Table'
+import { ResourceTable } from '../../components/ResourceTable'
+import { EmptyState } from '../../components/States'
 import type { Column } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
 import type { Resource } from '../../stores/resource'
+import { CredentialStatusBadge } from '../developers/ProductList'
 
 const CAUSE: Record<string, string> = { revoke: 'revoked', 'rotate-key': 'key rotation', 'rotate-secret': 'secret rotation' }
 
@@ -30,7 +29,7 @@ export function HistoryTable({ history }: { history: Resource<CredentialRecord[]
       key: 'status',
       header: 'Status',
       width: 96,
-      render: (credential) => (credential.isActive ? <Badge tone="success">active</Badge> : <Badge tone="danger">revoked</Badge>),
+      render: (credential) => <CredentialStatusBadge credential={credential} />,
       skeletonWidth: 56
     },
     {
@@ -52,20 +51,18 @@ export function HistoryTable({ history }: { history: Resource<CredentialRecord[]
   ]
   return (
     <Card title="History" description="Rotations and revocations, newest first." testId="credential-history">
-      {failedWithoutData(history) ? (
-        <ErrorState compact error={history.error} title="Could not read the history" />
-      ) : (
-        <Table
-          caption="Credential history"
-          columns={columns}
-          rows={history.data}
-          loading
-          skeletonRows={2}
-          dense
-          rowKey={(credential) => credential.id}
-          empty={<EmptyState compact title="No credentials issued yet" />}
-        />
-      )}
+      <ResourceTable
+        resource={history}
+        rows={history.data}
+        failedTitle="Could not read the history"
+        compactError
+        caption="Credential history"
+        columns={columns}
+        skeletonRows={2}
+        dense
+        rowKey={(credential) => credential.id}
+        empty={<EmptyState compact title="No credentials issued yet" />}
+      />
     </Card>
   )
 }

@@ -3,7 +3,7 @@ import type { Product } from '../../api/types'
 import { ListSearch, matchesQuery } from '../../components/ListSearch'
 import { Skeleton } from '../../components/Skeleton'
 import { currentCredentialByProduct, useProducts } from '../../stores/products'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 import { CredentialStatusBadge } from '../developers/ProductList'
 
 /** The products of the acting developer, as a list of links (the selection lives in the route). */

@@ -6,7 +6,7 @@ import { Icon } from '../../components/Icon'
 import { SecretValue } from '../../components/SecretValue'
 import { useProducts } from '../../stores/products'
 import { useTester } from '../../stores/tester'
-import { navigate } from '../../app/router'
+import { navigate } from '../../navigation/router'
 import { ACTION_COPY } from './action-copy'
 import { ExportConfig } from './ExportConfig'
 

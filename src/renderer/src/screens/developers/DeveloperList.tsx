@@ -1,19 +1,18 @@
 import { useState } from 'react'
-import { failedWithoutData } from '../../stores/resource'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import type { Developer, DeveloperRole } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Field, Select, TextInput } from '../../components/Field'
-import { EmptyState, ErrorState, InlineError } from '../../components/States'
-import { Table } from '../../components/Table'
+import { CreateForm } from '../../components/CreateForm'
+import { ResourceTable } from '../../components/ResourceTable'
+import { EmptyState } from '../../components/States'
 import type { Column } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
 import { useDevelopers } from '../../stores/developers'
 import { LongValue } from '../../components/LongValue'
 import { toast } from '../../stores/toasts'
+import { useAction } from '../../components/use-action'
 
 /** Offered in the form, to change or keep: the next free "Studio N" and its email. */
 function defaultsFor(developers: readonly Developer[] | null): { name: string; email: string } {
@@ -30,29 +29,30 @@ function CreateDeveloperForm() {
   const [name, setName] = useState<string | null>(null)
   const offered = defaultsFor(developers)
   const [role, setRole] = useState<DeveloperRole>('developer')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy, error, run } = useAction<'create'>()
   return (
-    <form
-      className="form-grid form-grid--developer"
-      aria-label="Create a developer"
-      onSubmit={(event) => {
-        event.preventDefault()
-        setBusy(true)
-        setError(null)
+    <CreateForm
+      label="Create a developer"
+      className="form-grid--developer"
+      submitLabel="Create developer"
+      busy={busy !== null}
+      error={error}
+      onSubmit={() => {
         const chosenName = (name ?? offered.name).trim()
-        create({ email: (email ?? offered.email).trim(), name: chosenName || undefined, role } as { email: string; name?: string; role: DeveloperRole })
-          .then((developer) => {
-            toast.success(
-              `Now acting as ${developer.name ?? developer.email}`,
-              `Developer created${developer.role === 'admin' ? ' (admin)' : ''}: ${developer.email}. New products belong to them.`
-            )
-            // Back to the next defaults.
-            setEmail(null)
-            setName(null)
+        void run('create', async () => {
+          const developer = await create({ email: (email ?? offered.email).trim(), name: chosenName || undefined, role } as {
+            email: string
+            name?: string
+            role: DeveloperRole
           })
-          .catch((cause: unknown) => setError(toApiError(cause)))
-          .finally(() => setBusy(false))
+          toast.success(
+            `Now acting as ${developer.name ?? developer.email}`,
+            `Developer created${developer.role === 'admin' ? ' (admin)' : ''}: ${developer.email}. New products belong to them.`
+          )
+          // Back to the next defaults.
+          setEmail(null)
+          setName(null)
+        })
       }}
     >
       <Field label="Email">
@@ -69,15 +69,7 @@ function CreateDeveloperForm() {
           </Select>
         )}
       </Field>
-      <div className="form-grid__submit">
-        <Button type="submit" variant="primary" icon="plus" busy={busy}>
-          Create developer
-        </Button>
-      </div>
-      <div className="form-grid__full">
-        <InlineError error={error} />
-      </div>
-    </form>
+    </CreateForm>
   )
 }
 
@@ -138,25 +130,24 @@ export function DeveloperList() {
 
   return (
     <Card title="Developers" description="The acting developer calls the management API with their own session token." testId="developer-list">
-      {failedWithoutData(developers) ? (
-        <ErrorState error={developers.error} title="Could not list developers" onRetry={() => void load()} />
-      ) : (
-        <Table
-          caption="Developers"
-          columns={columns}
-          rows={developers.data}
-          loading={developers.status === 'loading' || developers.status === 'idle'}
-          skeletonRows={3}
-          rowKey={(developer) => developer.id}
-          selectedKey={actingId}
-          rowTestId={(developer) => `developer-${developer.id}`}
-          empty={
-            <EmptyState compact title="No developers yet">
-              Create one below: it owns products and their credentials.
-            </EmptyState>
-          }
-        />
-      )}
+      <ResourceTable
+        resource={developers}
+        rows={developers.data}
+        failedTitle="Could not list developers"
+        onRetry={() => void load()}
+        caption="Developers"
+        columns={columns}
+        loading={developers.status === 'loading' || developers.status === 'idle'}
+        skeletonRows={3}
+        rowKey={(developer) => developer.id}
+        selectedKey={actingId}
+        rowTestId={(developer) => `developer-${developer.id}`}
+        empty={
+          <EmptyState compact title="No developers yet">
+            Create one below: it owns products and their credentials.
+          </EmptyState>
+        }
+      />
       <h3 className="subheading">New developer</h3>
       <CreateDeveloperForm />
     </Card>

@@ -1,21 +1,21 @@
 import { useState } from 'react'
 import { failedWithoutData } from '../../stores/resource'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
+import type { Resource } from '../../stores/resource'
 import type { CredentialRecord, Developer, Product } from '../../api/types'
 import { Badge } from '../../components/Badge'
-import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Field, Select, TextInput } from '../../components/Field'
-import { EmptyState, ErrorState, InlineError } from '../../components/States'
-import { Table } from '../../components/Table'
+import { CreateForm } from '../../components/CreateForm'
+import { ResourceTable } from '../../components/ResourceTable'
+import { EmptyState } from '../../components/States'
 import type { Column } from '../../components/Table'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
-import { currentCredentialByProduct, useProducts, visibleProducts } from '../../stores/products'
+import { currentCredentialByProduct, selectVisibleProducts, useProducts } from '../../stores/products'
 import { toast } from '../../stores/toasts'
+import { useAction } from '../../components/use-action'
 import { ListSearch, matchesQuery } from '../../components/ListSearch'
 import { LongValue } from '../../components/LongValue'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 
 /** Stable empty list: a selector must not build a new array on every call. */
 const NO_DEVELOPERS: Developer[] = []
@@ -30,27 +30,24 @@ function CreateProductForm({ acting, developers }: { acting: Developer; develope
   const [name, setName] = useState('')
   const [slug, setSlug] = useState('')
   const [owner, setOwner] = useState(acting.id)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy, error, run } = useAction<'create'>()
   const ownerId = acting.role === 'admin' ? owner : acting.id
   return (
-    <form
-      className="form-grid form-grid--product"
-      aria-label="Create a product"
-      onSubmit={(event) => {
-        event.preventDefault()
-        setBusy(true)
-        setError(null)
+    <CreateForm
+      label="Create a product"
+      className="form-grid--product"
+      submitLabel="Create product"
+      busy={busy !== null}
+      error={error}
+      onSubmit={() => {
         const input: { developerId: string; name: string; storefrontSlug?: string } = { developerId: ownerId, name: name.trim() }
         if (slug.trim()) input.storefrontSlug = slug.trim()
-        createProduct(input)
-          .then((product) => {
-            toast.success('Product created', `${product.name} (${product.id})`)
-            setName('')
-            setSlug('')
-          })
-          .catch((cause: unknown) => setError(toApiError(cause)))
-          .finally(() => setBusy(false))
+        void run('create', async () => {
+          const product = await createProduct(input)
+          toast.success('Product created', `${product.name} (${product.id})`)
+          setName('')
+          setSlug('')
+        })
       }}
     >
       <Field label="Product name">
@@ -72,15 +69,7 @@ function CreateProductForm({ acting, developers }: { acting: Developer; develope
           )}
         </Field>
       ) : null}
-      <div className="form-grid__submit">
-        <Button type="submit" variant="primary" icon="plus" busy={busy}>
-          Create product
-        </Button>
-      </div>
-      <div className="form-grid__full">
-        <InlineError error={error} />
-      </div>
-    </form>
+    </CreateForm>
   )
 }
 
@@ -92,7 +81,10 @@ export function ProductList() {
   const credentials = useProducts((state) => state.credentials.data)
   const load = useProducts((state) => state.load)
   const [query, setQuery] = useState('')
-  const visible = products.data && acting ? visibleProducts(products.data, acting) : products.data && developers.length === 0 ? [] : null
+  const listed = useProducts((state) => selectVisibleProducts(state, acting))
+  // The list shown fails with the product list, or with the acting developer's listing.
+  const listing = useProducts((state): Resource<unknown> => (failedWithoutData(state.products) ? state.products : state.visible))
+  const visible = acting ? listed : products.data && developers.length === 0 ? [] : null
   const rows = visible?.filter((product) => matchesQuery(query, product.name, product.id, product.appId)) ?? null
   const current = currentCredentialByProduct(credentials)
   const ownerName = (id: string) => {
@@ -162,24 +154,22 @@ export function ProductList() {
           testId="product-search"
         />
       ) : null}
-      {failedWithoutData(products) ? (
-        <ErrorState error={products.error} title="Could not list products" onRetry={() => void load()} />
-      ) : (
-        <Table
-          caption="Products"
-          columns={columns}
-          rows={rows}
-          loading
-          skeletonRows={3}
-          rowKey={(product) => product.id}
-          rowTestId={(product) => `product-${product.id}`}
-          empty={
-            <EmptyState compact title={acting ? 'No products yet' : 'No developer yet'}>
-              {acting ? 'Create the first one below.' : 'Create a developer first.'}
-            </EmptyState>
-          }
-        />
-      )}
+      <ResourceTable
+        resource={listing}
+        rows={rows}
+        failedTitle="Could not list products"
+        onRetry={() => void load()}
+        caption="Products"
+        columns={columns}
+        skeletonRows={3}
+        rowKey={(product) => product.id}
+        rowTestId={(product) => `product-${product.id}`}
+        empty={
+          <EmptyState compact title={acting ? 'No products yet' : 'No developer yet'}>
+            {acting ? 'Create the first one below.' : 'Create a developer first.'}
+          </EmptyState>
+        }
+      />
       {acting ? (
         <>
           <h3 className="subheading">New product</h3>

@@ -6,7 +6,7 @@ import { matchesQuery } from '../../components/ListSearch'
 import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { useLibrary } from '../../stores/library'
 import { toast } from '../../stores/toasts'
-import { replaceParams } from '../../app/router'
+import { replaceParams } from '../../navigation/router'
 
 /** Whose library: a customer (a library token is minted for them) or a pasted token; and as which device. */
 export function LibrarySource() {

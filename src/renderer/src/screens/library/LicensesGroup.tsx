@@ -14,6 +14,7 @@ import { emulatorNow } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
 import { LongValue } from '../../components/LongValue'
 import { humanLabel } from '../../format/labels'
+import { useAction } from '../../components/use-action'
 import { toast } from '../../stores/toasts'
 
 const STATE_TONES: Record<LicenseCode, Tone> = {
@@ -36,18 +37,15 @@ const PLATFORMS: Record<string, string> = { windows: 'Windows', macos: 'macOS', 
 
 function LicenseQa({ license }: { license: LibraryLicense }) {
   const updateLicense = useLibrary((state) => state.updateLicense)
-  const [busy, setBusy] = useState<string | null>(null)
+  const { busy, run } = useAction<'suspend' | 'reinstate' | 'unexpire' | 'expire'>()
   const [confirmRevoke, setConfirmRevoke] = useState(false)
-  const act = async (what: string, patch: Parameters<typeof updateLicense>[1], done: string) => {
-    setBusy(what)
-    try {
+  const act = async (what: 'suspend' | 'reinstate' | 'unexpire' | 'expire', patch: Parameters<typeof updateLicense>[1], done: string) => {
+    const failure = await run(what, async () => {
       await updateLicense(license.id, patch)
       toast.success(done, license.license_key)
-    } catch (error) {
-      toast.error('Could not change the license', error instanceof Error ? error.message : String(error))
-    } finally {
-      setBusy(null)
-    }
+    })
+    // A toast rather than an inline error: the row's buttons change with the license.
+    if (failure) toast.error('Could not change the license', failure.message)
   }
   const expired = license.state === 'EXPIRED' || license.state === 'TRIAL_EXPIRED'
   return (

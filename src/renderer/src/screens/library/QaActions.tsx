@@ -1,7 +1,5 @@
-import { useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
-import type { LibrarySubscription, LicenseKind, SubscriptionAction } from '../../api/types'
+import { useEffect, useState } from 'react'
+import type { LicenseKind, SubscriptionAction, SubscriptionWithStanding } from '../../api/types'
 import { Button } from '../../components/Button'
 import { CopyButton } from '../../components/CopyButton'
 import { Field, Select, TextInput } from '../../components/Field'
@@ -16,25 +14,10 @@ import { useConnection } from '../../stores/connection'
 import { toast } from '../../stores/toasts'
 import { useEmulatorNow } from '../../components/useNow'
 import { ProductOptions } from '../../components/ProductOptions'
+import { useAction } from '../../components/use-action'
+import { SUBSCRIPTION_ACTIONS } from '../../../../shared/contract/subscriptions'
 
 const NO_PRODUCT = 'No product to sell yet: create one on Developers & products.'
-
-function useAction() {
-  const [busy, setBusy] = useState<string | null>(null)
-  const [error, setError] = useState<ApiError | null>(null)
-  const run = async (name: string, action: () => Promise<void>) => {
-    setBusy(name)
-    setError(null)
-    try {
-      await action()
-    } catch (cause) {
-      setError(toApiError(cause))
-    } finally {
-      setBusy(null)
-    }
-  }
-  return { busy, error, run }
-}
 
 function PurchaseForm() {
   const products = useProducts((state) => state.products.data)
@@ -172,30 +155,20 @@ function ResellerForm() {
   )
 }
 
-const SUBSCRIPTION_ACTIONS: { action: SubscriptionAction; label: string; done: string }[] = [
-  { action: 'renew-now', label: 'Renew now', done: 'Renewed: a new paid period from now' },
-  { action: 'cancel', label: 'Cancel subscription', done: 'Set to cancel at the period end' },
-  { action: 'resume', label: 'Resume', done: 'Resumed: renews at the period end' },
-  { action: 'payment-fails', label: 'Payment fails', done: 'Payment failed: past due, grace period running' },
-  { action: 'payment-succeeds', label: 'Payment succeeds', done: 'Paid: active again' }
-]
+/** Each action's button and its toast (the actions and their order are the contract's). */
+const ACTION_COPY: Record<SubscriptionAction, { label: string; done: string }> = {
+  'renew-now': { label: 'Renew now', done: 'Renewed: a new paid period from now' },
+  cancel: { label: 'Cancel subscription', done: 'Set to cancel at the period end' },
+  resume: { label: 'Resume', done: 'Resumed: renews at the period end' },
+  'payment-fails': { label: 'Payment fails', done: 'Payment failed: past due, grace period running' },
+  'payment-succeeds': { label: 'Payment succeeds', done: 'Paid: active again' }
+}
 
-/** Why an action does not apply to a subscription as it stands (null: it does), as the server decides. */
-function unavailable(subscription: LibrarySubscription, action: SubscriptionAction): string | null {
-  const renewing = subscription.status === 'active' && !subscription.cancel_at_period_end
-  const cancelling = subscription.status === 'active' && subscription.cancel_at_period_end
-  switch (action) {
-    case 'renew-now':
-      return null
-    case 'cancel':
-      return renewing ? null : cancelling ? 'Already set to cancel at the period end.' : 'Only an active subscription can be cancelled.'
-    case 'resume':
-      return cancelling ? null : 'Only a subscription set to cancel can resume.'
-    case 'payment-fails':
-      return renewing ? null : 'Only a renewing subscription is charged.'
-    case 'payment-succeeds':
-      return subscription.status === 'past_due' ? null : 'No payment is due.'
-  }
+/** Why the buttons the server does not offer are off: they describe the standing; the server decides. */
+function notOffered(answer: SubscriptionWithStanding | undefined): string {
+  if (!answer) return 'Reading what this subscription allows…'
+  const { state, cancelAtPeriodEnd } = answer.standing
+  return `Not possible now: the subscription is ${humanLabel(state)}${state === 'active' && cancelAtPeriodEnd ? ', set to cancel at the period end' : ''}.`
 }
 
 /**
@@ -203,14 +176,21 @@ function unavailable(subscription: LibrarySubscription, action: SubscriptionActi
  * filled the first screen of a big library and pushed the library itself below the fold.
  */
 function SubscriptionControls() {
-  const subscriptions = useLibrary((state) => state.library.data?.subscriptions)
+  const subscriptions = useLibrary((state) => state.library.data?.subscriptions) ?? []
   const act = useLibrary((state) => state.subscriptionAction)
+  const loadSubscription = useLibrary((state) => state.loadSubscription)
+  const answer = useLibrary((state) => state.subscription.data)
   const { busy, error, run } = useAction()
   const [chosenId, setChosenId] = useState<string | null>(null)
-  if (!subscriptions || subscriptions.length === 0) {
+  const subscription = subscriptions.find((entry) => entry.id === chosenId) ?? subscriptions[0]
+  // What the control plane offers is read again whenever the library was (an action, the clock, a change elsewhere).
+  useEffect(() => {
+    if (subscription) void loadSubscription(subscription.id)
+  }, [subscription, loadSubscription])
+  if (!subscription) {
     return <p className="muted small">No subscriptions. Subscribe in New purchase, or load the subscription-lifecycle preset.</p>
   }
-  const subscription = subscriptions.find((entry) => entry.id === chosenId) ?? (subscriptions[0] as LibrarySubscription)
+  const current = answer?.subscription.id === subscription.id ? answer : undefined
   return (
     <div className="stack">
       <Field label="Subscription">
@@ -226,14 +206,15 @@ function SubscriptionControls() {
       </Field>
       <div className="button-row" role="group" aria-label={`Actions for ${subscription.product_name}`} data-testid={`subscription-actions-${subscription.id}`}>
         <span className="visually-hidden">{humanLabel(subscription.status)}</span>
-        {SUBSCRIPTION_ACTIONS.map(({ action, label, done }) => {
-          const why = unavailable(subscription, action)
+        {SUBSCRIPTION_ACTIONS.map((action) => {
+          const { label, done } = ACTION_COPY[action]
+          const offered = current?.availableActions.includes(action) === true
           return (
             <Button
               key={action}
               size="sm"
-              disabled={why !== null}
-              title={why ?? undefined}
+              disabled={!offered}
+              title={offered ? undefined : notOffered(current)}
               busy={busy === `${subscription.id}:${action}`}
               onClick={() =>
                 void run(`${subscription.id}:${action}`, async () => {

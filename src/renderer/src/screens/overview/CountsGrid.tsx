@@ -3,8 +3,8 @@ import { formatCount } from '../../format/number'
 import { useConnection } from '../../stores/connection'
 import { useServerLink } from '../../stores/server-link'
 import type { Counts } from '../../api/types'
-import { buildHash } from '../../app/routes'
-import type { ScreenId } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
+import type { ScreenId } from '../../navigation/routes'
 
 const TILES: { key: keyof Counts; label: string; screen: ScreenId; detail?: (counts: Counts) => string }[] = [
   { key: 'developers', label: 'Developers', screen: 'developers' },

@@ -1,52 +1,41 @@
-import { useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
-import type { Developer } from '../../api/types'
+import { useEffect, useState } from 'react'
+import type { Developer, Product } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Icon } from '../../components/Icon'
 import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { InlineError } from '../../components/States'
+import { useAction } from '../../components/use-action'
 import { useConnection } from '../../stores/connection'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
-import { useProducts, visibleProducts } from '../../stores/products'
+import { selectVisibleProducts, useProducts } from '../../stores/products'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 
 /** Stable empty list: a selector must not build a new array on every call. */
 const NO_DEVELOPERS: Developer[] = []
+const NO_PRODUCTS: Product[] = []
 
 /** First run: a developer and a product (defaults offered in a dialog), then straight to its credential. */
 export function FirstRun() {
   const developers = useDevelopers((state) => state.developers.data) ?? NO_DEVELOPERS
   const acting = useDevelopers(selectActingDeveloper)
   const createDeveloper = useDevelopers((state) => state.create)
-  const products = useProducts((state) => state.products.data)
+  const own = useProducts((state) => selectVisibleProducts(state, acting)) ?? NO_PRODUCTS
+  const loadVisible = useProducts((state) => state.loadVisible)
   const createProduct = useProducts((state) => state.createProduct)
   const loadPreset = useSettings((state) => state.loadPreset)
   const refreshInfo = useConnection((state) => state.refreshInfo)
-  const [busy, setBusy] = useState<'developer' | 'product' | 'preset' | null>(null)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy, error, run } = useAction<'preset'>()
   const [naming, setNaming] = useState(false)
   const [namingProduct, setNamingProduct] = useState(false)
 
-  const own = visibleProducts(products, acting)
+  useEffect(() => {
+    void loadVisible()
+  }, [loadVisible, acting?.id])
   const hasDeveloper = developers.length > 0
   const hasProduct = own.length > 0
-
-  const run = async (what: 'developer' | 'product' | 'preset', action: () => Promise<unknown>) => {
-    setBusy(what)
-    setError(null)
-    try {
-      await action()
-      void refreshInfo()
-    } catch (cause) {
-      setError(toApiError(cause))
-    } finally {
-      setBusy(null)
-    }
-  }
 
   return (
     <Card title="Get started" description="A developer and a product, then issue the product's credential." testId="first-run">
@@ -60,7 +49,7 @@ export function FirstRun() {
             {hasDeveloper ? (
               <p className="muted small">Acting as {acting?.name ?? acting?.email ?? developers[0]?.email}.</p>
             ) : (
-              <Button variant="primary" busy={busy === 'developer'} onClick={() => setNaming(true)}>
+              <Button variant="primary" onClick={() => setNaming(true)}>
                 Create developer
               </Button>
             )}
@@ -79,7 +68,7 @@ export function FirstRun() {
                 variant={hasDeveloper ? 'primary' : 'secondary'}
                 disabled={!hasDeveloper || !acting}
                 disabledReason="Create a developer first: the product belongs to them."
-                busy={busy === 'product'}
+
                 onClick={() => setNamingProduct(true)}
               >
                 Create product
@@ -112,6 +101,7 @@ export function FirstRun() {
           onClick={() =>
             void run('preset', async () => {
               await loadPreset('full-library')
+              void refreshInfo()
               toast.success('Preset loaded', 'Customer with a full library')
             })
           }

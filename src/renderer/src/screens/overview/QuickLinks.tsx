@@ -1,8 +1,8 @@
 import { Card } from '../../components/Card'
 import { Icon } from '../../components/Icon'
 import { useConnection } from '../../stores/connection'
-import { buildHash } from '../../app/routes'
-import { openExternal } from '../../app/save-file'
+import { buildHash } from '../../navigation/routes'
+import { openExternal } from '../../platform/save-file'
 
 /** Where people usually go next. */
 export function QuickLinks() {

@@ -9,7 +9,7 @@ import { Table } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
 import { formatDuration } from '../../format/date'
 import { requireApi, useConnection } from '../../stores/connection'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 import { WITHOUT_UI_CALLS } from '../../stores/requests'
 
 const SHOWN = 6

@@ -6,7 +6,7 @@ import { CopyButton } from '../../components/CopyButton'
 import { Skeleton } from '../../components/Skeleton'
 import { useConnection } from '../../stores/connection'
 import { useServerLink } from '../../stores/server-link'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 
 interface DesktopInfo {
   dataDir: string

@@ -8,7 +8,7 @@ import { Table, sortRows } from '../../components/Table'
 import type { Column, TableSort } from '../../components/Table'
 import { formatDuration, formatTimeOfDay } from '../../format/date'
 import { hasChosenFilters, useRequests } from '../../stores/requests'
-import { buildHash } from '../../app/routes'
+import { buildHash } from '../../navigation/routes'
 import { SURFACE_LABELS } from './RequestFilters'
 
 /** Rows drawn beyond the visible ones, above and below, so a fast scroll shows no gap. */

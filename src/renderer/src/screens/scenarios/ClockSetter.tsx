@@ -1,9 +1,8 @@
 import { useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import { Button } from '../../components/Button'
 import { Field, TextInput } from '../../components/Field'
 import { InlineError } from '../../components/States'
+import { useAction } from '../../components/use-action'
 import { toDateTimeLocalValue } from '../../format/date'
 import { emulatorNow, useConnection } from '../../stores/connection'
 import { useSettings } from '../../stores/settings'
@@ -20,8 +19,7 @@ export function ClockSetter() {
     setShownOffsetMs(offsetMs)
     setValue(toDateTimeLocalValue(new Date(emulatorNow())))
   }
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy, error, run } = useAction<'set'>()
   return (
     <form
       className="inline-form"
@@ -29,18 +27,16 @@ export function ClockSetter() {
         event.preventDefault()
         const instant = new Date(value)
         if (Number.isNaN(instant.getTime())) return
-        setBusy(true)
-        setError(null)
-        setClock({ now: instant.toISOString() })
-          .then(() => toast.info('Clock set', instant.toLocaleString()))
-          .catch((cause: unknown) => setError(toApiError(cause)))
-          .finally(() => setBusy(false))
+        void run('set', async () => {
+          await setClock({ now: instant.toISOString() })
+          toast.info('Clock set', instant.toLocaleString())
+        })
       }}
     >
       <Field label="Set the emulator's now" hint="Local time of this computer.">
         {(control) => <TextInput {...control} type="datetime-local" value={value} onChange={(event) => setValue(event.target.value)} required />}
       </Field>
-      <Button type="submit" busy={busy}>
+      <Button type="submit" busy={busy !== null}>
         Set clock
       </Button>
       <InlineError error={error} />

@@ -1,7 +1,5 @@
 import { useState } from 'react'
 import { failedWithoutData } from '../../stores/resource'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import { FAULT_KINDS } from '../../../../shared/contract/faults'
 import type { FaultKind } from '../../api/types'
 import { Badge } from '../../components/Badge'
@@ -10,10 +8,11 @@ import { Card } from '../../components/Card'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { Field, Select, TextInput } from '../../components/Field'
 import { Skeleton } from '../../components/Skeleton'
+import { useAction } from '../../components/use-action'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, ruleOf, withKind } from './fault-draft'
+import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, placeholdersOf, ruleOf, withKind } from './fault-draft'
 import type { DraftErrors, FaultDraft } from './fault-draft'
 
 function RuleRow({
@@ -34,6 +33,7 @@ function RuleRow({
   onRemove: () => void
 }) {
   const uses = fieldsOf(draft.kind)
+  const placeholders = placeholdersOf(draft.kind)
   const preview = ruleOf(draft).rule
   return (
     <li className="fault-rule" data-testid={`fault-rule-${index}`}>
@@ -86,7 +86,7 @@ function RuleRow({
                 {...control}
                 inputMode="numeric"
                 value={draft.status}
-                placeholder="503"
+                placeholder={placeholders.status}
                 onChange={(event) => onChange({ status: event.target.value })}
                 data-testid="fault-status"
               />
@@ -100,7 +100,7 @@ function RuleRow({
                 {...control}
                 inputMode="numeric"
                 value={draft.retryAfterS}
-                placeholder="1"
+                placeholder={placeholders.retryAfterS}
                 onChange={(event) => onChange({ retryAfterS: event.target.value })}
               />
             )}
@@ -112,24 +112,22 @@ function RuleRow({
               {...control}
               inputMode="numeric"
               value={draft.ms}
-              placeholder={draft.kind === 'latency' || draft.kind === 'trickle' ? '1000' : '0'}
+              placeholder={placeholders.ms}
               onChange={(event) => onChange({ ms: event.target.value })}
             />
           )}
         </Field>
-        {uses.jitterMs ? (
-          <Field label="± jitter (ms)" error={errors.jitterMs} className="fault-field fault-field--num">
-            {(control) => (
-              <TextInput
-                {...control}
-                inputMode="numeric"
-                value={draft.jitterMs}
-                placeholder="0"
-                onChange={(event) => onChange({ jitterMs: event.target.value })}
-              />
-            )}
-          </Field>
-        ) : null}
+        <Field label="± jitter (ms)" error={errors.jitterMs} className="fault-field fault-field--num">
+          {(control) => (
+            <TextInput
+              {...control}
+              inputMode="numeric"
+              value={draft.jitterMs}
+              placeholder={placeholders.jitterMs}
+              onChange={(event) => onChange({ jitterMs: event.target.value })}
+            />
+          )}
+        </Field>
         <Field label="Probability" error={errors.probability} className="fault-field fault-field--num">
           {(control) => (
             <TextInput {...control} value={draft.probability} placeholder="1 (always)" onChange={(event) => onChange({ probability: event.target.value })} />
@@ -153,8 +151,8 @@ export function FaultEditor() {
   const clearFaults = useSettings((state) => state.clearFaults)
   const [drafts, setDrafts] = useState<FaultDraft[] | null>(null)
   const [dirty, setDirty] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy: running, error, run, reset } = useAction<'apply'>()
+  const busy = running !== null
   const [confirmClear, setConfirmClear] = useState(false)
   const [showErrors, setShowErrors] = useState(false)
 
@@ -177,19 +175,13 @@ export function FaultEditor() {
   const apply = async () => {
     setShowErrors(true)
     if (invalid) return
-    setBusy(true)
-    setError(null)
-    try {
+    await run('apply', async () => {
       const saved = await saveFaults(checked.map((result) => result.rule).filter((rule) => rule !== null))
       setDrafts(saved.map(draftOf))
       setDirty(false)
       setShowErrors(false)
       toast.success(saved.length === 0 ? 'No fault rules in force' : `${saved.length} fault rule${saved.length === 1 ? '' : 's'} in force`)
-    } catch (cause) {
-      setError(toApiError(cause))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (
@@ -254,7 +246,7 @@ export function FaultEditor() {
                 setDrafts((faults.data ?? []).map(draftOf))
                 setDirty(false)
                 setShowErrors(false)
-                setError(null)
+                reset()
               }}
             >
               Discard changes

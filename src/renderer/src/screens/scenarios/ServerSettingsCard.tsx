@@ -1,12 +1,11 @@
 import { useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Checkbox, Field, TextInput } from '../../components/Field'
 import { Skeleton } from '../../components/Skeleton'
 import { ErrorState, InlineError } from '../../components/States'
 import { useSettings } from '../../stores/settings'
+import { useAction } from '../../components/use-action'
 import { toast } from '../../stores/toasts'
 
 const PREFIX = /^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/
@@ -20,8 +19,7 @@ export function ServerSettingsCard() {
   /** Shown at once when toggled; the server's answer confirms it (or puts it back). */
   const [strict, setStrict] = useState<boolean | null>(null)
   const [graceDays, setGraceDays] = useState('')
-  const [busy, setBusy] = useState<'prefix' | 'strict' | 'grace' | null>(null)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy, error, run } = useAction<'prefix' | 'strict' | 'grace'>()
   const current = settings.data
 
   // Each field follows the server's value when that value changed (adjusted during render); a
@@ -41,17 +39,11 @@ export function ServerSettingsCard() {
     patch: { headerPrefix?: string; strict?: boolean; subscriptionGraceDays?: number },
     done: string
   ) => {
-    setBusy(what)
-    setError(null)
-    try {
+    const failure = await run(what, async () => {
       await saveSettings(patch)
       toast.success(done)
-    } catch (cause) {
-      setError(toApiError(cause))
-      if (current) setStrict(current.strict)
-    } finally {
-      setBusy(null)
-    }
+    })
+    if (failure && current) setStrict(current.strict)
   }
 
   const valid = PREFIX.test(prefix)

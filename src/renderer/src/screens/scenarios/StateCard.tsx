@@ -1,6 +1,4 @@
 import { useRef, useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -8,7 +6,8 @@ import { InlineError } from '../../components/States'
 import { Checkbox } from '../../components/Field'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { saveTextFile } from '../../app/save-file'
+import { useAction } from '../../components/use-action'
+import { saveTextFile } from '../../platform/save-file'
 
 function stamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace(/[:T]/g, '-')
@@ -22,17 +21,16 @@ export function StateCard() {
   const fileInput = useRef<HTMLInputElement>(null)
   const [pending, setPending] = useState<{ name: string; document: unknown } | null>(null)
   const [confirmReset, setConfirmReset] = useState(false)
-  const [exporting, setExporting] = useState(false)
   const [includeRequests, setIncludeRequests] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy, error, run, fail, reset: clearError } = useAction<'export'>()
 
   const onFile = async (file: File | undefined) => {
     if (!file) return
-    setError(null)
+    clearError()
     try {
       setPending({ name: file.name, document: JSON.parse(await file.text()) as unknown })
     } catch (cause) {
-      setError(toApiError(new Error(`${file.name} is not valid JSON (${cause instanceof Error ? cause.message : String(cause)}).`)))
+      fail(new Error(`${file.name} is not valid JSON (${cause instanceof Error ? cause.message : String(cause)}).`))
     } finally {
       if (fileInput.current) fileInput.current.value = ''
     }
@@ -47,20 +45,16 @@ export function StateCard() {
       <div className="button-row">
         <Button
           icon="download"
-          busy={exporting}
+          busy={busy === 'export'}
           onClick={() => {
-            setExporting(true)
-            setError(null)
             const fileName = `emulator-state-${stamp(new Date())}.json`
-            exportState({ includeRequests })
-              .then((document) => saveTextFile(fileName, `${JSON.stringify(document, null, 2)}\n`, 'application/json'))
-              .then((saved) => {
-                // The desktop save dialog may rename it; the browser downloads under this name.
-                if (saved)
-                  toast.success('State exported', window.emulatorDesktop ? `Saved where you chose (suggested name ${fileName}).` : `Downloaded as ${fileName}.`)
-              })
-              .catch((cause: unknown) => setError(toApiError(cause)))
-              .finally(() => setExporting(false))
+            void run('export', async () => {
+              const document = await exportState({ includeRequests })
+              const saved = await saveTextFile(fileName, `${JSON.stringify(document, null, 2)}\n`, 'application/json')
+              // The desktop save dialog may rename it; the browser downloads under this name.
+              if (saved)
+                toast.success('State exported', window.emulatorDesktop ? `Saved where you chose (suggested name ${fileName}).` : `Downloaded as ${fileName}.`)
+            })
           }}
         >
           Export state

@@ -1,4 +1,4 @@
-import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_LIMITS } from '../../../../shared/contract/faults'
+import { FAULT_DEFAULTS, FAULT_KIND_FIELDS, FAULT_KINDS, FAULT_LIMITS, resolveFaultFields } from '../../../../shared/contract/faults'
 import type { FaultKind, FaultRule, FaultRuleInput } from '../../api/types'
 
 /**
@@ -36,24 +36,38 @@ export const KIND_HELP: Record<FaultKind, string> = {
   trickle: 'Sends the real response slowly, spread over ms.'
 }
 
-/** Which fields a kind uses. */
-export function fieldsOf(kind: FaultKind): { ms: boolean; jitterMs: boolean; status: boolean; retryAfterS: boolean; msLabel: string } {
+/** Which of the kind-bound fields a kind uses (the contract's table; ms and its jitter every kind takes), and what ms is called. */
+export function fieldsOf(kind: FaultKind): { status: boolean; retryAfterS: boolean; msLabel: string } {
+  const { status, retryAfterS } = FAULT_KIND_FIELDS[kind]
   return {
-    ms: true,
-    jitterMs: kind === 'latency' || kind === 'trickle' || kind === 'error',
-    status: kind === 'error',
-    retryAfterS: kind === 'rate_limit',
+    status,
+    retryAfterS,
     msLabel: kind === 'latency' ? 'Delay (ms)' : kind === 'trickle' ? 'Spread over (ms)' : 'Wait first (ms)'
   }
 }
 
-/** What a fresh row of each kind starts with: the fields a kind shares with no other start over. */
+/**
+ * What a fresh row of each kind starts with: the fields a kind shares with no other start over.
+ * The answer fields start at the contract's defaults; the delay and the spread start at values
+ * that show their effect plainly (the server's default for an empty one is the placeholder).
+ */
 const KIND_DEFAULTS: Record<FaultKind, Pick<FaultDraft, 'ms' | 'jitterMs' | 'status' | 'retryAfterS'>> = {
   latency: { ms: '1500', jitterMs: '', status: '', retryAfterS: '' },
-  error: { ms: '', jitterMs: '', status: '503', retryAfterS: '' },
-  rate_limit: { ms: '', jitterMs: '', status: '', retryAfterS: '1' },
+  error: { ms: '', jitterMs: '', status: String(FAULT_DEFAULTS.errorStatus), retryAfterS: '' },
+  rate_limit: { ms: '', jitterMs: '', status: '', retryAfterS: String(FAULT_DEFAULTS.retryAfterS) },
   offline: { ms: '', jitterMs: '', status: '', retryAfterS: '' },
   trickle: { ms: '10000', jitterMs: '', status: '', retryAfterS: '' }
+}
+
+/** The placeholder of each field: what the server does when it is left empty. */
+export function placeholdersOf(kind: FaultKind): { ms: string; jitterMs: string; status: string; retryAfterS: string } {
+  const resolved = resolveFaultFields({ kind })
+  return {
+    ms: String(resolved.ms ?? 0),
+    jitterMs: '0',
+    status: String(resolved.status ?? ''),
+    retryAfterS: String(resolved.retryAfterS ?? '')
+  }
 }
 
 /**
@@ -114,7 +128,7 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
   const status = integer(draft.status, 400, 599, 'Status')
   const retry = integer(draft.retryAfterS, 0, FAULT_LIMITS.maxRetryAfterS, 'Retry-After')
   if (ms.error) errors.ms = ms.error
-  if (uses.jitterMs && jitter.error) errors.jitterMs = jitter.error
+  if (jitter.error) errors.jitterMs = jitter.error
   if (uses.status && status.error) errors.status = status.error
   if (uses.retryAfterS && retry.error) errors.retryAfterS = retry.error
   let probability: number | null = null
@@ -129,7 +143,7 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
   if (draft.id) rule.id = draft.id
   if (draft.method.trim()) rule.method = draft.method.trim().toUpperCase()
   if (ms.value !== null) rule.ms = ms.value
-  if (uses.jitterMs && jitter.value !== null) rule.jitterMs = jitter.value
+  if (jitter.value !== null) rule.jitterMs = jitter.value
   if (uses.status && status.value !== null) rule.status = status.value
   if (uses.retryAfterS && retry.value !== null) rule.retryAfterS = retry.value
   if (probability !== null) rule.probability = probability
@@ -142,23 +156,25 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
  */
 export function describeRule(rule: FaultRuleInput): string {
   const who = `${rule.method ?? 'Any method'} ${rule.route}`
-  const wait = rule.ms ? ` after ${rule.ms} ms${rule.jitterMs ? ` ± ${rule.jitterMs}` : ''}` : ''
+  const { ms, jitterMs, status, retryAfterS } = resolveFaultFields(rule)
+  const timing = `${ms ?? 0} ms${jitterMs ? ` ± ${jitterMs}` : ''}`
+  const wait = ms ? ` after ${timing}` : ''
   let what: string
   switch (rule.kind) {
     case 'latency':
-      what = `waits ${rule.ms ?? FAULT_DEFAULTS.ms} ms${rule.jitterMs ? ` ± ${rule.jitterMs}` : ''}, then answers normally`
+      what = `waits ${timing}, then answers normally`
       break
     case 'error':
-      what = `answers ${rule.status ?? FAULT_DEFAULTS.errorStatus}${wait}`
+      what = `answers ${status}${wait}`
       break
     case 'rate_limit':
-      what = `answers 429${wait}, Retry-After ${rule.retryAfterS ?? 1} s`
+      what = `answers 429${wait}, Retry-After ${retryAfterS} s`
       break
     case 'offline':
       what = `drops the connection${wait}`
       break
     case 'trickle':
-      what = `trickles the body over ${rule.ms ?? FAULT_DEFAULTS.ms} ms`
+      what = `trickles the body over ${timing}`
       break
   }
   const chance =

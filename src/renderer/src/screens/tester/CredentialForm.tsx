@@ -1,10 +1,9 @@
 import { useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
 import { Button, IconButton } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Field, Select, TextInput } from '../../components/Field'
 import { InlineError } from '../../components/States'
+import { useAction } from '../../components/use-action'
 import { useConnection } from '../../stores/connection'
 import { useProducts } from '../../stores/products'
 import { useTester } from '../../stores/tester'
@@ -30,23 +29,14 @@ export function CredentialForm() {
   const strict = useConnection((state) => state.info.data?.settings.strict ?? false)
   const products = useProducts((state) => state.products.data)
   const [shown, setShown] = useState(false)
-  const [revealing, setRevealing] = useState(false)
-  const [revealError, setRevealError] = useState<ApiError | null>(null)
+  const { busy, error: revealError, run } = useAction<'reveal'>()
 
   const selected = products?.find((product) => product.id === values.productId) ?? null
   const diagnosis = verifyResult?.exchange.error ? diagnose(verifyResult.exchange.error, strict) : null
 
   const fill = async () => {
     if (!selected) return
-    setRevealing(true)
-    setRevealError(null)
-    try {
-      await revealInto(selected.id, selected.name)
-    } catch (error) {
-      setRevealError(toApiError(error))
-    } finally {
-      setRevealing(false)
-    }
+    await run('reveal', () => revealInto(selected.id, selected.name))
   }
 
   return (
@@ -69,7 +59,7 @@ export function CredentialForm() {
         </Field>
         {selected ? (
           <div className="inline-actions">
-            <Button size="sm" icon="key" busy={revealing} onClick={() => void fill()}>
+            <Button size="sm" icon="key" busy={busy === 'reveal'} onClick={() => void fill()}>
               Fill key and secret (reveal)
             </Button>
             <span className="muted small">As the acting developer; recorded in the audit trail.</span>

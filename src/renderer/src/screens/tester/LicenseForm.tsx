@@ -1,10 +1,9 @@
-import { useEffect, useId, useState } from 'react'
-import { toApiError } from '../../api/errors'
-import type { ApiError } from '../../api/errors'
+import { useEffect, useId } from 'react'
 import { Button, IconButton } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Checkbox, Field, Select, TextInput } from '../../components/Field'
 import { InlineError } from '../../components/States'
+import { useAction } from '../../components/use-action'
 import { newInstanceId, useTester } from '../../stores/tester'
 import { toast } from '../../stores/toasts'
 
@@ -16,8 +15,7 @@ export function LicenseForm() {
   const options = useTester((state) => state.licenses.data)
   const loadLicenses = useTester((state) => state.loadLicenses)
   const createTestLicense = useTester((state) => state.createTestLicense)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<ApiError | null>(null)
+  const { busy, error, run } = useAction<'create'>()
   const listId = useId()
 
   useEffect(() => {
@@ -60,17 +58,14 @@ export function LicenseForm() {
           <Button
             size="sm"
             icon="plus"
-            busy={busy}
+            busy={busy === 'create'}
             disabled={!productId.trim()}
             disabledReason="Fill in the product ID first: the test license is for that product."
-            onClick={() => {
-              setBusy(true)
-              setError(null)
-              createTestLicense()
-                .then((key) => toast.success('Test license created', key))
-                .catch((cause: unknown) => setError(toApiError(cause)))
-                .finally(() => setBusy(false))
-            }}
+            onClick={() =>
+              void run('create', async () => {
+                toast.success('Test license created', await createTestLicense())
+              })
+            }
           >
             Create a test license
           </Button>

@@ -1,6 +1,6 @@
 import { Icon } from '../../components/Icon'
 import { JsonView } from '../../components/JsonView'
-import type { LicenseTokenReport } from './license-token'
+import type { LicenseTokenReport } from '../../tokens/license-token'
 
 /** The decoded license token and each verification check, pass or fail, with what was found. */
 export function TokenReportView({ report }: { report: LicenseTokenReport }) {

@@ -1,6 +1,6 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK } from 'jose'
-import type { Jwk } from '../../api/types'
-import { TOKEN_ISSUER } from '../../../../shared/contract/licensing'
+import type { Jwk } from '../api/types'
+import { TOKEN_ISSUER } from '../../../shared/contract/licensing'
 
 /**
  * Checks a license token the way a plugin should before trusting it: the signature against the

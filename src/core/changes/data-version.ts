@@ -1,0 +1,33 @@
+/**
+ * Numbers that move on writes to data tables (the write observer reports each one), so a reader
+ * can keep what it read and know, for the cost of one comparison, whether it still holds.
+ */
+export interface DataVersion {
+  /** Moves on every write to any data table. */
+  current(): number
+  /**
+   * Moves on every write except to `tables`: for readers of what such writes never change. Only
+   * for leaf tables (no other row references theirs, so their writes cascade nowhere).
+   */
+  ignoring(...tables: string[]): () => number
+  bump(table: string): void
+}
+
+export function createDataVersion(): DataVersion {
+  let total = 0
+  const byTable = new Map<string, number>()
+  return {
+    current: () => total,
+    ignoring(...tables) {
+      return () => {
+        let ignored = 0
+        for (const table of tables) ignored += byTable.get(table) ?? 0
+        return total - ignored
+      }
+    },
+    bump(table) {
+      total++
+      byTable.set(table, (byTable.get(table) ?? 0) + 1)
+    }
+  }
+}
