@@ -23,6 +23,8 @@ import type { CustomerService } from './customers/customers'
 import { createCommerceRepository } from './commerce/commerce-repository'
 import { createPurchaseService } from './commerce/purchases'
 import type { PurchaseService } from './commerce/purchases'
+import { createOrderReversals } from './commerce/order-reversal'
+import type { OrderReversals } from './commerce/order-reversal'
 import { createLicenseRepository } from './licensing/license-repository'
 import { createLicenseTokens } from './licensing/license-tokens'
 import { createLicensingService } from './licensing/licensing-service'
@@ -94,6 +96,8 @@ export interface EmulatorCore {
   connections: ConnectionVerifier
   customers: CustomerService
   purchases: PurchaseService
+  /** Refunds and chargebacks: what an order granted ends. */
+  orders: OrderReversals
   licensing: LicensingService
   /** The subscription lifecycle's QA actions. */
   subscriptions: SubscriptionService
@@ -168,6 +172,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     connections: createConnectionVerifier({ store, clock, products, credentials, audit, statuses: connectionStatuses }),
     customers,
     purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),
+    orders: createOrderReversals({ store, clock, commerce, licenses: licenseRows }),
     licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens, grace }),
     subscriptions: createSubscriptionService({ store, clock, licenses: licenseRows, grace }),
     grace,

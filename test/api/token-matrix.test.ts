@@ -188,6 +188,8 @@ const CONTROL_PLANE_ROUTES = [
   'GET /_emulator/licenses',
   'GET /_emulator/licenses/:id',
   'PATCH /_emulator/licenses/:id',
+  'POST /_emulator/orders/:id/refund',
+  'POST /_emulator/orders/:id/chargeback',
   'GET /_emulator/subscriptions/:id',
   'POST /_emulator/subscriptions/:id/renew-now',
   'POST /_emulator/subscriptions/:id/cancel',

@@ -332,6 +332,56 @@ describe('the request log', () => {
       expect(paths({ status: 'nonsense' })).toEqual([])
     })
 
+    it('searches the whole redacted exchange (q), by source, and records the code and the fault rule', () => {
+      seed()
+      log.record(
+        capture({
+          url: '/api/license/v1/activate',
+          method: 'POST',
+          status: 403,
+          requestHeaders: { 'x-emulator-client': 'tester' },
+          requestBody: jsonBody({ license_key: 'ABCDE-TRIAL', instance_id: 'Studio-Box-9' }),
+          response: { kind: 'text', text: '{"ok":false,"error":"TRIAL_EXPIRED","message":"The trial has ended."}' }
+        })
+      )
+      log.record(
+        capture({
+          url: '/api/license/v1/validate',
+          method: 'POST',
+          status: 429,
+          requestHeaders: { 'x-emulator-client': 'ui' },
+          response: { kind: 'text', text: '{"ok":false,"error":"RATE_LIMITED","message":"Too many requests."}' },
+          faultRule: {
+            id: 'r1',
+            method: 'POST',
+            route: '/api/license/v1/*',
+            kind: 'rate_limit',
+            ms: null,
+            jitterMs: null,
+            status: null,
+            probability: 1,
+            retryAfterS: 9
+          }
+        })
+      )
+      log.record(capture({ url: '/api/license/v1/validate', method: 'POST', response: { kind: 'text', text: '{"ok":true,"valid":false,"code":"SUSPENDED"}' } }))
+      const [suspended, limited, trial] = log.list({ limit: 3 }).entries
+      expect(trial).toMatchObject({ source: 'tester', errorCode: 'TRIAL_EXPIRED', fault: null })
+      expect(limited).toMatchObject({
+        source: 'ui',
+        errorCode: 'RATE_LIMITED',
+        fault: { ruleId: 'r1', kind: 'rate_limit', label: 'rate_limit POST /api/license/v1/* (retry after 9 s)' }
+      })
+      expect(suspended).toMatchObject({ source: 'client', errorCode: 'SUSPENDED' })
+
+      const paths = (filter: RequestFilter) => log.list(filter).entries.map((entry) => entry.id)
+      expect(paths({ q: 'studio-box-9' })).toEqual([trial?.id])
+      expect(paths({ q: 'abcde-trial' })).toEqual([trial?.id])
+      expect(paths({ q: 'storefront=main' })).toHaveLength(1)
+      expect(paths({ source: ['ui'] })).toEqual([limited?.id])
+      expect(paths({ source: ['client', 'tester'] })).not.toContain(limited?.id)
+    })
+
     it('agrees with the live stream filter on every entry', () => {
       seed()
       const filters: RequestFilter[] = [
@@ -343,7 +393,9 @@ describe('the request log', () => {
         { productId: 'prod_1' },
         { authKind: 'none' },
         { path: 'v1' },
-        { status: '4xx', surface: 'license-v1' }
+        { status: '4xx', surface: 'license-v1' },
+        { source: ['client'] },
+        { source: ['ui', 'tester'] }
       ]
       const everything = log.list({ limit: 500 }).entries
       for (const filter of filters) {

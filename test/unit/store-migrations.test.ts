@@ -69,6 +69,33 @@ describe('store migrations', () => {
     expect(store.db.prepare('SELECT attempt_count FROM connection_status').pluck().get()).toBe(1)
   })
 
+  it('rebuilds orders for chargebacks (version 8) without losing an order, its items or its entitlement', () => {
+    const old = open({ migrateTo: 7 })
+    old.db.exec(`
+      INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'ada@example.test', 'developer', '2024-01-01T00:00:00.000Z');
+      INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_1', '2024-01-01T00:00:00.000Z');
+      INSERT INTO customers (id, user_id, email, created_at) VALUES ('cus_1', 'usr_1', 'c@example.test', '2024-01-01T00:00:00.000Z');
+      INSERT INTO orders (id, customer_id, channel, status, currency, total_cents, created_at)
+        VALUES ('ord_1', 'cus_1', 'direct', 'refunded', 'USD', 9900, '2024-01-02T00:00:00.000Z');
+      INSERT INTO order_items (id, order_id, product_id, kind, unit_price_cents) VALUES ('item_1', 'ord_1', 'prod_1', 'perpetual', 9900);
+      INSERT INTO entitlements (id, customer_id, product_id, order_item_id, source, status, created_at)
+        VALUES ('ent_1', 'cus_1', 'prod_1', 'item_1', 'purchase', 'active', '2024-01-02T00:00:00.000Z');
+    `)
+    expect(() => old.db.prepare("UPDATE orders SET status = 'chargeback'").run()).toThrow(/CHECK/)
+    old.close()
+
+    const store = open()
+    expect(schemaVersion(store.db)).toBe(latestSchemaVersion)
+    expect(store.db.prepare('SELECT id, status, reversed_at FROM orders').all()).toEqual([{ id: 'ord_1', status: 'refunded', reversed_at: null }])
+    expect(store.db.prepare('SELECT order_id FROM order_items').pluck().all()).toEqual(['ord_1'])
+    expect(store.db.prepare('SELECT order_item_id FROM entitlements').pluck().all()).toEqual(['item_1'])
+    store.db.prepare("UPDATE orders SET status = 'chargeback'").run()
+    // The references still hold, and still cascade: foreign keys are back on.
+    expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1)
+    store.db.prepare("DELETE FROM orders WHERE id = 'ord_1'").run()
+    expect(store.db.prepare('SELECT count(*) FROM order_items').pluck().get()).toBe(0)
+  })
+
   it('reopening a file at the latest version changes nothing', () => {
     open().close()
     const again = open()

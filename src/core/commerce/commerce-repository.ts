@@ -5,16 +5,21 @@ import type { LicenseKind } from '../../shared/contract/licensing'
 
 export type EntitlementSource = 'purchase' | 'subscription' | 'trial' | 'reseller_claim'
 
+/** `refunded`: the vendor gave the money back; `chargeback`: the customer's bank took it back. */
+export type OrderStatus = 'paid' | 'refunded' | 'chargeback'
+
 export interface Order {
   id: string
   customerId: string | null
   channel: OrderChannel
   reseller: string | null
   storefrontSlug: string | null
-  status: 'paid' | 'refunded'
+  status: OrderStatus
   currency: string
   totalCents: number
   createdAt: string
+  /** When it was refunded or charged back; null while paid. */
+  reversedAt: string | null
 }
 
 export interface OrderItem {
@@ -44,10 +49,11 @@ interface OrderRow {
   channel: OrderChannel
   reseller: string | null
   storefront_slug: string | null
-  status: 'paid' | 'refunded'
+  status: OrderStatus
   currency: string
   total_cents: number
   created_at: string
+  reversed_at: string | null
 }
 export interface ItemRow {
   id: string
@@ -78,7 +84,8 @@ const toOrder = (r: OrderRow): Order => ({
   status: r.status,
   currency: r.currency,
   totalCents: r.total_cents,
-  createdAt: r.created_at
+  createdAt: r.created_at,
+  reversedAt: r.reversed_at
 })
 export const toItem = (r: ItemRow): OrderItem => ({
   id: r.id,
@@ -133,9 +140,10 @@ export function createCommerceRepository(store: Store) {
   const entitlementOfItem = db.prepare('SELECT * FROM entitlements WHERE order_item_id = ?')
   const entitlementsOfCustomer = db.prepare('SELECT * FROM entitlements WHERE customer_id = ? ORDER BY created_at, rowid')
   const setEntitlementStatus = db.prepare('UPDATE entitlements SET status = ? WHERE id = ?')
+  const reverseOrder = db.prepare("UPDATE orders SET status = ?, reversed_at = ? WHERE id = ? AND status = 'paid'")
 
   return {
-    insertOrder: (order: Omit<Order, 'status'>) => void insertOrder.run(order),
+    insertOrder: (order: Omit<Order, 'status' | 'reversedAt'>) => void insertOrder.run(order),
     insertItem: (item: { id: string; orderId: string; productId: string; kind: LicenseKind; unitPriceCents: number; claimTokenHash: string | null }) =>
       void insertItem.run(item),
     insertEntitlement: (e: Omit<Entitlement, 'status'>) => void insertEntitlement.run(e),
@@ -170,7 +178,9 @@ export function createCommerceRepository(store: Store) {
       (liveEntitlementSources.all(customerId, productId) as { id: string; order_status: Order['status'] | null }[]).map((row) => ({
         id: row.id,
         orderStatus: row.order_status
-      }))
+      })),
+    /** Marks a paid order refunded or charged back; false when it was not paid. */
+    reverseOrder: (id: string, status: Exclude<OrderStatus, 'paid'>, at: string) => reverseOrder.run(status, at, id).changes === 1
   }
 }
 

@@ -200,6 +200,17 @@ export function createPurchaseService(deps: {
             details: { reason: 'ALREADY_CLAIMED' }
           })
         }
+        const order = commerce.order(item.orderId)
+        if (item.claimedByCustomerId === null && order !== null && order.status !== 'paid') {
+          // A reversed order grants nothing: claiming it would hand out a license nobody paid for.
+          throw new DomainError(
+            'LIBRARY_CLAIM_FAILED',
+            `The order of this claim token was ${order.status === 'chargeback' ? 'charged back' : 'refunded'}: there is nothing to claim.`,
+            {
+              details: { reason: 'INVALID_CLAIM_TOKEN' }
+            }
+          )
+        }
         if (item.claimedByCustomerId === customerId) {
           const entitlement = commerce.entitlementOfItem(item.id) as Entitlement
           const license = licenses.forCustomer(customerId).find((l) => l.entitlementId === entitlement.id) as License

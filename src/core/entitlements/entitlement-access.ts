@@ -23,11 +23,11 @@ const LAPSED = new Set(['REVOKED', 'EXPIRED', 'TRIAL_EXPIRED'])
 
 /**
  * The rule of delivery: an entitlement grants downloads while what granted it lives. A refunded
- * order, a revoked or expired license, a trial past its end and a subscription past its grace
+ * or charged-back order, a revoked or expired license, a trial past its end and a subscription past its grace
  * period end it; the library and the download route both ask here.
  */
 export function entitlementGrants(facts: EntitlementFacts, now: Date): boolean {
-  if (facts.orderStatus === 'refunded') return false
+  if (facts.orderStatus === 'refunded' || facts.orderStatus === 'chargeback') return false
   if (!facts.license) return true
   return !LAPSED.has(judgeLicense({ license: facts.license, subscription: facts.subscription, productId: facts.license.productId, now }))
 }

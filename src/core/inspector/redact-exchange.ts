@@ -1,6 +1,8 @@
 import { HIDDEN, MAX_REDACTION_DEPTH, TOO_DEEP, redactHeaders, redactJson, redactJsonText, redactText, redactUrl } from '../redaction/redact'
-import type { BodyInfo, CapturedPayload, CaptureRedaction, RecordedRequest, RecordedResponse, RequestCapture } from './types'
-import type { AuthKind, Surface } from '../../shared/contract/inspector'
+import type { BodyInfo, CapturedPayload, CaptureRedaction, FaultSummary, RecordedRequest, RecordedResponse, RequestCapture } from './types'
+import { SOURCE_HEADER } from '../../shared/contract/inspector'
+import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
+import type { FaultRule } from '../faults/fault-rules'
 
 /** Bodies are kept up to this many characters (after redaction); the rest is cut. */
 export const MAX_BODY_CHARS = 16 * 1024
@@ -17,6 +19,9 @@ export interface PreparedEntry {
   productId: string | null
   /** The App ID header, to find the product when nothing else names it. */
   appId: string | null
+  source: RequestSource
+  errorCode: string | null
+  fault: FaultSummary | null
   requestJson: string
   responseJson: string
 }
@@ -58,6 +63,9 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     authKind: capture.classifier.authKindOf({ headers: capture.requestHeaders, query: rawQuery, body: capture.requestBody.parsed, surface, path, redaction }),
     productId: productIdOf(capture, rawQuery, redaction),
     appId: typeof appId === 'string' && appId.trim() !== '' ? appId.trim().slice(0, 200) : null,
+    source: sourceOf(capture.requestHeaders[SOURCE_HEADER]),
+    errorCode: errorCodeOf(response.body),
+    fault: faultOf(capture.faultRule),
     requestJson: hide(JSON.stringify(request)),
     responseJson: hide(JSON.stringify(response))
   }
@@ -80,9 +88,53 @@ export function fallbackEntry(capture: RequestCapture): PreparedEntry {
     authKind: 'none',
     productId: null,
     appId: null,
+    source: sourceOf(capture.requestHeaders[SOURCE_HEADER]),
+    errorCode: null,
+    fault: faultOf(capture.faultRule),
     requestJson: JSON.stringify({ ...empty, query: {} }),
     responseJson: JSON.stringify(empty)
   }
+}
+
+/** The UI marks its own calls (`x-emulator-client: ui` or `tester`); everything else came from a client. */
+function sourceOf(header: string | string[] | undefined): RequestSource {
+  return header === 'ui' || header === 'tester' ? header : 'client'
+}
+
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{1,63}$/
+
+/**
+ * The code a QA engineer tells answers apart by: the contract's `error` (a string, or an
+ * object's `code`), or the `code` of a validate answer that is not valid (`TRIAL_EXPIRED`).
+ */
+export function errorCodeOf(body: unknown): string | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null
+  const answer = body as { error?: unknown; code?: unknown; valid?: unknown }
+  const error = answer.error
+  const code =
+    typeof error === 'string'
+      ? error
+      : error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string'
+        ? (error as { code: string }).code
+        : answer.valid === false && typeof answer.code === 'string'
+          ? answer.code
+          : null
+  return code !== null && ERROR_CODE.test(code) ? code : null
+}
+
+/** The rule as it was when it fired, in a few words. */
+export function faultOf(rule: FaultRule | null | undefined): FaultSummary | null {
+  if (!rule) return null
+  const target = `${rule.method ?? 'any method'} ${rule.route}`
+  const detail =
+    rule.kind === 'error'
+      ? ` (status ${rule.status ?? 503})`
+      : rule.kind === 'rate_limit'
+        ? ` (retry after ${rule.retryAfterS ?? 1} s)`
+        : rule.kind === 'latency' || rule.kind === 'trickle'
+          ? ` (${rule.ms ?? 0} ms)`
+          : ''
+  return { ruleId: rule.id, kind: rule.kind, label: `${rule.kind} ${target}${detail}` }
 }
 
 /** `text` with every literal `values` entry (raw, JSON-escaped or URL-encoded) replaced whole. */

@@ -1,4 +1,6 @@
 import type { RequestFilter, RequestSummary } from './types'
+import { REQUEST_SOURCES } from '../../shared/contract/inspector'
+import type { RequestSource } from '../../shared/contract/inspector'
 
 /** `404` (exact) or `4xx` (class); null for anything else. */
 export function parseStatusFilter(value: string): { min: number; max: number } | null {
@@ -15,8 +17,12 @@ export function parseStatusFilter(value: string): { min: number; max: number } |
   return null
 }
 
-/** Whether a request matches the inspector's filter (the live stream); request-log-repository.ts says the same in SQL. */
-export function matchesFilter(entry: RequestSummary, filter: RequestFilter): boolean {
+/**
+ * Whether a request matches the inspector's filter (the live stream); request-log-repository.ts says
+ * the same in SQL. `exchangeText` is the entry's stored request and response (JSON text), which the text search
+ * `q` reads; without it a `q` filter matches nothing but the path.
+ */
+export function matchesFilter(entry: RequestSummary, filter: RequestFilter, exchangeText = ''): boolean {
   if (filter.surface && entry.surface !== filter.surface) return false
   if (filter.status) {
     const range = parseStatusFilter(filter.status)
@@ -26,5 +32,16 @@ export function matchesFilter(entry: RequestSummary, filter: RequestFilter): boo
   if (filter.productId && entry.productId !== filter.productId) return false
   if (filter.authKind && entry.authKind !== filter.authKind) return false
   if (filter.path && !entry.path.toLowerCase().includes(filter.path.toLowerCase())) return false
+  if (filter.source && filter.source.length > 0 && !filter.source.includes(entry.source)) return false
+  if (filter.q) {
+    const wanted = filter.q.toLowerCase()
+    if (!entry.path.toLowerCase().includes(wanted) && !exchangeText.toLowerCase().includes(wanted)) return false
+  }
   return true
+}
+
+/** The `source` query parameter (`client,tester`) as a list; unknown names are left out. */
+export function sourceList(value: string | undefined): RequestSource[] | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').filter((name): name is RequestSource => (REQUEST_SOURCES as readonly string[]).includes(name))
 }

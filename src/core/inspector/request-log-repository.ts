@@ -2,7 +2,8 @@ import type { Statement } from 'better-sqlite3'
 import type { Store } from '../store/store'
 import { parseStatusFilter } from './request-filter'
 import type { RequestEntry, RequestFilter, RequestSummary } from './types'
-import type { AuthKind, Surface } from '../../shared/contract/inspector'
+import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
+import type { FaultKind } from '../../shared/contract/faults'
 
 interface SummaryRow {
   id: number
@@ -14,9 +15,14 @@ interface SummaryRow {
   duration_ms: number
   auth_kind: string
   product_id: string | null
+  source: string
+  error_code: string | null
+  fault_rule_id: string | null
+  fault_kind: string | null
+  fault_label: string | null
 }
 
-const SUMMARY_COLUMNS = 'id, at, surface, method, path, status, duration_ms, auth_kind, product_id'
+const SUMMARY_COLUMNS = 'id, at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code, fault_rule_id, fault_kind, fault_label'
 
 export interface RequestLogRepository {
   /** Writes one redacted exchange; answers its id. */
@@ -37,8 +43,10 @@ export interface RequestLogRepository {
 export function createRequestLogRepository(store: Store): RequestLogRepository {
   const db = store.db
   const insert = db.prepare(
-    `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, request_json, response_json)
-     VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @requestJson, @responseJson)`
+    `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code,
+                              fault_rule_id, fault_kind, fault_label, request_json, response_json)
+     VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @source, @errorCode,
+             @faultRuleId, @faultKind, @faultLabel, @requestJson, @responseJson)`
   )
   // Deletes what is older than the `capacity` newest rows. Ids are AUTOINCREMENT and only the oldest
   // rows are ever deleted, so those are the ids up to newest - capacity: a range on the primary key.
@@ -63,7 +71,10 @@ export function createRequestLogRepository(store: Store): RequestLogRepository {
   }
 
   return {
-    insert: (summary, requestJson, responseJson) => Number(insert.run({ ...summary, requestJson, responseJson }).lastInsertRowid),
+    insert({ fault, ...columns }, requestJson, responseJson) {
+      const faultColumns = { faultRuleId: fault?.ruleId ?? null, faultKind: fault?.kind ?? null, faultLabel: fault?.label ?? null }
+      return Number(insert.run({ ...columns, ...faultColumns, requestJson, responseJson }).lastInsertRowid)
+    },
     deleteUpTo(id) {
       trim.run(id)
     },
@@ -120,6 +131,15 @@ function filterSql(filter: RequestFilter): { where: string[]; params: (string | 
     where.push('instr(lower(path), ?) > 0')
     params.push(filter.path.toLowerCase())
   }
+  if (filter.q) {
+    // The stored exchange is redacted JSON: a search finds what the inspector shows, never a secret.
+    where.push('instr(lower(path || char(10) || request_json || char(10) || response_json), ?) > 0')
+    params.push(filter.q.toLowerCase())
+  }
+  if (filter.source && filter.source.length > 0) {
+    where.push(`source IN (${filter.source.map(() => '?').join(', ')})`)
+    params.push(...filter.source)
+  }
   return { where, params }
 }
 
@@ -133,6 +153,10 @@ function summaryOf(row: SummaryRow): RequestSummary {
     status: row.status,
     durationMs: row.duration_ms,
     authKind: row.auth_kind as AuthKind,
-    productId: row.product_id
+    productId: row.product_id,
+    source: row.source as RequestSource,
+    errorCode: row.error_code,
+    fault:
+      row.fault_rule_id === null ? null : { ruleId: row.fault_rule_id, kind: row.fault_kind as FaultKind, label: row.fault_label ?? row.fault_rule_id }
   }
 }

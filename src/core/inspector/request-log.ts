@@ -51,8 +51,11 @@ export interface RequestLog {
   after(id: number, limit: number): RequestSummary[]
   /** Empties the log, queued entries included; answers how many rows went. */
   clear(): number
-  /** Called with each entry once it is written. Returns the unsubscribe function. */
-  subscribe(listener: (entry: RequestSummary) => void): () => void
+  /**
+   * Called with each entry once it is written, and its redacted exchange as stored (for the
+   * text search of a live stream). Returns the unsubscribe function.
+   */
+  subscribe(listener: (entry: RequestSummary, exchangeText: string) => void): () => void
   /** Live subscriptions (open event streams). */
   subscribers(): number
   /** Where a failed batch is reported (the batch is dropped; requests are never failed by it). */
@@ -80,7 +83,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
   let timer: ReturnType<typeof setTimeout> | null = null
   let nextTurn: ReturnType<typeof setImmediate> | null = null
   let closed = false
-  const listeners = new Set<(entry: RequestSummary) => void>()
+  const listeners = new Set<(entry: RequestSummary, exchangeText: string) => void>()
   const errorListeners = new Set<(error: unknown) => void>()
 
   const reportError = (error: unknown) => {
@@ -165,7 +168,7 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
       }
       prepared.push({ entry, atMs: item.atMs })
     }
-    const written: RequestSummary[] = []
+    const written: { summary: RequestSummary; exchangeText: string }[] = []
     try {
       store.transaction(() => {
         const products = new Map<string, string | null>()
@@ -178,20 +181,26 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
             status: entry.status,
             durationMs: entry.durationMs,
             authKind: entry.authKind,
-            productId: entry.productId ?? productOfAppId(products, entry.appId)
+            productId: entry.productId ?? productOfAppId(products, entry.appId),
+            source: entry.source,
+            errorCode: entry.errorCode,
+            fault: entry.fault
           }
-          written.push({ id: rows.insert(summary, entry.requestJson, entry.responseJson), ...summary })
+          written.push({
+            summary: { id: rows.insert(summary, entry.requestJson, entry.responseJson), ...summary },
+            exchangeText: `${entry.requestJson}\n${entry.responseJson}`
+          })
         }
-        rows.deleteUpTo((written[written.length - 1] as RequestSummary).id - capacity)
+        rows.deleteUpTo((written[written.length - 1] as { summary: RequestSummary }).summary.id - capacity)
       })
     } catch (error) {
       reportError(error)
       return
     }
-    for (const entry of written) {
+    for (const { summary, exchangeText } of written) {
       for (const listener of listeners) {
         try {
-          listener(entry)
+          listener(summary, exchangeText)
         } catch (error) {
           reportError(error)
         }

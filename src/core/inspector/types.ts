@@ -3,7 +3,9 @@
  * (a raw capture, secrets and all) and what the inspector keeps and shows (redacted entries).
  */
 
-import type { AuthKind, Surface } from '../../shared/contract/inspector'
+import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
+import type { FaultKind } from '../../shared/contract/faults'
+import type { FaultRule } from '../faults/fault-rules'
 
 /** What a request showed of its credentials, for telling how it presented itself. */
 export interface AuthEvidence {
@@ -76,6 +78,8 @@ export interface RequestCapture {
   warnings?: readonly string[] | undefined
   redaction: CaptureRedaction
   classifier: RequestClassifier
+  /** The fault rule that fired for the request (a reference; described in the log's batch). */
+  faultRule?: FaultRule | null | undefined
 }
 
 /** What a body was, how big, and whether the stored copy is cut. */
@@ -118,6 +122,20 @@ export interface RequestSummary {
   durationMs: number
   authKind: AuthKind
   productId: string | null
+  /** Who sent it: a plugin or script (`client`), the UI's connection tester, or the UI's own screens. */
+  source: RequestSource
+  /** The answer's error code (`error`, or `code` of a validate answer that is not valid); null for a success. */
+  errorCode: string | null
+  /** The fault rule that dropped, delayed, failed or rate-limited it; null when none fired. */
+  fault: FaultSummary | null
+}
+
+/** A fault rule as the inspector names it: it may have been changed or removed since. */
+export interface FaultSummary {
+  ruleId: string
+  kind: FaultKind
+  /** What the rule was when it fired: `rate_limit POST /api/license/v1/activate (retry after 30 s)`. */
+  label: string
 }
 
 export interface RequestEntry extends RequestSummary {
@@ -135,6 +153,13 @@ export interface RequestFilter {
   authKind?: AuthKind | undefined
   /** Substring of the redacted path and query (case-insensitive). */
   path?: string | undefined
+  /**
+   * Text anywhere in the redacted exchange: path and query, headers, request and response
+   * bodies (a license key, an instance id, an error code), case-insensitive.
+   */
+  q?: string | undefined
+  /** Only these sources (none given: every source). */
+  source?: readonly RequestSource[] | undefined
 }
 
 export interface RequestPage {

@@ -70,7 +70,7 @@ export type LibraryEntitlement = Pick<Entitlement, 'id' | 'productId' | 'source'
 export type LibraryProduct = Pick<Product, 'id' | 'name' | 'storefrontSlug' | 'supportEmail' | 'developerId'>
 export type LibraryFile = Pick<ProductFile, 'id' | 'version' | 'platform' | 'filename' | 'sizeBytes'>
 export type LibraryOrderItem = Pick<OrderItem, 'id' | 'productId' | 'kind' | 'unitPriceCents' | 'claimedAt'>
-export type LibraryOrder = Omit<Order, 'customerId'> & { items: LibraryOrderItem[] }
+export type LibraryOrder = Omit<Order, 'customerId' | 'reversedAt'> & { items: LibraryOrderItem[] }
 
 /** Everything one library page needs, read in a fixed handful of queries whatever its size. */
 export interface CustomerHoldings {

@@ -7,7 +7,8 @@ import { LICENSE_KINDS, LICENSE_STATUSES } from '../../shared/contract/licensing
 import { BILLING_PERIODS, SUBSCRIPTION_STATUSES } from '../../shared/contract/subscriptions'
 import { DEVELOPER_ROLES } from '../../shared/contract/accounts'
 import { FILE_PLATFORMS } from '../../shared/contract/downloads'
-import { AUTH_KINDS, SURFACES } from '../../shared/contract/inspector'
+import { AUTH_KINDS, REQUEST_SOURCES, SURFACES } from '../../shared/contract/inspector'
+import { FAULT_KINDS } from '../../shared/contract/faults'
 
 /** `number`: any finite number; `json`: any JSON value, kept as text in its column. */
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'json'
@@ -173,10 +174,11 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('channel', 'channel', { enum: ['direct', 'reseller'] }),
       opt('reseller', 'reseller'),
       opt('storefrontSlug', 'storefront_slug'),
-      str('status', 'status', { enum: ['paid', 'refunded'], default: 'paid' }),
+      str('status', 'status', { enum: ['paid', 'refunded', 'chargeback'], default: 'paid' }),
       str('currency', 'currency', { default: 'USD' }),
       int('totalCents', 'total_cents'),
-      createdAt
+      createdAt,
+      optAt('reversedAt', 'reversed_at')
     ]
   },
   {
@@ -329,6 +331,12 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('authKind', 'auth_kind', { enum: AUTH_KINDS }),
       // Not a reference: the log outlives the products it names.
       opt('productId', 'product_id'),
+      str('source', 'source', { enum: REQUEST_SOURCES, default: 'client' }),
+      opt('errorCode', 'error_code'),
+      // Not references: the rule may have been changed or removed since it fired.
+      opt('faultRuleId', 'fault_rule_id'),
+      opt('faultKind', 'fault_kind', { enum: FAULT_KINDS }),
+      opt('faultLabel', 'fault_label'),
       json('request', 'request_json'),
       json('response', 'response_json')
     ]

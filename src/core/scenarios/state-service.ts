@@ -68,7 +68,11 @@ export function createStateService(deps: StateServiceDeps): StateService {
   }
 
   return {
-    export: (options) => exportState(store, { clockOffsetS: clock.offsetMs() / 1000, settings: settings.get(), faults: faults.list() }, options),
+    export(options) {
+      // A request that has finished is in the exported log, as in the inspector's list.
+      if (options?.includeRequests) requests.flush()
+      return exportState(store, { clockOffsetS: clock.offsetMs() / 1000, settings: settings.get(), faults: faults.list() }, options)
+    },
     import: (document) => replaceWith(document, 'import'),
     reset() {
       changes.quietly(() => {

@@ -16,10 +16,21 @@ export function migrate(db: Database, target: number = latestSchemaVersion): num
   }
   for (const migration of migrations) {
     if (migration.version <= current || migration.version > target) continue
-    db.transaction(() => {
-      db.exec(migration.sql)
-      db.pragma(`user_version = ${migration.version}`)
-    }).immediate()
+    // PRAGMA foreign_keys is a no-op inside a transaction: switched around it.
+    const foreignKeys = db.pragma('foreign_keys', { simple: true }) === 1
+    if (migration.rebuildsTables && foreignKeys) db.pragma('foreign_keys = OFF')
+    try {
+      db.transaction(() => {
+        db.exec(migration.sql)
+        if (migration.rebuildsTables) {
+          const broken = db.pragma('foreign_key_check') as unknown[]
+          if (broken.length > 0) throw new Error(`Migration ${migration.version} would break ${broken.length} references.`)
+        }
+        db.pragma(`user_version = ${migration.version}`)
+      }).immediate()
+    } finally {
+      if (migration.rebuildsTables && foreignKeys) db.pragma('foreign_keys = ON')
+    }
   }
   return schemaVersion(db)
 }

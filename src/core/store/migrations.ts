@@ -6,6 +6,12 @@ export interface Migration {
   version: number
   name: string
   sql: string
+  /**
+   * The migration rebuilds a table other tables reference (SQLite cannot change a CHECK in
+   * place): it runs with foreign keys off, so dropping the old table cascades to nothing, and
+   * the references are checked before it commits.
+   */
+  rebuildsTables?: true
 }
 
 export const migrations: readonly Migration[] = [
@@ -268,6 +274,45 @@ export const migrations: readonly Migration[] = [
     // (a runtime setting) is counted from here.
     sql: `
       ALTER TABLE subscriptions ADD COLUMN payment_failed_at TEXT;
+    `
+  },
+  {
+    version: 7,
+    name: 'request log: who sent it, its error code, the fault rule that fired',
+    // Written in the log's batches, off the request path. Older rows came from clients and
+    // have no code or fault recorded.
+    sql: `
+      ALTER TABLE request_log ADD COLUMN source TEXT NOT NULL DEFAULT 'client';
+      ALTER TABLE request_log ADD COLUMN error_code TEXT;
+      ALTER TABLE request_log ADD COLUMN fault_rule_id TEXT;
+      ALTER TABLE request_log ADD COLUMN fault_kind TEXT;
+      ALTER TABLE request_log ADD COLUMN fault_label TEXT;
+    `
+  },
+  {
+    version: 8,
+    name: 'orders: refunds and chargebacks',
+    // A chargeback is an order status of its own (the bank took the money back, not the vendor),
+    // and both record when: the CHECK changes, so the table is rebuilt (SQLite's documented way).
+    rebuildsTables: true,
+    sql: `
+      CREATE TABLE orders_v8 (
+        id              TEXT PRIMARY KEY,
+        customer_id     TEXT REFERENCES customers (id) ON DELETE CASCADE,
+        channel         TEXT NOT NULL CHECK (channel IN ('direct', 'reseller')),
+        reseller        TEXT,
+        storefront_slug TEXT,
+        status          TEXT NOT NULL CHECK (status IN ('paid', 'refunded', 'chargeback')),
+        currency        TEXT NOT NULL,
+        total_cents     INTEGER NOT NULL,
+        created_at      TEXT NOT NULL,
+        reversed_at     TEXT
+      );
+      INSERT INTO orders_v8 (id, customer_id, channel, reseller, storefront_slug, status, currency, total_cents, created_at)
+        SELECT id, customer_id, channel, reseller, storefront_slug, status, currency, total_cents, created_at FROM orders;
+      DROP TABLE orders;
+      ALTER TABLE orders_v8 RENAME TO orders;
+      CREATE INDEX orders_by_customer ON orders (customer_id, created_at);
     `
   }
 ]

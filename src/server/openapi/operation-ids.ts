@@ -66,6 +66,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PATCH /_emulator/licenses/:id': 'updateLicense',
   'GET /_emulator/licenses/:id': 'getLicense',
   'GET /_emulator/licenses': 'listLicenses',
+  'POST /_emulator/orders/:id/refund': 'refundOrder',
+  'POST /_emulator/orders/:id/chargeback': 'chargeBackOrder',
   'GET /_emulator/subscriptions/:id': 'getSubscription',
   'POST /_emulator/subscriptions/:id/renew-now': 'renewSubscriptionNow',
   'POST /_emulator/subscriptions/:id/cancel': 'cancelSubscription',

@@ -78,7 +78,9 @@ export const requestRecorder = fp(
         aborted,
         warnings: ignoredFieldWarnings(request),
         redaction: currentRedaction(),
-        classifier: requestClassifier
+        classifier: requestClassifier,
+        // A reference to the rule that fired (set by fault-injection); described in the log's batch.
+        faultRule: request.fault?.rule ?? null
       })
     }
 

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import { SOURCE_HEADER } from '../../shared/contract/inspector'
 
 /**
  * The routes an in-plugin web view calls, from its own origin (the vendor's site, a custom
@@ -32,7 +33,7 @@ export const webViewCors = fp(
         .header('access-control-allow-methods', 'GET, HEAD, POST, OPTIONS')
         .header(
           'access-control-allow-headers',
-          `Authorization, Content-Type, Range, x-${prefix}-app-id, x-${prefix}-plugin-key, x-${prefix}-plugin-secret, x-${prefix}-api-key`
+          `Authorization, Content-Type, Range, x-${prefix}-app-id, x-${prefix}-plugin-key, x-${prefix}-plugin-secret, x-${prefix}-api-key, ${SOURCE_HEADER}`
         )
         .header('access-control-max-age', '600')
         .send()

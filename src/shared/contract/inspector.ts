@@ -10,3 +10,14 @@ export type AuthKind = (typeof AUTH_KINDS)[number]
 
 /** The most entries one page of the request log holds. */
 export const REQUEST_PAGE_MAX = 500
+
+/**
+ * Who sent a request: `client` (a plugin, a script, anything unmarked), `tester` (the UI's
+ * connection tester, standing in for a plugin) or `ui` (the emulator's own screens loading a
+ * library or managing credentials). The UI marks its calls with the `x-emulator-client` header.
+ */
+export const REQUEST_SOURCES = ['client', 'tester', 'ui'] as const
+export type RequestSource = (typeof REQUEST_SOURCES)[number]
+
+/** The header the emulator's own UI sends on its service API calls, naming a source. */
+export const SOURCE_HEADER = 'x-emulator-client'

@@ -21,10 +21,12 @@ export const OrderSchema = Type.Object({
   channel: Type.Union([Type.Literal('direct'), Type.Literal('reseller')]),
   reseller: Nullable(Type.String()),
   storefrontSlug: Nullable(Type.String()),
-  status: Type.String(),
+  status: Type.String({ description: '`paid`, `refunded` (the vendor gave the money back) or `chargeback` (the bank took it back).' }),
   currency: Type.String(),
   totalCents: Type.Integer(),
-  createdAt: Timestamp
+  createdAt: Timestamp,
+  /** When it was refunded or charged back; null while paid. */
+  reversedAt: Nullable(Timestamp)
 })
 
 export const OrderItemSchema = Type.Object({
@@ -132,6 +134,18 @@ export const PurchaseSchema = Type.Object({
   subscription: Nullable(SubscriptionSchema)
 })
 export const PurchaseResponse = Ok(PurchaseSchema)
+
+/** A refund or a chargeback: the order and everything it granted, as they stand after it. */
+export const OrderReversalSchema = Type.Object({
+  order: OrderSchema,
+  entitlements: Type.Array(EntitlementSchema, {
+    description: 'What the order granted: they follow the order, so they no longer grant downloads (the library lists the product with `entitled: false`).'
+  }),
+  licenses: Type.Array(LicenseSchema, { description: 'Revoked: activate and validate answer REVOKED.' }),
+  subscriptions: Type.Array(SubscriptionSchema, { description: 'A subscription the order paid for, ended now.' }),
+  changed: Type.Boolean({ description: 'False when the order already stood so (the call is idempotent).' })
+})
+export const OrderReversalResponse = Ok(OrderReversalSchema)
 
 /** A reseller order waiting for its claim; the claim token is shown this once. */
 export const ResellerOrderSchema = Type.Object({ order: OrderSchema, item: OrderItemSchema, claimToken: Type.String(), claimUrl: Type.String() })

@@ -62,7 +62,7 @@ export const ErrorResponse = Type.Object(
       )
     ),
     retryAfter: Type.Optional(Type.Number({ minimum: 0, description: 'RATE_LIMITED: seconds to wait, as the Retry-After header says.' })),
-    state: Type.Optional(Type.String({ description: "SUBSCRIPTION_STATE_CONFLICT: the subscription's state." })),
+    state: Type.Optional(Type.String({ description: "SUBSCRIPTION_STATE_CONFLICT: the subscription's state; ORDER_STATE_CONFLICT: the order's." })),
     path: Type.Optional(Type.String({ description: 'Scenario import VALIDATION_ERROR: the JSON pointer of the first problem.' })),
     value: Type.Optional(Type.Unknown({ description: 'Scenario import VALIDATION_ERROR: the value found there.' })),
     allowed: Type.Optional(Type.String({ description: 'Scenario import VALIDATION_ERROR: what that field accepts.' })),

@@ -119,6 +119,12 @@ export const ERROR_ANSWERS = withStatuses({
   scopeMismatch: { error: 'PRODUCT_SCOPE_MISMATCH', message: 'The license belongs to another product.' },
   tooManyActivations: { error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' },
   subscriptionNotFound: { error: 'SUBSCRIPTION_NOT_FOUND', message: 'No subscription has the id sub_123.' },
+  orderNotFound: { error: 'ORDER_NOT_FOUND', message: 'No order has the id ord_123.' },
+  orderStateConflict: {
+    error: 'ORDER_STATE_CONFLICT',
+    message: 'Cannot charge back this order: it was refunded already.',
+    details: { state: 'refunded' }
+  },
   subscriptionStateConflict: {
     error: 'SUBSCRIPTION_STATE_CONFLICT',
     message:

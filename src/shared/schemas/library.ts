@@ -92,7 +92,9 @@ export const LibraryOrderSchema = Type.Object({
   channel: Type.Union([Type.Literal('direct'), Type.Literal('reseller')]),
   reseller: Nullable(Type.String()),
   storefront_slug: Nullable(Type.String()),
-  status: Type.Union([Type.Literal('paid'), Type.Literal('refunded')]),
+  status: Type.Union([Type.Literal('paid'), Type.Literal('refunded'), Type.Literal('chargeback')], {
+    description: '`refunded`: the vendor gave the money back; `chargeback`: the bank took it back. Either ends what the order granted.'
+  }),
   currency: Type.String(),
   total_cents: Type.Integer(),
   items: Type.Array(LibraryOrderItemSchema)

@@ -1,10 +1,18 @@
 import { Type } from 'typebox'
 import { Nullable } from './common'
-import { AUTH_KINDS, REQUEST_PAGE_MAX, SURFACES } from '../contract/inspector'
+import { AUTH_KINDS, REQUEST_PAGE_MAX, REQUEST_SOURCES, SURFACES } from '../contract/inspector'
+import { FAULT_KINDS } from '../contract/faults'
 
 export const SurfaceSchema = Type.Enum([...SURFACES], { description: 'The part of the service API, by path prefix.' })
 
 export const AuthKindSchema = Type.Enum([...AUTH_KINDS], { description: 'How the request presented itself.' })
+
+export const RequestSourceSchema = Type.Enum([...REQUEST_SOURCES], {
+  description:
+    "Who sent it: `client` (a plugin or script), `tester` (the UI's connection tester) or `ui` (the UI's own screens), as the `x-emulator-client` header says."
+})
+
+const SOURCE_LIST = `(?:${REQUEST_SOURCES.join('|')})`
 
 /** The request inspector's filters: shared by the list and the live stream. */
 export const requestFilterProperties = {
@@ -18,7 +26,21 @@ export const requestFilterProperties = {
   method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,16}$', description: 'HTTP method, any case.' })),
   productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The product the request named (path, body, query or App ID header).' })),
   authKind: Type.Optional(AuthKindSchema),
-  path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'A substring of the (redacted) path and query, case-insensitive.' }))
+  path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'A substring of the (redacted) path and query, case-insensitive.' })),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description:
+        'Text anywhere in the redacted exchange, case-insensitive: path and query, headers, request and response bodies (a license key, an instance id, an error code).'
+    })
+  ),
+  source: Type.Optional(
+    Type.String({
+      pattern: `^${SOURCE_LIST}(?:,${SOURCE_LIST})*$`,
+      description: "Only these sources, comma-separated (`client,tester` leaves out the UI's own calls)."
+    })
+  )
 }
 
 export const RequestListQuery = Type.Object(
@@ -59,7 +81,21 @@ export const RequestSummarySchema = Type.Object(
     status: Type.Integer({ description: 'HTTP status; 0 when the connection closed before a response.' }),
     durationMs: Type.Number(),
     authKind: AuthKindSchema,
-    productId: Nullable(Type.String())
+    productId: Nullable(Type.String()),
+    source: RequestSourceSchema,
+    errorCode: Nullable(
+      Type.String({ description: "The answer's error code (`error`), or the `code` of a validate answer that is not valid; null for a success." })
+    ),
+    fault: Nullable(
+      Type.Object(
+        {
+          ruleId: Type.String(),
+          kind: Type.Enum([...FAULT_KINDS]),
+          label: Type.String({ description: 'The rule as it was when it fired (it may have changed or gone since).' })
+        },
+        { description: 'The fault rule that delayed, failed, rate-limited or dropped the request.' }
+      )
+    )
   },
   { title: 'RequestSummary' }
 )

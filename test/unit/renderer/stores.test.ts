@@ -5,7 +5,7 @@ import { useConnection } from '../../../src/renderer/src/stores/connection'
 import { forgetSessions, selectActingDeveloper, useDevelopers } from '../../../src/renderer/src/stores/developers'
 import { useLibrary } from '../../../src/renderer/src/stores/library'
 import { currentCredentialByProduct, selectVisibleProducts, useProducts } from '../../../src/renderer/src/stores/products'
-import { MAX_ROWS, matchesFilters, mergeEntries, useRequests } from '../../../src/renderer/src/stores/requests'
+import { MAX_ROWS, WITHOUT_UI_CALLS, hasChosenFilters, matchesFilters, mergeEntries, useRequests } from '../../../src/renderer/src/stores/requests'
 import { useSettings } from '../../../src/renderer/src/stores/settings'
 
 // ---- A fake emulator: routes by "METHOD /path", records every call ---------------------------
@@ -342,6 +342,9 @@ const summary = (id: number, patch: Partial<RequestSummary> = {}): RequestSummar
   durationMs: 3,
   authKind: 'product-credential',
   productId: 'p1',
+  source: 'client',
+  errorCode: null,
+  fault: null,
   ...patch
 })
 
@@ -356,6 +359,18 @@ describe('request inspector store', () => {
     expect(matchesFilters(entry, { surface: 'library' })).toBe(false)
     expect(matchesFilters(entry, { productId: 'p2' })).toBe(false)
     expect(matchesFilters(summary(2, { status: 0 }), { status: '0' })).toBe(true)
+  })
+
+  it("leaves out the UI's own calls by default, and shows them when asked", () => {
+    const own = summary(1, { source: 'ui' })
+    const tester = summary(2, { source: 'tester' })
+    const defaults = useRequests.getInitialState().filters
+    expect(defaults.source).toBe(WITHOUT_UI_CALLS)
+    expect(hasChosenFilters(defaults)).toBe(false)
+    expect(matchesFilters(own, defaults)).toBe(false)
+    expect(matchesFilters(tester, defaults)).toBe(true)
+    expect(matchesFilters(summary(3), defaults)).toBe(true)
+    expect(matchesFilters(own, {})).toBe(true)
   })
 
   it('merges newest first, each id once, capped', () => {

@@ -1,5 +1,6 @@
 import type { Static, TSchema } from 'typebox'
 import type { HttpClient } from './http'
+import type { OrderReversal } from '../../../shared/contract/orders'
 import type {
   ClockMove,
   FaultRuleInput,
@@ -22,6 +23,7 @@ import type {
   LicenseDetailResponse,
   LicenseListResponse,
   LicenseResponse,
+  OrderReversalResponse,
   ProductFileResponse,
   PurchaseResponse,
   ResellerOrderResponse,
@@ -94,6 +96,10 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     license: async (licenseId: string) => get<Answer<typeof LicenseDetailResponse>>(`/licenses/${id(licenseId)}`),
     updateLicense: async (licenseId: string, patch: LicensePatch) =>
       (await send<Answer<typeof LicenseResponse>>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,
+
+    /** A refund (the vendor pays back) or a chargeback (the bank takes it back): what the order granted ends. */
+    reverseOrder: async (orderId: string, reversal: OrderReversal) =>
+      send<Answer<typeof OrderReversalResponse>>('POST', `/orders/${id(orderId)}/${reversal}`, {}),
 
     subscription: async (subscriptionId: string) => get<Answer<typeof SubscriptionStandingResponse>>(`/subscriptions/${id(subscriptionId)}`),
     subscriptionAction: async (subscriptionId: string, action: SubscriptionAction) =>

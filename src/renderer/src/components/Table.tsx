@@ -37,9 +37,64 @@ export interface TableProps<T> {
   omittedHeight?: { before: number; after: number }
   /** The element that scrolls the rows (the table's wrapper), for a virtualised list to follow. */
   scrollRef?: RefObject<HTMLDivElement | null>
+  /**
+   * The sort held by the caller, which orders the rows itself (a virtualised list sorts all of its
+   * rows, not the window it hands over). Without it the table sorts `rows`.
+   */
+  sorting?: { sort: TableSort | null; onSort: (sort: TableSort) => void }
+}
+
+export interface TableSort {
+  key: string
+  direction: 'ascending' | 'descending'
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
+
+/** A column header that sorts by it: first ascending, then the other way on each click. */
+export function SortButton({
+  column,
+  sort,
+  onSort,
+  children
+}: {
+  column: string
+  sort: TableSort | null
+  onSort: (sort: TableSort) => void
+  children: ReactNode
+}) {
+  return (
+    <button
+      type="button"
+      className="table__sort"
+      onClick={() =>
+        onSort(
+          sort?.key === column
+            ? { key: column, direction: sort.direction === 'ascending' ? 'descending' : 'ascending' }
+            : { key: column, direction: 'ascending' }
+        )
+      }
+    >
+      {children}
+      <span className="table__sort-mark" aria-hidden="true">
+        {sort?.key === column ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
+      </span>
+    </button>
+  )
+}
+
+/** Rows ordered by a column's value: text as words, numbers as numbers, empty values last. */
+export function sortRows<T>(rows: readonly T[], value: (row: T) => string | number | null, direction: TableSort['direction']): T[] {
+  const factor = direction === 'ascending' ? 1 : -1
+  return [...rows].sort((a, b) => {
+    const left = value(a)
+    const right = value(b)
+    if (left === right) return 0
+    if (left === null) return 1
+    if (right === null) return -1
+    return (typeof left === 'number' && typeof right === 'number' ? left - right : collator.compare(String(left), String(right))) * factor
+  })
+}
 
 export function Table<T>({
   columns,
@@ -57,24 +112,18 @@ export function Table<T>({
   dense = false,
   stickyHeader = false,
   omittedHeight,
-  scrollRef
+  scrollRef,
+  sorting
 }: TableProps<T>) {
   const showSkeleton = rows === null && loading
-  const [sort, setSort] = useState<{ key: string; direction: 'ascending' | 'descending' } | null>(null)
+  const [ownSort, setOwnSort] = useState<TableSort | null>(null)
+  const sort = sorting ? sorting.sort : ownSort
+  const setSort = sorting ? sorting.onSort : setOwnSort
   const sortColumn = sort ? columns.find((column) => column.key === sort.key && column.sortValue) : undefined
   const sortedRows = useMemo(() => {
-    if (!rows || !sortColumn?.sortValue || !sort) return rows
-    const value = sortColumn.sortValue
-    const factor = sort.direction === 'ascending' ? 1 : -1
-    return [...rows].sort((a, b) => {
-      const left = value(a)
-      const right = value(b)
-      if (left === right) return 0
-      if (left === null) return 1
-      if (right === null) return -1
-      return (typeof left === 'number' && typeof right === 'number' ? left - right : collator.compare(String(left), String(right))) * factor
-    })
-  }, [rows, sortColumn, sort])
+    if (!rows || !sortColumn?.sortValue || !sort || sorting) return rows
+    return sortRows(rows, sortColumn.sortValue, sort.direction)
+  }, [rows, sortColumn, sort, sorting])
   const ownRef = useRef<HTMLDivElement>(null)
   const wrapRef = scrollRef ?? ownRef
   const scrolls = useScrolls(wrapRef)
@@ -104,22 +153,9 @@ export function Table<T>({
                 aria-sort={sort?.key === column.key && column.sortValue ? sort.direction : undefined}
               >
                 {column.sortValue ? (
-                  <button
-                    type="button"
-                    className="table__sort"
-                    onClick={() =>
-                      setSort(
-                        sort?.key === column.key
-                          ? { key: column.key, direction: sort.direction === 'ascending' ? 'descending' : 'ascending' }
-                          : { key: column.key, direction: 'ascending' }
-                      )
-                    }
-                  >
+                  <SortButton column={column.key} sort={sort} onSort={setSort}>
                     {column.header}
-                    <span className="table__sort-mark" aria-hidden="true">
-                      {sort?.key === column.key ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
-                    </span>
-                  </button>
+                  </SortButton>
                 ) : (
                   column.header
                 )}

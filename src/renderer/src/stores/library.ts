@@ -14,6 +14,7 @@ import type {
   WebviewPayload
 } from '../api/types'
 import { requireApi } from './connection'
+import type { OrderReversal } from '../../../shared/contract/orders'
 import { failed, idle, loadInto, loading, ready } from './resource'
 import type { Resource } from './resource'
 
@@ -52,6 +53,8 @@ export interface LibraryState {
   loadSubscription(subscriptionId: string): Promise<void>
   /** A billing event on a subscription (renew now, cancel, resume, payment fails or succeeds), then the library again. */
   subscriptionAction(subscriptionId: string, action: SubscriptionAction): Promise<void>
+  /** Refunds or charges back an order, then the library again. */
+  reverseOrder(orderId: string, reversal: OrderReversal): Promise<void>
 }
 
 export const useLibrary = create<LibraryState>()((set, get) => {
@@ -167,6 +170,11 @@ export const useLibrary = create<LibraryState>()((set, get) => {
     async subscriptionAction(subscriptionId, action) {
       const answer = await requireApi().control.subscriptionAction(subscriptionId, action)
       set({ subscription: ready(answer) })
+      await fetchBoth(true)
+    },
+
+    async reverseOrder(orderId, reversal) {
+      await requireApi().control.reverseOrder(orderId, reversal)
       await fetchBoth(true)
     }
   }

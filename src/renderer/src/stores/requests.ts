@@ -12,6 +12,14 @@ const PAGE_SIZE = 100
 
 export type LiveState = 'off' | 'connecting' | 'live' | 'reconnecting'
 
+/** What plugins, scripts and the connection tester sent: the UI's own calls left out (the default view). */
+export const WITHOUT_UI_CALLS = 'client,tester'
+
+/** The filters a QA engineer chose, as opposed to the default view (the source filter). */
+export function hasChosenFilters(filters: RequestFilters): boolean {
+  return Object.keys(filters).some((key) => key !== 'source')
+}
+
 export interface RequestsState {
   entries: RequestSummary[]
   listStatus: 'idle' | 'loading' | 'ready' | 'error'
@@ -37,8 +45,12 @@ export interface RequestsState {
   clear(): Promise<void>
 }
 
-/** The server's filter rules, for entries that arrive on the stream. */
+/**
+ * The server's filter rules, for entries that arrive on the stream. The text search (`q`) reads
+ * the stored bodies, which only the server has: the stream applies it, so it is not checked here.
+ */
 export function matchesFilters(entry: RequestSummary, filters: RequestFilters): boolean {
+  if (filters.source && !filters.source.split(',').includes(entry.source)) return false
   if (filters.surface && entry.surface !== filters.surface) return false
   if (filters.method && entry.method.toUpperCase() !== filters.method.toUpperCase()) return false
   if (filters.productId && entry.productId !== filters.productId) return false
@@ -77,7 +89,7 @@ export const useRequests = create<RequestsState>()((set, get) => ({
   listError: null,
   nextBefore: null,
   loadingOlder: false,
-  filters: {},
+  filters: { source: WITHOUT_UI_CALLS },
   selectedId: null,
   detail: idle(),
   live: 'off',
@@ -119,7 +131,9 @@ export const useRequests = create<RequestsState>()((set, get) => ({
     for (const key of Object.keys(filters) as (keyof RequestFilters)[]) {
       if (filters[key] === undefined || filters[key] === '') delete filters[key]
     }
-    set({ filters, entries: get().entries.filter((entry) => matchesFilters(entry, filters)), held: [] })
+    // A new text search cannot be checked here (the bodies are on the server): the list starts over.
+    const kept = filters.q === get().filters.q ? get().entries.filter((entry) => matchesFilters(entry, filters)) : []
+    set({ filters, entries: kept, held: [] })
     void get().load()
   },
 

@@ -73,7 +73,7 @@ export const newInstanceId = () => `qa-${randomToken(3)}`
 let jwksCache: Jwk[] | null = null
 
 async function jwks(refresh: boolean): Promise<Jwk[]> {
-  if (!jwksCache || refresh) jwksCache = await requireApi().service.jwks()
+  if (!jwksCache || refresh) jwksCache = await requireApi().tester.jwks()
   return jwksCache
 }
 
@@ -129,7 +129,7 @@ export const useTester = create<TesterState>()((set, get) => ({
 
   async run(step) {
     const { values, license } = get()
-    const service = requireApi().service
+    const service = requireApi().tester
     const prefix = headerPrefix()
     const nonce = license.sendNonce && (step === 'activate' || step === 'validate') ? randomToken(12) : undefined
     set({ running: step, lastRun: step })

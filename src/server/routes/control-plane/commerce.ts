@@ -7,6 +7,7 @@ import {
   LicensePatchBody,
   LicenseResponse,
   PurchaseBody,
+  OrderReversalResponse,
   PurchaseResponse,
   ResellerOrderBody,
   ResellerOrderResponse,
@@ -16,12 +17,14 @@ import { IdParams } from '../../../shared/schemas/control-plane'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
 import { SUBSCRIPTION_ACTIONS } from '../../../shared/contract/subscriptions'
 import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
+import { ORDER_REVERSALS } from '../../../shared/contract/orders'
+import type { OrderReversal } from '../../../shared/contract/orders'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
 
 export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { purchases, licenses, subscriptions } = app.core
+  const { purchases, licenses, subscriptions, orders } = app.core
 
   app.post(
     '/purchases',
@@ -115,6 +118,27 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ ok: true as const, ...subscriptions.require(request.params.id) })
   )
 
+  for (const reversal of ORDER_REVERSALS) {
+    app.post(
+      `/orders/:id/${reversal}`,
+      {
+        config: { tokens: ADMIN_TOKEN },
+        schema: {
+          tags,
+          summary: ORDER_REVERSAL_SUMMARIES[reversal],
+          description: 'Idempotent: the same reversal again answers the order as it stands (`changed: false`); the other one is 409 ORDER_STATE_CONFLICT.',
+          params: IdParams,
+          body: EmptyBody,
+          response: {
+            200: OrderReversalResponse,
+            ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.orderNotFound, ERROR_ANSWERS.orderStateConflict)
+          }
+        }
+      },
+      async (request) => ({ ok: true as const, ...orders.reverse(request.params.id, reversal) })
+    )
+  }
+
   for (const action of SUBSCRIPTION_ACTIONS) {
     app.post(
       `/subscriptions/:id/${action}`,
@@ -134,6 +158,11 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request) => ({ ok: true as const, ...subscriptions.act(request.params.id, action) })
     )
   }
+}
+
+const ORDER_REVERSAL_SUMMARIES: Record<OrderReversal, string> = {
+  refund: 'Refund an order: its entitlements and licenses are revoked (no downloads, REVOKED on activate and validate), a subscription it paid for ends',
+  chargeback: 'A chargeback on an order (the bank took the money back): what it granted ends, as with a refund'
 }
 
 const SUBSCRIPTION_ACTION_SUMMARIES: Record<SubscriptionAction, string> = {

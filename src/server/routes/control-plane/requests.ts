@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { DomainError } from '../../../core/errors/domain-error'
 import { eventStreams } from '../../http/event-stream'
-import { matchesFilter } from '../../../core/inspector/request-filter'
-import type { RequestSummary } from '../../../core/inspector/types'
+import { matchesFilter, sourceList } from '../../../core/inspector/request-filter'
+import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { errorResponses } from '../../../shared/schemas/common'
 import {
   RequestEntryResponse,
@@ -43,8 +43,8 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const { limit, before, ...filter } = request.query
-      const page = log.list({ ...filter, limit, before })
+      const { limit, before, source, ...filter } = request.query
+      const page = log.list({ ...filter, source: sourceList(source), limit, before })
       return { ok: true as const, requests: page.entries, nextBefore: page.nextBefore }
     }
   )
@@ -84,17 +84,24 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       // `token` is the admin token (checked by token-auth), not a filter.
-      const { token: _adminToken, ...filter } = request.query
+      const { token: _adminToken, source, ...query } = request.query
+      const filter: RequestFilter = { ...query, source: sourceList(source) }
 
-      const sendEntry = (entry: RequestSummary) => {
-        if (matchesFilter(entry, filter)) events.send(eventOf(entry))
+      const sendEntry = (entry: RequestSummary, exchangeText = '') => {
+        if (matchesFilter(entry, filter, exchangeText)) events.send(eventOf(entry))
       }
       let unsubscribe = () => {}
       const events = openEventStream(reply, () => unsubscribe())
       // Synchronous from replay to subscribe: no batch can be written in between, so none is missed.
       const lastEventId = Number(request.headers['last-event-id'])
       if (Number.isInteger(lastEventId) && lastEventId >= 0) {
-        for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
+        if (filter.q) {
+          // A text search reads the stored exchange: the log's own query finds what was missed.
+          const missed = log.list({ ...filter, limit: MAX_REPLAY }).entries.filter((entry) => entry.id > lastEventId)
+          for (const entry of missed.reverse()) events.send(eventOf(entry))
+        } else {
+          for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
+        }
       }
       unsubscribe = log.subscribe(sendEntry)
       return events.reply

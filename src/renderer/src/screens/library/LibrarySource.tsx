@@ -135,6 +135,19 @@ export function LibrarySource() {
         >
           Reload
         </Button>
+        <Button
+          size="sm"
+          variant="ghost"
+          needsServer={false}
+          title="The QA actions follow the library: new purchase, reseller order, subscription events, the clock"
+          onClick={() => {
+            const toolbar = document.querySelector<HTMLElement>('[data-testid="qa-toolbar"]')
+            toolbar?.scrollIntoView({ block: 'start' })
+            toolbar?.querySelector<HTMLElement>('select, input, button')?.focus({ preventScroll: true })
+          }}
+        >
+          QA actions ↓
+        </Button>
       </div>
       <DefaultsDialog
         fields={PERSON_FIELDS}

@@ -1,4 +1,4 @@
-import { Fragment, useState } from 'react'
+import { Fragment, useMemo, useState } from 'react'
 import type { LibraryLicense, LicenseCode } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import type { Tone } from '../../components/Badge'
@@ -7,6 +7,8 @@ import { Card } from '../../components/Card'
 import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { EmptyState } from '../../components/States'
+import { SortButton, sortRows } from '../../components/Table'
+import type { TableSort } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
 import { emulatorNow } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
@@ -100,8 +102,28 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
 }
 
 /** Licenses (serials) with their state and the machines they are activated on. */
+const SORT_VALUES: Record<string, (license: LibraryLicense) => string | number | null> = {
+  key: (license) => license.license_key,
+  state: (license) => license.state,
+  expires: (license) => license.expires_at,
+  activations: (license) => license.activation_count
+}
+
 export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
-  const rows = useShownRows(licenses)
+  // Sorted before "show more" cuts the list: the first rows are the first of the whole order.
+  const [sort, setSort] = useState<TableSort | null>(null)
+  const sorted = useMemo(() => {
+    const value = sort ? SORT_VALUES[sort.key] : undefined
+    return value && sort ? sortRows(licenses, value, sort.direction) : licenses
+  }, [licenses, sort])
+  const rows = useShownRows(sorted)
+  const header = (key: string, label: string) => (
+    <th scope="col" aria-sort={sort?.key === key ? sort.direction : undefined}>
+      <SortButton column={key} sort={sort} onSort={setSort}>
+        {label}
+      </SortButton>
+    </th>
+  )
   return (
     <Card
       title="Licenses"
@@ -123,10 +145,10 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
             </colgroup>
             <thead>
               <tr>
-                <th scope="col">License key</th>
-                <th scope="col">State</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Activations</th>
+                {header('key', 'License key')}
+                {header('state', 'State')}
+                {header('expires', 'Expires')}
+                {header('activations', 'Activations')}
                 <th scope="col">
                   <span className="visually-hidden">QA actions</span>
                 </th>

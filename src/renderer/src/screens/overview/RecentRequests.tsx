@@ -10,6 +10,7 @@ import { RelativeTime } from '../../components/Time'
 import { formatDuration } from '../../format/date'
 import { requireApi, useConnection } from '../../stores/connection'
 import { buildHash } from '../../navigation/routes'
+import { WITHOUT_UI_CALLS } from '../../stores/requests'
 
 const SHOWN = 6
 
@@ -24,7 +25,7 @@ export function RecentRequests() {
   useEffect(() => {
     let cancelled = false
     requireApi()
-      .control.requests({ limit: SHOWN })
+      .control.requests({ limit: SHOWN, source: WITHOUT_UI_CALLS })
       .then((page) => {
         if (cancelled) return
         setRows(page.requests.slice(0, SHOWN))

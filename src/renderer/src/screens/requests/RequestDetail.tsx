@@ -22,6 +22,12 @@ const AUTH_LABELS: Record<string, string> = {
   none: 'none'
 }
 
+const SENT_BY: Record<RequestEntry['source'], string> = {
+  client: 'a plugin or script',
+  tester: 'the connection tester',
+  ui: "the emulator's own screens"
+}
+
 function Body({ body, info, label }: { body: unknown; info: RequestEntry['request']['bodyInfo']; label: string }) {
   if (info.kind === 'none') return <p className="muted small">No body.</p>
   return (
@@ -50,7 +56,21 @@ function EntryView({ entry }: { entry: RequestEntry }) {
           { label: 'Surface', value: SURFACE_LABELS[entry.surface] },
           { label: 'Auth', value: <Badge tone="neutral">{AUTH_LABELS[entry.authKind] ?? entry.authKind}</Badge> },
           { label: 'Product', value: entry.productId ? <code className="mono">{entry.productId}</code> : <span className="muted">—</span> },
-          { label: 'Time taken', value: formatDuration(entry.durationMs) }
+          { label: 'Time taken', value: formatDuration(entry.durationMs) },
+          { label: 'Sent by', value: SENT_BY[entry.source] },
+          ...(entry.errorCode ? [{ label: 'Error code', value: <code className="mono">{entry.errorCode}</code> }] : []),
+          ...(entry.fault
+            ? [
+                {
+                  label: 'Fault rule',
+                  value: (
+                    <span data-testid="request-fault">
+                      <Badge tone="danger">{entry.fault.kind}</Badge> <code className="mono break">{entry.fault.ruleId}</code>: {entry.fault.label}
+                    </span>
+                  )
+                }
+              ]
+            : [])
         ]}
       />
       <p className="muted small">Redacted by the server: plugin keys, secrets and tokens show previews only.</p>

@@ -4,9 +4,9 @@ import type { Surface } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
-import { Field, Select, TextInput } from '../../components/Field'
+import { Checkbox, Field, Select, TextInput } from '../../components/Field'
 import { useProducts } from '../../stores/products'
-import { useRequests } from '../../stores/requests'
+import { WITHOUT_UI_CALLS, useRequests } from '../../stores/requests'
 import { toast } from '../../stores/toasts'
 import { ProductOptions } from '../../components/ProductOptions'
 
@@ -48,7 +48,10 @@ function LiveIndicator() {
   return <Badge tone="neutral">{live === 'reconnecting' ? 'reconnecting…' : live === 'connecting' ? 'connecting…' : 'off'}</Badge>
 }
 
-/** Text search (the path and query), surface, status, product and method filters; pause; clear the log. */
+/**
+ * Text search (anywhere in the redacted exchange), surface, status, product and method filters;
+ * the UI's own calls, hidden by default; pause; clear the log.
+ */
 export function RequestFilters() {
   const filters = useRequests((state) => state.filters)
   const setFilters = useRequests((state) => state.setFilters)
@@ -58,11 +61,11 @@ export function RequestFilters() {
   const products = useProducts((state) => state.products.data)
   const [confirming, setConfirming] = useState(false)
   // The search reaches the server a moment after typing stops, not on every key.
-  const [search, setSearch] = useState(filters.path ?? '')
+  const [search, setSearch] = useState(filters.q ?? '')
   useEffect(() => {
     const wanted = search.trim() || undefined
-    if (wanted === useRequests.getState().filters.path) return
-    const timer = setTimeout(() => setFilters({ path: wanted }), 250)
+    if (wanted === useRequests.getState().filters.q) return
+    const timer = setTimeout(() => setFilters({ q: wanted }), 250)
     return () => clearTimeout(timer)
   }, [search, setFilters])
 
@@ -74,7 +77,8 @@ export function RequestFilters() {
             {...control}
             type="search"
             value={search}
-            placeholder="Text in the path or query"
+            placeholder="Key, instance id, any text"
+            title="Text anywhere in the request or its answer: path and query, headers, bodies"
             maxLength={500}
             onChange={(event) => setSearch(event.target.value)}
             data-testid="filter-search"
@@ -139,7 +143,15 @@ export function RequestFilters() {
           </Select>
         )}
       </Field>
-      <div className="toolbar__check"></div>
+      <div className="toolbar__check">
+        <Checkbox
+          label="UI's own calls"
+          title="Show what the emulator's own screens sent (the library preview, credential management); the connection tester's calls are always shown"
+          checked={filters.source === undefined}
+          onChange={(event) => setFilters({ source: event.target.checked ? undefined : WITHOUT_UI_CALLS })}
+          data-testid="filter-ui-calls"
+        />
+      </div>
       <div className="toolbar__spacer" />
       <LiveIndicator />
       <Button size="sm" icon={paused ? 'play' : 'pause'} needsServer={false} onClick={() => setPaused(!paused)} aria-pressed={paused}>

@@ -1,13 +1,13 @@
-import { useLayoutEffect, useRef, useState } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { KeyboardEvent } from 'react'
 import type { RequestSummary } from '../../api/types'
-import { StatusBadge } from '../../components/Badge'
+import { Badge, StatusBadge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { EmptyState, ErrorState } from '../../components/States'
-import { Table } from '../../components/Table'
-import type { Column } from '../../components/Table'
+import { Table, sortRows } from '../../components/Table'
+import type { Column, TableSort } from '../../components/Table'
 import { formatDuration, formatTimeOfDay } from '../../format/date'
-import { useRequests } from '../../stores/requests'
+import { hasChosenFilters, useRequests } from '../../stores/requests'
 import { buildHash } from '../../navigation/routes'
 import { SURFACE_LABELS } from './RequestFilters'
 
@@ -16,13 +16,35 @@ const OVERSCAN = 12
 /** A dense row's height until the first drawn row is measured. */
 const DEFAULT_ROW_HEIGHT = 41
 
+/** What each sortable column orders by. */
+const SORT_VALUES: Record<string, (entry: RequestSummary) => string | number | null> = {
+  time: (entry) => entry.id,
+  request: (entry) => entry.path,
+  status: (entry) => entry.status,
+  code: (entry) => entry.errorCode,
+  duration: (entry) => entry.durationMs
+}
+
+const SOURCE_LABELS: Record<RequestSummary['source'], string> = { client: 'client', tester: 'tester', ui: 'UI' }
+const SOURCE_TITLES: Record<RequestSummary['source'], string> = {
+  client: 'Sent by a plugin or a script',
+  tester: "Sent by the emulator's connection tester",
+  ui: "Sent by the emulator's own screens (library preview, credential management)"
+}
+
 /**
  * The log, newest first; a row's path is the button that opens it (arrow keys move between rows).
  * Virtualised: only the rows in view (plus a margin) are in the DOM, so thousands of entries and
  * a live stream keep the screen responsive.
  */
 export function RequestList() {
-  const entries = useRequests((state) => state.entries)
+  const loaded = useRequests((state) => state.entries)
+  // Sorted here, over every loaded row, not in the table: the table only sees the drawn window.
+  const [sort, setSort] = useState<TableSort | null>(null)
+  const entries = useMemo(() => {
+    const value = sort ? SORT_VALUES[sort.key] : undefined
+    return value && sort ? sortRows(loaded, value, sort.direction) : loaded
+  }, [loaded, sort])
   const listStatus = useRequests((state) => state.listStatus)
   const listError = useRequests((state) => state.listError)
   const selectedId = useRequests((state) => state.selectedId)
@@ -31,7 +53,7 @@ export function RequestList() {
   const nextBefore = useRequests((state) => state.nextBefore)
   const loadOlder = useRequests((state) => state.loadOlder)
   const loadingOlder = useRequests((state) => state.loadingOlder)
-  const filtered = useRequests((state) => Object.keys(state.filters).length > 0)
+  const filtered = useRequests((state) => hasChosenFilters(state.filters))
 
   const firstLoad = listStatus !== 'ready' && entries.length === 0 && listStatus !== 'error'
 
@@ -92,10 +114,18 @@ export function RequestList() {
   }
 
   const columns: Column<RequestSummary>[] = [
-    { key: 'time', header: 'Time', width: 76, render: (entry) => <span className="mono small">{formatTimeOfDay(entry.at)}</span>, skeletonWidth: 60 },
+    {
+      key: 'time',
+      header: 'Time',
+      width: 80,
+      sortValue: SORT_VALUES.time,
+      render: (entry) => <span className="mono small">{formatTimeOfDay(entry.at)}</span>,
+      skeletonWidth: 60
+    },
     {
       key: 'request',
       header: 'Request',
+      sortValue: SORT_VALUES.request,
       render: (entry) => (
         <button
           type="button"
@@ -103,19 +133,46 @@ export function RequestList() {
           data-request-id={entry.id}
           aria-pressed={entry.id === selectedId}
           onClick={() => void select(entry.id)}
-          title={`${SURFACE_LABELS[entry.surface]} · ${entry.path}`}
+          title={`${SURFACE_LABELS[entry.surface]} · ${entry.path}${entry.source === 'client' ? '' : ` · ${SOURCE_TITLES[entry.source]}`}`}
         >
           <span className="method">{entry.method}</span> <span className="mono truncate">{entry.path}</span>
+          {entry.source === 'client' ? null : (
+            <span className="request-source" data-testid="request-source">
+              {SOURCE_LABELS[entry.source]}
+            </span>
+          )}
         </button>
       ),
       skeletonWidth: '85%'
     },
-    { key: 'status', header: 'Status', width: 90, render: (entry) => <StatusBadge status={entry.status} />, skeletonWidth: 40 },
+    { key: 'status', header: 'Status', width: 88, sortValue: SORT_VALUES.status, render: (entry) => <StatusBadge status={entry.status} />, skeletonWidth: 40 },
+    {
+      key: 'code',
+      header: 'Code',
+      width: '19%',
+      sortValue: SORT_VALUES.code,
+      render: (entry) => (
+        <span className="request-code">
+          {entry.fault ? (
+            <Badge tone="danger" title={`Fault rule ${entry.fault.ruleId}: ${entry.fault.label}`}>
+              fault
+            </Badge>
+          ) : null}
+          {entry.errorCode ? (
+            <span className="mono small truncate" title={entry.errorCode} data-testid="request-code">
+              {entry.errorCode}
+            </span>
+          ) : null}
+        </span>
+      ),
+      skeletonWidth: 60
+    },
     {
       key: 'duration',
       header: 'Took',
-      width: 72,
+      width: 80,
       align: 'right',
+      sortValue: SORT_VALUES.duration,
       render: (entry) => <span className="small mono">{formatDuration(entry.durationMs)}</span>,
       skeletonWidth: 40
     }
@@ -132,6 +189,7 @@ export function RequestList() {
           rows={firstLoad ? null : visible}
           omittedHeight={{ before: first * rowHeight, after: (entries.length - last) * rowHeight }}
           scrollRef={scroller}
+          sorting={{ sort, onSort: setSort }}
           loading={firstLoad}
           skeletonRows={8}
           dense
