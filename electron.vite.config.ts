@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
-import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import { defineConfig } from 'electron-vite'
 import type { Plugin } from 'vite'
 
 /**

@@ -2,9 +2,9 @@
 // sources (they read the types through the two tsconfigs), React's hooks rules in the renderer.
 // Formatting is Prettier's job (npm run format); `npm run lint` checks both.
 import js from '@eslint/js'
-import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
   { ignores: ['out/', 'dist/', 'node_modules/', '.tmp/', 'bench/results/', 'examples/native-client/build/'] },
@@ -17,7 +17,10 @@ export default tseslint.config(
     },
     rules: {
       // An unused name is a mistake, unless it says it is on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }
+      ],
       // A union that grows a member must not fall through a switch unnoticed; a `default` that
       // answers for the rest on purpose is accepted.
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],

@@ -23,7 +23,14 @@ export default defineConfig({
         trace: 'off',
         launchOptions: {
           ...(existsSync(chromium) ? { executablePath: chromium } : {}),
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync']
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--no-first-run',
+            '--disable-sync'
+          ]
         }
       }
     },

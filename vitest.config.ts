@@ -11,7 +11,15 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', globalSetup: [buildBundle] } },
-      { test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000, globalSetup: [buildBundle] } },
+      {
+        test: {
+          name: 'api',
+          include: ['test/api/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          globalSetup: [buildBundle]
+        }
+      },
       {
         test: {
           // The reference C++ client (examples/native-client), built with CMake and driven against a real serve.

@@ -16,7 +16,9 @@ app.get('/', answer)
 
 await app.listen({ host: '127.0.0.1', port })
 const address = app.server.address()
-process.stdout.write(`Baseline Fastify listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}\n`)
+process.stdout.write(
+  `Baseline Fastify listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}\n`
+)
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {

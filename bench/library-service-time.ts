@@ -15,13 +15,14 @@
 // writes <prefix>-10.json, <prefix>-1000.json and <prefix>-webview-{10,1000}.json to compare with
 // `cmp`. Delete DB_PATH to start from a fresh import.
 import { existsSync, writeFileSync } from 'node:fs'
-import { openStore } from '../src/core/store/store'
-import { createEmulatorCore } from '../src/core/emulator-core'
+
 import { createClock } from '../src/core/clock/clock'
+import { createEmulatorCore } from '../src/core/emulator-core'
 import { createLibraryRepository } from '../src/core/library/library-repository'
+import { openStore } from '../src/core/store/store'
+import { libraryLinks } from '../src/server/http/library-links'
 // @ts-expect-error -- bench/lib is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedFixtures from './lib/fixtures.mjs'
-import { libraryLinks } from '../src/server/http/library-links'
 
 /** What this script reads of bench/lib/fixtures.mjs (its Fixtures typedef). */
 const { buildFixtures } = untypedFixtures as {
@@ -43,7 +44,10 @@ const asJson = process.argv.includes('--json')
 const say = (line: string) => {
   if (!asJson) console.log(line)
 }
-const figures: Record<string, { medianMs: number; bytes: number; bytesPerItem: number; sqliteMs: number; viewMs: number; serialiseMs: number }> = {}
+const figures: Record<
+  string,
+  { medianMs: number; bytes: number; bytesPerItem: number; sqliteMs: number; viewMs: number; serialiseMs: number }
+> = {}
 
 const fresh = !existsSync(DB_PATH)
 const store = openStore({ path: DB_PATH })
@@ -59,7 +63,11 @@ if (fresh) core.state.import(fixtures.document)
 /** What the route does: the service call, then the plain JSON serializer over `{ ok, ...payload }`. */
 async function libraryBody(customerId: string): Promise<string> {
   const customer = core.customers.require(customerId)
-  const payload = await core.library.library(customer, { links: libraryLinks(BASE_URL), storefront: undefined, instanceId: undefined })
+  const payload = await core.library.library(customer, {
+    links: libraryLinks(BASE_URL),
+    storefront: undefined,
+    instanceId: undefined
+  })
   return JSON.stringify({ ok: true, ...payload })
 }
 async function webviewBody(customerId: string): Promise<string> {
@@ -96,7 +104,9 @@ async function time(label: string, run: () => Promise<string>) {
     samples.push(Number(process.hrtime.bigint() - start) / 1e6)
   }
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length
-  say(`${label.padEnd(16)} mean ${mean.toFixed(2).padStart(6)} ms  median ${median(samples).toFixed(2).padStart(6)} ms  (${iterations} runs, ${bytes} bytes)`)
+  say(
+    `${label.padEnd(16)} mean ${mean.toFixed(2).padStart(6)} ms  median ${median(samples).toFixed(2).padStart(6)} ms  (${iterations} runs, ${bytes} bytes)`
+  )
   return { bytes, medianMs: median(samples) }
 }
 

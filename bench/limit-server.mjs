@@ -18,7 +18,9 @@ import Fastify from 'fastify'
 
 export const LIMIT_LICENSES = 10_000
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, db: { type: 'string' }, fixtures: { type: 'string' } } })
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '0' }, db: { type: 'string' }, fixtures: { type: 'string' } }
+})
 if (!values.db || !values.fixtures) {
   process.stderr.write('usage: node bench/limit-server.mjs --port 0 --db FILE --fixtures FILE\n')
   process.exit(2)
@@ -37,7 +39,12 @@ db.exec(`
   DELETE FROM credentials; DELETE FROM licenses;
 `)
 const { plugin } = fixtures
-db.prepare('INSERT INTO credentials VALUES (?, ?, ?, ?)').run(plugin.appId, plugin.productId, sha256(plugin.pluginKey), sha256(plugin.pluginSecret))
+db.prepare('INSERT INTO credentials VALUES (?, ?, ?, ?)').run(
+  plugin.appId,
+  plugin.productId,
+  sha256(plugin.pluginKey),
+  sha256(plugin.pluginSecret)
+)
 const insertLicense = db.prepare('INSERT INTO licenses VALUES (?, ?, ?, ?, ?, ?, ?)')
 db.transaction(() => {
   const keys = fixtures.validateLicenses.map((license) => license.key)
@@ -46,7 +53,9 @@ db.transaction(() => {
 })()
 
 const credentialByAppId = db.prepare('SELECT product_id, key_hash, secret_hash FROM credentials WHERE app_id = ?')
-const licenseByKey = db.prepare('SELECT id, product_id, status, kind, expires_at, max_activations FROM licenses WHERE license_key = ?')
+const licenseByKey = db.prepare(
+  'SELECT id, product_id, status, kind, expires_at, max_activations FROM licenses WHERE license_key = ?'
+)
 const { privateKey } = generateKeyPairSync('ed25519')
 const b64url = (value) => Buffer.from(value).toString('base64url')
 const header = b64url(JSON.stringify({ alg: 'EdDSA', kid: 'limit', typ: 'license+jwt' }))
@@ -63,7 +72,9 @@ app.post('/api/license/v1/validate', async (request, reply) => {
     !timingSafeEqual(sha256(key), credential.key_hash) ||
     !timingSafeEqual(sha256(secret), credential.secret_hash)
   ) {
-    return reply.code(401).send({ ok: false, error: 'PLUGIN_AUTH_FAILED', message: 'The product credential is not valid.' })
+    return reply
+      .code(401)
+      .send({ ok: false, error: 'PLUGIN_AUTH_FAILED', message: 'The product credential is not valid.' })
   }
   const license = licenseByKey.get(request.body?.license_key)
   if (!license || license.product_id !== credential.product_id) return { ok: true, valid: false, code: 'NOT_FOUND' }
@@ -75,7 +86,12 @@ app.post('/api/license/v1/validate', async (request, reply) => {
     iat: now,
     exp: now + 86_400,
     instance_id: request.body.instance_id,
-    license: { kind: license.kind, status: license.status, expires_at: license.expires_at, max_activations: license.max_activations }
+    license: {
+      kind: license.kind,
+      status: license.status,
+      expires_at: license.expires_at,
+      max_activations: license.max_activations
+    }
   }
   const signingInput = `${header}.${b64url(JSON.stringify(claims))}`
   const token = `${signingInput}.${sign(null, Buffer.from(signingInput), privateKey).toString('base64url')}`
@@ -90,7 +106,9 @@ app.post('/api/license/v1/validate', async (request, reply) => {
 
 await app.listen({ host: '127.0.0.1', port: Number(values.port) })
 const address = app.server.address()
-process.stdout.write(`Limit server listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : values.port}\n`)
+process.stdout.write(
+  `Limit server listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : values.port}\n`
+)
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+
 import { projectRoot } from './lib/paths.mjs'
 
 /**
@@ -26,7 +27,10 @@ function where(url) {
 /** The module a frame belongs to: a package, the emulator bundle, Node internals or V8's own. */
 function moduleOf(callFrame) {
   const path = where(callFrame.url)
-  if (!path) return callFrame.functionName.startsWith('(') ? callFrame.functionName : '(native: V8 builtins, better-sqlite3 C++ calls)'
+  if (!path)
+    return callFrame.functionName.startsWith('(')
+      ? callFrame.functionName
+      : '(native: V8 builtins, better-sqlite3 C++ calls)'
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)
   if (pkg) return `npm:${pkg[1]}`
   if (path.startsWith('out/main')) return 'emulator (out/main)'
@@ -101,11 +105,16 @@ export function summariseProfile(file, { top = 15, fromMs = 0, toMs = Infinity, 
 
 /** Plain-text rendering for the console. */
 export function formatSummary(summary) {
-  const section = (title, list) => [`  ${title}`, ...list.map((r) => `    ${String(r.pct).padStart(5)}%  ${String(r.ms).padStart(9)} ms  ${r.name}`)]
+  const section = (title, list) => [
+    `  ${title}`,
+    ...list.map((r) => `    ${String(r.pct).padStart(5)}%  ${String(r.ms).padStart(9)} ms  ${r.name}`)
+  ]
   return [
     `${where(summary.file)}: ${summary.totalMs} ms on CPU (idle excluded), ${summary.samples} samples` +
       (summary.window ? `, ms ${summary.window.fromMs}-${summary.window.toMs} of the process` : '') +
-      (summary.cpuUsPerRequest !== null ? `, ${summary.requests} requests: ${summary.cpuUsPerRequest} us of CPU per request` : ''),
+      (summary.cpuUsPerRequest !== null
+        ? `, ${summary.requests} requests: ${summary.cpuUsPerRequest} us of CPU per request`
+        : ''),
     ...section('top self time (function):', summary.topSelf),
     ...section('self time by module:', summary.byModule),
     ...section('emulator functions, inclusive time:', summary.topEmulatorInclusive)
@@ -115,10 +124,17 @@ export function formatSummary(summary) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { top: { type: 'string', default: '15' }, from: { type: 'string' }, to: { type: 'string' }, requests: { type: 'string' } }
+    options: {
+      top: { type: 'string', default: '15' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      requests: { type: 'string' }
+    }
   })
   if (positionals.length === 0) {
-    process.stderr.write('Usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N] [--from MS] [--to MS] [--requests N]\n')
+    process.stderr.write(
+      'Usage: node bench/profile-summary.mjs FILE.cpuprofile [--top N] [--from MS] [--to MS] [--requests N]\n'
+    )
     process.exit(2)
   }
   const options = {

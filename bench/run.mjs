@@ -6,22 +6,23 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { USAGE, parseConfig } from './lib/config.mjs'
+
 import { buildBundle } from './lib/build.mjs'
+import { parseConfig, USAGE } from './lib/config.mjs'
 import { buildFixtures } from './lib/fixtures.mjs'
 import { hasWrk } from './lib/generators/wrk.mjs'
+import { cliBundle, profilesDir } from './lib/paths.mjs'
 import { runBaseline } from './lib/phase-baseline.mjs'
-import { runLimit } from './lib/phase-limit.mjs'
-import { runGeneratorCheck } from './lib/phase-generators.mjs'
-import { bestRound, bestRoundPerRun } from './lib/rounds.mjs'
-import { runLibrarySplit } from './lib/phase-library-split.mjs'
-import { runThroughput } from './lib/phase-throughput.mjs'
 import { runColdStart } from './lib/phase-cold-start.mjs'
+import { runGeneratorCheck } from './lib/phase-generators.mjs'
+import { runLibrarySplit } from './lib/phase-library-split.mjs'
+import { runLimit } from './lib/phase-limit.mjs'
 import { runMemory } from './lib/phase-memory.mjs'
 import { runScale } from './lib/phase-scale.mjs'
+import { runThroughput } from './lib/phase-throughput.mjs'
 import { runUi } from './lib/phase-ui.mjs'
 import { evaluateTargets, formatReport, withRatios, writeResults } from './lib/report.mjs'
-import { cliBundle, profilesDir } from './lib/paths.mjs'
+import { bestRound, bestRoundPerRun } from './lib/rounds.mjs'
 import { formatSummary, summariseProfile } from './profile-summary.mjs'
 
 const log = (line) => process.stdout.write(`${line}\n`)
@@ -34,7 +35,9 @@ async function main() {
     return
   }
   if ((config.generator === 'wrk' || config.phases.has('generators')) && !hasWrk()) {
-    throw new Error('wrk is not installed (Debian: apt-get install wrk); or run with --generator autocannon --only without generators')
+    throw new Error(
+      'wrk is not installed (Debian: apt-get install wrk); or run with --generator autocannon --only without generators'
+    )
   }
   const startedAt = new Date()
   const loadStart = load()
@@ -44,7 +47,8 @@ async function main() {
   else if (!existsSync(cliBundle)) throw new Error('out/main/cli.js is missing: run without --no-build')
   if (config.profile) {
     // Only this run's profiles: a summary of a stale one would mislead.
-    for (const file of existsSync(profilesDir) ? readdirSync(profilesDir) : []) if (file.endsWith('.cpuprofile')) rmSync(join(profilesDir, file))
+    for (const file of existsSync(profilesDir) ? readdirSync(profilesDir) : [])
+      if (file.endsWith('.cpuprofile')) rmSync(join(profilesDir, file))
   }
 
   // Databases (the scale one is ~200 MiB) live in a temporary folder removed at the end.
@@ -127,7 +131,13 @@ async function main() {
       memoryCheckpoints: config.memoryCheckpoints,
       scale: config.scale
     },
-    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, loadStart, loadEnd: load() },
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? null,
+      loadStart,
+      loadEnd: load()
+    },
     baseline,
     limit,
     generators,

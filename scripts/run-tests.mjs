@@ -14,7 +14,13 @@ const suites = [
   {
     name: 'vitest (unit + api + native + package)',
     command: 'npx',
-    args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, 'vitest.json')}`],
+    args: [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reports, 'vitest.json')}`
+    ],
     totals: () => {
       const report = JSON.parse(readFileSync(join(reports, 'vitest.json'), 'utf8'))
       return {
@@ -83,7 +89,11 @@ else {
 
 for (const suite of suites) {
   process.stdout.write(`\n=== ${suite.name}\n`)
-  const run = spawnSync(suite.command, suite.args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...suite.env } })
+  const run = spawnSync(suite.command, suite.args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...suite.env }
+  })
   let totals = null
   try {
     totals = suite.totals()

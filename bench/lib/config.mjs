@@ -60,9 +60,11 @@ export function parseConfig(argv) {
   })
   if (values.help) return 'help'
   const phases = new Set(values.only ? values.only.split(',').map((p) => p.trim()) : PHASES)
-  for (const phase of phases) if (!PHASES.includes(phase)) throw new Error(`unknown phase "${phase}" (${PHASES.join(', ')})`)
+  for (const phase of phases)
+    if (!PHASES.includes(phase)) throw new Error(`unknown phase "${phase}" (${PHASES.join(', ')})`)
   if (phases.has('throughput') || phases.has('scale')) phases.add('baseline')
-  if (!GENERATORS.includes(values.generator)) throw new Error(`unknown generator "${values.generator}" (${GENERATORS.join(', ')})`)
+  if (!GENERATORS.includes(values.generator))
+    throw new Error(`unknown generator "${values.generator}" (${GENERATORS.join(', ')})`)
   const quick = values.quick
   return {
     mode: quick ? 'quick' : 'full',
@@ -81,7 +83,9 @@ export function parseConfig(argv) {
     // grows into its working size (then settles below that), so the quick run reads only after
     // 40,000: a smoke check over 40,000 more requests, not a proof.
     memoryCheckpoints: quick ? [40_000, 60_000, 80_000] : [20_000, 65_000, 110_000, 155_000, 200_000],
-    scale: quick ? { customers: 1_000, licenses: 10_000, activationsPerLicense: 10 } : { customers: 10_000, licenses: 100_000, activationsPerLicense: 10 }
+    scale: quick
+      ? { customers: 1_000, licenses: 10_000, activationsPerLicense: 10 }
+      : { customers: 10_000, licenses: 100_000, activationsPerLicense: 10 }
   }
 }
 
@@ -93,6 +97,7 @@ export function parseConfig(argv) {
 function parseRounds(value, quick) {
   if (value === undefined) return quick ? 1 : 2
   const rounds = Number(value)
-  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10) throw new Error(`--rounds takes a whole number from 1 to 10, not "${value}"`)
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10)
+    throw new Error(`--rounds takes a whole number from 1 to 10, not "${value}"`)
   return rounds
 }

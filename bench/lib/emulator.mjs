@@ -1,9 +1,10 @@
 // The emulator under test: the built CLI `serve` in its own process, on loopback, over a
 // database file the bench owns, plus a tiny control-plane client for seeding.
 import { randomBytes } from 'node:crypto'
-import { startServerProcess } from './server-process.mjs'
+
 import { cliEntry, projectRoot } from './paths.mjs'
 import { cpuProfArgs } from './profiling.mjs'
+import { startServerProcess } from './server-process.mjs'
 
 /**
  * @typedef {import('./server-process.mjs').ServerProcess & {
@@ -25,7 +26,19 @@ export async function startEmulator({ databasePath, profileName = null }) {
   const server = await startServerProcess({
     script: cliEntry,
     // --log-level error: the default (warn) is already quiet; this keeps the stderr pipe idle under load.
-    args: ['serve', '--host', '127.0.0.1', '--port', '0', '--db', databasePath, '--admin-token', adminToken, '--log-level', 'error'],
+    args: [
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--db',
+      databasePath,
+      '--admin-token',
+      adminToken,
+      '--log-level',
+      'error'
+    ],
     nodeArgs,
     cwd: projectRoot
   })

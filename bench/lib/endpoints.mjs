@@ -1,6 +1,6 @@
 // The requests of each throughput run: what a plugin, the library UI or the developer portal
 // sends. `prepare` runs against a seeded emulator (tokens are signed by that server's keys).
-import { UNIQUE_MARKER, firstBody } from './generators/request-spec.mjs'
+import { firstBody, UNIQUE_MARKER } from './generators/request-spec.mjs'
 
 /**
  * @typedef {import('./load.mjs').LoadSpec} LoadSpec
@@ -14,7 +14,11 @@ import { UNIQUE_MARKER, firstBody } from './generators/request-spec.mjs'
 
 /** The three product credential headers (docs/api.md section 5, default prefix svc). */
 export function pluginHeaders(plugin) {
-  return { 'x-svc-app-id': plugin.appId, 'x-svc-plugin-key': plugin.pluginKey, 'x-svc-plugin-secret': plugin.pluginSecret }
+  return {
+    'x-svc-app-id': plugin.appId,
+    'x-svc-plugin-key': plugin.pluginKey,
+    'x-svc-plugin-secret': plugin.pluginSecret
+  }
 }
 
 /** @type {Endpoint[]} */
@@ -28,7 +32,10 @@ export const ENDPOINTS = [
         method: 'POST',
         path: '/api/license/v1/validate',
         headers: pluginHeaders(fixtures.plugin),
-        bodies: fixtures.validateLicenses.map((license) => ({ license_key: license.key, instance_id: license.instanceId }))
+        bodies: fixtures.validateLicenses.map((license) => ({
+          license_key: license.key,
+          instance_id: license.instanceId
+        }))
       }
     }
   },
@@ -73,7 +80,11 @@ export const ENDPOINTS = [
     label: 'GET /api/developer/plugin-keys/products (1,000 products)',
     async prepare(emu, fixtures) {
       const session = await emu.control('POST', `/developers/${fixtures.catalogDeveloperId}/session`, {})
-      return { method: 'GET', path: '/api/developer/plugin-keys/products', headers: { authorization: `Bearer ${session.token}` } }
+      return {
+        method: 'GET',
+        path: '/api/developer/plugin-keys/products',
+        headers: { authorization: `Bearer ${session.token}` }
+      }
     }
   }
 ]
@@ -93,8 +104,10 @@ export async function preflight(baseUrl, spec) {
   })
   const text = await response.text()
   const expected = spec.expectStatus ?? 200
-  if (response.status !== expected) throw new Error(`${spec.method} ${spec.path}: expected ${expected}, got ${response.status}: ${text.slice(0, 400)}`)
+  if (response.status !== expected)
+    throw new Error(`${spec.method} ${spec.path}: expected ${expected}, got ${response.status}: ${text.slice(0, 400)}`)
   const parsed = JSON.parse(text)
-  if (parsed.ok !== true || parsed.valid === false) throw new Error(`${spec.method} ${spec.path}: not a success: ${text.slice(0, 400)}`)
+  if (parsed.ok !== true || parsed.valid === false)
+    throw new Error(`${spec.method} ${spec.path}: not a success: ${text.slice(0, 400)}`)
   return { body: parsed, bytes: Buffer.byteLength(text) }
 }

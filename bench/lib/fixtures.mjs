@@ -55,7 +55,12 @@ export function buildFixtures() {
   }
 
   const addProduct = (id, developerId, name) => {
-    const credential = { productId: id, appId: `app_${token()}`, pluginKey: `pk_${token()}`, pluginSecret: `sk_${token()}` }
+    const credential = {
+      productId: id,
+      appId: `app_${token()}`,
+      pluginKey: `pk_${token()}`,
+      pluginSecret: `sk_${token()}`
+    }
     doc.products.push({ id, developerId, name, appId: credential.appId, createdAt: CREATED })
     doc.credentials.push({
       id: `cred_${id}`,
@@ -81,13 +86,36 @@ export function buildFixtures() {
     doc.marketingPreferences.push({ customerId: id, updatedAt: CREATED })
   }
   const addLicense = (id, customerId, productId, key, maxActivations, entitlementId = null) => {
-    doc.licenses.push({ id, key, customerId, productId, entitlementId, kind: 'perpetual', status: 'active', maxActivations, createdAt: CREATED })
+    doc.licenses.push({
+      id,
+      key,
+      customerId,
+      productId,
+      entitlementId,
+      kind: 'perpetual',
+      status: 'active',
+      maxActivations,
+      createdAt: CREATED
+    })
   }
   const addActivation = (licenseId, instanceId) => {
-    doc.activations.push({ id: `act_${licenseId}`, licenseId, instanceId, platform: 'windows', firstSeenAt: CREATED, lastSeenAt: CREATED })
+    doc.activations.push({
+      id: `act_${licenseId}`,
+      licenseId,
+      instanceId,
+      platform: 'windows',
+      firstSeenAt: CREATED,
+      lastSeenAt: CREATED
+    })
   }
 
-  doc.developers.push({ id: 'dev_bench', email: 'bench-dev@bench.test', name: 'Bench Developer', role: 'developer', createdAt: CREATED })
+  doc.developers.push({
+    id: 'dev_bench',
+    email: 'bench-dev@bench.test',
+    name: 'Bench Developer',
+    role: 'developer',
+    createdAt: CREATED
+  })
   const plugin = addProduct('prd_bench', 'dev_bench', 'Bench Synth')
 
   addCustomer('cus_validate')
@@ -109,9 +137,16 @@ export function buildFixtures() {
     activateKeys.push(key)
   }
 
-  doc.developers.push({ id: 'dev_catalog', email: 'catalog@bench.test', name: 'Catalog Developer', role: 'developer', createdAt: CREATED })
+  doc.developers.push({
+    id: 'dev_catalog',
+    email: 'catalog@bench.test',
+    name: 'Catalog Developer',
+    role: 'developer',
+    createdAt: CREATED
+  })
   const catalog = []
-  for (let i = 0; i < CATALOG_PRODUCTS; i++) catalog.push(addProduct(`prd_catalog_${pad(i)}`, 'dev_catalog', `Catalog Plugin ${i}`).productId)
+  for (let i = 0; i < CATALOG_PRODUCTS; i++)
+    catalog.push(addProduct(`prd_catalog_${pad(i)}`, 'dev_catalog', `Catalog Plugin ${i}`).productId)
 
   const libraryCustomerIds = {}
   for (const size of LIBRARY_SIZES) {
@@ -121,13 +156,36 @@ export function buildFixtures() {
     for (let i = 0; i < size; i++) {
       const n = `${size}_${pad(i)}`
       const productId = catalog[i]
-      doc.orders.push({ id: `ord_${n}`, customerId, channel: 'direct', status: 'paid', currency: 'USD', totalCents: 4900, createdAt: CREATED })
+      doc.orders.push({
+        id: `ord_${n}`,
+        customerId,
+        channel: 'direct',
+        status: 'paid',
+        currency: 'USD',
+        totalCents: 4900,
+        createdAt: CREATED
+      })
       doc.orderItems.push({ id: `item_${n}`, orderId: `ord_${n}`, productId, kind: 'perpetual', unitPriceCents: 4900 })
-      doc.entitlements.push({ id: `ent_${n}`, customerId, productId, orderItemId: `item_${n}`, source: 'purchase', status: 'active', createdAt: CREATED })
+      doc.entitlements.push({
+        id: `ent_${n}`,
+        customerId,
+        productId,
+        orderItemId: `item_${n}`,
+        source: 'purchase',
+        status: 'active',
+        createdAt: CREATED
+      })
       addLicense(`lic_${n}`, customerId, productId, `LIB${size}-${pad(i)}-BENCH`, 3, `ent_${n}`)
       addActivation(`lic_${n}`, `instance-lib-${n}`)
     }
   }
 
-  return { document: doc, plugin, validateLicenses, activateKeys, catalogDeveloperId: 'dev_catalog', libraryCustomerIds }
+  return {
+    document: doc,
+    plugin,
+    validateLicenses,
+    activateKeys,
+    catalogDeveloperId: 'dev_catalog',
+    libraryCustomerIds
+  }
 }

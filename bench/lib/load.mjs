@@ -6,7 +6,7 @@ import { GENERATORS } from './config.mjs'
 import { runAutocannon } from './generators/autocannon.mjs'
 import { runWrk } from './generators/wrk.mjs'
 import { readCpuSeconds } from './process-cpu.mjs'
-import { sampleRss, mib } from './rss.mjs'
+import { mib, sampleRss } from './rss.mjs'
 
 /** @typedef {import('./generators/request-spec.mjs').LoadSpec} LoadSpec */
 
@@ -45,11 +45,28 @@ import { sampleRss, mib } from './rss.mjs'
  */
 export async function warmAndMeasure(baseUrl, spec, config, pid) {
   const startedAt = performance.now()
-  const single = await runLoad(baseUrl, spec, { connections: 1, durationS: config.warmupS, generator: config.generator })
-  const measured = await runLoad(baseUrl, spec, { connections: config.connections, durationS: config.durationS, pid, generator: config.generator })
+  const single = await runLoad(baseUrl, spec, {
+    connections: 1,
+    durationS: config.warmupS,
+    generator: config.generator
+  })
+  const measured = await runLoad(baseUrl, spec, {
+    connections: config.connections,
+    durationS: config.durationS,
+    pid,
+    generator: config.generator
+  })
   return {
     ...measured,
-    single: { rps: single.rps, p50: single.p50, p99: single.p99, mean: single.mean, requests: single.requests, non2xx: single.non2xx, errors: single.errors },
+    single: {
+      rps: single.rps,
+      p50: single.p50,
+      p99: single.p99,
+      mean: single.mean,
+      requests: single.requests,
+      non2xx: single.non2xx,
+      errors: single.errors
+    },
     window: { startedAt, endedAt: performance.now() }
   }
 }
@@ -74,6 +91,9 @@ export async function runLoad(baseUrl, spec, how) {
   return {
     ...result,
     rss: rss ? { maxSampledMiB: mib(rss.maxSampled), kernelPeakMiB: mib(rss.kernelPeak) } : null,
-    server: cpuS === null ? null : { cpuS, cpuUsPerRequest: result.requests > 0 ? Math.round((cpuS * 1e6) / result.requests) : null }
+    server:
+      cpuS === null
+        ? null
+        : { cpuS, cpuUsPerRequest: result.requests > 0 ? Math.round((cpuS * 1e6) / result.requests) : null }
   }
 }

@@ -1,6 +1,6 @@
 // Where the bench finds the project and writes its output.
-import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url))
 /** The command line as a user runs it; it imports the built bundle out/main/cli.js. */

@@ -3,9 +3,10 @@
 // creating the signing keys, the slowest first start a user sees). The port is chosen up front
 // so the bench can poll health without waiting for the "listening" line.
 import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { get } from 'node:http'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
+
 import { cliEntry, projectRoot } from './paths.mjs'
 
 const POLL_MS = 2
@@ -38,10 +39,14 @@ function healthy(port) {
 async function oneColdStart(databasePath) {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, [cliEntry, 'serve', '--port', String(port), '--db', databasePath, '--admin-token', 'bench-cold-start-token'], {
-    cwd: projectRoot,
-    stdio: 'ignore'
-  })
+  const child = spawn(
+    process.execPath,
+    [cliEntry, 'serve', '--port', String(port), '--db', databasePath, '--admin-token', 'bench-cold-start-token'],
+    {
+      cwd: projectRoot,
+      stdio: 'ignore'
+    }
+  )
   let exited = false
   child.once('exit', () => {
     exited = true
@@ -62,7 +67,8 @@ async function oneColdStart(databasePath) {
 /** @param {import('./config.mjs').BenchConfig} config */
 export async function runColdStart(config, workDir, log) {
   const runsMs = []
-  for (let i = 0; i < config.coldStartRuns; i++) runsMs.push(Math.round(await oneColdStart(join(workDir, `cold-${i}.db`))))
+  for (let i = 0; i < config.coldStartRuns; i++)
+    runsMs.push(Math.round(await oneColdStart(join(workDir, `cold-${i}.db`))))
   const sorted = [...runsMs].sort((a, b) => a - b)
   const medianMs = sorted[Math.floor(sorted.length / 2)]
   log(`  cold start: median ${medianMs} ms (runs ${runsMs.join(', ')} ms)`)

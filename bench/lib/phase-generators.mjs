@@ -22,7 +22,12 @@ export async function runGeneratorCheck(config, fixtures, workDir, log) {
     for (const generator of GENERATORS) {
       log(`  ${name} with ${generator}`)
       const measured = await run({ ...config, generator, profile: false })
-      byGenerator[generator] = { rps: measured.rps, p50: measured.p50, p99: measured.p99, generator: measured.generator }
+      byGenerator[generator] = {
+        rps: measured.rps,
+        p50: measured.p50,
+        p99: measured.p99,
+        generator: measured.generator
+      }
     }
     servers.push({ name, ...byGenerator, rpsDifference: difference(byGenerator) })
   }

@@ -3,6 +3,7 @@
 // body's bytes per item. It runs the TypeScript sources through jiti, as `npm run bench:library`.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
+
 import { projectRoot } from './paths.mjs'
 
 const ITERATIONS = 30
@@ -23,7 +24,8 @@ export function runLibrarySplit(log) {
       encoding: 'utf8'
     }
   )
-  if (run.status !== 0) throw new Error(`library-service-time.ts failed (exit ${run.status}): ${run.stderr.slice(-2000)}`)
+  if (run.status !== 0)
+    throw new Error(`library-service-time.ts failed (exit ${run.status}): ${run.stderr.slice(-2000)}`)
   const figures = JSON.parse(run.stdout.trim().split('\n').at(-1))
   for (const [name, f] of Object.entries(figures)) {
     log(

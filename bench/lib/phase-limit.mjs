@@ -2,11 +2,12 @@
 // validate run is, over its own SQLite database of 10,000 licenses in the bench's work folder.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { startServerProcess } from './server-process.mjs'
+
 import { ENDPOINTS, preflight } from './endpoints.mjs'
 import { warmAndMeasure } from './load.mjs'
 import { limitScript, projectRoot } from './paths.mjs'
 import { cpuProfArgs, profileRef } from './profiling.mjs'
+import { startServerProcess } from './server-process.mjs'
 
 /**
  * @param {import('./config.mjs').BenchConfig} config
@@ -27,7 +28,9 @@ export async function runLimit(config, fixtures, workDir, log) {
     const spec = await validate.prepare(null, fixtures)
     await preflight(server.baseUrl, spec)
     const result = await warmAndMeasure(server.baseUrl, spec, config, server.pid)
-    log(`  limit: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms (1 connection: mean ${result.single.mean} ms)`)
+    log(
+      `  limit: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms (1 connection: mean ${result.single.mean} ms)`
+    )
     return {
       name: 'limit',
       label: 'limit: validate with the least work (hash, 2 reads, sign)',

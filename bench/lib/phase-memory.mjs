@@ -4,6 +4,7 @@
 // also writes the request log and touches rows) in fixed counts; RSS is read after each
 // checkpoint, once the server has been idle long enough to flush its request-log batch.
 import { join } from 'node:path'
+
 import { startEmulator } from './emulator.mjs'
 import { ENDPOINTS, preflight } from './endpoints.mjs'
 import { runLoad } from './load.mjs'
@@ -28,7 +29,11 @@ export async function runMemory(config, fixtures, workDir, log) {
     let served = 0
     let peak = 0
     for (const target of config.memoryCheckpoints) {
-      const run = await runLoad(emu.baseUrl, spec, { connections: config.connections, amount: target - served, pid: emu.pid })
+      const run = await runLoad(emu.baseUrl, spec, {
+        connections: config.connections,
+        amount: target - served,
+        pid: emu.pid
+      })
       served = target
       peak = Math.max(peak, run.rss?.kernelPeakMiB ?? run.rss?.maxSampledMiB ?? 0)
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))

@@ -2,6 +2,7 @@
 // the full run), each request a random license and one of its activated instances, so lookups
 // go through the indexes rather than a few hot rows.
 import { join } from 'node:path'
+
 import { startEmulator } from './emulator.mjs'
 import { pluginHeaders, preflight } from './endpoints.mjs'
 import { warmAndMeasure } from './load.mjs'
@@ -25,7 +26,10 @@ export async function runScale(config, workDir, log) {
     // never keeps the rows it touches hot.
     const bodies = Array.from({ length: SCALE_BODIES }, () => {
       const i = Math.floor(Math.random() * licenses)
-      return { license_key: scaleLicenseKey(i), instance_id: scaleInstanceId(i, Math.floor(Math.random() * activationsPerLicense)) }
+      return {
+        license_key: scaleLicenseKey(i),
+        instance_id: scaleInstanceId(i, Math.floor(Math.random() * activationsPerLicense))
+      }
     })
     const spec = { method: 'POST', path: '/api/license/v1/validate', headers: pluginHeaders(seeded.plugin), bodies }
     await preflight(emu.baseUrl, spec)
@@ -37,7 +41,8 @@ export async function runScale(config, workDir, log) {
       ...result,
       profile: config.profile ? profileRef('scale-validate', emu, result) : null,
       seed: {
-        method: 'serve (migrate) + PUT /_emulator/state (credential) + better-sqlite3 INSERT ... SELECT in one transaction',
+        method:
+          'serve (migrate) + PUT /_emulator/state (credential) + better-sqlite3 INSERT ... SELECT in one transaction',
         ...seeded,
         plugin: undefined
       }

@@ -3,6 +3,7 @@
 // (activate's new activations, verify's audit trail) and, under --profile, each profile holds
 // one endpoint's work only.
 import { join } from 'node:path'
+
 import { startEmulator } from './emulator.mjs'
 import { ENDPOINTS, preflight } from './endpoints.mjs'
 import { warmAndMeasure } from './load.mjs'
@@ -16,9 +17,13 @@ import { profileRef } from './profiling.mjs'
 export async function runThroughput(config, fixtures, workDir, log) {
   const results = []
   const unknown = [...(config.endpoints ?? [])].filter((name) => !ENDPOINTS.some((e) => e.name === name))
-  if (unknown.length) throw new Error(`unknown endpoint ${unknown.join(', ')} (${ENDPOINTS.map((e) => e.name).join(', ')})`)
+  if (unknown.length)
+    throw new Error(`unknown endpoint ${unknown.join(', ')} (${ENDPOINTS.map((e) => e.name).join(', ')})`)
   for (const endpoint of ENDPOINTS.filter((e) => !config.endpoints || config.endpoints.has(e.name))) {
-    const emu = await startEmulator({ databasePath: join(workDir, `${endpoint.name}.db`), profileName: config.profile ? endpoint.name : null })
+    const emu = await startEmulator({
+      databasePath: join(workDir, `${endpoint.name}.db`),
+      profileName: config.profile ? endpoint.name : null
+    })
     try {
       await emu.control('PUT', '/state', fixtures.document)
       const spec = await endpoint.prepare(emu, fixtures)
@@ -36,7 +41,12 @@ export async function runThroughput(config, fixtures, workDir, log) {
           `(1 connection: mean ${result.single.mean} ms, ${result.single.rps} req/s)${result.unexpected ? `, ${result.unexpected} unexpected answers` : ''}; ` +
           `inspector recorded ${result.inspector.recorded} of ${result.inspector.answered} answered`
       )
-      results.push({ name: endpoint.name, label: endpoint.label, ...result, profile: config.profile ? profileRef(endpoint.name, emu, result) : null })
+      results.push({
+        name: endpoint.name,
+        label: endpoint.label,
+        ...result,
+        profile: config.profile ? profileRef(endpoint.name, emu, result) : null
+      })
     } catch (error) {
       throw new Error(`${endpoint.name}: ${error.message}\nserver stderr:\n${emu.stderr()}`)
     } finally {

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+
 import { startEmulator } from './emulator.mjs'
 import { runLoad } from './load.mjs'
 
@@ -50,7 +51,11 @@ export async function runUi(config, fixtures, workDir, log) {
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] })
   try {
     await emu.control('PUT', '/state', fixtures.document)
-    await runLoad(emu.baseUrl, { method: 'GET', path: '/.well-known/jwks.json' }, { connections: 10, amount: UI_LOGGED_REQUESTS })
+    await runLoad(
+      emu.baseUrl,
+      { method: 'GET', path: '/.well-known/jwks.json' },
+      { connections: 10, amount: UI_LOGGED_REQUESTS }
+    )
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     await page.addInitScript(() => {
       const w = window
@@ -73,7 +78,12 @@ export async function runUi(config, fixtures, workDir, log) {
     // Measure from here: the live stream and a continuous scroll, together.
     await page.evaluate(() => (window.__longTasks = []))
     const seconds = config.mode === 'quick' ? 4 : 10
-    const live = autocannon({ url: `${emu.baseUrl}/.well-known/jwks.json`, connections: 5, overallRate: UI_LIVE_RATE, duration: seconds })
+    const live = autocannon({
+      url: `${emu.baseUrl}/.well-known/jwks.json`,
+      connections: 5,
+      overallRate: UI_LIVE_RATE,
+      duration: seconds
+    })
     const frames = await page.evaluate(async (ms) => {
       const list = /** @type {HTMLElement} */ (document.querySelector('.requests__list .table-wrap'))
       const deltas = []
@@ -107,10 +117,14 @@ export async function runUi(config, fixtures, workDir, log) {
     await page.getByTestId('library-customer').selectOption(fixtures.libraryCustomerIds[items])
     await page.getByTestId('show-more-licenses').waitFor({ timeout: 60_000 })
     await page.getByTestId('show-more-products').waitFor({ timeout: 60_000 })
-    const libraryRenderMs = await page.evaluate(() => performance.now() - performance.getEntriesByName('library-start')[0].startTime)
+    const libraryRenderMs = await page.evaluate(
+      () => performance.now() - performance.getEntriesByName('library-start')[0].startTime
+    )
     // Of that, the library answer's own time on the wire (server, 1,000 items of JSON).
     const libraryFetchMs = await page.evaluate(() => {
-      const fetched = performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname === '/api/library')
+      const fetched = performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname === '/api/library')
       return fetched.length ? fetched.at(-1).duration : null
     })
 
@@ -131,7 +145,9 @@ export async function runUi(config, fixtures, workDir, log) {
     log(
       `  requests: longest task ${result.requests.longestTaskMs} ms (${result.requests.longTasks} long tasks), frames p50 ${result.requests.frame.p50Ms} / p95 ${result.requests.frame.p95Ms} / max ${result.requests.frame.maxMs} ms, ${rows} rows drawn`
     )
-    log(`  library: ${items} items shown in ${result.library.renderMs} ms (the answer itself: ${result.library.fetchMs} ms)`)
+    log(
+      `  library: ${items} items shown in ${result.library.renderMs} ms (the answer itself: ${result.library.fetchMs} ms)`
+    )
     return result
   } finally {
     await browser.close()

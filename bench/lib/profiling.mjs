@@ -1,10 +1,17 @@
 // --profile: which Node flags start a server under the CPU profiler, and which part of its
 // profile belongs to the measured load (so fixture import and shutdown stay out of the figures).
 import { join } from 'node:path'
+
 import { profilesDir } from './paths.mjs'
 
 /** Node flags that write bench/profiles/<name>.cpuprofile when the process exits normally. */
-export const cpuProfArgs = (name) => ['--cpu-prof', '--cpu-prof-dir', profilesDir, '--cpu-prof-name', `${name}.cpuprofile`]
+export const cpuProfArgs = (name) => [
+  '--cpu-prof',
+  '--cpu-prof-dir',
+  profilesDir,
+  '--cpu-prof-name',
+  `${name}.cpuprofile`
+]
 
 /**
  * Where a run's profile is and which milliseconds of it (from the process start) the load covered.

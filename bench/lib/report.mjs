@@ -1,6 +1,7 @@
 // The targets, the table and bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+
 import { GENERATORS } from './config.mjs'
 import { resultsDir } from './paths.mjs'
 
@@ -38,7 +39,8 @@ export const UI_LIBRARY_RENDER_MS = 500
 export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
   const byName = new Map(runs.map((r) => [r.name, r]))
   const targets = []
-  const add = (target, ok, value) => targets.push({ target, value, status: ok === null ? 'not run' : ok ? 'met' : 'missed' })
+  const add = (target, ok, value) =>
+    targets.push({ target, value, status: ok === null ? 'not run' : ok ? 'met' : 'missed' })
   // A run with no 2xx answer has no latency figures (autocannon reports 0): that is a miss.
   const answered = (run) => run && run.requests - run.non2xx > 0
   // autocannon counts error answers in req/s too: a figure is only worth judging when every
@@ -58,7 +60,11 @@ export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
     add(
       `validate: p99 <= ${VALIDATE_P99_VS_LIMIT} x limit's p99 at 50 connections`,
       run && limitOk ? answered(run) && clean(run) && run.p99 <= VALIDATE_P99_VS_LIMIT * limit.p99 : null,
-      !run || !limitOk ? '-' : answered(run) ? `${run.p99} ms vs ${limit.p99} ms${failures(run)}` : 'no 2xx answer in the run'
+      !run || !limitOk
+        ? '-'
+        : answered(run)
+          ? `${run.p99} ms vs ${limit.p99} ms${failures(run)}`
+          : 'no 2xx answer in the run'
     )
   }
   const counted = runs.filter((run) => run.inspector)
@@ -77,7 +83,9 @@ export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
   const library = byName.get('library-1000')
   add(
     `library, 1,000 items: p50 <= ${LIBRARY_SERVICE_P50_MS} ms at 1 connection (service time)`,
-    library?.single ? answered(library.single) && clean(library.single) && library.single.p50 <= LIBRARY_SERVICE_P50_MS : null,
+    library?.single
+      ? answered(library.single) && clean(library.single) && library.single.p50 <= LIBRARY_SERVICE_P50_MS
+      : null,
     library?.single
       ? answered(library.single)
         ? `${library.single.p50} ms (mean ${library.single.mean} ms)${failures(library.single)}`
@@ -90,7 +98,9 @@ export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
     coldStart ? `${coldStart.medianMs} ms` : '-'
   )
   // RSS after failed answers says nothing about the emulator's memory under its real work.
-  const memoryClean = memory ? memory.checkpoints.every((c) => (c.unexpected ?? 0) === 0 && (c.errors ?? 0) === 0) : false
+  const memoryClean = memory
+    ? memory.checkpoints.every((c) => (c.unexpected ?? 0) === 0 && (c.errors ?? 0) === 0)
+    : false
   add(
     'no memory growth',
     memory ? memoryClean && memory.growthPct <= memory.tolerancePct : null,
@@ -118,7 +128,8 @@ export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
 
 function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)))
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ')
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ')
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
 }
 
@@ -130,9 +141,15 @@ export function formatGeneratorCheck(check) {
   const rows = check.servers.map((server) => [
     server.name,
     ...GENERATORS.flatMap((g) => [server[g].rps, server[g].p99, percent(server[g].generator?.machineShare)]),
-    server.rpsDifference === null ? '-' : `${server.rpsDifference >= 0 ? '+' : ''}${Math.round(server.rpsDifference * 1000) / 10}%`
+    server.rpsDifference === null
+      ? '-'
+      : `${server.rpsDifference >= 0 ? '+' : ''}${Math.round(server.rpsDifference * 1000) / 10}%`
   ])
-  const header = ['generator check', ...GENERATORS.flatMap((g) => [`${g} req/s`, `${g} p99 ms`, `${g} CPU`]), `${GENERATORS[1]} vs ${GENERATORS[0]}`]
+  const header = [
+    'generator check',
+    ...GENERATORS.flatMap((g) => [`${g} req/s`, `${g} p99 ms`, `${g} CPU`]),
+    `${GENERATORS[1]} vs ${GENERATORS[0]}`
+  ]
   return table(header, rows)
 }
 
@@ -195,7 +212,11 @@ export function formatReport(result) {
           : '')
     )
   }
-  if (coldStart) out.push('', `cold start to first health answer: median ${coldStart.medianMs} ms (runs: ${coldStart.runsMs.join(', ')} ms)`)
+  if (coldStart)
+    out.push(
+      '',
+      `cold start to first health answer: median ${coldStart.medianMs} ms (runs: ${coldStart.runsMs.join(', ')} ms)`
+    )
   if (memory) {
     out.push(
       '',

@@ -1,6 +1,6 @@
 // Resident memory of another process, read from /proc/<pid>/status (Linux; `ps` elsewhere).
-import { readFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 
 const KIB = 1024
 

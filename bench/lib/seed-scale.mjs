@@ -7,8 +7,9 @@
 // licenses, activations) are then written with plain better-sqlite3 in ONE transaction of three
 // INSERT ... SELECT statements over a recursive counter, so SQLite generates the rows itself with
 // no per-row JavaScript. The server is then started again on that file and measured.
-import Database from 'better-sqlite3'
 import { randomBytes } from 'node:crypto'
+import Database from 'better-sqlite3'
+
 import { startEmulator } from './emulator.mjs'
 
 const CREATED = '2025-01-01T00:00:00.000Z'
@@ -25,7 +26,12 @@ export const scaleInstanceId = (i, k) => `inst-${String(i).padStart(7, '0')}-${S
  * @returns {Promise<{ plugin: import('./fixtures.mjs').PluginCredential, seedMs: number, migrateMs: number, rows: Record<string, number>, fileMiB: number }>}
  */
 export async function seedScaleDatabase(databasePath, size) {
-  const plugin = { productId: 'prd_scale', appId: `app_${token()}`, pluginKey: `pk_${token()}`, pluginSecret: `sk_${token()}` }
+  const plugin = {
+    productId: 'prd_scale',
+    appId: `app_${token()}`,
+    pluginKey: `pk_${token()}`,
+    pluginSecret: `sk_${token()}`
+  }
   const migrateStart = performance.now()
   const emu = await startEmulator({ databasePath })
   let exit
@@ -35,9 +41,18 @@ export async function seedScaleDatabase(databasePath, size) {
       version: 1,
       name: 'bench scale base',
       developers: [{ id: 'dev_scale', email: 'scale@bench.test', role: 'developer', createdAt: CREATED }],
-      products: [{ id: plugin.productId, developerId: 'dev_scale', name: 'Scale Synth', appId: plugin.appId, createdAt: CREATED }],
+      products: [
+        { id: plugin.productId, developerId: 'dev_scale', name: 'Scale Synth', appId: plugin.appId, createdAt: CREATED }
+      ],
       credentials: [
-        { id: 'cred_scale', productId: plugin.productId, status: 'active', createdAt: CREATED, pluginKey: plugin.pluginKey, pluginSecret: plugin.pluginSecret }
+        {
+          id: 'cred_scale',
+          productId: plugin.productId,
+          status: 'active',
+          createdAt: CREATED,
+          pluginKey: plugin.pluginKey,
+          pluginSecret: plugin.pluginSecret
+        }
       ]
     })
   } finally {
@@ -81,7 +96,13 @@ export async function seedScaleDatabase(databasePath, size) {
     const rows = { customers: count('customers'), licenses: count('licenses'), activations: count('activations') }
     const pageCount = db.pragma('page_count', { simple: true })
     const pageSize = db.pragma('page_size', { simple: true })
-    return { plugin, seedMs: performance.now() - seedStart, migrateMs, rows, fileMiB: Math.round((pageCount * pageSize) / 1048576) }
+    return {
+      plugin,
+      seedMs: performance.now() - seedStart,
+      migrateMs,
+      rows,
+      fileMiB: Math.round((pageCount * pageSize) / 1048576)
+    }
   } finally {
     db.close()
   }

@@ -8,7 +8,7 @@
 //                                            start, write the C++ header for the scenario's first
 //                                            credential with the base URL and the public key, stop
 import { spawn } from 'node:child_process'
-import { mkdirSync, openSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
@@ -24,7 +24,9 @@ const { values, positionals } = parseArgs({
 const mode = positionals[0]
 const stateDir = values['state-dir']
 if (!stateDir || !['start', 'stop', 'header'].includes(mode)) {
-  console.error('usage: ple-emulator-fixture.mjs start|stop|header --state-dir DIR [--scenario FILE --output FILE] [-- command...]')
+  console.error(
+    'usage: ple-emulator-fixture.mjs start|stop|header --state-dir DIR [--scenario FILE --output FILE] [-- command...]'
+  )
   process.exit(2)
 }
 const files = { ready: join(stateDir, 'ready.json'), pid: join(stateDir, 'pid'), log: join(stateDir, 'emulator.log') }
@@ -34,7 +36,11 @@ async function start() {
   mkdirSync(stateDir, { recursive: true })
   rmSync(files.ready, { force: true })
   const log = openSync(files.log, 'w')
-  const child = spawn(command[0], command.slice(1), { detached: true, stdio: ['ignore', 'pipe', log], shell: process.platform === 'win32' })
+  const child = spawn(command[0], command.slice(1), {
+    detached: true,
+    stdio: ['ignore', 'pipe', log],
+    shell: process.platform === 'win32'
+  })
   const line = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the emulator was not ready within 120 s')), 120_000)
     createInterface({ input: child.stdout }).once('line', (first) => {

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { resolve } from 'node:path'
-import { openStore } from '../core/store/store'
-import { exportState, serializeScenario } from '../core/scenarios/state-export'
+import { parseArgs } from 'node:util'
+
 import { writeFileAtomic } from '../core/files/atomic-file'
-import { UsageError } from './serve-options'
+import { exportState, serializeScenario } from '../core/scenarios/state-export'
+import { openStore } from '../core/store/store'
 import { EXIT } from './exit-codes'
+import { UsageError } from './serve-options'
 
 export const EXPORT_USAGE = `Usage: plugin-license-emulator export-state --db PATH [--out FILE]
 

@@ -1,11 +1,12 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { parseServeOptions, SERVE_USAGE, UsageError } from './serve-options'
-import { startServe } from './serve'
-import { EMULATOR_VERSION } from '../server/build-server'
-import { EXPORT_USAGE, runExportState } from './export-state'
+
 import { scenarioJsonSchema } from '../core/scenarios/scenario-schema'
+import { EMULATOR_VERSION } from '../server/build-server'
 import { EXIT, ScenarioError } from './exit-codes'
+import { EXPORT_USAGE, runExportState } from './export-state'
+import { startServe } from './serve'
+import { parseServeOptions, SERVE_USAGE, UsageError } from './serve-options'
 
 const SCENARIO_SCHEMA_USAGE = `Usage: plugin-license-emulator scenario-schema
 
@@ -44,7 +45,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'scenario-schema') {
     let help = false
     try {
-      help = parseArgs({ args: rest, strict: true, options: { help: { type: 'boolean', short: 'h' } } }).values.help ?? false
+      help =
+        parseArgs({ args: rest, strict: true, options: { help: { type: 'boolean', short: 'h' } } }).values.help ?? false
     } catch (error) {
       throw new UsageError((error as Error).message, SCENARIO_SCHEMA_USAGE)
     }
@@ -127,13 +129,22 @@ main(process.argv.slice(2)).then(
     }
     const failure = error as NodeJS.ErrnoException & { address?: string; port?: number }
     if (failure.code === 'EADDRINUSE') {
-      const where = failure.port === undefined ? 'The port' : `Port ${failure.port}${failure.address ? ` on ${failure.address}` : ''}`
+      const where =
+        failure.port === undefined
+          ? 'The port'
+          : `Port ${failure.port}${failure.address ? ` on ${failure.address}` : ''}`
       process.stderr.write(`${where} is already in use. Pick another with --port, or --port 0 for a free one.\n`)
       process.exitCode = EXIT.portInUse
     } else if (failure.code === 'SQLITE_BUSY' || failure.code === 'SQLITE_LOCKED') {
-      process.stderr.write(`The database is locked by another process (${failure.message}). Stop it, or give another --db.\n`)
+      process.stderr.write(
+        `The database is locked by another process (${failure.message}). Stop it, or give another --db.\n`
+      )
       process.exitCode = EXIT.databaseUnavailable
-    } else if (failure.code === 'SQLITE_NOTADB' || failure.code === 'SQLITE_CANTOPEN' || failure.code === 'SQLITE_CORRUPT') {
+    } else if (
+      failure.code === 'SQLITE_NOTADB' ||
+      failure.code === 'SQLITE_CANTOPEN' ||
+      failure.code === 'SQLITE_CORRUPT'
+    ) {
       process.stderr.write(`The database cannot be opened: ${failure.message}. Give another --db, or :memory:.\n`)
       process.exitCode = EXIT.databaseUnavailable
     } else {

@@ -1,5 +1,6 @@
-import { parseArgs } from 'node:util'
 import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+
 import { DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from '../server/server-options'
 import { defaultDataDir } from './data-dir'
 
@@ -88,14 +89,17 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   if (values.version) return 'version'
   // Digits only: Number() would take '' (as 0, a random port), ' 80', '0x50' and '1e3'.
   const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : Number.NaN
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, not "${values.port}".`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0..65535, not "${values.port}".`)
   const prefix = values['header-prefix']
-  if (!/^[a-z0-9][a-z0-9-]{0,31}$/i.test(prefix)) throw new UsageError('--header-prefix takes letters, digits and dashes.')
+  if (!/^[a-z0-9][a-z0-9-]{0,31}$/i.test(prefix))
+    throw new UsageError('--header-prefix takes letters, digits and dashes.')
   if (values.db !== undefined && values.db.trim() === '') throw new UsageError('--db takes a file path or :memory:.')
   const adminToken = values['admin-token'] ?? null
   if (adminToken !== null && adminToken.length < 8) throw new UsageError('--admin-token must be at least 8 characters.')
   const requestLogSize = /^\d+$/.test(values['request-log-size']) ? Number(values['request-log-size']) : NaN
-  if (!(requestLogSize >= 1 && requestLogSize <= 1_000_000)) throw new UsageError('--request-log-size must be a whole number from 1 to 1000000.')
+  if (!(requestLogSize >= 1 && requestLogSize <= 1_000_000))
+    throw new UsageError('--request-log-size must be a whole number from 1 to 1000000.')
   if (!(LOG_LEVELS as readonly string[]).includes(values['log-level'])) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${values['log-level']}".`)
   }

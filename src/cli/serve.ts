@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { buildServer } from '../server/build-server'
+
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
-import type { ServeOptions } from './serve-options'
-import { ScenarioError } from './exit-codes'
 import { acquireDatabaseLock, databaseLockPathFor } from '../core/store/database-lock'
 import type { DatabaseLock } from '../core/store/database-lock'
+import { buildServer } from '../server/build-server'
+import { ScenarioError } from './exit-codes'
+import type { ServeOptions } from './serve-options'
 
 export interface RunningServer {
   app: FastifyInstance
@@ -66,7 +67,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
  * runtime key, the lock, the folders above them), each noted only when it was not there before.
  */
 function filesAStartMayCreate(databasePath: string) {
-  const candidates = [databasePath, `${databasePath}-wal`, `${databasePath}-shm`, runtimeKeyPathFor(databasePath), databaseLockPathFor(databasePath)]
+  const candidates = [
+    databasePath,
+    `${databasePath}-wal`,
+    `${databasePath}-shm`,
+    runtimeKeyPathFor(databasePath),
+    databaseLockPathFor(databasePath)
+  ]
   const absent = candidates.filter((path) => !existsSync(path))
   let createdDirectory: string | undefined
   return {
@@ -81,7 +88,12 @@ function filesAStartMayCreate(databasePath: string) {
   }
 }
 
-function running(app: FastifyInstance, options: ServeOptions, adminToken: string, lock: DatabaseLock | null): RunningServer {
+function running(
+  app: FastifyInstance,
+  options: ServeOptions,
+  adminToken: string,
+  lock: DatabaseLock | null
+): RunningServer {
   const address = app.server.address()
   const port = address && typeof address === 'object' ? address.port : options.port
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
@@ -122,7 +134,9 @@ function readScenario(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new ScenarioError(`cannot read the scenario ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+    throw new ScenarioError(
+      `cannot read the scenario ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
+    )
   }
   try {
     return JSON.parse(text) as unknown

@@ -1,66 +1,65 @@
-import type { Store } from './store/store'
-import { createRecordCounts } from './store/record-counts'
-import type { RecordCounts } from './store/record-counts'
-import type { Clock } from './clock/clock'
-import { createSecretBox } from './crypto/secret-box'
-import { loadSigningKeys } from './crypto/signing-keys'
-import type { SigningKeyRing } from './crypto/signing-keys'
 import { createDeveloperService } from './accounts/developers'
 import type { DeveloperService } from './accounts/developers'
 import { createSessionTokens } from './accounts/session-tokens'
 import type { SessionTokens } from './accounts/session-tokens'
-import { createProductService } from './products/products'
-import type { ProductService } from './products/products'
+import { announcingClock } from './changes/announcing-clock'
+import { createChangeFeed } from './changes/change-feed'
+import type { ChangeFeed } from './changes/change-feed'
+import { createDataVersion } from './changes/data-version'
+import { observeWrites } from './changes/write-observer'
+import type { Clock } from './clock/clock'
+import { createCommerceRepository } from './commerce/commerce-repository'
+import { createOrderReversals } from './commerce/order-reversal'
+import type { OrderReversals } from './commerce/order-reversal'
+import { createPurchaseService } from './commerce/purchases'
+import type { PurchaseService } from './commerce/purchases'
+import { createConnectionStatusRepository } from './connections/connection-status-repository'
+import { createConnectionVerifier } from './connections/connection-verifier'
+import type { ConnectionVerifier } from './connections/connection-verifier'
 import { createCredentialAudit } from './credentials/credential-audit'
 import type { CredentialAudit } from './credentials/credential-audit'
 import { createCredentialService } from './credentials/credential-service'
 import type { CredentialService } from './credentials/credential-service'
-import { createConnectionStatusRepository } from './connections/connection-status-repository'
-import { createConnectionVerifier } from './connections/connection-verifier'
-import type { ConnectionVerifier } from './connections/connection-verifier'
+import { createSecretBox } from './crypto/secret-box'
+import { loadSigningKeys } from './crypto/signing-keys'
+import type { SigningKeyRing } from './crypto/signing-keys'
 import { createCustomerService } from './customers/customers'
 import type { CustomerService } from './customers/customers'
-import { createCommerceRepository } from './commerce/commerce-repository'
-import { createPurchaseService } from './commerce/purchases'
-import type { PurchaseService } from './commerce/purchases'
-import { createOrderReversals } from './commerce/order-reversal'
-import type { OrderReversals } from './commerce/order-reversal'
-import { createLicenseRepository } from './licensing/license-repository'
-import { createLicenseTokens } from './licensing/license-tokens'
-import { createLicensingService } from './licensing/licensing-service'
-import type { LicensingService } from './licensing/licensing-service'
-import { createLicenseAdmin } from './licensing/license-admin'
-import type { LicenseAdmin } from './licensing/license-admin'
+import { createProductFileRepository } from './downloads/product-file-repository'
 import { createProductFileService } from './downloads/product-files'
 import type { ProductFileService } from './downloads/product-files'
-import { createProductFileRepository } from './downloads/product-file-repository'
-import { createLibraryTokens } from './library/library-tokens'
-import type { LibraryTokens } from './library/library-tokens'
-import { createLibraryView } from './library/library-view'
-import { createLibraryRepository } from './library/library-repository'
-import { createLibraryService } from './library/library-service'
-import type { LibraryService } from './library/library-service'
-
-import { createGracePeriod } from './subscriptions/grace-period'
-import type { GracePeriod } from './subscriptions/grace-period'
-import { createSubscriptionService } from './subscriptions/subscription-service'
-import type { SubscriptionService } from './subscriptions/subscription-service'
 import { createEntitlementAccess } from './entitlements/entitlement-access'
 import type { EntitlementAccess } from './entitlements/entitlement-access'
-import { createStateService } from './scenarios/state-service'
-import type { StateService } from './scenarios/state-service'
 import { createFaultRules } from './faults/fault-rules'
 import type { FaultRules } from './faults/fault-rules'
 import { createRequestLog } from './inspector/request-log'
 import type { RequestLog } from './inspector/request-log'
-import { createChangeFeed } from './changes/change-feed'
-import type { ChangeFeed } from './changes/change-feed'
-import { observeWrites } from './changes/write-observer'
-import { createDataVersion } from './changes/data-version'
 import { cachedHoldings } from './library/holdings-cache'
-import { announcingClock } from './changes/announcing-clock'
-import { DEFAULT_HEADER_PREFIX, createRuntimeSettings } from './settings/runtime-settings'
+import { createLibraryRepository } from './library/library-repository'
+import { createLibraryService } from './library/library-service'
+import type { LibraryService } from './library/library-service'
+import { createLibraryTokens } from './library/library-tokens'
+import type { LibraryTokens } from './library/library-tokens'
+import { createLibraryView } from './library/library-view'
+import { createLicenseAdmin } from './licensing/license-admin'
+import type { LicenseAdmin } from './licensing/license-admin'
+import { createLicenseRepository } from './licensing/license-repository'
+import { createLicenseTokens } from './licensing/license-tokens'
+import { createLicensingService } from './licensing/licensing-service'
+import type { LicensingService } from './licensing/licensing-service'
+import { createProductService } from './products/products'
+import type { ProductService } from './products/products'
+import { createStateService } from './scenarios/state-service'
+import type { StateService } from './scenarios/state-service'
+import { createRuntimeSettings, DEFAULT_HEADER_PREFIX } from './settings/runtime-settings'
 import type { RuntimeSettings } from './settings/runtime-settings'
+import { createRecordCounts } from './store/record-counts'
+import type { RecordCounts } from './store/record-counts'
+import type { Store } from './store/store'
+import { createGracePeriod } from './subscriptions/grace-period'
+import type { GracePeriod } from './subscriptions/grace-period'
+import { createSubscriptionService } from './subscriptions/subscription-service'
+import type { SubscriptionService } from './subscriptions/subscription-service'
 
 /** Requests the inspector keeps before the oldest are dropped. */
 export const DEFAULT_REQUEST_LOG_CAPACITY = 5000
@@ -154,12 +153,21 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const libraryTokens = createLibraryTokens(keys, clock)
   const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
   const faults = createFaultRules({ onChange: () => changes.announce({ kind: 'faults' }) })
-  const requests = createRequestLog(store, clock, { capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY })
+  const requests = createRequestLog(store, clock, {
+    capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY
+  })
   const grace = createGracePeriod()
-  const settings = createRuntimeSettings({ headerPrefix: options.headerPrefix ?? DEFAULT_HEADER_PREFIX, strict: options.strict ?? false }, grace, () =>
-    changes.announce({ kind: 'settings' })
+  const settings = createRuntimeSettings(
+    { headerPrefix: options.headerPrefix ?? DEFAULT_HEADER_PREFIX, strict: options.strict ?? false },
+    grace,
+    () => changes.announce({ kind: 'settings' })
   )
-  const libraryView = createLibraryView({ clock, customers, queries: cachedHoldings(createLibraryRepository(store), store, dataVersion), grace })
+  const libraryView = createLibraryView({
+    clock,
+    customers,
+    queries: cachedHoldings(createLibraryRepository(store), store, dataVersion),
+    grace
+  })
   return {
     databasePath: store.path,
     clock,
@@ -180,7 +188,14 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     licenses: createLicenseAdmin(licenseRows),
     files,
     libraryTokens,
-    library: createLibraryService({ clock, customers, products, tokens: libraryTokens, view: libraryView, licenses: licenseRows }),
+    library: createLibraryService({
+      clock,
+      customers,
+      products,
+      tokens: libraryTokens,
+      view: libraryView,
+      licenses: licenseRows
+    }),
     faults,
     requests,
     state: createStateService({ store, clock, secretBox, faults, settings, requests, changes }),

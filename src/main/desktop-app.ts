@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { BrowserWindow, Menu, app, clipboard, dialog, ipcMain, safeStorage, screen, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron'
+
 import { DEFAULT_PORT } from '../server/server-options'
+import { originOf, parseExternalUrl } from './external-url'
 import { createBridgeHandlers, registerIpcHandlers } from './ipc'
 import { buildMenuTemplate, createMenuActions } from './menu'
 import { resolveNativeBinding } from './native-binding'
-import { originOf, parseExternalUrl } from './external-url'
 import { denyPermissions } from './permissions'
 import { loadRuntimeKey } from './runtime-key'
 import type { RuntimeKeyProtection } from './runtime-key'
-import { DATABASE_FILE, closeServerOnQuit, startEmbeddedServer } from './server-lifecycle'
+import { closeServerOnQuit, DATABASE_FILE, startEmbeddedServer } from './server-lifecycle'
 import type { EmbeddedServer } from './server-lifecycle'
 import { bringToFront, claimSingleInstance } from './single-instance'
 import { PRODUCT_NAME, resolveUserDataDir } from './user-data'
@@ -40,7 +41,11 @@ export interface DesktopApp {
 export async function runDesktopApp(options: DesktopAppOptions): Promise<DesktopApp | null> {
   const env = options.env ?? process.env
   // Before anything reads userData: the single-instance lock and Chromium's profile live there.
-  const dataDir = resolveUserDataDir({ switchValue: app.commandLine.getSwitchValue('user-data-dir'), env, appData: app.getPath('appData') })
+  const dataDir = resolveUserDataDir({
+    switchValue: app.commandLine.getSwitchValue('user-data-dir'),
+    env,
+    appData: app.getPath('appData')
+  })
   app.setPath('userData', dataDir)
 
   let mainWindow: BrowserWindow | null = null
@@ -84,7 +89,11 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<Desktop
       exists: existsSync
     })
     if (!nativeBinding.ok) throw new Error(nativeBinding.message)
-    const runtimeKey = await loadRuntimeKey({ databasePath: join(dataDir, DATABASE_FILE), safeStorage, platform: process.platform })
+    const runtimeKey = await loadRuntimeKey({
+      databasePath: join(dataDir, DATABASE_FILE),
+      safeStorage,
+      platform: process.platform
+    })
     runtimeKeyProtection = runtimeKey.protection
     server = await startEmbeddedServer({
       dataDir,
@@ -114,7 +123,8 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<Desktop
       dataDir,
       openPath: (path) => shell.openPath(path),
       openInBrowser,
-      showSaveDialog: (dialogOptions) => (mainWindow ? dialog.showSaveDialog(mainWindow, dialogOptions) : dialog.showSaveDialog(dialogOptions)),
+      showSaveDialog: (dialogOptions) =>
+        mainWindow ? dialog.showSaveDialog(mainWindow, dialogOptions) : dialog.showSaveDialog(dialogOptions),
       saveDirectory: () => app.getPath('downloads')
     }),
     (channel, url) => console.warn(`[desktop] refused ${channel} from ${url ?? 'a destroyed frame'}`)
@@ -126,12 +136,19 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<Desktop
     writeClipboard: (text) => clipboard.writeText(text),
     openPath: (path) => shell.openPath(path),
     confirm: async (confirmOptions) =>
-      (mainWindow ? await dialog.showMessageBox(mainWindow, confirmOptions) : await dialog.showMessageBox(confirmOptions)).response,
+      (mainWindow
+        ? await dialog.showMessageBox(mainWindow, confirmOptions)
+        : await dialog.showMessageBox(confirmOptions)
+      ).response,
     reset: () => server.reset(),
     afterReset: () => mainWindow?.webContents.reload(),
     showError: (title, message) => dialog.showErrorBox(title, message)
   })
-  Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate(menuActions, { platform: process.platform, isPackaged: app.isPackaged, onError: logError })))
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      buildMenuTemplate(menuActions, { platform: process.platform, isPackaged: app.isPackaged, onError: logError })
+    )
+  )
 
   const createWindow = (): BrowserWindow => {
     const window = createMainWindow({

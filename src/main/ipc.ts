@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
+
 import type { DesktopBridge } from '../preload/bridge'
 import { IPC_CHANNELS } from '../preload/channels'
 import { originOf, parseExternalUrl } from './external-url'
@@ -82,7 +83,10 @@ export interface BridgeDeps {
   openPath(path: string): Promise<string>
   /** Opens a checked http(s) URL in the OS browser. */
   openInBrowser(url: string): Promise<void>
-  showSaveDialog(options: { title: string; defaultPath: string }): Promise<{ canceled: boolean; filePath?: string | undefined }>
+  showSaveDialog(options: {
+    title: string
+    defaultPath: string
+  }): Promise<{ canceled: boolean; filePath?: string | undefined }>
   /** Folder the save dialog starts in (Downloads). */
   saveDirectory(): string
 }

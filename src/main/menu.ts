@@ -31,7 +31,11 @@ export function buildMenuTemplate(
   const emulatorMenu: MenuItemConstructorOptions = {
     label: MENU_LABELS.emulator,
     submenu: [
-      { label: MENU_LABELS.copyApiBaseUrl, accelerator: 'CmdOrCtrl+Shift+C', click: run(() => actions.copyApiBaseUrl()) },
+      {
+        label: MENU_LABELS.copyApiBaseUrl,
+        accelerator: 'CmdOrCtrl+Shift+C',
+        click: run(() => actions.copyApiBaseUrl())
+      },
       { label: MENU_LABELS.openDataFolder, click: run(() => actions.openDataFolder()) },
       { type: 'separator' },
       { label: MENU_LABELS.resetEmulator, click: run(() => actions.resetEmulator()) }
@@ -50,7 +54,14 @@ export function buildMenuTemplate(
       { role: 'togglefullscreen' }
     ]
   }
-  return [...(isMac ? [{ role: 'appMenu' } as const] : []), { role: 'fileMenu' }, { role: 'editMenu' }, viewMenu, emulatorMenu, { role: 'windowMenu' }]
+  return [
+    ...(isMac ? [{ role: 'appMenu' } as const] : []),
+    { role: 'fileMenu' },
+    { role: 'editMenu' },
+    viewMenu,
+    emulatorMenu,
+    { role: 'windowMenu' }
+  ]
 }
 
 /** What the menu commands use: the running server, the data folder and OS services (narrowed). */
@@ -62,7 +73,14 @@ export interface MenuActionDeps {
   /** shell.openPath: resolves to an error message, '' on success. */
   openPath(path: string): Promise<string>
   /** Shows the confirmation; resolves to the index of the button pressed. */
-  confirm(options: { type: 'warning'; buttons: string[]; defaultId: number; cancelId: number; message: string; detail: string }): Promise<number>
+  confirm(options: {
+    type: 'warning'
+    buttons: string[]
+    defaultId: number
+    cancelId: number
+    message: string
+    detail: string
+  }): Promise<number>
   /** Empties the emulator (core's state.reset through the server). */
   reset(): void | Promise<void>
   /** After a reset: the window shows fresh data. */

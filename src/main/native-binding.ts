@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+
 import { NATIVE_BINDING_ENV } from '../core/store/native-binding'
 
 /**
@@ -44,7 +45,9 @@ export function resolveNativeBinding(input: NativeBindingInput): NativeBindingRe
 
   const override = input.env[NATIVE_BINDING_ENV]
   if (override && override.trim() !== '') {
-    return input.exists(override) ? { ok: true, path: override } : { ok: false, message: `${NATIVE_BINDING_ENV} names ${override}, which does not exist.` }
+    return input.exists(override)
+      ? { ok: true, path: override }
+      : { ok: false, message: `${NATIVE_BINDING_ENV} names ${override}, which does not exist.` }
   }
 
   const dir = electronNativeDirName(input)

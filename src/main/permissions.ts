@@ -1,4 +1,5 @@
 import type { Session } from 'electron'
+
 import { originOf } from './external-url'
 
 /** The one permission the UI needs: writing to the clipboard (its "copy" buttons), from its own origin. */
@@ -18,6 +19,8 @@ export function denyPermissions(
   session.setPermissionRequestHandler((contents, permission, callback, details) => {
     callback(allowed(permission, originOf(details.requestingUrl || contents.getURL())))
   })
-  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => allowed(permission, originOf(requestingOrigin)))
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    allowed(permission, originOf(requestingOrigin))
+  )
   session.setDevicePermissionHandler(() => false)
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
+
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
 import { writeFileAtomic } from '../core/files/atomic-file'
 
@@ -44,7 +45,11 @@ export async function hasRealSafeStorage(safeStorage: SafeStorageLike, platform:
  * `serve` keeps it. A plain key left by an earlier run moves into safeStorage once one exists.
  * Call after app 'ready': safeStorage answers only then.
  */
-export async function loadRuntimeKey(options: { databasePath: string; safeStorage: SafeStorageLike; platform: NodeJS.Platform }): Promise<RuntimeKey> {
+export async function loadRuntimeKey(options: {
+  databasePath: string
+  safeStorage: SafeStorageLike
+  platform: NodeJS.Platform
+}): Promise<RuntimeKey> {
   const { safeStorage } = options
   const plainPath = runtimeKeyPathFor(options.databasePath)
   const encryptedPath = encryptedRuntimeKeyPathFor(options.databasePath)
@@ -89,7 +94,8 @@ async function writeEncrypted(safeStorage: SafeStorageLike, path: string, key: B
   const encrypted = await safeStorage.encryptStringAsync(key.toString('base64'))
   // Read it back before relying on it: a keychain that encrypts but cannot decrypt would lose the key.
   const check = await safeStorage.decryptStringAsync(encrypted)
-  if (!parseKey(check.result, path).equals(key)) throw new Error('The OS keychain did not return the runtime key it encrypted.')
+  if (!parseKey(check.result, path).equals(key))
+    throw new Error('The OS keychain did not return the runtime key it encrypted.')
   writeFileAtomic(path, encrypted, 0o600)
 }
 

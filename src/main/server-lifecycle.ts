@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
+
 import { buildServer } from '../server/build-server'
 import { listenOnPreferredPort } from './port'
 
@@ -88,7 +89,11 @@ export interface QuittingApp {
  * Holds the quit until the server has stopped and the database is closed, then quits for real.
  * 'will-quit' comes after every window closed, so nothing uses the server any more.
  */
-export function closeServerOnQuit(app: QuittingApp, server: Pick<EmbeddedServer, 'stop'>, onError: (error: unknown) => void): void {
+export function closeServerOnQuit(
+  app: QuittingApp,
+  server: Pick<EmbeddedServer, 'stop'>,
+  onError: (error: unknown) => void
+): void {
   let closed = false
   app.on('will-quit', (event) => {
     if (closed) return

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+
 import { writeFileAtomic } from '../core/files/atomic-file'
 
 export interface Rectangle {
@@ -78,7 +79,11 @@ export interface TrackedWindow {
  * Saves the window's state a moment after it stops moving or resizing, and at once when it
  * closes. Returns a function that writes any pending change now.
  */
-export function trackWindowState(window: TrackedWindow, path: string, options: { delayMs?: number; onError?: (error: unknown) => void } = {}): () => void {
+export function trackWindowState(
+  window: TrackedWindow,
+  path: string,
+  options: { delayMs?: number; onError?: (error: unknown) => void } = {}
+): () => void {
   const delayMs = options.delayMs ?? 500
   let timer: NodeJS.Timeout | null = null
   const save = (): void => {

@@ -1,16 +1,21 @@
 import { BrowserWindow } from 'electron'
 import type { WebContents } from 'electron'
+
 import { parseExternalUrl } from './external-url'
-import { MIN_WINDOW_SIZE, initialWindowBounds, readWindowState, trackWindowState } from './window-state'
-import type { Rectangle } from './window-state'
 import { PRODUCT_NAME } from './user-data'
+import { initialWindowBounds, MIN_WINDOW_SIZE, readWindowState, trackWindowState } from './window-state'
+import type { Rectangle } from './window-state'
 
 /**
  * Every webContents (the window and anything it might spawn) stays on the page it was given:
  * no navigation, no new windows, no webviews. http(s) links open in the OS browser instead,
  * after parseExternalUrl's check.
  */
-export function restrictNavigation(contents: WebContents, openInBrowser: (url: string) => Promise<void>, onError: (error: unknown) => void): void {
+export function restrictNavigation(
+  contents: WebContents,
+  openInBrowser: (url: string) => Promise<void>,
+  onError: (error: unknown) => void
+): void {
   const openOutside = (url: string): void => {
     const safe = parseExternalUrl(url)
     if (safe) openInBrowser(safe).catch(onError)

@@ -1,4 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron'
+
 import type { DesktopBridge } from './bridge'
 import { IPC_CHANNELS } from './channels'
 

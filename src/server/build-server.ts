@@ -2,43 +2,43 @@ import { existsSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { join } from 'node:path'
-import Fastify from 'fastify'
-import { deferredSerializers } from './plugins/deferred-serializers'
-import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { openStore } from '../core/store/store'
+import Fastify from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+
+import packageJson from '../../package.json'
 import { createClock } from '../core/clock/clock'
 import { createEmulatorCore } from '../core/emulator-core'
 import { redactUrl } from '../core/redaction/redact'
-import { DEFAULT_BODY_LIMIT, DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from './server-options'
-import type { ServerOptions } from './server-options'
+import { openStore } from '../core/store/store'
+import { tokenAuth } from './auth/token-auth'
+import { handleClientError } from './errors/client-error'
+import { MANAGEMENT_PREFIX } from './errors/credential-recovery'
+import { TransportError } from './errors/transport-codes'
+import { deferredSerializers } from './plugins/deferred-serializers'
 import { emulatorContext } from './plugins/emulator-context'
 import { errorHandling } from './plugins/error-handling'
-import { openApi } from './plugins/openapi'
-import { tokenAuth } from './auth/token-auth'
-import { developerPluginKeysRoutes } from './routes/developer-plugin-keys'
-import { pluginConnectionRoutes } from './routes/plugin-connections'
-import { legacyPluginKeyRoutes } from './routes/legacy-plugin-keys'
-import { wellKnownRoutes } from './routes/well-known'
-import { controlPlaneRoutes } from './routes/control-plane'
-import { homePageRoutes } from './routes/home-page'
-import { rendererRoutes } from './routes/renderer'
-import { libraryRoutes } from './routes/library'
-import { licenseV1Routes } from './routes/license-v1'
-import { downloadRoutes } from './routes/downloads'
-import { supportPageRoutes } from './routes/support-page'
 import { faultInjection } from './plugins/fault-injection'
-import { requestRecorder } from './plugins/request-recorder'
-import { trustedOrigins } from './plugins/trusted-origins'
-import { webViewCors } from './plugins/web-view-cors'
 import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useNoCoercionValidation } from './plugins/no-coercion-validation'
-import { handleClientError } from './errors/client-error'
-import { TransportError } from './errors/transport-codes'
-import { MANAGEMENT_PREFIX } from './errors/credential-recovery'
+import { openApi } from './plugins/openapi'
+import { requestRecorder } from './plugins/request-recorder'
 import { tolerantRequests } from './plugins/tolerant-requests'
-
-import packageJson from '../../package.json'
+import { trustedOrigins } from './plugins/trusted-origins'
+import { webViewCors } from './plugins/web-view-cors'
+import { controlPlaneRoutes } from './routes/control-plane'
+import { developerPluginKeysRoutes } from './routes/developer-plugin-keys'
+import { downloadRoutes } from './routes/downloads'
+import { homePageRoutes } from './routes/home-page'
+import { legacyPluginKeyRoutes } from './routes/legacy-plugin-keys'
+import { libraryRoutes } from './routes/library'
+import { licenseV1Routes } from './routes/license-v1'
+import { pluginConnectionRoutes } from './routes/plugin-connections'
+import { rendererRoutes } from './routes/renderer'
+import { supportPageRoutes } from './routes/support-page'
+import { wellKnownRoutes } from './routes/well-known'
+import { DEFAULT_BODY_LIMIT, DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from './server-options'
+import type { ServerOptions } from './server-options'
 
 export const EMULATOR_VERSION: string = packageJson.version
 
@@ -68,7 +68,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           ...(options.log.stream ? { stream: options.log.stream } : {}),
           // Only method, redacted URL and status: headers and bodies carry credentials.
           serializers: {
-            req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+            req: (req: { method: string; url: string; id: string }) => ({
+              method: req.method,
+              url: redactUrl(req.url),
+              id: req.id
+            }),
             res: (res: { statusCode: number }) => ({ statusCode: res.statusCode })
           }
         }
@@ -161,7 +165,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     useNoCoercionValidation(app)
     app.decorateRequest('rawBody', null)
     app.removeContentTypeParser('application/json')
-    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, emptyTolerantJsonParser(app.getDefaultJsonParser('error', 'error')))
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit },
+      emptyTolerantJsonParser(app.getDefaultJsonParser('error', 'error'))
+    )
 
     // A POST or PUT with no body is an empty object: optional bodies then validate as written.
     app.addHook('preValidation', async (request) => {

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream'
+
 import type { Clock } from '../core/clock/clock'
 
 export interface ServerOptions {

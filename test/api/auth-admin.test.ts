@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { issueCredential, ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // An admin developer sees and manages every product (docs/api.md section 2).
 describe('admin developer', () => {
@@ -58,6 +59,8 @@ describe('admin developer', () => {
   it('does not make an ordinary developer see the admin\u2019s products', async () => {
     await issueCredential(admin.api, admin.product.id)
     const listed = await a.api.list()
-    expect(listed.body.credentials.some((cred: { productId: string }) => cred.productId === admin.product.id)).toBe(false)
+    expect(listed.body.credentials.some((cred: { productId: string }) => cred.productId === admin.product.id)).toBe(
+      false
+    )
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
+import { credentialPath, CREDENTIALS_BASE, expectError } from '../support/credentials'
 import { useEmulator } from '../support/emulator'
-import { CREDENTIALS_BASE, credentialPath, expectError } from '../support/credentials'
 
 // An expired developer JWT: 401 TOKEN_EXPIRED, judged on the emulator clock (moved, never waited for).
 describe('expired developer JWT', () => {
@@ -22,7 +23,11 @@ describe('expired developer JWT', () => {
     clock.setOffsetMs(120_000)
     expectError(await emulator.request('GET', CREDENTIALS_BASE, { token }), 401, 'TOKEN_EXPIRED')
     expectError(await emulator.request('POST', credentialPath(product.id), { token, body: {} }), 401, 'TOKEN_EXPIRED')
-    expectError(await emulator.request('POST', credentialPath(product.id, 'ensure'), { token, body: {} }), 401, 'TOKEN_EXPIRED')
+    expectError(
+      await emulator.request('POST', credentialPath(product.id, 'ensure'), { token, body: {} }),
+      401,
+      'TOKEN_EXPIRED'
+    )
     expect((await emulator.control('GET', `/products/${product.id}/credentials`)).body.credentials).toEqual([])
 
     // Back in time it is valid again: expiry is read from the emulator clock, not the OS clock.

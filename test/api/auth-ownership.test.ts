@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import type { HttpResult } from '../support/emulator'
+
 import { CREDENTIAL_ACTIONS, expectError, issueCredential, ownedProduct } from '../support/credentials'
 import type { ManagementClient, Material, OwnedProduct } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 
 // Ownership: another developer's product answers exactly like an unknown one, 404 PRODUCT_NOT_FOUND.
 describe('developer B and developer A\u2019s product', () => {

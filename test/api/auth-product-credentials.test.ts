@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import { CREDENTIALS_BASE, credentialPath, expectError, issueCredential, ownedProduct } from '../support/credentials'
+
+import { credentialPath, CREDENTIALS_BASE, expectError, issueCredential, ownedProduct } from '../support/credentials'
 import type { Material } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // A product credential sent to a management endpoint: 403 PRODUCT_CREDENTIAL_NOT_ACCEPTED (docs/api.md section 1).
 describe.each([
@@ -27,7 +28,11 @@ describe.each([
     ['api key header', { [`x-${p}-api-key`]: material.pluginKey }],
     [
       'all three credential headers',
-      { [`x-${p}-app-id`]: material.appId, [`x-${p}-plugin-key`]: material.pluginKey, [`x-${p}-plugin-secret`]: material.pluginSecret }
+      {
+        [`x-${p}-app-id`]: material.appId,
+        [`x-${p}-plugin-key`]: material.pluginKey,
+        [`x-${p}-plugin-secret`]: material.pluginSecret
+      }
     ],
     ['plugin key as Bearer', { authorization: `Bearer ${material.pluginKey}` }],
     ['plugin secret as Bearer', { authorization: `Bearer ${material.pluginSecret}` }]
@@ -42,7 +47,9 @@ describe.each([
       expect(rotate.body.error, label).toBe('PRODUCT_CREDENTIAL_NOT_ACCEPTED')
     }
     // None of it rotated anything.
-    const listed = await emulator.request('GET', `${CREDENTIALS_BASE}?productId=${productId}`, { token: developerToken })
+    const listed = await emulator.request('GET', `${CREDENTIALS_BASE}?productId=${productId}`, {
+      token: developerToken
+    })
     expect(listed.body.count).toBe(1)
   })
 
@@ -57,7 +64,9 @@ describe.each([
   })
 
   it('refuses credential header names in any letter case', async () => {
-    const result = await emulator.request('GET', CREDENTIALS_BASE, { headers: { [`X-${p.toUpperCase()}-Plugin-Key`]: material.pluginKey } })
+    const result = await emulator.request('GET', CREDENTIALS_BASE, {
+      headers: { [`X-${p.toUpperCase()}-Plugin-Key`]: material.pluginKey }
+    })
     expectError(result, 403, 'PRODUCT_CREDENTIAL_NOT_ACCEPTED')
   })
 })

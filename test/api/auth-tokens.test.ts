@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
+import { CREDENTIAL_ACTIONS, credentialPath, CREDENTIALS_BASE, expectError, ownedProduct } from '../support/credentials'
 import { useEmulator } from '../support/emulator'
 import type { HttpResult } from '../support/emulator'
-import { CREDENTIALS_BASE, CREDENTIAL_ACTIONS, credentialPath, expectError, ownedProduct } from '../support/credentials'
 import { EMULATOR_ISSUER, emulatorSessionKey, foreignSessionKey, signToken, unsignedToken } from '../support/tokens'
 
 // Management endpoints and the developer JWT (docs/api.md section 1): 401 AUTH_REQUIRED / INVALID_TOKEN.
@@ -21,7 +22,9 @@ describe('developer JWT on the management API', () => {
       emulator.request('GET', CREDENTIALS_BASE, { headers }),
       emulator.request('GET', credentialPath(productId), { headers }),
       emulator.request('POST', credentialPath(productId), { headers, body: {} }),
-      ...CREDENTIAL_ACTIONS.map((action) => emulator.request('POST', credentialPath(productId, action), { headers, body: {} }))
+      ...CREDENTIAL_ACTIONS.map((action) =>
+        emulator.request('POST', credentialPath(productId, action), { headers, body: {} })
+      )
     ])
 
   it('answers 401 AUTH_REQUIRED on every endpoint without a token', async () => {
@@ -42,8 +45,18 @@ describe('developer JWT on the management API', () => {
 
   it('answers 401 INVALID_TOKEN for a Bearer header carrying more than one value', async () => {
     const developer = await emulator.createDeveloper()
-    expectError(await emulator.request('GET', CREDENTIALS_BASE, { headers: { authorization: `Bearer ${developer.token} extra` } }), 401, 'INVALID_TOKEN')
-    expectError(await emulator.request('GET', CREDENTIALS_BASE, { headers: { authorization: 'Bearer' } }), 401, 'AUTH_REQUIRED')
+    expectError(
+      await emulator.request('GET', CREDENTIALS_BASE, {
+        headers: { authorization: `Bearer ${developer.token} extra` }
+      }),
+      401,
+      'INVALID_TOKEN'
+    )
+    expectError(
+      await emulator.request('GET', CREDENTIALS_BASE, { headers: { authorization: 'Bearer' } }),
+      401,
+      'AUTH_REQUIRED'
+    )
   })
 
   it('accepts a token with the right key, issuer, audience and subject (the forging below is sound)', async () => {
@@ -57,8 +70,13 @@ describe('developer JWT on the management API', () => {
   })
 
   it('answers 401 INVALID_TOKEN for a token signed with another Ed25519 key', async () => {
-    const token = await signToken(await foreignSessionKey(), { issuer: EMULATOR_ISSUER, audience: 'developer', subject: developerId })
-    for (const result of await callEverything({ authorization: `Bearer ${token}` })) expectError(result, 401, 'INVALID_TOKEN')
+    const token = await signToken(await foreignSessionKey(), {
+      issuer: EMULATOR_ISSUER,
+      audience: 'developer',
+      subject: developerId
+    })
+    for (const result of await callEverything({ authorization: `Bearer ${token}` }))
+      expectError(result, 401, 'INVALID_TOKEN')
   })
 
   it('answers 401 INVALID_TOKEN for the wrong issuer', async () => {
@@ -83,7 +101,8 @@ describe('developer JWT on the management API', () => {
     const token = unsignedToken({ subject: developerId })
     expect(token.split('.')[2]).toBe('')
     // An empty signature leaves "Bearer header.payload." — still a single token.
-    for (const result of await callEverything({ authorization: `Bearer ${token}` })) expectError(result, 401, 'INVALID_TOKEN')
+    for (const result of await callEverything({ authorization: `Bearer ${token}` }))
+      expectError(result, 401, 'INVALID_TOKEN')
   })
 
   it('answers 401 INVALID_TOKEN for a genuine token whose payload was edited', async () => {
@@ -91,7 +110,11 @@ describe('developer JWT on the management API', () => {
     const [header, payload, signature] = token.split('.') as [string, string, string]
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>
     const edited = Buffer.from(JSON.stringify({ ...claims, sub: developerId, role: 'admin' })).toString('base64url')
-    expectError(await emulator.request('GET', CREDENTIALS_BASE, { token: `${header}.${edited}.${signature}` }), 401, 'INVALID_TOKEN')
+    expectError(
+      await emulator.request('GET', CREDENTIALS_BASE, { token: `${header}.${edited}.${signature}` }),
+      401,
+      'INVALID_TOKEN'
+    )
   })
 
   it('answers 401 INVALID_TOKEN for a well-signed token naming no existing developer', async () => {
@@ -104,7 +127,10 @@ describe('developer JWT on the management API', () => {
   })
 
   it('answers 401 INVALID_TOKEN for a well-signed token with no subject', async () => {
-    const token = await signToken(await emulatorSessionKey(emulator.databasePath), { issuer: EMULATOR_ISSUER, audience: 'developer' })
+    const token = await signToken(await emulatorSessionKey(emulator.databasePath), {
+      issuer: EMULATOR_ISSUER,
+      audience: 'developer'
+    })
     expectError(await emulator.request('GET', CREDENTIALS_BASE, { token }), 401, 'INVALID_TOKEN')
   })
 })

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import type { HttpResult } from '../support/emulator'
+
 import { CREDENTIAL_ACTIONS, credentialPath, expectError, issueCredential, ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 import { storedState } from '../support/database'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 
 // Bad bodies on the management POSTs: a 4xx in the contract's envelope, never a 500, and nothing stored.
 describe('bad input on the management endpoints', () => {
@@ -14,7 +15,10 @@ describe('bad input on the management endpoints', () => {
     await issueCredential(owned.api, owned.product.id)
   })
 
-  const postPaths = (): string[] => [credentialPath(owned.product.id), ...CREDENTIAL_ACTIONS.map((action) => credentialPath(owned.product.id, action))]
+  const postPaths = (): string[] => [
+    credentialPath(owned.product.id),
+    ...CREDENTIAL_ACTIONS.map((action) => credentialPath(owned.product.id, action))
+  ]
   const postRaw = (path: string, rawBody: string, contentType = 'application/json'): Promise<HttpResult> =>
     emulator.request('POST', path, { token: owned.developer.token, rawBody, headers: { 'content-type': contentType } })
 
@@ -26,7 +30,14 @@ describe('bad input on the management endpoints', () => {
   it('answers 400 VALIDATION_ERROR for malformed JSON', async () => {
     const before = storedState(emulator.databasePath)
     for (const path of postPaths()) {
-      for (const raw of ['{"reason": ', '{reason: "x"}', "{'reason': 'x'}", '{"reason": "x",}', 'undefined', '\u0000']) {
+      for (const raw of [
+        '{"reason": ',
+        '{reason: "x"}',
+        "{'reason': 'x'}",
+        '{"reason": "x",}',
+        'undefined',
+        '\u0000'
+      ]) {
         expectValidationError(await postRaw(path, raw), `${path} ${JSON.stringify(raw)}`)
       }
     }
@@ -54,14 +65,21 @@ describe('bad input on the management endpoints', () => {
         const result = await postRaw(path, JSON.stringify(body))
         expectValidationError(result, `${path} ${JSON.stringify(body)}`)
         expect(Array.isArray(result.body.details)).toBe(true)
-        expect(result.body.details[0]).toMatchObject({ location: 'body', path: expect.any(String), problem: expect.any(String) })
+        expect(result.body.details[0]).toMatchObject({
+          location: 'body',
+          path: expect.any(String),
+          problem: expect.any(String)
+        })
       }
     }
     expect(storedState(emulator.databasePath)).toEqual(before)
   })
 
   it('ignores unknown fields (docs/api.md section 8), while a bad value of a known one stays 400', async () => {
-    const ensured = await postRaw(credentialPath(owned.product.id, 'ensure'), JSON.stringify({ reason: 'ok', productId: owned.product.id, force: true }))
+    const ensured = await postRaw(
+      credentialPath(owned.product.id, 'ensure'),
+      JSON.stringify({ reason: 'ok', productId: owned.product.id, force: true })
+    )
     expect(ensured.status, ensured.text).toBe(200)
     expect(ensured.body.created).toBe(false)
     const before = storedState(emulator.databasePath)
@@ -115,10 +133,14 @@ describe('bad input on the management endpoints', () => {
   })
 
   it('answers 400 VALIDATION_ERROR for a malformed query value on the list, and ignores an unknown parameter', async () => {
-    const listed = await emulator.request('GET', '/api/developer/plugin-keys/products?foo=1&_=123', { token: owned.developer.token })
+    const listed = await emulator.request('GET', '/api/developer/plugin-keys/products?foo=1&_=123', {
+      token: owned.developer.token
+    })
     expect(listed.status, listed.text).toBe(200)
     for (const query of ['?productId=', '?productId=a&productId=b', `?productId=${'x'.repeat(201)}`]) {
-      const result = await emulator.request('GET', `/api/developer/plugin-keys/products${query}`, { token: owned.developer.token })
+      const result = await emulator.request('GET', `/api/developer/plugin-keys/products${query}`, {
+        token: owned.developer.token
+      })
       expect(result.status, query).toBe(400)
       expectError(result, 400, 'VALIDATION_ERROR')
       expect(result.body.details[0].location).toBe('querystring')
@@ -131,7 +153,12 @@ describe('empty bodies on the management endpoints', () => {
 
   it('accepts an empty body sent as application/json on every POST', async () => {
     const { product, developer } = await ownedProduct(emulator)
-    const empty = (path: string) => emulator.request('POST', path, { token: developer.token, rawBody: '', headers: { 'content-type': 'application/json' } })
+    const empty = (path: string) =>
+      emulator.request('POST', path, {
+        token: developer.token,
+        rawBody: '',
+        headers: { 'content-type': 'application/json' }
+      })
     expect((await empty(credentialPath(product.id))).status).toBe(201)
     expect((await empty(credentialPath(product.id, 'ensure'))).status).toBe(200)
     expect((await empty(credentialPath(product.id, 'reveal-secret'))).status).toBe(200)
@@ -156,7 +183,10 @@ describe('empty bodies on the management endpoints', () => {
       headers: { 'content-type': 'application/json' }
     })
     expect(ws.status).toBe(201)
-    const obj = await emulator.request('POST', credentialPath(product.id, 'revoke'), { token: developer.token, body: {} })
+    const obj = await emulator.request('POST', credentialPath(product.id, 'revoke'), {
+      token: developer.token,
+      body: {}
+    })
     expect(obj.status).toBe(200)
   })
 })

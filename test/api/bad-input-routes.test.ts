@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { CREDENTIALS_BASE, expectError, ownedProduct } from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
 import { storedState } from '../support/database'
+import { useEmulator } from '../support/emulator'
 
 // Unknown routes and odd path parameters: the contract's envelope, never a 500.
 describe('unknown routes and odd path parameters', () => {
@@ -49,8 +50,14 @@ describe('unknown routes and odd path parameters', () => {
       const before = storedState(emulator.databasePath)
       const path = `${CREDENTIALS_BASE}/${encodeURIComponent(productId)}`
       expectError(await emulator.request('GET', path, { token: owned.developer.token }), 404, 'PRODUCT_NOT_FOUND')
-      expectError(await emulator.request('POST', `${path}/ensure`, { token: owned.developer.token, body: {} }), 404, 'PRODUCT_NOT_FOUND')
-      const listed = await emulator.request('GET', `${CREDENTIALS_BASE}?productId=${encodeURIComponent(productId)}`, { token: owned.developer.token })
+      expectError(
+        await emulator.request('POST', `${path}/ensure`, { token: owned.developer.token, body: {} }),
+        404,
+        'PRODUCT_NOT_FOUND'
+      )
+      const listed = await emulator.request('GET', `${CREDENTIALS_BASE}?productId=${encodeURIComponent(productId)}`, {
+        token: owned.developer.token
+      })
       expect(listed.status).toBe(200)
       expect(listed.body.count).toBe(0)
       expect(storedState(emulator.databasePath)).toEqual(before)
@@ -58,7 +65,11 @@ describe('unknown routes and odd path parameters', () => {
   )
 
   it('answers 400 VALIDATION_ERROR for a product ID over 200 characters', async () => {
-    expectError(await emulator.request('GET', `${CREDENTIALS_BASE}/${'x'.repeat(201)}`, { token: owned.developer.token }), 400, 'VALIDATION_ERROR')
+    expectError(
+      await emulator.request('GET', `${CREDENTIALS_BASE}/${'x'.repeat(201)}`, { token: owned.developer.token }),
+      400,
+      'VALIDATION_ERROR'
+    )
   })
 
   // Fastify raises these before routing; build-server's `frameworkErrors` keeps the contract's shape.
@@ -68,9 +79,15 @@ describe('unknown routes and odd path parameters', () => {
   })
 
   it('answers a path parameter over the router limit (500 characters) with the contract envelope', async () => {
-    const result = await emulator.request('GET', `${CREDENTIALS_BASE}/${'x'.repeat(600)}`, { token: owned.developer.token })
+    const result = await emulator.request('GET', `${CREDENTIALS_BASE}/${'x'.repeat(600)}`, {
+      token: owned.developer.token
+    })
     expect(result.status).toBeGreaterThanOrEqual(400)
     expect(result.status).toBeLessThan(500)
-    expect(result.body).toMatchObject({ ok: false, error: expect.stringMatching(/^[A-Z_]+$/), message: expect.any(String) })
+    expect(result.body).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^[A-Z_]+$/),
+      message: expect.any(String)
+    })
   })
 })

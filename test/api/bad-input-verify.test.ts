@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import type { HttpResult } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct, verifyBody } from '../support/credentials'
 import type { Material } from '../support/credentials'
 import { storedState } from '../support/database'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 
 // Bad bodies on POST /api/plugin-connections/verify: 400/413/415 before any attempt is recorded.
 describe('bad input on plugin connection verification', () => {
@@ -57,9 +58,21 @@ describe('bad input on plugin connection verification', () => {
 
   it('answers 413 for a body over 1 MiB and 415 for a body that is not JSON', async () => {
     const before = storedState(emulator.databasePath)
-    expectError(await post(JSON.stringify({ ...verifyBody(productId, material), pluginSecret: 's'.repeat(1024 * 1024 + 1) })), 413, 'PAYLOAD_TOO_LARGE')
-    expectError(await post(JSON.stringify(verifyBody(productId, material)), 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE')
-    expectError(await post(new URLSearchParams(verifyBody(productId, material)).toString(), 'application/x-www-form-urlencoded'), 415, 'UNSUPPORTED_MEDIA_TYPE')
+    expectError(
+      await post(JSON.stringify({ ...verifyBody(productId, material), pluginSecret: 's'.repeat(1024 * 1024 + 1) })),
+      413,
+      'PAYLOAD_TOO_LARGE'
+    )
+    expectError(
+      await post(JSON.stringify(verifyBody(productId, material)), 'text/plain'),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE'
+    )
+    expectError(
+      await post(new URLSearchParams(verifyBody(productId, material)).toString(), 'application/x-www-form-urlencoded'),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE'
+    )
     expect(storedState(emulator.databasePath)).toEqual(before)
   })
 

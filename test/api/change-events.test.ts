@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { startEmulator, useEmulator } from '../support/emulator'
-import { pluginClient, productWithCredential } from '../support/plugin-client'
+
 import { createCustomer, purchase } from '../support/commerce'
+import { startEmulator, useEmulator } from '../support/emulator'
 import { openEventStream } from '../support/event-stream'
 import type { StreamEvent } from '../support/event-stream'
+import { pluginClient, productWithCredential } from '../support/plugin-client'
 
 // GET /_emulator/events (docs/api.md section 6): every change to state, whoever made it.
 
 const emu = useEmulator()
 
 type Change = { kind: string; entity?: string; id?: string | null; cause?: string }
-const changesOf = (events: StreamEvent[]): Change[] => events.flatMap((event) => (event.data as { changes: Change[] }).changes)
+const changesOf = (events: StreamEvent[]): Change[] =>
+  events.flatMap((event) => (event.data as { changes: Change[] }).changes)
 const has = (predicate: (change: Change) => boolean) => (events: StreamEvent[]) => changesOf(events).some(predicate)
 
 describe('the change feed', () => {
@@ -25,7 +27,9 @@ describe('the change feed', () => {
     const stream = await openEventStream(emu, `/_emulator/events?token=${emu.adminToken}`, {})
     expect(stream.response.headers.get('content-type')).toContain('text/event-stream')
     const developer = await emu.createDeveloper()
-    await stream.until(has((change) => change.kind === 'entity' && change.entity === 'developer' && change.id === developer.id))
+    await stream.until(
+      has((change) => change.kind === 'entity' && change.entity === 'developer' && change.id === developer.id)
+    )
     await emu.control('PUT', '/clock', { advanceS: 60 })
     await stream.until(has((change) => change.kind === 'clock'))
     await emu.control('PUT', '/faults', { rules: [{ route: '/api/**', kind: 'latency', ms: 1 }] })

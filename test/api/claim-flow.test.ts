@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
+import { createCustomer, customerSession, getLibrary, libraryTokenOf, resellerOrder } from '../support/commerce'
 import { expectError } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { createCustomer, customerSession, getLibrary, libraryTokenOf, resellerOrder } from '../support/commerce'
 
 // POST /api/library/claim (docs/api.md sections 1 and 4): a signed-in user links a
 // reseller/partner order item to their account: an entitlement and a license appear.
@@ -15,7 +16,8 @@ describe('POST /api/library/claim: claiming a reseller order item', () => {
     product = await productWithCredential(emu, 'Reseller Reverb')
   })
 
-  const claim = (token: string, body: unknown, query = '') => emu.request('POST', `/api/library/claim${query}`, { token, body })
+  const claim = (token: string, body: unknown, query = '') =>
+    emu.request('POST', `/api/library/claim${query}`, { token, body })
 
   it('a customer JWT with `claim` in the body: entitlement and license created, shown in the library, the license activates', async () => {
     const customer = await createCustomer(emu)
@@ -38,8 +40,14 @@ describe('POST /api/library/claim: claiming a reseller order item', () => {
     expect(library.body.products.map((p: { product_id: string }) => p.product_id)).toEqual([product.productId])
     expect(library.body.products[0].sources).toEqual(['reseller_claim'])
     expect(library.body.products[0].entitlement_ids).toEqual([claimed.body.entitlement.id])
-    expect(library.body.licenses.map((l: { license_key: string }) => l.license_key)).toEqual([claimed.body.license.license_key])
-    expect(library.body.orders[0]).toMatchObject({ id: order.order.id, channel: 'reseller', reseller: 'Plugin Boutique' })
+    expect(library.body.licenses.map((l: { license_key: string }) => l.license_key)).toEqual([
+      claimed.body.license.license_key
+    ])
+    expect(library.body.orders[0]).toMatchObject({
+      id: order.order.id,
+      channel: 'reseller',
+      reseller: 'Plugin Boutique'
+    })
     expect(library.body.orders[0].items[0].claimed_at).toBe(claimed.body.order_item.claimed_at)
 
     const activated = await pluginClient(emu, product).activate(claimed.body.license.license_key, 'claimed-machine')
@@ -68,7 +76,9 @@ describe('POST /api/library/claim: claiming a reseller order item', () => {
     const url = new URL(created.body.claimUrl as string)
     expect(url.pathname).toBe('/api/library/claim')
     const customer = await createCustomer(emu)
-    const claimed = await emu.request('POST', url.pathname + url.search, { token: await customerSession(emu, customer.id) })
+    const claimed = await emu.request('POST', url.pathname + url.search, {
+      token: await customerSession(emu, customer.id)
+    })
     expect(claimed.status, claimed.text).toBe(200)
     expect(claimed.body.order_item.id).toBe(created.body.item.id)
   })
@@ -106,7 +116,11 @@ describe('POST /api/library/claim: claiming a reseller order item', () => {
     expect(second.body.entitlement).toEqual(first.body.entitlement)
     expect(second.body.order_item.claimed_at).toBe(first.body.order_item.claimed_at)
     // A fresh session of the same customer is the same account.
-    const third = await claim(await customerSession(emu, customer.id), undefined, `?claim=${encodeURIComponent(order.claimToken)}`)
+    const third = await claim(
+      await customerSession(emu, customer.id),
+      undefined,
+      `?claim=${encodeURIComponent(order.claimToken)}`
+    )
     expect(third.body.already_claimed).toBe(true)
     const library = await getLibrary(emu, await libraryTokenOf(emu, customer.id))
     expect(library.body.licenses).toHaveLength(1)

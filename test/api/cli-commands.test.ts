@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import type { Server } from 'node:net'
 import { join } from 'node:path'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { killAllCli, spawnCli, startServeCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+
+import { PRESET_CREDENTIAL, PRESETS } from '../../src/core/scenarios/presets'
 import { killAllCli, spawnCli, startServeCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
-import { PRESETS, PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 
 // `serve --scenario FILE` and `export-state`: scenario documents through the real command line.
 
@@ -18,14 +19,25 @@ describe('serve --scenario', () => {
     const scenario = join(dir.path, 'full-library.json')
     writeFileSync(scenario, JSON.stringify(fullLibrary.build(new Date())))
     const db = join(dir.path, 'scenario.db')
-    const serving = await startServeCli(['--port', '0', '--db', db, '--admin-token', 'scenario-token', '--scenario', scenario])
+    const serving = await startServeCli([
+      '--port',
+      '0',
+      '--db',
+      db,
+      '--admin-token',
+      'scenario-token',
+      '--scenario',
+      scenario
+    ])
     const verify = await fetch(`${serving.baseUrl}/api/plugin-connections/verify`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(PRESET_CREDENTIAL)
     })
     expect(verify.status).toBe(200)
-    const served = (await (await fetch(`${serving.baseUrl}/_emulator/state`, { headers: { 'x-emulator-token': 'scenario-token' } })).json()) as {
+    const served = (await (
+      await fetch(`${serving.baseUrl}/_emulator/state`, { headers: { 'x-emulator-token': 'scenario-token' } })
+    ).json()) as {
       state: Record<string, unknown>
     }
     // The clock, the fault rules and the settings live in the running server, not in the file.

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { killAllCli, projectRoot, spawnCli } from '../support/cli-process'
 import type { CliProcess, ServeReadyJson } from '../support/cli-process'
@@ -62,48 +63,68 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
     expect(cli.stdoutLines()).toHaveLength(1)
   })
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s lets a request in flight finish, writes it to the inspector, checkpoints the WAL and exits 0', async (signal) => {
-    const cli = spawnCli(['serve', '--port', '0', '--db', dbPath, '--scenario', ciScenario, '--ready-json', '--log-level', 'info'])
-    const ready = JSON.parse(await cli.nextLine()) as ServeReadyJson
-    const body = JSON.stringify({ license_key: 'CI001-PERPE-TUAL0-00000-00001', instance_id: 'ci-machine' })
-    const half = Math.floor(body.length / 2)
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s lets a request in flight finish, writes it to the inspector, checkpoints the WAL and exits 0',
+    async (signal) => {
+      const cli = spawnCli([
+        'serve',
+        '--port',
+        '0',
+        '--db',
+        dbPath,
+        '--scenario',
+        ciScenario,
+        '--ready-json',
+        '--log-level',
+        'info'
+      ])
+      const ready = JSON.parse(await cli.nextLine()) as ServeReadyJson
+      const body = JSON.stringify({ license_key: 'CI001-PERPE-TUAL0-00000-00001', instance_id: 'ci-machine' })
+      const half = Math.floor(body.length / 2)
 
-    // The request is in flight: the server has its headers and half of its body.
-    const response = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
-      const req = httpRequest(`${ready.baseUrl}/api/license/v1/activate`, {
-        method: 'POST',
-        headers: { ...ciCredential, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
-      })
-      req.on('error', reject)
-      req.on('response', (res: IncomingMessage) => {
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => (text += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, connection: res.headers.connection }))
-      })
-      req.write(body.slice(0, half))
-      void stderrShows(cli, `${signal}: finishing requests in flight`).then(() => req.end(body.slice(half)), reject)
-    })
-    await stderrShows(cli, '"url":"/api/license/v1/activate"')
-    process.kill(ready.pid, signal)
+      // The request is in flight: the server has its headers and half of its body.
+      const response = new Promise<{ status: number; text: string; connection: string | undefined }>(
+        (resolve, reject) => {
+          const req = httpRequest(`${ready.baseUrl}/api/license/v1/activate`, {
+            method: 'POST',
+            headers: {
+              ...ciCredential,
+              'content-type': 'application/json',
+              'content-length': String(Buffer.byteLength(body))
+            }
+          })
+          req.on('error', reject)
+          req.on('response', (res: IncomingMessage) => {
+            let text = ''
+            res.setEncoding('utf8')
+            res.on('data', (chunk: string) => (text += chunk))
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text, connection: res.headers.connection }))
+          })
+          req.write(body.slice(0, half))
+          void stderrShows(cli, `${signal}: finishing requests in flight`).then(() => req.end(body.slice(half)), reject)
+        }
+      )
+      await stderrShows(cli, '"url":"/api/license/v1/activate"')
+      process.kill(ready.pid, signal)
 
-    const answered = await response
-    expect(answered.status).toBe(201)
-    expect(JSON.parse(answered.text)).toMatchObject({ ok: true })
-    expect(await cli.exited).toEqual({ code: 0, signal: null })
+      const answered = await response
+      expect(answered.status).toBe(201)
+      expect(JSON.parse(answered.text)).toMatchObject({ ok: true })
+      expect(await cli.exited).toEqual({ code: 0, signal: null })
 
-    // The WAL was folded into the database file, and the inspector's queue was written.
-    const wal = `${dbPath}-wal`
-    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0)
-    const db = new BetterSqlite3(dbPath, { readonly: true, ...nativeBindingOption() })
-    try {
-      const rows = db.prepare('SELECT method, path, status FROM request_log').all()
-      expect(rows).toContainEqual({ method: 'POST', path: '/api/license/v1/activate', status: 201 })
-      expect(db.prepare("SELECT count(*) FROM activations WHERE instance_id = 'ci-machine'").pluck().get()).toBe(1)
-    } finally {
-      db.close()
+      // The WAL was folded into the database file, and the inspector's queue was written.
+      const wal = `${dbPath}-wal`
+      expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0)
+      const db = new BetterSqlite3(dbPath, { readonly: true, ...nativeBindingOption() })
+      try {
+        const rows = db.prepare('SELECT method, path, status FROM request_log').all()
+        expect(rows).toContainEqual({ method: 'POST', path: '/api/license/v1/activate', status: 201 })
+        expect(db.prepare("SELECT count(*) FROM activations WHERE instance_id = 'ci-machine'").pluck().get()).toBe(1)
+      } finally {
+        db.close()
+      }
     }
-  })
+  )
 
   it('exits 5 when another process holds the database locked', async () => {
     const holder = new BetterSqlite3(dbPath, nativeBindingOption())

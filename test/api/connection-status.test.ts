@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { useEmulator } from '../support/emulator'
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // Every verification attempt updates the product's connection status record (GET /_emulator/products/:id/connection).
 describe('connection status record', () => {
@@ -71,7 +72,12 @@ describe('connection status record', () => {
     const issued = await issueCredential(api, product.id)
     await api.act(product.id, 'revoke')
     await verifyConnection(emulator, verifyBody(product.id, issued.material))
-    expect(await statusOf(product.id)).toMatchObject({ lastStatus: 'failed', lastReason: 'CREDENTIAL_REVOKED', attemptCount: 1, failureCount: 1 })
+    expect(await statusOf(product.id)).toMatchObject({
+      lastStatus: 'failed',
+      lastReason: 'CREDENTIAL_REVOKED',
+      attemptCount: 1,
+      failureCount: 1
+    })
   })
 
   it('is kept per product: attempts on one product do not touch another', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { useEmulator } from '../support/emulator'
 import { CREDENTIALS_BASE, expectError } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // POST /_emulator/developers and POST /_emulator/developers/:id/session.
 describe('control plane: developers and sessions', () => {
@@ -13,7 +14,12 @@ describe('control plane: developers and sessions', () => {
     const created = await emulator.control('POST', '/developers', { email: 'ada@example.test', name: 'Ada' })
     expect(created.status).toBe(201)
     expect(created.body.ok).toBe(true)
-    expect(created.body.developer).toMatchObject({ id: expect.stringMatching(/^dev_/), email: 'ada@example.test', name: 'Ada', role: 'developer' })
+    expect(created.body.developer).toMatchObject({
+      id: expect.stringMatching(/^dev_/),
+      email: 'ada@example.test',
+      name: 'Ada',
+      role: 'developer'
+    })
     const listed = await emulator.control('GET', '/developers')
     expect(listed.body.developers.map((d: { id: string }) => d.id)).toContain(created.body.developer.id)
   })
@@ -28,13 +34,25 @@ describe('control plane: developers and sessions', () => {
   it('answers 409 DEVELOPER_EXISTS for a duplicate email, whatever its letter case', async () => {
     expect((await emulator.control('POST', '/developers', { email: 'dup@example.test' })).status).toBe(201)
     expectError(await emulator.control('POST', '/developers', { email: 'dup@example.test' }), 409, 'DEVELOPER_EXISTS')
-    expectError(await emulator.control('POST', '/developers', { email: 'DUP@Example.Test', role: 'admin' }), 409, 'DEVELOPER_EXISTS')
+    expectError(
+      await emulator.control('POST', '/developers', { email: 'DUP@Example.Test', role: 'admin' }),
+      409,
+      'DEVELOPER_EXISTS'
+    )
     const listed = await emulator.control('GET', '/developers')
-    expect(listed.body.developers.filter((d: { email: string }) => d.email.toLowerCase() === 'dup@example.test')).toHaveLength(1)
+    expect(
+      listed.body.developers.filter((d: { email: string }) => d.email.toLowerCase() === 'dup@example.test')
+    ).toHaveLength(1)
   })
 
   it('answers 400 VALIDATION_ERROR for a missing or malformed email, a bad role or an unknown field', async () => {
-    for (const body of [{}, { email: 'not-an-email' }, { email: 42 }, { email: 'x@example.test', role: 'root' }, { email: 'y@example.test', isAdmin: true }]) {
+    for (const body of [
+      {},
+      { email: 'not-an-email' },
+      { email: 42 },
+      { email: 'x@example.test', role: 'root' },
+      { email: 'y@example.test', isAdmin: true }
+    ]) {
       expectError(await emulator.control('POST', '/developers', body), 400, 'VALIDATION_ERROR')
     }
   })
@@ -64,7 +82,11 @@ describe('control plane: developers and sessions', () => {
   it('answers 400 VALIDATION_ERROR for a bad ttlS', async () => {
     const created = await emulator.control('POST', '/developers', { email: 'ttl@example.test' })
     for (const ttlS of [0, -5, 1.5, '60', 31 * 24 * 60 * 60]) {
-      expectError(await emulator.control('POST', `/developers/${created.body.developer.id}/session`, { ttlS }), 400, 'VALIDATION_ERROR')
+      expectError(
+        await emulator.control('POST', `/developers/${created.body.developer.id}/session`, { ttlS }),
+        400,
+        'VALIDATION_ERROR'
+      )
     }
   })
 })

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 import { rawRequest } from '../support/raw-http'
 import type { RawResult } from '../support/raw-http'
 
@@ -67,14 +68,24 @@ describe('control plane guard', () => {
   })
 
   it('answers 403 HOST_NOT_ALLOWED for a non-loopback Host, even with the right token and on health', async () => {
-    for (const host of ['evil.example', `evil.example:${new URL(emulator.baseUrl).port}`, 'localhost.evil.example', '127.0.0.1.nip.io', '10.0.0.1']) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${new URL(emulator.baseUrl).port}`,
+      'localhost.evil.example',
+      '127.0.0.1.nip.io',
+      '10.0.0.1'
+    ]) {
       const withToken = await rawRequest(emulator.baseUrl, {
         method: 'GET',
         path: '/_emulator/developers',
         headers: { host, 'x-emulator-token': emulator.adminToken }
       })
       expectRawError(withToken, 403, 'HOST_NOT_ALLOWED')
-      expectRawError(await rawRequest(emulator.baseUrl, { method: 'GET', path: '/_emulator/health', headers: { host } }), 403, 'HOST_NOT_ALLOWED')
+      expectRawError(
+        await rawRequest(emulator.baseUrl, { method: 'GET', path: '/_emulator/health', headers: { host } }),
+        403,
+        'HOST_NOT_ALLOWED'
+      )
     }
   })
 
@@ -91,7 +102,12 @@ describe('control plane guard', () => {
   })
 
   it('answers 403 ORIGIN_NOT_ALLOWED for a foreign Origin, even with the right token', async () => {
-    for (const origin of ['http://evil.example', 'https://127.0.0.1', 'null', `http://127.0.0.1:${Number(new URL(emulator.baseUrl).port) + 1}`]) {
+    for (const origin of [
+      'http://evil.example',
+      'https://127.0.0.1',
+      'null',
+      `http://127.0.0.1:${Number(new URL(emulator.baseUrl).port) + 1}`
+    ]) {
       const result = await rawRequest(emulator.baseUrl, {
         method: 'POST',
         path: '/_emulator/developers',

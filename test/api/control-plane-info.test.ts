@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { licensingSuite } from '../support/licensing-suite'
 
 // GET /_emulator/info: what the Overview shows. The counts come from the core (one statement),
@@ -8,12 +9,22 @@ describe('GET /_emulator/info', () => {
 
   it('counts developers, products, credentials, customers, licenses, live activations and requests', async () => {
     const before = (await suite.emu.control('GET', '/info')).body
-    expect(before.counts).toMatchObject({ developers: 2, products: 2, credentials: 2, activeCredentials: 2, customers: 1, licenses: 0, activations: 0 })
+    expect(before.counts).toMatchObject({
+      developers: 2,
+      products: 2,
+      credentials: 2,
+      activeCredentials: 2,
+      customers: 1,
+      licenses: 0,
+      activations: 0
+    })
     const bought = await suite.buy('perpetual', { maxActivations: 3 })
     expect((await suite.plugin().activate(bought.license.key, 'studio-a')).status).toBe(201)
     expect((await suite.plugin().activate(bought.license.key, 'studio-b')).status).toBe(201)
     expect((await suite.plugin().deactivate(bought.license.key, 'studio-b')).status).toBe(200)
-    await suite.emu.request('POST', `/api/developer/plugin-keys/products/${suite.product.productId}/revoke`, { token: suite.product.developer.token })
+    await suite.emu.request('POST', `/api/developer/plugin-keys/products/${suite.product.productId}/revoke`, {
+      token: suite.product.developer.token
+    })
     const after = await suite.emu.control('GET', '/info')
     expect(after.status).toBe(200)
     expect(after.body.counts).toMatchObject({ credentials: 2, activeCredentials: 1, licenses: 1, activations: 1 })

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError, issueCredential, managementClient } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // POST/GET /_emulator/products and the per-product inspection routes.
 describe('control plane: products', () => {
@@ -11,7 +12,11 @@ describe('control plane: products', () => {
   })
 
   it('creates a product: 201 with id, developerId, name and its own App ID', async () => {
-    const created = await emulator.control('POST', '/products', { developerId: developer.id, name: 'Tape Delay', storefrontSlug: 'tape-delay' })
+    const created = await emulator.control('POST', '/products', {
+      developerId: developer.id,
+      name: 'Tape Delay',
+      storefrontSlug: 'tape-delay'
+    })
     expect(created.status).toBe(201)
     expect(created.body.ok).toBe(true)
     expect(created.body.product).toMatchObject({
@@ -38,7 +43,9 @@ describe('control plane: products', () => {
   it('lists the products one developer sees (visibleTo): their own, every product for an admin, as the management API lets them act', async () => {
     const owner = await emulator.createDeveloper()
     const other = await emulator.createDeveloper()
-    const admin = (await emulator.control('POST', '/developers', { email: 'visible-admin@example.test', role: 'admin' })).body.developer as { id: string }
+    const admin = (
+      await emulator.control('POST', '/developers', { email: 'visible-admin@example.test', role: 'admin' })
+    ).body.developer as { id: string }
     const mine = await emulator.createProduct(owner.id, 'Mine')
     const theirs = await emulator.createProduct(other.id, 'Theirs')
     const ids = async (query: string) => {
@@ -59,7 +66,11 @@ describe('control plane: products', () => {
 
   it('answers 404 DEVELOPER_NOT_FOUND for an unknown developerId', async () => {
     const before = (await emulator.control('GET', '/products')).body.products.length
-    expectError(await emulator.control('POST', '/products', { developerId: 'dev_doesNotExist', name: 'Orphan' }), 404, 'DEVELOPER_NOT_FOUND')
+    expectError(
+      await emulator.control('POST', '/products', { developerId: 'dev_doesNotExist', name: 'Orphan' }),
+      404,
+      'DEVELOPER_NOT_FOUND'
+    )
     expect((await emulator.control('GET', '/products')).body.products.length).toBe(before)
   })
 
@@ -81,15 +92,25 @@ describe('control plane: products', () => {
     const rotated = await api.act(product.id, 'rotate-key')
     const credentials = await emulator.control('GET', `/products/${product.id}/credentials`)
     expect(credentials.status).toBe(200)
-    expect(credentials.body.credentials.map((c: { id: string }) => c.id)).toEqual([rotated.body.credential.id, issued.credential.id])
+    expect(credentials.body.credentials.map((c: { id: string }) => c.id)).toEqual([
+      rotated.body.credential.id,
+      issued.credential.id
+    ])
     expect(credentials.text).not.toContain(issued.material.pluginSecret)
     const audit = await emulator.control('GET', `/products/${product.id}/audit`)
     expect(audit.body.entries.map((e: { action: string }) => e.action)).toEqual(['rotate-key', 'create'])
-    expect((await emulator.control('GET', `/products/${product.id}/connection`)).body).toEqual({ ok: true, connection: null })
+    expect((await emulator.control('GET', `/products/${product.id}/connection`)).body).toEqual({
+      ok: true,
+      connection: null
+    })
   })
 
   it('answers 404 PRODUCT_NOT_FOUND on every per-product route for an unknown product', async () => {
-    expectError(await emulator.control('POST', '/products/prod_doesNotExist/legacy-credential', {}), 404, 'PRODUCT_NOT_FOUND')
+    expectError(
+      await emulator.control('POST', '/products/prod_doesNotExist/legacy-credential', {}),
+      404,
+      'PRODUCT_NOT_FOUND'
+    )
     for (const what of ['credentials', 'audit', 'connection']) {
       expectError(await emulator.control('GET', `/products/prod_doesNotExist/${what}`), 404, 'PRODUCT_NOT_FOUND')
     }

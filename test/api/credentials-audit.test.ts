@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { CredentialAction } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 interface AuditEntry {
   action: string
@@ -54,12 +55,21 @@ describe('audit trail of management actions', () => {
     const result = await api.act(product.id, action, { reason: `why ${action}`, metadata })
     expect(result.status).toBeLessThan(300)
     const [latest] = await auditOf(product.id)
-    expect(latest).toMatchObject({ action: recorded, outcome: 'success', actorId: developer.id, reason: `why ${action}`, metadata })
+    expect(latest).toMatchObject({
+      action: recorded,
+      outcome: 'success',
+      actorId: developer.id,
+      reason: `why ${action}`,
+      metadata
+    })
   })
 
   it('records an ensure that created, with its reason and metadata', async () => {
     const { api, product } = await ownedProduct(emulator)
-    const ensured = await api.act(product.id, 'ensure', { reason: 'package generator', metadata: { generator: 'cmake' } })
+    const ensured = await api.act(product.id, 'ensure', {
+      reason: 'package generator',
+      metadata: { generator: 'cmake' }
+    })
     expect(ensured.status).toBe(201)
     const [entry] = await auditOf(product.id)
     expect(entry).toMatchObject({
@@ -85,10 +95,24 @@ describe('audit trail of management actions', () => {
     const { api, product } = await ownedProduct(emulator)
     const issued = await issueCredential(api, product.id)
     await verifyConnection(emulator, verifyBody(product.id, issued.material))
-    await verifyConnection(emulator, { ...verifyBody(product.id, issued.material), pluginSecret: 'sk_0000000000000000000000000000' })
+    await verifyConnection(emulator, {
+      ...verifyBody(product.id, issued.material),
+      pluginSecret: 'sk_0000000000000000000000000000'
+    })
     const [failed, succeeded] = await auditOf(product.id)
-    expect(succeeded).toMatchObject({ action: 'verify', outcome: 'success', actorKind: 'plugin', actorId: null, credentialId: issued.credential.id })
-    expect(failed).toMatchObject({ action: 'verify', outcome: 'failure', actorKind: 'plugin', reason: 'SECRET_MISMATCH' })
+    expect(succeeded).toMatchObject({
+      action: 'verify',
+      outcome: 'success',
+      actorKind: 'plugin',
+      actorId: null,
+      credentialId: issued.credential.id
+    })
+    expect(failed).toMatchObject({
+      action: 'verify',
+      outcome: 'failure',
+      actorKind: 'plugin',
+      reason: 'SECRET_MISMATCH'
+    })
   })
 
   it('lists entries newest first, one per recorded action', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import { countActiveCredentials } from '../support/database'
+import { useEmulator } from '../support/emulator'
 
 // POST /api/developer/plugin-keys/products/:productId: the first active credential, 201; 409 when one exists.
 describe('create a product credential', () => {
@@ -23,7 +24,13 @@ describe('create a product credential', () => {
     expect(reveal.pluginSecret).toMatch(/^sk_[A-Za-z0-9]{22,}$/)
 
     const record = created.body.credential
-    expect(record).toMatchObject({ productId: product.id, appId: product.appId, status: 'active', isActive: true, hasRecoverableSecret: true })
+    expect(record).toMatchObject({
+      productId: product.id,
+      appId: product.appId,
+      status: 'active',
+      isActive: true,
+      hasRecoverableSecret: true
+    })
     expect(record.pluginKeyPreview).toBe(`${reveal.pluginKey.slice(0, 8)}...${reveal.pluginKey.slice(-4)}`)
     expect(record.pluginSecretPreview).toBe(`${reveal.pluginSecret.slice(0, 8)}...${reveal.pluginSecret.slice(-4)}`)
     expect(JSON.stringify(record)).not.toContain(reveal.pluginSecret)

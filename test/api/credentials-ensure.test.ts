@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // POST .../:productId/ensure: 201 with one_time_reveal when it created, else 200 with previews only.
 describe('ensure a product credential', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // GET /api/developer/plugin-keys/products/:productId: the active credential, else the most recent revoked one.
 describe('get a product credential', () => {

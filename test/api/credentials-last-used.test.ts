@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { useEmulator } from '../support/emulator'
 import { issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // lastUsedAt: set by a successful verification, on the emulator clock; a failed one leaves it alone.
 describe('lastUsedAt of a product credential', () => {
@@ -25,7 +26,10 @@ describe('lastUsedAt of a product credential', () => {
     expect((await api.get(product.id)).body.credential.lastUsedAt).toBe('2031-03-04T06:06:07.000Z')
 
     clock.setOffsetMs(2 * 60 * 60 * 1000)
-    const failed = await verifyConnection(emulator, { ...verifyBody(product.id, issued.material), pluginSecret: 'sk_wrongwrongwrongwrongwrong' })
+    const failed = await verifyConnection(emulator, {
+      ...verifyBody(product.id, issued.material),
+      pluginSecret: 'sk_wrongwrongwrongwrongwrong'
+    })
     expect(failed.status).toBe(401)
     expect((await api.get(product.id)).body.credential.lastUsedAt).toBe('2031-03-04T06:06:07.000Z')
   })

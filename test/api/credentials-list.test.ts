@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { issueCredential, ownedProduct } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // GET /api/developer/plugin-keys/products: every credential of the visible products, newest first, revoked included.
 describe('list product credentials', () => {
@@ -24,7 +25,11 @@ describe('list product credentials', () => {
     expect(listed.status).toBe(200)
     expect(listed.body.ok).toBe(true)
     expect(listed.body.count).toBe(3)
-    expect(listed.body.credentials.map((c: { id: string }) => c.id)).toEqual([third.body.credential.id, second.body.credential.id, first.credential.id])
+    expect(listed.body.credentials.map((c: { id: string }) => c.id)).toEqual([
+      third.body.credential.id,
+      second.body.credential.id,
+      first.credential.id
+    ])
     expect(listed.body.credentials.map((c: { status: string; isActive: boolean }) => [c.status, c.isActive])).toEqual([
       ['active', true],
       ['revoked', false],
@@ -33,8 +38,12 @@ describe('list product credentials', () => {
 
     // Previews, never the full values; one-time reveal metadata on every record.
     const firstRecord = listed.body.credentials[2]
-    expect(firstRecord.pluginKeyPreview).toBe(`${first.material.pluginKey.slice(0, 8)}...${first.material.pluginKey.slice(-4)}`)
-    expect(firstRecord.pluginSecretPreview).toBe(`${first.material.pluginSecret.slice(0, 8)}...${first.material.pluginSecret.slice(-4)}`)
+    expect(firstRecord.pluginKeyPreview).toBe(
+      `${first.material.pluginKey.slice(0, 8)}...${first.material.pluginKey.slice(-4)}`
+    )
+    expect(firstRecord.pluginSecretPreview).toBe(
+      `${first.material.pluginSecret.slice(0, 8)}...${first.material.pluginSecret.slice(-4)}`
+    )
     expect(firstRecord.secretShownOnce).toBe(true)
     expect(listed.text).not.toContain(first.material.pluginKey)
     expect(listed.text).not.toContain(first.material.pluginSecret)
@@ -59,7 +68,12 @@ describe('list product credentials', () => {
     expect(listed[0]).toEqual(current.body.credential)
     expect(listed[0].hasRecoverableSecret).toBe(false)
     expect(listed[1]).toEqual(revoked.body.credential)
-    expect(listed[1]).toMatchObject({ hasRecoverableSecret: true, revealCount: 1, revokedReason: 'leaked', revocationCause: 'revoke' })
+    expect(listed[1]).toMatchObject({
+      hasRecoverableSecret: true,
+      revealCount: 1,
+      revokedReason: 'leaked',
+      revocationCause: 'revoke'
+    })
   })
 
   it('filters by productId, and without the filter covers all of the developer\u2019s products', async () => {
@@ -71,7 +85,9 @@ describe('list product credentials', () => {
 
     const all = await api.list()
     expect(all.body.count).toBe(3)
-    expect(new Set(all.body.credentials.map((c: { productId: string }) => c.productId))).toEqual(new Set([product.id, other.id]))
+    expect(new Set(all.body.credentials.map((c: { productId: string }) => c.productId))).toEqual(
+      new Set([product.id, other.id])
+    )
 
     const onlyFirst = await api.list(product.id)
     expect(onlyFirst.status).toBe(200)

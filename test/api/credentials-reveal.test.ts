@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // POST .../:productId/reveal-secret: 200 with appId, pluginKey, pluginSecret and the productKey / ProductSecret aliases.
 describe('reveal the secret of a product credential', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct } from '../support/credentials'
 import { countActiveCredentials } from '../support/database'
+import { useEmulator } from '../support/emulator'
 
 // POST .../:productId/revoke: 200 revoked true; 200 revoked false when nothing was active.
 describe('revoke a product credential', () => {

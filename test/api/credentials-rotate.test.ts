@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import { countActiveCredentials } from '../support/database'
+import { useEmulator } from '../support/emulator'
 
 // POST .../rotate-key and .../rotate-secret: 201, previous revoked, both key and secret replaced, App ID kept.
 describe.each(['rotate-key', 'rotate-secret'] as const)('%s', (action) => {
@@ -25,7 +26,12 @@ describe.each(['rotate-key', 'rotate-secret'] as const)('%s', (action) => {
       revokedReason: 'scheduled rotation'
     })
     expect(previous.revokedAt).toEqual(expect.any(String))
-    expect(credential).toMatchObject({ status: 'active', isActive: true, rotatedFromId: issued.credential.id, productId: product.id })
+    expect(credential).toMatchObject({
+      status: 'active',
+      isActive: true,
+      rotatedFromId: issued.credential.id,
+      productId: product.id
+    })
     expect(credential.id).not.toBe(issued.credential.id)
 
     // Both the key and the secret change in either operation; the App ID stays.

@@ -1,14 +1,23 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import BetterSqlite3 from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createSecretBox, runtimeKeyId } from '../../src/core/crypto/secret-box'
 import { nativeBindingOption } from '../../src/core/store/native-binding'
+import {
+  credentialPath,
+  expectError,
+  issueCredential,
+  managementClient,
+  ownedProduct,
+  verifyBody,
+  verifyConnection
+} from '../support/credentials'
+import type { Material } from '../support/credentials'
 import { startEmulator, useEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { makeTempDir } from '../support/temp-dir'
-import { credentialPath, expectError, issueCredential, managementClient, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
-import type { Material } from '../support/credentials'
-import { createSecretBox, runtimeKeyId } from '../../src/core/crypto/secret-box'
 
 // hasRecoverableSecret tells whether the runtime key this emulator runs with opens the sealed
 // copy: a database file opened under another runtime key (a copied database, a replaced key file).
@@ -48,7 +57,9 @@ describe('a database file opened under another runtime key', () => {
   it('stores a key id beside the sealed secret, never the key', () => {
     const db = new BetterSqlite3(databasePath, { readonly: true, ...nativeBindingOption() })
     try {
-      const row = db.prepare('SELECT sealed_key_id, sealed_material FROM product_credentials WHERE id = ?').get(credentialId) as {
+      const row = db
+        .prepare('SELECT sealed_key_id, sealed_material FROM product_credentials WHERE id = ?')
+        .get(credentialId) as {
         sealed_key_id: string
         sealed_material: string
       }
@@ -66,9 +77,18 @@ describe('a database file opened under another runtime key', () => {
     const api = managementClient(second, developer.token)
     const current = await api.get(productId)
     expect(current.status).toBe(200)
-    expect(current.body.credential).toMatchObject({ id: credentialId, status: 'active', hasRecoverableSecret: false, unrecoverableReason: 'other-runtime-key' })
+    expect(current.body.credential).toMatchObject({
+      id: credentialId,
+      status: 'active',
+      hasRecoverableSecret: false,
+      unrecoverableReason: 'other-runtime-key'
+    })
     const listed = await api.list(productId)
-    expect(listed.body.credentials[0]).toMatchObject({ id: credentialId, hasRecoverableSecret: false, unrecoverableReason: 'other-runtime-key' })
+    expect(listed.body.credentials[0]).toMatchObject({
+      id: credentialId,
+      hasRecoverableSecret: false,
+      unrecoverableReason: 'other-runtime-key'
+    })
 
     const revealed = await api.act(productId, 'reveal-secret')
     expectError(revealed, 409, 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE')
@@ -97,14 +117,21 @@ describe('a database file opened under another runtime key', () => {
     const byId = new Map((listed.body.credentials as Array<Record<string, unknown>>).map((c) => [c.id, c]))
     expect(byId.get(credentialId)).toMatchObject({ status: 'revoked', hasRecoverableSecret: true })
     const current = await api.get(productId)
-    expect(current.body.credential).toMatchObject({ status: 'active', hasRecoverableSecret: false, unrecoverableReason: 'other-runtime-key' })
+    expect(current.body.credential).toMatchObject({
+      status: 'active',
+      hasRecoverableSecret: false,
+      unrecoverableReason: 'other-runtime-key'
+    })
     expectError(await api.act(productId, 'reveal-secret'), 409, 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE')
   })
 
   it('without a runtime key, says so', async () => {
     const keyless = await reopen(null)
     const current = await managementClient(keyless, developer.token).get(productId)
-    expect(current.body.credential).toMatchObject({ hasRecoverableSecret: false, unrecoverableReason: 'no-runtime-key' })
+    expect(current.body.credential).toMatchObject({
+      hasRecoverableSecret: false,
+      unrecoverableReason: 'no-runtime-key'
+    })
   })
 })
 
@@ -137,16 +164,25 @@ describe('a secret sealed before key ids were kept (schema version 4)', () => {
     emulator = await startEmulator({ databasePath, adminToken, runtimeKey: key })
     const ownedApi = managementClient(emulator, owned.developer.token)
     const otherApi = managementClient(emulator, other.developer.token)
-    expect((await ownedApi.get(owned.product.id)).body.credential).toMatchObject({ hasRecoverableSecret: true, unrecoverableReason: null })
+    expect((await ownedApi.get(owned.product.id)).body.credential).toMatchObject({
+      hasRecoverableSecret: true,
+      unrecoverableReason: null
+    })
     expect((await ownedApi.act(owned.product.id, 'reveal-secret')).status).toBe(200)
-    expect((await otherApi.get(other.product.id)).body.credential).toMatchObject({ hasRecoverableSecret: false, unrecoverableReason: 'other-runtime-key' })
+    expect((await otherApi.get(other.product.id)).body.credential).toMatchObject({
+      hasRecoverableSecret: false,
+      unrecoverableReason: 'other-runtime-key'
+    })
   })
 })
 
 /** Replaces a product's sealed copy with one sealed under a random key, as another machine's emulator would have. */
 function sealUnderAnotherKey(productId: string, db: BetterSqlite3.Database): void {
   const sealed = createSecretBox(randomBytes(32)).seal(JSON.stringify({ pluginKey: 'pk_x', pluginSecret: 'sk_x' }))
-  db.prepare("UPDATE product_credentials SET sealed_material = ? WHERE product_id = ? AND status = 'active'").run(sealed, productId)
+  db.prepare("UPDATE product_credentials SET sealed_material = ? WHERE product_id = ? AND status = 'active'").run(
+    sealed,
+    productId
+  )
 }
 
 describe('sealedKeyId in a scenario document', () => {
@@ -154,9 +190,14 @@ describe('sealedKeyId in a scenario document', () => {
 
   it('is refused when it is not a key id, naming the path, and nothing changes', async () => {
     expect((await emulator.control('POST', '/presets/full-library')).status).toBe(200)
-    const exported = (await emulator.control('GET', '/state')).body.state as { credentials: Array<Record<string, unknown>> }
+    const exported = (await emulator.control('GET', '/state')).body.state as {
+      credentials: Array<Record<string, unknown>>
+    }
     expect(exported.credentials[0]?.sealedKeyId).toMatch(/^rk_[0-9a-f]{16}$/)
-    const refused = await emulator.control('PUT', '/state', { ...exported, credentials: [{ ...exported.credentials[0], sealedKeyId: 'my-runtime-key' }] })
+    const refused = await emulator.control('PUT', '/state', {
+      ...exported,
+      credentials: [{ ...exported.credentials[0], sealedKeyId: 'my-runtime-key' }]
+    })
     expectError(refused, 400, 'VALIDATION_ERROR')
     expect(refused.body.message).toContain('/credentials/0/sealedKeyId')
     expect((await emulator.control('GET', '/state')).body.state).toEqual(exported)

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import { credentialPath, expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
+
+import {
+  credentialPath,
+  expectError,
+  issueCredential,
+  ownedProduct,
+  verifyBody,
+  verifyConnection
+} from '../support/credentials'
 import type { OwnedProduct } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // reveal-secret on a credential with no recoverable secret: 409 PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE with recovery paths.
 function expectSecretUnavailable(result: Awaited<ReturnType<OwnedProduct['api']['act']>>, productId: string): void {
@@ -19,8 +27,15 @@ describe('legacy (unrecoverable) credential made through the control plane', () 
     const made = await emulator.control('POST', `/products/${owned.product.id}/legacy-credential`)
     expect(made.status).toBe(201)
     expect(made.body.ok).toBe(true)
-    expect(made.body.credential).toMatchObject({ productId: owned.product.id, status: 'active', hasRecoverableSecret: false })
-    return made.body as { credential: { id: string }; oneTimeReveal: { appId: string; pluginKey: string; pluginSecret: string } }
+    expect(made.body.credential).toMatchObject({
+      productId: owned.product.id,
+      status: 'active',
+      hasRecoverableSecret: false
+    })
+    return made.body as {
+      credential: { id: string }
+      oneTimeReveal: { appId: string; pluginKey: string; pluginSecret: string }
+    }
   }
 
   it('is active and verifies, but reveal-secret answers 409 with recovery paths', async () => {
@@ -31,14 +46,20 @@ describe('legacy (unrecoverable) credential made through the control plane', () 
     const revealed = await owned.api.act(owned.product.id, 'reveal-secret')
     expectSecretUnavailable(revealed, owned.product.id)
     expect(revealed.text).not.toContain(legacy.oneTimeReveal.pluginSecret)
-    expect((await owned.api.get(owned.product.id)).body.credential).toMatchObject({ id: legacy.credential.id, status: 'active' })
+    expect((await owned.api.get(owned.product.id)).body.credential).toMatchObject({
+      id: legacy.credential.id,
+      status: 'active'
+    })
   })
 
   it('recovers through the rotate-secret path the error names', async () => {
     const owned = await ownedProduct(emulator)
     const legacy = await legacyCredential(owned)
     const refused = await owned.api.act(owned.product.id, 'reveal-secret')
-    const rotated = await emulator.request('POST', refused.body.recovery.rotateSecret, { token: owned.developer.token, body: {} })
+    const rotated = await emulator.request('POST', refused.body.recovery.rotateSecret, {
+      token: owned.developer.token,
+      body: {}
+    })
     expect(rotated.status).toBe(201)
     expect(rotated.body.previous_credential.id).toBe(legacy.credential.id)
     expect(rotated.body.credential.hasRecoverableSecret).toBe(true)
@@ -61,7 +82,11 @@ describe('legacy (unrecoverable) credential made through the control plane', () 
   it('is refused with 409 ACTIVE_CREDENTIAL_EXISTS while another credential is active', async () => {
     const owned = await ownedProduct(emulator)
     await issueCredential(owned.api, owned.product.id)
-    expectError(await emulator.control('POST', `/products/${owned.product.id}/legacy-credential`), 409, 'ACTIVE_CREDENTIAL_EXISTS')
+    expectError(
+      await emulator.control('POST', `/products/${owned.product.id}/legacy-credential`),
+      409,
+      'ACTIVE_CREDENTIAL_EXISTS'
+    )
   })
 })
 
@@ -84,7 +109,9 @@ describe('server started without a runtime key', () => {
     expect(rotated.status).toBe(201)
     expect(rotated.body.credential.hasRecoverableSecret).toBe(false)
     // The rotated material is still shown once, and works.
-    expect((await verifyConnection(emulator, verifyBody(owned.product.id, rotated.body.one_time_reveal))).status).toBe(200)
+    expect((await verifyConnection(emulator, verifyBody(owned.product.id, rotated.body.one_time_reveal))).status).toBe(
+      200
+    )
     expectSecretUnavailable(await owned.api.act(owned.product.id, 'reveal-secret'), owned.product.id)
   })
 })

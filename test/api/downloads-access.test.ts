@@ -1,10 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { useEmulator } from '../support/emulator'
-import { expectError } from '../support/credentials'
-import { productWithCredential } from '../support/plugin-client'
-import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase, resellerOrder } from '../support/commerce'
+import {
+  addFile,
+  createCustomer,
+  customerSession,
+  getLibrary,
+  libraryTokenOf,
+  purchase,
+  resellerOrder
+} from '../support/commerce'
 import type { ProductFile } from '../support/commerce'
+import { expectError } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
+import { productWithCredential } from '../support/plugin-client'
 
 // Downloads check the token and the entitlement (docs/api.md section 4): no token 401, another
 // customer's token 403 ENTITLEMENT_REQUIRED, unknown file 404.
@@ -60,7 +69,10 @@ describe('GET /api/downloads/:fileId: who may download', () => {
     const token = await libraryTokenOf(emu, late.id)
     expectError(await download(file.id, `?token=${token}`), 403, 'ENTITLEMENT_REQUIRED')
     const order = await resellerOrder(emu, productId)
-    const claimed = await emu.request('POST', '/api/library/claim', { token: await customerSession(emu, late.id), body: { claim: order.claimToken } })
+    const claimed = await emu.request('POST', '/api/library/claim', {
+      token: await customerSession(emu, late.id),
+      body: { claim: order.claimToken }
+    })
     expect(claimed.status).toBe(200)
     expect((await download(file.id, `?token=${token}`)).status).toBe(200)
   })
@@ -81,14 +93,19 @@ describe('GET /api/downloads/:fileId: who may download', () => {
 
   it('a developer JWT or a customer JWT is not a download token', async () => {
     const developer = await emu.createDeveloper()
-    expectError(await download(file.id, '', { authorization: `Bearer ${developer.token}` }), 401, 'LIBRARY_TOKEN_INVALID')
+    expectError(
+      await download(file.id, '', { authorization: `Bearer ${developer.token}` }),
+      401,
+      'LIBRARY_TOKEN_INVALID'
+    )
     const customer = await createCustomer(emu)
     const session = await customerSession(emu, customer.id)
     expectError(await download(file.id, `?token=${session}`), 401, 'LIBRARY_TOKEN_INVALID')
   })
 
   it('the download token expires on the emulator clock', async () => {
-    const exp = JSON.parse(Buffer.from(ownerDownloadToken.split('.')[1] ?? '', 'base64url').toString('utf8')).exp as number
+    const exp = JSON.parse(Buffer.from(ownerDownloadToken.split('.')[1] ?? '', 'base64url').toString('utf8'))
+      .exp as number
     clock.setOffsetMs(exp * 1000 - Date.now() + 1000)
     try {
       expectError(await download(file.id, `?download_token=${ownerDownloadToken}`), 401, 'LIBRARY_TOKEN_INVALID')

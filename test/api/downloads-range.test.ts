@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import { productWithCredential } from '../support/plugin-client'
+
 import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 import type { ProductFile } from '../support/commerce'
+import { useEmulator } from '../support/emulator'
+import { productWithCredential } from '../support/plugin-client'
 
 // Delivery behind the library's download links (docs/api.md section 4): whole files and byte ranges.
 // Every range must be the same bytes as that slice of the whole download.
@@ -18,7 +19,12 @@ describe('GET/HEAD /api/downloads/:fileId: whole files and ranges', () => {
   beforeAll(async () => {
     const product = await productWithCredential(emu, 'Range Rider')
     file = await addFile(emu, product.productId, { version: '1.2.0', platform: 'windows', sizeBytes: SIZE })
-    smallFile = await addFile(emu, product.productId, { version: '1.1.0', platform: 'linux', sizeBytes: 50, filename: 'range-rider-small.tar.gz' })
+    smallFile = await addFile(emu, product.productId, {
+      version: '1.1.0',
+      platform: 'linux',
+      sizeBytes: 50,
+      filename: 'range-rider-small.tar.gz'
+    })
     const customer = await createCustomer(emu)
     await purchase(emu, customer.id, product.productId)
     const library = await getLibrary(emu, await libraryTokenOf(emu, customer.id))
@@ -82,14 +88,17 @@ describe('GET/HEAD /api/downloads/:fileId: whole files and ranges', () => {
     expect(part.bytes.equals(small)).toBe(true)
   })
 
-  it.each(['bytes=200000-', 'bytes=250000-260000', 'bytes=-0'])('an unsatisfiable range (%s) is 416 with Content-Range */size', async (range) => {
-    const response = await fetch(url, { headers: { range } })
-    expect(response.status).toBe(416)
-    expect(response.headers.get('content-range')).toBe(`bytes */${SIZE}`)
-    const body = (await response.json()) as Record<string, unknown>
-    expect(body).toMatchObject({ ok: false, error: 'RANGE_NOT_SATISFIABLE' })
-    expect(typeof body.message).toBe('string')
-  })
+  it.each(['bytes=200000-', 'bytes=250000-260000', 'bytes=-0'])(
+    'an unsatisfiable range (%s) is 416 with Content-Range */size',
+    async (range) => {
+      const response = await fetch(url, { headers: { range } })
+      expect(response.status).toBe(416)
+      expect(response.headers.get('content-range')).toBe(`bytes */${SIZE}`)
+      const body = (await response.json()) as Record<string, unknown>
+      expect(body).toMatchObject({ ok: false, error: 'RANGE_NOT_SATISFIABLE' })
+      expect(typeof body.message).toBe('string')
+    }
+  )
 
   it('a Range header it does not understand is ignored: the whole file', async () => {
     for (const range of ['items=0-10', 'bytes=0-10,20-30', 'bytes=abc']) {

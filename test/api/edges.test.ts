@@ -1,9 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeJwt } from 'jose'
+import { beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { useEmulator } from '../support/emulator'
-import { expectError, managementClient } from '../support/credentials'
 import { customerSession, libraryTokenOf } from '../support/commerce'
+import { expectError, managementClient } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 import { buildTokenWorld, credentialHeaders, downloadTokenFrom, vendorLibraryToken } from '../support/token-world'
 import type { TokenWorld } from '../support/token-world'
 
@@ -23,23 +24,34 @@ describe('edges', () => {
 
   describe('explicit null is absent', () => {
     it('on the management API, the licensing side and the control plane', async () => {
-      const ensured = await managementClient(emu, world.vendorX.developer.token).act(world.vendorX.product.productId, 'ensure', {
-        reason: null,
-        metadata: null
-      })
+      const ensured = await managementClient(emu, world.vendorX.developer.token).act(
+        world.vendorX.product.productId,
+        'ensure',
+        {
+          reason: null,
+          metadata: null
+        }
+      )
       expect(ensured.status, ensured.text).toBe(200)
       const minted = await emu.request('POST', '/api/license/v1/library-token', {
         headers: credentialHeaders(world.vendorX.product),
         body: { license_key: world.buyer.licenseX, storefront: null, token: null }
       })
       expect(minted.status, minted.text).toBe(200)
-      const customer = await emu.control('POST', '/customers', { email: 'null-name@example.test', name: null, country: null })
+      const customer = await emu.control('POST', '/customers', {
+        email: 'null-name@example.test',
+        name: null,
+        country: null
+      })
       expect(customer.status, customer.text).toBe(201)
       expect(customer.body.customer.name).toBeNull()
     })
 
     it('a required field sent as null is still missing', async () => {
-      const result = await emu.request('POST', '/api/license/v1/validate', { headers: credentialHeaders(world.vendorX.product), body: { license_key: null } })
+      const result = await emu.request('POST', '/api/license/v1/validate', {
+        headers: credentialHeaders(world.vendorX.product),
+        body: { license_key: null }
+      })
       expectError(result, 400, 'VALIDATION_ERROR')
     })
   })
@@ -58,27 +70,44 @@ describe('edges', () => {
       const refused = await emu.request('GET', '/api/library?instance_id=one&machine_id=two', { token: libraryToken })
       expectError(refused, 400, 'VALIDATION_ERROR')
       expect(refused.body.message).toMatch(/"instance_id" and "machine_id"/)
-      const across = await emu.request('POST', '/api/license/v1/webview-library?instanceId=one', { token: libraryToken, body: { instance_id: 'two' } })
+      const across = await emu.request('POST', '/api/license/v1/webview-library?instanceId=one', {
+        token: libraryToken,
+        body: { instance_id: 'two' }
+      })
       expectError(across, 400, 'VALIDATION_ERROR')
       expect(across.body.message).toMatch(/"instance_id" and "instanceId"/)
     })
 
     it('x-svc-plugin-key and a different x-svc-api-key are a 400 naming both headers, never their values', async () => {
       const headers = { ...credentialHeaders(world.vendorX.product), 'x-svc-api-key': world.vendorY.product.pluginKey }
-      const refused = await emu.request('POST', '/api/license/v1/validate', { headers, body: { license_key: world.buyer.licenseX } })
+      const refused = await emu.request('POST', '/api/license/v1/validate', {
+        headers,
+        body: { license_key: world.buyer.licenseX }
+      })
       expectError(refused, 400, 'VALIDATION_ERROR')
       expect(refused.body.message).toContain('x-svc-plugin-key')
       expect(refused.body.message).toContain('x-svc-api-key')
       expect(refused.text).not.toContain(world.vendorY.product.pluginKey)
       const same = { ...credentialHeaders(world.vendorX.product), 'x-svc-api-key': world.vendorX.product.pluginKey }
-      expect((await emu.request('POST', '/api/license/v1/validate', { headers: same, body: { license_key: world.buyer.licenseX } })).status).toBe(200)
+      expect(
+        (
+          await emu.request('POST', '/api/license/v1/validate', {
+            headers: same,
+            body: { license_key: world.buyer.licenseX }
+          })
+        ).status
+      ).toBe(200)
     })
 
     it('an empty filter is a 400, not an empty library', async () => {
       for (const query of ['storefront=', 'storefrontSlug=', 'instance_id=', 'machine_id=']) {
         expectError(await emu.request('GET', `/api/library?${query}`, { token: libraryToken }), 400, 'VALIDATION_ERROR')
       }
-      expectError(await emu.request('GET', '/api/license/v1/webview-library?storefront=', { token: libraryToken }), 400, 'VALIDATION_ERROR')
+      expectError(
+        await emu.request('GET', '/api/license/v1/webview-library?storefront=', { token: libraryToken }),
+        400,
+        'VALIDATION_ERROR'
+      )
     })
   })
 
@@ -89,7 +118,10 @@ describe('edges', () => {
     expect(refused.body.message).toBe(
       'This route takes a library token, a vendor library token or a download token; this request sent a customer session token.'
     )
-    expect(refused.body.tokenKind).toEqual({ received: 'customerJwt', accepted: ['libraryToken', 'vendorLibraryToken', 'downloadToken'] })
+    expect(refused.body.tokenKind).toEqual({
+      received: 'customerJwt',
+      accepted: ['libraryToken', 'vendorLibraryToken', 'downloadToken']
+    })
     const onManagement = await emu.request('GET', '/api/developer/plugin-keys/products', { token: libraryToken })
     expectError(onManagement, 401, 'INVALID_TOKEN')
     expect(onManagement.body.message).toContain('this request sent a library token')
@@ -112,13 +144,22 @@ describe('edges', () => {
       expect(decodeJwt(downloadToken).vendor).toBe(world.vendorX.developer.id)
       const viaDownload = await emu.request('GET', '/api/library', { token: downloadToken })
       expect(viaDownload.body.products.map((p: { product_id: string }) => p.product_id)).toEqual([x])
-      expectError(await emu.request('GET', `/api/downloads/${world.vendorY.fileId}?download_token=${downloadToken}`), 403, 'ENTITLEMENT_REQUIRED')
-      expect((await emu.request('GET', `/api/downloads/${world.vendorX.fileId}?download_token=${downloadToken}`)).status).toBe(200)
+      expectError(
+        await emu.request('GET', `/api/downloads/${world.vendorY.fileId}?download_token=${downloadToken}`),
+        403,
+        'ENTITLEMENT_REQUIRED'
+      )
+      expect(
+        (await emu.request('GET', `/api/downloads/${world.vendorX.fileId}?download_token=${downloadToken}`)).status
+      ).toBe(200)
     })
 
     it('a plugin of vendor Y cannot use vendor X’s token to mint its own', async () => {
       const token = await vendorLibraryToken(emu, world.vendorX.product, world.buyer.licenseX)
-      const refused = await emu.request('POST', '/api/license/v1/library-token', { token, headers: credentialHeaders(world.vendorY.product) })
+      const refused = await emu.request('POST', '/api/license/v1/library-token', {
+        token,
+        headers: credentialHeaders(world.vendorY.product)
+      })
       expectError(refused, 401, 'LIBRARY_TOKEN_INVALID')
       // Re-minting with vendor X's own token keeps the vendor: never wider.
       const again = await emu.request('POST', '/api/license/v1/library-token', { token })
@@ -133,7 +174,11 @@ describe('edges', () => {
         const refused = await emu.request(method, '/api/license/v1/library-token', { token: downloadToken })
         expectError(refused, 401, 'LIBRARY_TOKEN_INVALID')
         expect(refused.body.message).toContain('this request sent a download token')
-        expectError(await emu.request(method, '/api/license/v1/webview-library', { token: downloadToken }), 401, 'LIBRARY_TOKEN_INVALID')
+        expectError(
+          await emu.request(method, '/api/license/v1/webview-library', { token: downloadToken }),
+          401,
+          'LIBRARY_TOKEN_INVALID'
+        )
       }
       const read = await emu.request('GET', `/api/library?download_token=${downloadToken}`)
       expect(read.status, read.text).toBe(200)
@@ -144,7 +189,10 @@ describe('edges', () => {
       const downloadToken = await downloadTokenFrom(emu, libraryToken)
       await emu.control('PUT', '/clock', { offsetS: 61 * 60 })
       try {
-        const expired = await emu.request('GET', `/api/downloads/${world.vendorX.fileId}?download_token=${downloadToken}`)
+        const expired = await emu.request(
+          'GET',
+          `/api/downloads/${world.vendorX.fileId}?download_token=${downloadToken}`
+        )
         expectError(expired, 401, 'LIBRARY_TOKEN_INVALID')
         expect(expired.body.message).toBe('The download token has expired.')
         expectError(await emu.request('GET', '/api/library', { token: downloadToken }), 401, 'LIBRARY_TOKEN_INVALID')
@@ -173,10 +221,14 @@ describe('edges', () => {
   })
 
   it('a URL over 8 KiB is 414 URI_TOO_LONG, as docs/api.md says; one under it is served', async () => {
-    const long = await fetch(`${emu.baseUrl}/api/library?utm_source=${'x'.repeat(9 * 1024)}`, { headers: { authorization: `Bearer ${libraryToken}` } })
+    const long = await fetch(`${emu.baseUrl}/api/library?utm_source=${'x'.repeat(9 * 1024)}`, {
+      headers: { authorization: `Bearer ${libraryToken}` }
+    })
     expect(long.status).toBe(414)
     expect(((await long.json()) as { error: string }).error).toBe('URI_TOO_LONG')
-    const served = await fetch(`${emu.baseUrl}/api/library?utm_source=${'x'.repeat(7 * 1024)}`, { headers: { authorization: `Bearer ${libraryToken}` } })
+    const served = await fetch(`${emu.baseUrl}/api/library?utm_source=${'x'.repeat(7 * 1024)}`, {
+      headers: { authorization: `Bearer ${libraryToken}` }
+    })
     expect(served.status).toBe(200)
   })
 

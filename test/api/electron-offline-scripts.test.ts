@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
 import { projectRoot } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
@@ -41,7 +42,9 @@ function expectExplained(output: string, command: string) {
   expect(output).toContain('ELECTRON_MIRROR')
   expect(output).toContain('electron_config_cache')
   // The exact place to drop a downloaded zip, inside the cache folder given.
-  expect(output).toMatch(new RegExp(`${cache.path}/[0-9a-f]{64}/electron-v[\\d.]+-${process.platform}-${process.arch}\\.zip`))
+  expect(output).toMatch(
+    new RegExp(`${cache.path}/[0-9a-f]{64}/electron-v[\\d.]+-${process.platform}-${process.arch}\\.zip`)
+  )
   expect(output).toContain('`npm run serve` runs the same server and the\nsame UI, in your browser')
   // The installer's stack is not passed through.
   expect(output).not.toMatch(/^\s+at .*@electron\/get/m)
@@ -51,7 +54,9 @@ describe('Electron downloads that fail explain themselves', () => {
   it.skipIf(electronInstalled)('npm start', () => {
     const run = npmRun(['start'])
     expect(run.status).not.toBe(0)
-    expect(run.output).toContain(`npm start needs the Electron binary, and it could not be downloaded from the mirror ${closed}:`)
+    expect(run.output).toContain(
+      `npm start needs the Electron binary, and it could not be downloaded from the mirror ${closed}:`
+    )
     expect(run.output).toContain('TypeError: fetch failed')
     expectExplained(run.output, 'npm start')
   })

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { useEmulator } from '../support/emulator'
+import {
+  addFile,
+  createCustomer,
+  customerSession,
+  DAY_MS,
+  getLibrary,
+  libraryTokenOf,
+  purchase,
+  resellerOrder
+} from '../support/commerce'
+import type { ProductFile, PurchaseKind } from '../support/commerce'
 import { expectError } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 import { productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { DAY_MS, addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase, resellerOrder } from '../support/commerce'
-import type { ProductFile, PurchaseKind } from '../support/commerce'
 
 // Entitlements follow what grants them: a revoked, refunded or expired license and a trial past
 // its end stop granting downloads (no links in the library, 403 ENTITLEMENT_REQUIRED on the
@@ -28,7 +38,10 @@ describe('entitlements follow what grants them', () => {
     const library = await getLibrary(emu, await libraryTokenOf(emu, customerId))
     expect(library.status).toBe(200)
     const listed = library.body.products.find((p: { product_id: string }) => p.product_id === productId)
-    const download = await emu.request('GET', `/api/downloads/${file.id}?download_token=${encodeURIComponent(library.body.download_token)}`)
+    const download = await emu.request(
+      'GET',
+      `/api/downloads/${file.id}?download_token=${encodeURIComponent(library.body.download_token)}`
+    )
     return { listed, links: (listed?.downloads ?? []).length as number, download }
   }
 
@@ -46,7 +59,8 @@ describe('entitlements follow what grants them', () => {
     expect(seen.download.body.message).toContain('no longer')
   }
 
-  const buy = (customerId: string, productId: string, kind: PurchaseKind = 'perpetual') => purchase(emu, customerId, productId, { kind })
+  const buy = (customerId: string, productId: string, kind: PurchaseKind = 'perpetual') =>
+    purchase(emu, customerId, productId, { kind })
   const patchLicense = (id: string, body: Record<string, unknown>) => emu.control('PATCH', `/licenses/${id}`, body)
 
   it('a revoked license: no links and 403, back when reinstated', async () => {
@@ -69,7 +83,10 @@ describe('entitlements follow what grants them', () => {
   it('an expired license: no links and 403', async () => {
     const { product, file, customerId } = await setUp('Expired Exciter')
     const bought = await buy(customerId, product.productId)
-    expect((await patchLicense(bought.license.id, { expiresAt: new Date(clock.now().getTime() - 1000).toISOString() })).status).toBe(200)
+    expect(
+      (await patchLicense(bought.license.id, { expiresAt: new Date(clock.now().getTime() - 1000).toISOString() }))
+        .status
+    ).toBe(200)
     await expectLapsed(customerId, product.productId, file)
   })
 
@@ -109,7 +126,10 @@ describe('entitlements follow what grants them', () => {
 
     const claim = await resellerOrder(emu, product.productId)
     const session = await customerSession(emu, customerId)
-    const claimed = await emu.request('POST', '/api/library/claim', { token: session, body: { claim_token: claim.claimToken } })
+    const claimed = await emu.request('POST', '/api/library/claim', {
+      token: session,
+      body: { claim_token: claim.claimToken }
+    })
     expect(claimed.status).toBe(200)
     await expectGranted(customerId, product.productId, file)
   })
@@ -119,7 +139,10 @@ describe('entitlements follow what grants them', () => {
     const other = await setUp('Owned Elsewhere')
     await buy(customerId, other.product.productId)
     const library = await getLibrary(emu, await libraryTokenOf(emu, customerId))
-    const download = await emu.request('GET', `/api/downloads/${file.id}?download_token=${encodeURIComponent(library.body.download_token)}`)
+    const download = await emu.request(
+      'GET',
+      `/api/downloads/${file.id}?download_token=${encodeURIComponent(library.body.download_token)}`
+    )
     expectError(download, 403, 'ENTITLEMENT_REQUIRED')
     expect(download.body.message).toContain('no entitlement')
   })

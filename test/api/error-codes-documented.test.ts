@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
 import { ERROR_CODES } from '../../src/shared/contract/error-codes'
 import { useEmulator } from '../support/emulator'
 
@@ -13,7 +14,15 @@ const errorsSection = apiDoc.slice(errorsStart, apiDoc.indexOf('\n## ', errorsSt
 
 describe('error codes', () => {
   it('knows the codes of both tables, transport codes included', () => {
-    for (const code of ['VALIDATION_ERROR', 'MALFORMED_REQUEST', 'HEADERS_TOO_LARGE', 'URI_TOO_LONG', 'INTERNAL', 'RATE_LIMITED', 'LIBRARY_CLAIM_FAILED']) {
+    for (const code of [
+      'VALIDATION_ERROR',
+      'MALFORMED_REQUEST',
+      'HEADERS_TOO_LARGE',
+      'URI_TOO_LONG',
+      'INTERNAL',
+      'RATE_LIMITED',
+      'LIBRARY_CLAIM_FAILED'
+    ]) {
       expect(ERROR_CODES).toContain(code)
     }
   })

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
@@ -49,12 +50,18 @@ describe('faults seen through the inspector', () => {
     const plugin = pluginClient(emu, credential)
     expect((await plugin.validate('MAGIC-VALID', 'studio-mac', 'nonce-123')).status).toBe(503)
     const verify = await emu.request('POST', '/api/plugin-connections/verify', {
-      body: { productId: credential.productId, appId: credential.appId, pluginKey: credential.pluginKey, pluginSecret: credential.pluginSecret }
+      body: {
+        productId: credential.productId,
+        appId: credential.appId,
+        pluginKey: credential.pluginKey,
+        pluginSecret: credential.pluginSecret
+      }
     })
     expect(verify.status).toBe(429)
 
     const listed = (await emu.control('GET', '/requests')).body.requests as Array<{ id: number; path: string }>
-    const entryOf = async (path: string) => (await emu.control('GET', `/requests/${listed.find((r) => r.path === path)!.id}`)).body.entry
+    const entryOf = async (path: string) =>
+      (await emu.control('GET', `/requests/${listed.find((r) => r.path === path)!.id}`)).body.entry
     const validate = await entryOf('/api/license/v1/validate')
     expect(validate.request.bodyInfo.kind).toBe('json')
     expect(validate.request.body).toMatchObject({ instance_id: 'studio-mac', nonce: 'nonce-123' })

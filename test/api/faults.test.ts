@@ -1,11 +1,12 @@
 import { request as httpRequest } from 'node:http'
 import type { IncomingHttpHeaders } from 'node:http'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 import { startEmulator, useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
 import { rawRequest } from '../support/raw-http'
-import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 
 // Fault injection (docs/api.md section 6): each kind as a real HTTP client sees it. No timing
 // is asserted; the faults use small waits so the suite stays fast.
@@ -18,21 +19,33 @@ interface ChunkedResult {
 }
 
 /** One request through node:http, keeping every read apart: how a client on a slow link sees the body. */
-function readInChunks(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<ChunkedResult> {
+function readInChunks(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {}
+): Promise<ChunkedResult> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
       {
         method: options.method ?? 'GET',
         headers: {
-          ...(options.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(options.body)) } : {}),
+          ...(options.body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(options.body)) }
+            : {}),
           ...options.headers
         }
       },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, text: Buffer.concat(chunks).toString('utf8') }))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            chunks,
+            text: Buffer.concat(chunks).toString('utf8')
+          })
+        )
         res.on('error', reject)
       }
     )
@@ -94,8 +107,20 @@ describe('fault rules on the control plane', () => {
       { route: '/api/**', kind: 'rate_limit', probability: 0.25 }
     ])
     expect(stored).toHaveLength(2)
-    expect(stored[0]).toMatchObject({ method: 'POST', route: '/api/license/v1/*', kind: 'error', status: 503, probability: 1 })
-    expect(stored[1]).toMatchObject({ method: null, kind: 'rate_limit', retryAfterS: 1, probability: 0.25, status: null })
+    expect(stored[0]).toMatchObject({
+      method: 'POST',
+      route: '/api/license/v1/*',
+      kind: 'error',
+      status: 503,
+      probability: 1
+    })
+    expect(stored[1]).toMatchObject({
+      method: null,
+      kind: 'rate_limit',
+      retryAfterS: 1,
+      probability: 0.25,
+      status: null
+    })
     expect(stored[0]!.id).not.toBe(stored[1]!.id)
     expect((await emu.control('GET', '/faults')).body.rules).toEqual(stored)
 
@@ -171,7 +196,9 @@ describe('fault rules on the control plane', () => {
   })
 
   it('needs the admin token like the rest of the control plane', async () => {
-    const result = await emu.request('PUT', '/_emulator/faults', { body: { rules: [{ route: '**', kind: 'offline' }] } })
+    const result = await emu.request('PUT', '/_emulator/faults', {
+      body: { rules: [{ route: '**', kind: 'offline' }] }
+    })
     expect(result.status).toBe(401)
     expect((await emu.request('GET', '/_emulator/faults')).status).toBe(401)
     expect((await emu.control('GET', '/faults')).body.rules).toEqual([])
@@ -285,7 +312,9 @@ describe('each fault kind, as the client sees it', () => {
     const customer = await createCustomer(emu)
     await purchase(emu, customer.id, credential.productId)
     const library = await getLibrary(emu, await libraryTokenOf(emu, customer.id))
-    const link = (library.body.products[0].downloads as Array<{ file_id: string; url: string }>).find((d) => d.file_id === file.id)
+    const link = (library.body.products[0].downloads as Array<{ file_id: string; url: string }>).find(
+      (d) => d.file_id === file.id
+    )
     const url = emu.baseUrl + localPath(link!.url)
     const whole = Buffer.from(await (await fetch(url)).arrayBuffer())
     expect(whole.length).toBe(5000)
@@ -399,7 +428,9 @@ describe('a client that hangs up mid-fault', () => {
     const customer = await createCustomer(emu)
     await purchase(emu, customer.id, credential.productId)
     const library = await getLibrary(emu, await libraryTokenOf(emu, customer.id))
-    const link = (library.body.products[0].downloads as Array<{ file_id: string; url: string }>).find((d) => d.file_id === file.id)
+    const link = (library.body.products[0].downloads as Array<{ file_id: string; url: string }>).find(
+      (d) => d.file_id === file.id
+    )
     const url = emu.baseUrl + localPath(link!.url)
 
     await setRules([{ route: '/api/downloads/**', kind: 'trickle', ms: 100 }])

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { ERROR_CODES } from '../../src/shared/contract/error-codes'
 import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
@@ -17,7 +18,11 @@ const CONCURRENCY = 8
 const ADMIN_TOKEN = 'fuzz-admin-token-0123456789'
 const KNOWN_CODES = new Set<string>(ERROR_CODES)
 
-const PLUGIN = { appId: 'app_DemoSynth0000000000001', pluginKey: 'pk_DemoSynthPresetKey000000000001', pluginSecret: 'sk_DemoSynthPresetSecret0000000000001' }
+const PLUGIN = {
+  appId: 'app_DemoSynth0000000000001',
+  pluginKey: 'pk_DemoSynthPresetKey000000000001',
+  pluginSecret: 'sk_DemoSynthPresetSecret0000000000001'
+}
 
 /** mulberry32: a small seeded PRNG, so a run can be replayed exactly. */
 function prng(seed: number) {
@@ -60,7 +65,12 @@ interface Operation {
 
 // Operations that would stop the run from testing anything after them (they are covered by
 // their own tests): wiping state or settings, injecting faults that are 5xx by design, streams.
-const SKIPPED = [/^\/_emulator\/(faults|settings|reset|state)/, /^\/_emulator\/requests\/stream/, /^\/_emulator\/events/, /^\/_emulator\/presets\//]
+const SKIPPED = [
+  /^\/_emulator\/(faults|settings|reset|state)/,
+  /^\/_emulator\/requests\/stream/,
+  /^\/_emulator\/events/,
+  /^\/_emulator\/presets\//
+]
 
 const ODD_STRINGS = [
   '',
@@ -92,7 +102,9 @@ function valueFor(schema: JsonSchema | undefined, rng: Rng, depth = 0): unknown 
   switch (type) {
     case 'string':
       if (schema.format === 'date-time')
-        return rng.chance(0.8) ? new Date(Date.UTC(2020 + rng.int(15), rng.int(12), 1 + rng.int(28))).toISOString() : rng.pick(['2026-12-31', 'garbage'])
+        return rng.chance(0.8)
+          ? new Date(Date.UTC(2020 + rng.int(15), rng.int(12), 1 + rng.int(28))).toISOString()
+          : rng.pick(['2026-12-31', 'garbage'])
       return rng.chance(0.7) ? rng.pick(ODD_STRINGS.slice(10)) : `fuzz-${rng.int(1000)}`
     case 'integer':
     case 'number':
@@ -140,7 +152,11 @@ function fillPath(path: string, rng: Rng): string {
 function headersFor(rng: Rng, developerToken: string, libraryToken: string): Record<string, string> {
   switch (rng.int(6)) {
     case 0:
-      return { 'x-svc-app-id': PLUGIN.appId, 'x-svc-plugin-key': PLUGIN.pluginKey, 'x-svc-plugin-secret': PLUGIN.pluginSecret }
+      return {
+        'x-svc-app-id': PLUGIN.appId,
+        'x-svc-plugin-key': PLUGIN.pluginKey,
+        'x-svc-plugin-secret': PLUGIN.pluginSecret
+      }
     case 1:
       return { authorization: `Bearer ${developerToken}` }
     case 2:
@@ -149,7 +165,12 @@ function headersFor(rng: Rng, developerToken: string, libraryToken: string): Rec
       return { 'x-emulator-token': ADMIN_TOKEN }
     case 4:
       return {
-        authorization: rng.pick(['Bearer', 'Bearer eyJhbGciOiJub25lIn0.e30.', 'Basic abc', `Bearer ${'a'.repeat(3000)}`]),
+        authorization: rng.pick([
+          'Bearer',
+          'Bearer eyJhbGciOiJub25lIn0.e30.',
+          'Basic abc',
+          `Bearer ${'a'.repeat(3000)}`
+        ]),
         'x-svc-app-id': rng.pick(['app_', 'app_DemoSynth0000000000001', 'x'.repeat(5000), '..', '%00'])
       }
     default:
@@ -167,7 +188,8 @@ function contractProblem(status: number, contentType: string | null, text: strin
   } catch {
     return `a ${status} whose body is not JSON`
   }
-  if (body.ok !== false || typeof body.error !== 'string' || typeof body.message !== 'string') return `a ${status} outside the contract's shape`
+  if (body.ok !== false || typeof body.error !== 'string' || typeof body.message !== 'string')
+    return `a ${status} outside the contract's shape`
   if (!KNOWN_CODES.has(body.error)) return `a ${status} with an undocumented code ${body.error}`
   return null
 }
@@ -188,13 +210,28 @@ async function control(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  serving = await startServeCli(['--port', '0', '--db', ':memory:', '--admin-token', ADMIN_TOKEN, '--log-level', 'error'])
+  serving = await startServeCli([
+    '--port',
+    '0',
+    '--db',
+    ':memory:',
+    '--admin-token',
+    ADMIN_TOKEN,
+    '--log-level',
+    'error'
+  ])
   expect((await control('POST', '/presets/full-library')).status).toBe(200)
   baseState = (await control('GET', '/state')).body.state
   developerToken = (await control('POST', '/developers/dev_demo/session', {})).body.token
   libraryToken = (await control('POST', '/customers/cus_demo/library-token')).body.libraryToken
   const document = (await (await fetch(`${serving.baseUrl}/openapi.json`)).json()) as {
-    paths: Record<string, Record<string, { parameters?: Operation['params']; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>
+    paths: Record<
+      string,
+      Record<
+        string,
+        { parameters?: Operation['params']; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }
+      >
+    >
   }
   operations = []
   for (const [path, methods] of Object.entries(document.paths)) {
@@ -228,10 +265,14 @@ describe(`fuzz against a real serve (seed ${SEED}; replay with FUZZ_SEED=${SEED}
       const query = operation.params
         .filter((p) => p.in === 'query' && rng.chance(0.5))
         .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(String(valueFor(p.schema, rng)))}`)
-      if (rng.chance(0.2)) query.push(`${rng.pick(['_', 'utm_source', 'token', 'x'])}=${encodeURIComponent(rng.pick(ODD_STRINGS))}`)
+      if (rng.chance(0.2))
+        query.push(`${rng.pick(['_', 'utm_source', 'token', 'x'])}=${encodeURIComponent(rng.pick(ODD_STRINGS))}`)
       if (query.length) path += `?${query.join('&')}`
       // fetch sends no body with GET; a DELETE sometimes gets one.
-      const body = operation.method === 'GET' || (operation.method === 'DELETE' && rng.chance(0.9)) ? undefined : bodyFor(operation, rng)
+      const body =
+        operation.method === 'GET' || (operation.method === 'DELETE' && rng.chance(0.9))
+          ? undefined
+          : bodyFor(operation, rng)
       const headers = {
         ...headersFor(rng, developerToken, libraryToken),
         ...(body !== undefined
@@ -247,7 +288,10 @@ describe(`fuzz against a real serve (seed ${SEED}; replay with FUZZ_SEED=${SEED}
       sent += 1
       byClass[Math.floor(response.status / 100)] = (byClass[Math.floor(response.status / 100)] ?? 0) + 1
       const problem = contractProblem(response.status, response.headers.get('content-type'), text)
-      if (problem) failures.push(`${operation.method} ${path.slice(0, 200)} (${operation.path}): ${problem}: ${text.slice(0, 200)}`)
+      if (problem)
+        failures.push(
+          `${operation.method} ${path.slice(0, 200)} (${operation.path}): ${problem}: ${text.slice(0, 200)}`
+        )
     }
     const workers = Array.from({ length: CONCURRENCY }, async () => {
       while (started < GENERATED_REQUESTS) {
@@ -292,7 +336,8 @@ describe(`fuzz against a real serve (seed ${SEED}; replay with FUZZ_SEED=${SEED}
     for (let i = 0; i < RAW_REQUESTS; i++) {
       const request = `${rng.pick(lines)}\r\n${rng.pick(headerSets)}Connection: close\r\n\r\n${rng.pick(['', '{}', 'zz\r\n', '{"a":1}'])}`
       const answer = await sendRawBytes(serving.baseUrl, Buffer.from(request, 'utf8'))
-      const problem = answer.status === 0 ? null : contractProblem(answer.status, answer.headers['content-type'] ?? null, answer.text)
+      const problem =
+        answer.status === 0 ? null : contractProblem(answer.status, answer.headers['content-type'] ?? null, answer.text)
       if (problem) failures.push(`${JSON.stringify(request.slice(0, 120))}: ${problem}: ${answer.text.slice(0, 200)}`)
     }
     expect(failures.slice(0, 20)).toEqual([])
@@ -306,7 +351,20 @@ describe(`fuzz against a real serve (seed ${SEED}; replay with FUZZ_SEED=${SEED}
       const document = structuredClone(baseState)
       const rows = document[rng.pick(sections)] as Record<string, unknown>[]
       const row = rng.pick(rows)
-      row[rng.pick(Object.keys(row))] = rng.pick<unknown>(['2026-12-31', 'garbage', -1, 1e15, 1.5, null, '', {}, [], true, 'missing_ref', 'x'.repeat(20_000)])
+      row[rng.pick(Object.keys(row))] = rng.pick<unknown>([
+        '2026-12-31',
+        'garbage',
+        -1,
+        1e15,
+        1.5,
+        null,
+        '',
+        {},
+        [],
+        true,
+        'missing_ref',
+        'x'.repeat(20_000)
+      ])
       const imported = await control('PUT', '/state', document)
       if (imported.status !== 200 && imported.status !== 400) failures.push(`import answered ${imported.status}`)
       const validate = await fetch(`${serving.baseUrl}/api/license/v1/validate`, {
@@ -319,7 +377,9 @@ describe(`fuzz against a real serve (seed ${SEED}; replay with FUZZ_SEED=${SEED}
         },
         body: JSON.stringify({ license_key: 'DEMO1-PERPE-TUAL0-00000-00001', instance_id: 'fuzz' })
       })
-      const library = await fetch(`${serving.baseUrl}/api/developer/plugin-keys/products`, { headers: { authorization: `Bearer ${developerToken}` } })
+      const library = await fetch(`${serving.baseUrl}/api/developer/plugin-keys/products`, {
+        headers: { authorization: `Bearer ${developerToken}` }
+      })
       for (const answer of [validate, library]) {
         const problem = contractProblem(answer.status, answer.headers.get('content-type'), await answer.text())
         if (problem) failures.push(`after mutation ${i}: ${problem}`)

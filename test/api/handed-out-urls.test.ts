@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
+import { addFile, createCustomer, libraryTokenOf, localPath, purchase } from '../support/commerce'
 import { useEmulator, withEmulator } from '../support/emulator'
 import { productWithCredential } from '../support/plugin-client'
-import { addFile, createCustomer, libraryTokenOf, localPath, purchase } from '../support/commerce'
 
 /** Every absolute URL in a JSON answer. */
 function urlsIn(value: unknown, out: string[] = []): string[] {
@@ -61,7 +62,11 @@ describe('every URL the library, library-token and web view hand out answers 2xx
     expect(byToken.status).toBe(200)
     await expectAllResolve(urlsIn(byToken.body), 4)
     const byCredential = await emu.request('POST', '/api/license/v1/webview-library', {
-      headers: { 'x-svc-app-id': credential.appId, 'x-svc-plugin-key': credential.pluginKey, 'x-svc-plugin-secret': credential.pluginSecret },
+      headers: {
+        'x-svc-app-id': credential.appId,
+        'x-svc-plugin-key': credential.pluginKey,
+        'x-svc-plugin-secret': credential.pluginSecret
+      },
       body: { license_key: licenseKey }
     })
     expect(byCredential.status, byCredential.text).toBe(200)
@@ -79,7 +84,9 @@ describe('every URL the library, library-token and web view hand out answers 2xx
 describe('the support page under a fault rule', () => {
   it('answers an injected error as JSON in the contract shape', async () => {
     await withEmulator(async (emu) => {
-      expect((await emu.control('PUT', '/faults', { rules: [{ route: '/support', kind: 'error', status: 503 }] })).status).toBe(200)
+      expect(
+        (await emu.control('PUT', '/faults', { rules: [{ route: '/support', kind: 'error', status: 503 }] })).status
+      ).toBe(200)
       const failed = await emu.request('GET', '/support')
       expect(failed.status).toBe(503)
       expect(failed.body).toMatchObject({ ok: false, error: expect.any(String) })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 
@@ -13,7 +14,10 @@ describe('a deeply nested JSON body', () => {
   const deep = `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`
 
   it('gets its 400 and is recorded, cut past the depth limit with a note', async () => {
-    const answer = await emu.request('POST', '/api/license/v1/validate', { rawBody: deep, headers: { 'content-type': 'application/json' } })
+    const answer = await emu.request('POST', '/api/license/v1/validate', {
+      rawBody: deep,
+      headers: { 'content-type': 'application/json' }
+    })
     expect(answer.status).toBe(400)
     const summary = await newest()
     expect(summary).toMatchObject({ method: 'POST', path: '/api/license/v1/validate', status: 400 })
@@ -24,10 +28,16 @@ describe('a deeply nested JSON body', () => {
   })
 
   it('costs no other request its entry, and logs nothing at error level', async () => {
-    await emu.request('POST', '/api/license/v1/validate', { rawBody: deep, headers: { 'content-type': 'application/json' } })
+    await emu.request('POST', '/api/license/v1/validate', {
+      rawBody: deep,
+      headers: { 'content-type': 'application/json' }
+    })
     await emu.request('GET', '/api/library?token=after-the-deep-one')
     const page = (await emu.control('GET', '/requests?limit=2')).body.requests
-    expect(page.map((r: { path: string }) => r.path)).toEqual([expect.stringMatching(/^\/api\/library\?token=/), '/api/license/v1/validate'])
+    expect(page.map((r: { path: string }) => r.path)).toEqual([
+      expect.stringMatching(/^\/api\/library\?token=/),
+      '/api/license/v1/validate'
+    ])
     const lines = emu
       .logOutput()
       .split('\n')
@@ -45,7 +55,11 @@ describe('auth kind under a runtime header prefix', () => {
       const answer = await pluginClient(emu, credential, 'acme').validate('MAGIC-VALID', 'studio')
       expect(answer.status).toBe(200)
       const summary = await newest()
-      expect(summary).toMatchObject({ path: '/api/license/v1/validate', authKind: 'product-credential', productId: credential.productId })
+      expect(summary).toMatchObject({
+        path: '/api/license/v1/validate',
+        authKind: 'product-credential',
+        productId: credential.productId
+      })
       // The secret header of the new prefix is previewed, never stored whole.
       const entry = (await emu.control('GET', `/requests/${summary.id}`)).body.entry
       expect(JSON.stringify(entry)).not.toContain(credential.pluginSecret)

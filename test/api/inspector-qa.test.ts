@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
 import { startEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
@@ -74,7 +75,13 @@ describe('the request inspector for QA', () => {
     const rules = await emu.control('PUT', '/faults', {
       rules: [
         { id: 'slow-validate', method: 'POST', route: '/api/license/v1/validate', kind: 'latency', ms: 5 },
-        { id: 'limit-activate', method: 'POST', route: '/api/license/v1/activate', kind: 'rate_limit', retryAfterS: 30 },
+        {
+          id: 'limit-activate',
+          method: 'POST',
+          route: '/api/license/v1/activate',
+          kind: 'rate_limit',
+          retryAfterS: 30
+        },
         { id: 'jwks-down', route: '/.well-known/jwks.json', kind: 'error', status: 502 },
         { id: 'deactivate-offline', route: '/api/license/v1/deactivate', kind: 'offline' }
       ]
@@ -95,9 +102,17 @@ describe('the request inspector for QA', () => {
       label: 'latency POST /api/license/v1/validate (5 ms)'
     })
     const limited = byPath.get('/api/license/v1/activate')
-    expect(limited?.fault).toMatchObject({ ruleId: 'limit-activate', kind: 'rate_limit', label: 'rate_limit POST /api/license/v1/activate (retry after 30 s)' })
+    expect(limited?.fault).toMatchObject({
+      ruleId: 'limit-activate',
+      kind: 'rate_limit',
+      label: 'rate_limit POST /api/license/v1/activate (retry after 30 s)'
+    })
     expect(limited?.errorCode).toBe('RATE_LIMITED')
-    expect(byPath.get('/.well-known/jwks.json')).toMatchObject({ status: 502, errorCode: 'FAULT_INJECTED', fault: { ruleId: 'jwks-down', kind: 'error' } })
+    expect(byPath.get('/.well-known/jwks.json')).toMatchObject({
+      status: 502,
+      errorCode: 'FAULT_INJECTED',
+      fault: { ruleId: 'jwks-down', kind: 'error' }
+    })
     await expect.poll(async () => (await listed('?q=deactivate'))[0]?.fault?.ruleId).toBe('deactivate-offline')
     expect((await listed('?q=deactivate'))[0]?.status).toBe(0)
     // No rule fired: none named.
@@ -112,7 +127,9 @@ describe('the request inspector for QA', () => {
     await emu.request('GET', '/.well-known/jwks.json', { headers: { 'x-emulator-client': 'tester' } })
     await emu.request('GET', '/api/license/v1/public-key')
     // An unknown name is a client like any other.
-    await emu.request('GET', '/api/license/v1/public-key?from=script', { headers: { 'x-emulator-client': 'my-script' } })
+    await emu.request('GET', '/api/license/v1/public-key?from=script', {
+      headers: { 'x-emulator-client': 'my-script' }
+    })
 
     expect((await listed()).map((entry) => entry.source).sort()).toEqual(['client', 'client', 'tester', 'ui'])
     const withoutUi = await listed('?source=client,tester')
@@ -148,7 +165,9 @@ describe('the request inspector for QA', () => {
     await until((seen) => seen.split('event: request').length > 2)
     controller.abort()
     const ids = [...text.matchAll(/^data: (.*)$/gm)].map((match) => (JSON.parse(match[1] as string) as Summary).id)
-    const bodies = await Promise.all(ids.map(async (id) => JSON.stringify((await emu.control('GET', `/requests/${id}`)).body.entry.request.body)))
+    const bodies = await Promise.all(
+      ids.map(async (id) => JSON.stringify((await emu.control('GET', `/requests/${id}`)).body.entry.request.body))
+    )
     expect(bodies).toHaveLength(2)
     expect(bodies[0]).toContain('replay-me-please')
     expect(bodies[1]).toContain('live-replay-me-too')
@@ -162,16 +181,27 @@ describe('the request inspector for QA', () => {
   })
 
   it('exports the new columns with the log and imports them back unchanged', async () => {
-    await emu.control('PUT', '/faults', { rules: [{ id: 'down', route: '/.well-known/jwks.json', kind: 'error', status: 503 }] })
+    await emu.control('PUT', '/faults', {
+      rules: [{ id: 'down', route: '/.well-known/jwks.json', kind: 'error', status: 503 }]
+    })
     await emu.request('GET', '/.well-known/jwks.json', { headers: { 'x-emulator-client': 'tester' } })
     await emu.control('PUT', '/faults', { rules: [] })
     const exported = await emu.control('GET', '/state?includeRequests=1')
     const requests = exported.body.state.requests as Array<Record<string, unknown>>
     expect(requests).toHaveLength(1)
-    expect(requests[0]).toMatchObject({ source: 'tester', errorCode: 'FAULT_INJECTED', faultRuleId: 'down', faultKind: 'error' })
+    expect(requests[0]).toMatchObject({
+      source: 'tester',
+      errorCode: 'FAULT_INJECTED',
+      faultRuleId: 'down',
+      faultKind: 'error'
+    })
     expect((await emu.control('PUT', '/state', exported.body.state)).status).toBe(200)
     const [entry] = await listed()
-    expect(entry).toMatchObject({ source: 'tester', errorCode: 'FAULT_INJECTED', fault: { ruleId: 'down', kind: 'error' } })
+    expect(entry).toMatchObject({
+      source: 'tester',
+      errorCode: 'FAULT_INJECTED',
+      fault: { ruleId: 'down', kind: 'error' }
+    })
     const again = await emu.control('GET', '/state?includeRequests=1')
     expect(JSON.stringify(again.body.state.requests)).toBe(JSON.stringify(requests))
   })

@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest'
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
 import type { JSONWebKeySet } from 'jose'
+import { beforeAll, describe, expect, it } from 'vitest'
+
 import { useEmulator, withEmulator } from '../support/emulator'
 import { EMULATOR_ISSUER } from '../support/tokens'
 
@@ -17,7 +18,13 @@ describe('JWKS', () => {
   it('publishes Ed25519 public keys with a kid each, and no private part', () => {
     expect(jwks.keys.length).toBeGreaterThan(0)
     for (const key of jwks.keys) {
-      expect(key).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', kid: expect.any(String), x: expect.any(String) })
+      expect(key).toMatchObject({
+        kty: 'OKP',
+        crv: 'Ed25519',
+        alg: 'EdDSA',
+        kid: expect.any(String),
+        x: expect.any(String)
+      })
       expect(key).not.toHaveProperty('d')
     }
     expect(new Set(jwks.keys.map((key) => key.kid)).size).toBe(jwks.keys.length)
@@ -28,7 +35,10 @@ describe('JWKS', () => {
     const { kid, alg } = decodeProtectedHeader(developer.token)
     expect(alg).toBe('EdDSA')
     expect(jwks.keys.map((key) => key.kid)).toContain(kid)
-    const { payload } = await jwtVerify(developer.token, createLocalJWKSet(jwks), { issuer: EMULATOR_ISSUER, audience: 'developer' })
+    const { payload } = await jwtVerify(developer.token, createLocalJWKSet(jwks), {
+      issuer: EMULATOR_ISSUER,
+      audience: 'developer'
+    })
     expect(payload.sub).toBe(developer.id)
     expect(payload.role).toBe('admin')
     expect(typeof payload.exp).toBe('number')

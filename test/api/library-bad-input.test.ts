@@ -1,8 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
+import {
+  addFile,
+  createCustomer,
+  customerSession,
+  getLibrary,
+  libraryTokenOf,
+  purchase,
+  resellerOrder
+} from '../support/commerce'
 import { expectError } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 import { productWithCredential } from '../support/plugin-client'
-import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase, resellerOrder } from '../support/commerce'
 
 // docs/api.md section 1 on the library, claim and download routes: bad input is a 4xx in the error envelope
 // (400 VALIDATION_ERROR, 413 PAYLOAD_TOO_LARGE), never a 500, never a silent coercion.
@@ -24,7 +33,11 @@ describe('library, claim and downloads: bad input', () => {
   })
 
   const claimRaw = (rawBody: string, contentType = 'application/json', query = '') =>
-    emu.request('POST', `/api/library/claim${query}`, { token: session, headers: { 'content-type': contentType }, rawBody })
+    emu.request('POST', `/api/library/claim${query}`, {
+      token: session,
+      headers: { 'content-type': contentType },
+      rawBody
+    })
 
   describe('GET /api/library', () => {
     it('unknown query parameters (a cache buster, utm tags) are ignored, not refused', async () => {
@@ -50,14 +63,23 @@ describe('library, claim and downloads: bad input', () => {
     })
 
     it('an Authorization header that is not Bearer is no token', async () => {
-      expectError(await emu.request('GET', '/api/library', { headers: { authorization: `Basic ${libraryToken}` } }), 401, 'LIBRARY_TOKEN_INVALID')
-      expectError(await emu.request('GET', '/api/library', { headers: { authorization: 'Bearer' } }), 401, 'LIBRARY_TOKEN_INVALID')
+      expectError(
+        await emu.request('GET', '/api/library', { headers: { authorization: `Basic ${libraryToken}` } }),
+        401,
+        'LIBRARY_TOKEN_INVALID'
+      )
+      expectError(
+        await emu.request('GET', '/api/library', { headers: { authorization: 'Bearer' } }),
+        401,
+        'LIBRARY_TOKEN_INVALID'
+      )
     })
   })
 
   describe('POST /api/library/claim', () => {
     it('malformed JSON is 400 VALIDATION_ERROR', async () => {
-      for (const raw of ['{"claim":', '{claim: "x"}', 'clm_abc']) expectError(await claimRaw(raw), 400, 'VALIDATION_ERROR')
+      for (const raw of ['{"claim":', '{claim: "x"}', 'clm_abc'])
+        expectError(await claimRaw(raw), 400, 'VALIDATION_ERROR')
     })
 
     it('a body that is not an object is 400 VALIDATION_ERROR', async () => {
@@ -105,8 +127,16 @@ describe('library, claim and downloads: bad input', () => {
     })
 
     it('an over-long file id or token is 400 VALIDATION_ERROR', async () => {
-      expectError(await emu.request('GET', `/api/downloads/${'f'.repeat(300)}?token=${libraryToken}`), 400, 'VALIDATION_ERROR')
-      expectError(await emu.request('GET', `/api/downloads/${fileId}?token=${'t'.repeat(5000)}`), 400, 'VALIDATION_ERROR')
+      expectError(
+        await emu.request('GET', `/api/downloads/${'f'.repeat(300)}?token=${libraryToken}`),
+        400,
+        'VALIDATION_ERROR'
+      )
+      expectError(
+        await emu.request('GET', `/api/downloads/${fileId}?token=${'t'.repeat(5000)}`),
+        400,
+        'VALIDATION_ERROR'
+      )
     })
 
     it('odd file ids are a 4xx, not a 500', async () => {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
+import { createCustomer, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
-import { createCustomer, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
 
 // `instance_id` / `instanceId` / `machine_id` mark which licenses are activated on that device (docs/api.md section 4).
 describe('GET /api/library: marking what is activated on this device', () => {
@@ -25,16 +26,20 @@ describe('GET /api/library: marking what is activated on this device', () => {
   })
 
   const licenseOf = (body: Record<string, any>, id: string) => body.licenses.find((l: { id: string }) => l.id === id)
-  const productNamed = (body: Record<string, any>, name: string) => body.products.find((p: { name: string }) => p.name === name)
+  const productNamed = (body: Record<string, any>, name: string) =>
+    body.products.find((p: { name: string }) => p.name === name)
 
-  it.each(['instance_id', 'instanceId', 'machine_id'])('?%s= marks the license and product activated on that device', async (param) => {
-    const here = await getLibrary(emu, token, { [param]: 'studio-mac' })
-    expect(here.status, here.text).toBe(200)
-    expect(licenseOf(here.body, activeLicenseId).activated_on_this_device).toBe(true)
-    expect(licenseOf(here.body, idleLicenseId).activated_on_this_device).toBe(false)
-    expect(productNamed(here.body, 'Device Synth').activated_on_this_device).toBe(true)
-    expect(productNamed(here.body, 'Idle Sampler').activated_on_this_device).toBe(false)
-  })
+  it.each(['instance_id', 'instanceId', 'machine_id'])(
+    '?%s= marks the license and product activated on that device',
+    async (param) => {
+      const here = await getLibrary(emu, token, { [param]: 'studio-mac' })
+      expect(here.status, here.text).toBe(200)
+      expect(licenseOf(here.body, activeLicenseId).activated_on_this_device).toBe(true)
+      expect(licenseOf(here.body, idleLicenseId).activated_on_this_device).toBe(false)
+      expect(productNamed(here.body, 'Device Synth').activated_on_this_device).toBe(true)
+      expect(productNamed(here.body, 'Idle Sampler').activated_on_this_device).toBe(false)
+    }
+  )
 
   it('a device that was deactivated, or never seen, is not marked', async () => {
     for (const device of ['laptop', 'never-seen']) {
@@ -49,6 +54,8 @@ describe('GET /api/library: marking what is activated on this device', () => {
     expect(licenseOf(anywhere.body, activeLicenseId).activated_on_this_device).toBeNull()
     expect(productNamed(anywhere.body, 'Device Synth').activated_on_this_device).toBeNull()
     // The live activations are listed all the same.
-    expect(licenseOf(anywhere.body, activeLicenseId).activations.map((a: { instance_id: string }) => a.instance_id)).toEqual(['studio-mac'])
+    expect(
+      licenseOf(anywhere.body, activeLicenseId).activations.map((a: { instance_id: string }) => a.instance_id)
+    ).toEqual(['studio-mac'])
   })
 })

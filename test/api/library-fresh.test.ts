@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { licensingSuite } from '../support/licensing-suite'
+
 import { getLibrary, libraryTokenOf, purchase } from '../support/commerce'
+import { licensingSuite } from '../support/licensing-suite'
 
 // The library keeps a customer's rows between answers (core/library/holdings-cache.ts) until a
 // data table is written. Each step reads the library, changes something through another surface
@@ -32,7 +33,9 @@ describe('GET /api/library: never an answer older than the last change', () => {
     expect((await suite.plugin().validate(bought.license.key, 'studio-a')).status).toBe(200)
     expect(licenseOf(await read(token), bought.license.id).activations[0].last_seen_at).not.toBe(seenBefore)
 
-    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(200)
+    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(
+      200
+    )
     expect(licenseOf(await read(token), bought.license.id).status).toBe('suspended')
 
     expect((await suite.plugin().deactivate(bought.license.key, 'studio-a')).status).toBe(200)

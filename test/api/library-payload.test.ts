@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
+import { addFile, createCustomer, DAY_MS, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
+import type { Purchase, TestCustomer } from '../support/commerce'
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { DAY_MS, addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
-import type { Purchase, TestCustomer } from '../support/commerce'
 
 // The library payload groups of docs/api.md section 4, for a customer with a
 // perpetual, a subscription and a trial purchase. The clock is frozen, so every date is exact.
@@ -32,7 +33,10 @@ describe('GET /api/library: every payload group', () => {
     subscription = await purchase(emu, customer.id, subscriptionProduct.productId, { kind: 'subscription' })
     trial = await purchase(emu, customer.id, trialProduct.productId, { kind: 'trial' })
     const plugin = pluginClient(emu, perpetualProduct)
-    expect((await plugin.activate(perpetual.license.key, 'machine-1', { instance_name: 'Studio', platform: 'windows' })).status).toBe(201)
+    expect(
+      (await plugin.activate(perpetual.license.key, 'machine-1', { instance_name: 'Studio', platform: 'windows' }))
+        .status
+    ).toBe(201)
     expect((await plugin.activate(perpetual.license.key, 'machine-2')).status).toBe(201)
     const library = await getLibrary(emu, await libraryTokenOf(emu, customer.id))
     expect(library.status, library.text).toBe(200)
@@ -41,13 +45,27 @@ describe('GET /api/library: every payload group', () => {
 
   it('has exactly the top-level groups of the contract', () => {
     expect(Object.keys(body).sort()).toEqual(
-      ['ok', 'products', 'subscriptions', 'licenses', 'orders', 'marketing_preferences', 'profile', 'support', 'download_token'].sort()
+      [
+        'ok',
+        'products',
+        'subscriptions',
+        'licenses',
+        'orders',
+        'marketing_preferences',
+        'profile',
+        'support',
+        'download_token'
+      ].sort()
     )
     expect(body.ok).toBe(true)
   })
 
   it('products: one per entitled product, with entitlement-gated download links', () => {
-    expect(body.products.map((p: { name: string }) => p.name).sort()).toEqual(['Perpetual Piano', 'Subscription Strings', 'Trial Timpani'])
+    expect(body.products.map((p: { name: string }) => p.name).sort()).toEqual([
+      'Perpetual Piano',
+      'Subscription Strings',
+      'Trial Timpani'
+    ])
     const piano = body.products.find((p: { product_id: string }) => p.product_id === perpetualProduct.productId)
     expect(piano.sources).toEqual(['purchase'])
     expect(piano.entitlement_ids).toEqual([perpetual.entitlement.id])
@@ -100,7 +118,11 @@ describe('GET /api/library: every payload group', () => {
     })
     const activations = byId(perpetual.license.id).activations
     expect(activations.map((a: { instance_id: string }) => a.instance_id)).toEqual(['machine-1', 'machine-2'])
-    expect(activations[0]).toMatchObject({ instance_name: 'Studio', platform: 'windows', first_seen_at: new Date(base).toISOString() })
+    expect(activations[0]).toMatchObject({
+      instance_name: 'Studio',
+      platform: 'windows',
+      first_seen_at: new Date(base).toISOString()
+    })
     expect(byId(subscription.license.id)).toMatchObject({
       kind: 'subscription',
       state: 'VALID',
@@ -121,7 +143,13 @@ describe('GET /api/library: every payload group', () => {
     const ids = body.orders.map((o: { id: string }) => o.id).sort()
     expect(ids).toEqual([perpetual.order.id, subscription.order.id, trial.order.id].sort())
     const pianoOrder = body.orders.find((o: { id: string }) => o.id === perpetual.order.id)
-    expect(pianoOrder).toMatchObject({ channel: 'direct', status: 'paid', currency: 'USD', total_cents: 9900, created_at: new Date(base).toISOString() })
+    expect(pianoOrder).toMatchObject({
+      channel: 'direct',
+      status: 'paid',
+      currency: 'USD',
+      total_cents: 9900,
+      created_at: new Date(base).toISOString()
+    })
     expect(pianoOrder.items).toEqual([
       expect.objectContaining({
         id: perpetual.item.id,
@@ -136,8 +164,17 @@ describe('GET /api/library: every payload group', () => {
   })
 
   it('marketing_preferences, profile and support describe the customer', () => {
-    expect(body.marketing_preferences).toEqual({ newsletter: false, product_updates: true, updated_at: new Date(base).toISOString() })
-    expect(body.profile).toMatchObject({ customer_id: customer.id, user_id: customer.userId, email: 'carla@example.test', name: 'Carla' })
+    expect(body.marketing_preferences).toEqual({
+      newsletter: false,
+      product_updates: true,
+      updated_at: new Date(base).toISOString()
+    })
+    expect(body.profile).toMatchObject({
+      customer_id: customer.id,
+      user_id: customer.userId,
+      email: 'carla@example.test',
+      name: 'Carla'
+    })
     expect(body.support.customer_reference).toBe(customer.id)
     expect(body.support.contact_email).toMatch(/@/)
     expect(body.support.product_contacts.map((c: { product_name: string }) => c.product_name).sort()).toEqual([
@@ -160,8 +197,14 @@ describe('GET /api/library: every payload group', () => {
     try {
       const later = await getLibrary(emu, await libraryTokenOf(emu, customer.id))
       expect(later.status).toBe(200)
-      const renewed = new Date(Date.parse(subscription.subscription?.currentPeriodEnd as string) + 30 * DAY_MS).toISOString()
-      expect(later.body.subscriptions[0]).toMatchObject({ status: 'active', renews_at: renewed, current_period_end: renewed })
+      const renewed = new Date(
+        Date.parse(subscription.subscription?.currentPeriodEnd as string) + 30 * DAY_MS
+      ).toISOString()
+      expect(later.body.subscriptions[0]).toMatchObject({
+        status: 'active',
+        renews_at: renewed,
+        current_period_end: renewed
+      })
       const state = (id: string) => later.body.licenses.find((l: { id: string }) => l.id === id).state
       expect(state(perpetual.license.id)).toBe('VALID')
       expect(state(subscription.license.id)).toBe('VALID')

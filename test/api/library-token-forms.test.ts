@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
+import {
+  addFile,
+  createCustomer,
+  customerSession,
+  getLibrary,
+  HOUR_MS,
+  libraryTokenOf,
+  purchase
+} from '../support/commerce'
+import { expectError } from '../support/credentials'
 import { useEmulator, withEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
-import { expectError } from '../support/credentials'
 import { productWithCredential } from '../support/plugin-client'
-import { HOUR_MS, addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
 
 // GET /api/library identifies the customer by a library token: Bearer, ?token=, ?download_token=, ?libraryToken=
 // (docs/api.md section 4). Anything else is 401 LIBRARY_TOKEN_INVALID (docs/api.md section 1).
@@ -64,7 +73,11 @@ describe('GET /api/library: the forms of the library token', () => {
     ['a JWT-shaped string with no valid signature', 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlc2lnbmF0dXJl'],
     ['an empty-looking value', '%20']
   ])('answers 401 LIBRARY_TOKEN_INVALID for %s, in every token form', async (_label, bad) => {
-    expectError(await emu.request('GET', '/api/library', { headers: { authorization: `Bearer ${bad}` } }), 401, 'LIBRARY_TOKEN_INVALID')
+    expectError(
+      await emu.request('GET', '/api/library', { headers: { authorization: `Bearer ${bad}` } }),
+      401,
+      'LIBRARY_TOKEN_INVALID'
+    )
     expectError(await emu.request('GET', `/api/library?token=${bad}`), 401, 'LIBRARY_TOKEN_INVALID')
     expectError(await emu.request('GET', `/api/library?download_token=${bad}`), 401, 'LIBRARY_TOKEN_INVALID')
     expectError(await emu.request('GET', `/api/library?libraryToken=${bad}`), 401, 'LIBRARY_TOKEN_INVALID')
@@ -94,7 +107,11 @@ describe('GET /api/library: the forms of the library token', () => {
 
     clock.setOffsetMs(expiresAt - Date.now() + HOUR_MS)
     expectError(await getLibrary(emu, fresh), 401, 'LIBRARY_TOKEN_INVALID')
-    expectError(await getLibrary(emu, undefined, { libraryToken: issued.body.libraryToken as string }), 401, 'LIBRARY_TOKEN_INVALID')
+    expectError(
+      await getLibrary(emu, undefined, { libraryToken: issued.body.libraryToken as string }),
+      401,
+      'LIBRARY_TOKEN_INVALID'
+    )
 
     clock.setOffsetMs(0)
     expect((await getLibrary(emu, fresh)).status).toBe(200)
@@ -141,12 +158,48 @@ describe('library token forms on every route that takes one', () => {
 
   const LIBRARY_FORMS = ['token', 'library_token', 'libraryToken'] as const
   const routes = [
-    { name: 'GET /api/library', method: 'GET', path: '/api/library', query: [...LIBRARY_FORMS, 'download_token'], body: [] as string[] },
-    { name: 'GET library-token', method: 'GET', path: '/api/license/v1/library-token', query: [...LIBRARY_FORMS], body: [] as string[] },
-    { name: 'POST library-token', method: 'POST', path: '/api/license/v1/library-token', query: [...LIBRARY_FORMS], body: [...LIBRARY_FORMS] },
-    { name: 'GET webview-library', method: 'GET', path: '/api/license/v1/webview-library', query: [...LIBRARY_FORMS], body: [] as string[] },
-    { name: 'POST webview-library', method: 'POST', path: '/api/license/v1/webview-library', query: [...LIBRARY_FORMS], body: [...LIBRARY_FORMS] },
-    { name: 'GET /api/downloads/:id', method: 'GET', path: '', query: [...LIBRARY_FORMS, 'download_token'], body: [] as string[] }
+    {
+      name: 'GET /api/library',
+      method: 'GET',
+      path: '/api/library',
+      query: [...LIBRARY_FORMS, 'download_token'],
+      body: [] as string[]
+    },
+    {
+      name: 'GET library-token',
+      method: 'GET',
+      path: '/api/license/v1/library-token',
+      query: [...LIBRARY_FORMS],
+      body: [] as string[]
+    },
+    {
+      name: 'POST library-token',
+      method: 'POST',
+      path: '/api/license/v1/library-token',
+      query: [...LIBRARY_FORMS],
+      body: [...LIBRARY_FORMS]
+    },
+    {
+      name: 'GET webview-library',
+      method: 'GET',
+      path: '/api/license/v1/webview-library',
+      query: [...LIBRARY_FORMS],
+      body: [] as string[]
+    },
+    {
+      name: 'POST webview-library',
+      method: 'POST',
+      path: '/api/license/v1/webview-library',
+      query: [...LIBRARY_FORMS],
+      body: [...LIBRARY_FORMS]
+    },
+    {
+      name: 'GET /api/downloads/:id',
+      method: 'GET',
+      path: '',
+      query: [...LIBRARY_FORMS, 'download_token'],
+      body: [] as string[]
+    }
   ]
   const pathOf = (route: (typeof routes)[number]) => route.path || `/api/downloads/${fileId}`
   const tokenFor = (form: string) => (form === 'download_token' ? downloadToken : token)
@@ -163,7 +216,10 @@ describe('library token forms on every route that takes one', () => {
     })
     for (const form of route.query) {
       it(`${route.name}: ?${form}=`, async () => {
-        expectAnswered(route, await emu.request(route.method, `${pathOf(route)}?${form}=${encodeURIComponent(tokenFor(form))}`))
+        expectAnswered(
+          route,
+          await emu.request(route.method, `${pathOf(route)}?${form}=${encodeURIComponent(tokenFor(form))}`)
+        )
       })
     }
     for (const form of route.body) {
@@ -174,7 +230,9 @@ describe('library token forms on every route that takes one', () => {
     it(`${route.name}: the 401 without a token names exactly the forms the route accepts`, async () => {
       const refused = await emu.request(route.method, pathOf(route))
       expectError(refused, 401, 'LIBRARY_TOKEN_INVALID')
-      const named = [...(refused.body.message as string).matchAll(/`([A-Za-z_]+)`/g)].map((m) => m[1]).filter((name) => name !== 'license_key')
+      const named = [...(refused.body.message as string).matchAll(/`([A-Za-z_]+)`/g)]
+        .map((m) => m[1])
+        .filter((name) => name !== 'license_key')
       expect(new Set(named)).toEqual(new Set(route.query))
       expect(refused.body.message).toMatch(/Bearer/)
     })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { licensingSuite } from '../support/licensing-suite'
-import { expectError } from '../support/credentials'
+
 import { DAY_MS, purchase } from '../support/commerce'
+import { expectError } from '../support/credentials'
+import { licensingSuite } from '../support/licensing-suite'
 
 // POST activate / deactivate (docs/api.md section 5): 201 new, 200 idempotent; failures are the licensing
 // codes as `error` with 4xx: 404 not found, 403 suspended/expired/revoked/scope, 409 too many.
@@ -9,11 +10,16 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
   const base = Date.parse('2036-07-07T07:00:00.000Z')
   const suite = licensingSuite(new Date(base).toISOString(), ['Activation Arp', 'Other Ensemble'])
   const { clock, buy, plugin } = suite
-  const activationsOf = async (licenseId: string) => (await suite.emu.control('GET', `/licenses/${licenseId}`)).body.activations as Array<Record<string, any>>
+  const activationsOf = async (licenseId: string) =>
+    (await suite.emu.control('GET', `/licenses/${licenseId}`)).body.activations as Array<Record<string, any>>
 
   it('201 for a new activation, with the license, the activation and a license token', async () => {
     const bought = await buy('perpetual', { maxActivations: 2 })
-    const result = await plugin().activate(bought.license.key, 'mac-studio', { instance_name: 'Mac Studio', platform: 'macos', app_version: '1.4.2' })
+    const result = await plugin().activate(bought.license.key, 'mac-studio', {
+      instance_name: 'Mac Studio',
+      platform: 'macos',
+      app_version: '1.4.2'
+    })
     expect(result.status, result.text).toBe(201)
     expect(result.body).toMatchObject({ ok: true, activated: true, created: true, code: 'VALID' })
     expect(result.body.license).toMatchObject({ id: bought.license.id, activation_count: 1, activations_remaining: 1 })
@@ -76,7 +82,9 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
 
   it('concurrent activations of different instances never exceed the limit', async () => {
     const bought = await buy('perpetual', { maxActivations: 2 })
-    const results = await Promise.all(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => plugin().activate(bought.license.key, id)))
+    const results = await Promise.all(
+      ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => plugin().activate(bought.license.key, id))
+    )
     expect(results.filter((r) => r.status === 201)).toHaveLength(2)
     const refused = results.filter((r) => r.status !== 201)
     expect(refused).toHaveLength(4)
@@ -123,7 +131,9 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
 
   it('403 SUSPENDED and 403 REVOKED on activate', async () => {
     const bought = await buy()
-    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(200)
+    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(
+      200
+    )
     expectError(await plugin().activate(bought.license.key, 'x'), 403, 'SUSPENDED')
     expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'revoked' })).status).toBe(200)
     expectError(await plugin().activate(bought.license.key, 'x'), 403, 'REVOKED')
@@ -174,7 +184,9 @@ describe('POST /api/license/v1/activate and /deactivate', () => {
   it('a suspended customer can still free a seat (deactivate is not blocked by the license state)', async () => {
     const bought = await buy()
     expect((await plugin().activate(bought.license.key, 'seat')).status).toBe(201)
-    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(200)
+    expect((await suite.emu.control('PATCH', `/licenses/${bought.license.id}`, { status: 'suspended' })).status).toBe(
+      200
+    )
     const off = await plugin().deactivate(bought.license.key, 'seat')
     expect(off.status, off.text).toBe(200)
     expect(off.body.license.activation_count).toBe(0)

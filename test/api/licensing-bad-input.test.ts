@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
+import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
 import { expectError } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
 
 // docs/api.md section 1: malformed JSON, wrong types, missing fields and unknown fields are 400 VALIDATION_ERROR,
 // a body over the limit 413 PAYLOAD_TOO_LARGE; never a 500, never a silent coercion.
@@ -93,9 +94,20 @@ describe('/api/license/v1/*: bad input', () => {
 
   it('GET library-token and webview-library ignore unknown query parameters and refuse over-long values with 400 VALIDATION_ERROR', async () => {
     for (const route of ['library-token', 'webview-library']) {
-      expect((await emu.request('GET', `/api/license/v1/${route}?token=${libraryToken}&surprise=1&_=123&utm_source=mail`)).status).toBe(200)
-      expectError(await emu.request('GET', `/api/license/v1/${route}?license_key=${'K'.repeat(201)}`, { headers }), 400, 'VALIDATION_ERROR')
-      expectError(await emu.request('GET', `/api/license/v1/${route}?token=${'t'.repeat(5000)}`), 400, 'VALIDATION_ERROR')
+      expect(
+        (await emu.request('GET', `/api/license/v1/${route}?token=${libraryToken}&surprise=1&_=123&utm_source=mail`))
+          .status
+      ).toBe(200)
+      expectError(
+        await emu.request('GET', `/api/license/v1/${route}?license_key=${'K'.repeat(201)}`, { headers }),
+        400,
+        'VALIDATION_ERROR'
+      )
+      expectError(
+        await emu.request('GET', `/api/license/v1/${route}?token=${'t'.repeat(5000)}`),
+        400,
+        'VALIDATION_ERROR'
+      )
     }
   })
 

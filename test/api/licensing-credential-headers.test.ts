@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { useEmulator } from '../support/emulator'
+import { createCustomer, purchase } from '../support/commerce'
 import { expectError, managementClient } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { createCustomer, purchase } from '../support/commerce'
 
 // /api/license/v1/* authenticate by x-svc-app-id, x-svc-plugin-key, x-svc-plugin-secret (docs/api.md
 // section 5); compatibility: the key as x-svc-api-key or as Bearer. Anything else: 401 PRODUCT_CREDENTIAL_INVALID.
@@ -21,7 +22,8 @@ describe('/api/license/v1/*: the product credential headers', () => {
     licenseKey = (await purchase(emu, customer.id, credential.productId, { maxActivations: 10 })).license.key
   })
 
-  const validate = (headers: Record<string, string>) => emu.request('POST', '/api/license/v1/validate', { headers, body: { license_key: licenseKey } })
+  const validate = (headers: Record<string, string>) =>
+    emu.request('POST', '/api/license/v1/validate', { headers, body: { license_key: licenseKey } })
   const full = () => pluginClient(emu, credential).headers
 
   it('the three headers are enough', async () => {
@@ -36,12 +38,18 @@ describe('/api/license/v1/*: the product credential headers', () => {
       const headers = Object.fromEntries(Object.entries(full()).filter(([name]) => name !== missing))
       expectError(await validate(headers), 401, 'PRODUCT_CREDENTIAL_INVALID')
       expectError(
-        await emu.request('POST', '/api/license/v1/activate', { headers, body: { license_key: licenseKey, instance_id: 'no-headers' } }),
+        await emu.request('POST', '/api/license/v1/activate', {
+          headers,
+          body: { license_key: licenseKey, instance_id: 'no-headers' }
+        }),
         401,
         'PRODUCT_CREDENTIAL_INVALID'
       )
       expectError(
-        await emu.request('POST', '/api/license/v1/deactivate', { headers, body: { license_key: licenseKey, instance_id: 'no-headers' } }),
+        await emu.request('POST', '/api/license/v1/deactivate', {
+          headers,
+          body: { license_key: licenseKey, instance_id: 'no-headers' }
+        }),
         401,
         'PRODUCT_CREDENTIAL_INVALID'
       )
@@ -50,7 +58,11 @@ describe('/api/license/v1/*: the product credential headers', () => {
 
   it('no headers at all, or empty ones: 401 PRODUCT_CREDENTIAL_INVALID', async () => {
     expectError(await validate({}), 401, 'PRODUCT_CREDENTIAL_INVALID')
-    expectError(await validate({ 'x-svc-app-id': ' ', 'x-svc-plugin-key': ' ', 'x-svc-plugin-secret': ' ' }), 401, 'PRODUCT_CREDENTIAL_INVALID')
+    expectError(
+      await validate({ 'x-svc-app-id': ' ', 'x-svc-plugin-key': ' ', 'x-svc-plugin-secret': ' ' }),
+      401,
+      'PRODUCT_CREDENTIAL_INVALID'
+    )
   })
 
   it.each<[string, () => Record<string, string>]>([
@@ -64,7 +76,11 @@ describe('/api/license/v1/*: the product credential headers', () => {
   })
 
   it('compatibility: the plugin key as x-svc-api-key', async () => {
-    const ok = await validate({ 'x-svc-app-id': credential.appId, 'x-svc-api-key': credential.pluginKey, 'x-svc-plugin-secret': credential.pluginSecret })
+    const ok = await validate({
+      'x-svc-app-id': credential.appId,
+      'x-svc-api-key': credential.pluginKey,
+      'x-svc-plugin-secret': credential.pluginSecret
+    })
     expect(ok.status, ok.text).toBe(200)
     expect(ok.body.code).toBe('VALID')
   })
@@ -78,15 +94,27 @@ describe('/api/license/v1/*: the product credential headers', () => {
     expect(ok.status, ok.text).toBe(200)
     expect(ok.body.code).toBe('VALID')
     const activated = await emu.request('POST', '/api/license/v1/activate', {
-      headers: { 'x-svc-app-id': credential.appId, authorization: `Bearer ${credential.pluginKey}`, 'x-svc-plugin-secret': credential.pluginSecret },
+      headers: {
+        'x-svc-app-id': credential.appId,
+        authorization: `Bearer ${credential.pluginKey}`,
+        'x-svc-plugin-secret': credential.pluginSecret
+      },
       body: { license_key: licenseKey, instance_id: 'bearer-machine' }
     })
     expect(activated.status, activated.text).toBe(201)
   })
 
   it('a compatibility form still needs the App ID and the secret', async () => {
-    expectError(await validate({ 'x-svc-api-key': credential.pluginKey, 'x-svc-plugin-secret': credential.pluginSecret }), 401, 'PRODUCT_CREDENTIAL_INVALID')
-    expectError(await validate({ authorization: `Bearer ${credential.pluginKey}`, 'x-svc-app-id': credential.appId }), 401, 'PRODUCT_CREDENTIAL_INVALID')
+    expectError(
+      await validate({ 'x-svc-api-key': credential.pluginKey, 'x-svc-plugin-secret': credential.pluginSecret }),
+      401,
+      'PRODUCT_CREDENTIAL_INVALID'
+    )
+    expectError(
+      await validate({ authorization: `Bearer ${credential.pluginKey}`, 'x-svc-app-id': credential.appId }),
+      401,
+      'PRODUCT_CREDENTIAL_INVALID'
+    )
     // A Bearer value that is not a plugin key is no key at all.
     expectError(
       await validate({
@@ -116,7 +144,9 @@ describe('/api/license/v1/*: the product credential headers', () => {
       expect((await api.get(own.productId)).body.credential.lastUsedAt).toBe('2034-02-03T07:05:06.000Z')
 
       clock.setOffsetMs(5 * 60 * 60 * 1000)
-      expect((await pluginClient(emu, { ...own, pluginSecret: 'sk_wrongwrongwrongwrongwrong00' }).validate(key)).status).toBe(401)
+      expect(
+        (await pluginClient(emu, { ...own, pluginSecret: 'sk_wrongwrongwrongwrongwrong00' }).validate(key)).status
+      ).toBe(401)
       expect((await api.get(own.productId)).body.credential.lastUsedAt).toBe('2034-02-03T07:05:06.000Z')
     } finally {
       clock.setOffsetMs(0)
@@ -135,14 +165,26 @@ describe('/api/license/v1/*: rotated and revoked credentials', () => {
 
     const rotated = await managementClient(emu, credential.developer.token).act(credential.productId, 'rotate-key')
     expect(rotated.status, rotated.text).toBe(201)
-    const fresh = { ...credential, pluginKey: rotated.body.one_time_reveal.pluginKey, pluginSecret: rotated.body.one_time_reveal.pluginSecret }
+    const fresh = {
+      ...credential,
+      pluginKey: rotated.body.one_time_reveal.pluginKey,
+      pluginSecret: rotated.body.one_time_reveal.pluginSecret
+    }
     expect(rotated.body.one_time_reveal.appId).toBe(credential.appId)
 
     expectError(await pluginClient(emu, credential).validate(key), 401, 'PRODUCT_CREDENTIAL_INVALID')
     expectError(await pluginClient(emu, credential).activate(key, 'old-package'), 401, 'PRODUCT_CREDENTIAL_INVALID')
     // Old key with new secret, new key with old secret: neither.
-    expectError(await pluginClient(emu, { ...credential, pluginSecret: fresh.pluginSecret }).validate(key), 401, 'PRODUCT_CREDENTIAL_INVALID')
-    expectError(await pluginClient(emu, { ...fresh, pluginSecret: credential.pluginSecret }).validate(key), 401, 'PRODUCT_CREDENTIAL_INVALID')
+    expectError(
+      await pluginClient(emu, { ...credential, pluginSecret: fresh.pluginSecret }).validate(key),
+      401,
+      'PRODUCT_CREDENTIAL_INVALID'
+    )
+    expectError(
+      await pluginClient(emu, { ...fresh, pluginSecret: credential.pluginSecret }).validate(key),
+      401,
+      'PRODUCT_CREDENTIAL_INVALID'
+    )
     const ok = await pluginClient(emu, fresh).validate(key)
     expect(ok.status, ok.text).toBe(200)
     expect(ok.body.code).toBe('VALID')
@@ -155,7 +197,11 @@ describe('/api/license/v1/*: rotated and revoked credentials', () => {
     const rotated = await managementClient(emu, credential.developer.token).act(credential.productId, 'rotate-secret')
     expect(rotated.status).toBe(201)
     expectError(await pluginClient(emu, credential).validate(key), 401, 'PRODUCT_CREDENTIAL_INVALID')
-    const fresh = { ...credential, pluginKey: rotated.body.one_time_reveal.pluginKey, pluginSecret: rotated.body.one_time_reveal.pluginSecret }
+    const fresh = {
+      ...credential,
+      pluginKey: rotated.body.one_time_reveal.pluginKey,
+      pluginSecret: rotated.body.one_time_reveal.pluginSecret
+    }
     expect((await pluginClient(emu, fresh).validate(key)).status).toBe(200)
   })
 
@@ -194,12 +240,20 @@ describe('/api/license/v1/*: a custom header prefix', () => {
 
     // The compatibility form follows the prefix too.
     const apiKey = await emu.request('POST', '/api/license/v1/validate', {
-      headers: { 'x-acme-app-id': credential.appId, 'x-acme-api-key': credential.pluginKey, 'x-acme-plugin-secret': credential.pluginSecret },
+      headers: {
+        'x-acme-app-id': credential.appId,
+        'x-acme-api-key': credential.pluginKey,
+        'x-acme-plugin-secret': credential.pluginSecret
+      },
       body: { license_key: key }
     })
     expect(apiKey.status, apiKey.text).toBe(200)
     const svcApiKey = await emu.request('POST', '/api/license/v1/validate', {
-      headers: { 'x-acme-app-id': credential.appId, 'x-svc-api-key': credential.pluginKey, 'x-acme-plugin-secret': credential.pluginSecret },
+      headers: {
+        'x-acme-app-id': credential.appId,
+        'x-svc-api-key': credential.pluginKey,
+        'x-acme-plugin-secret': credential.pluginSecret
+      },
       body: { license_key: key }
     })
     expectError(svcApiKey, 401, 'PRODUCT_CREDENTIAL_INVALID')
@@ -210,7 +264,11 @@ describe('/api/license/v1/*: a custom header prefix', () => {
     const customer = await createCustomer(emu)
     const key = (await purchase(emu, customer.id, credential.productId)).license.key
     const ok = await emu.request('POST', '/api/license/v1/validate', {
-      headers: { 'X-ACME-App-Id': credential.appId, 'X-Acme-Plugin-Key': credential.pluginKey, 'X-Acme-Plugin-Secret': credential.pluginSecret },
+      headers: {
+        'X-ACME-App-Id': credential.appId,
+        'X-Acme-Plugin-Key': credential.pluginKey,
+        'X-Acme-Plugin-Secret': credential.pluginSecret
+      },
       body: { license_key: key }
     })
     expect(ok.status, ok.text).toBe(200)

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
+import { createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
+import { expectError } from '../support/credentials'
 import { useEmulator } from '../support/emulator'
 import type { HttpResult } from '../support/emulator'
-import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
-import { createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 
 // GET and POST /api/license/v1/library-token (docs/api.md section 4):
 // a library token from a library token, or from the product credential headers plus a license key.
@@ -35,7 +36,14 @@ describe('/api/license/v1/library-token', () => {
   /** The contract's shape, and the token really opens this customer's library. */
   async function expectIssuedFor(result: HttpResult, expectedCustomerId: string): Promise<void> {
     expect(result.status, result.text).toBe(200)
-    expect(Object.keys(result.body).sort()).toEqual(['expires_at', 'library_token', 'library_url', 'ok', 'token_type', 'webview_url'])
+    expect(Object.keys(result.body).sort()).toEqual([
+      'expires_at',
+      'library_token',
+      'library_url',
+      'ok',
+      'token_type',
+      'webview_url'
+    ])
     expect(result.body).toMatchObject({
       ok: true,
       token_type: 'Bearer',
@@ -57,7 +65,10 @@ describe('/api/license/v1/library-token', () => {
     })
 
     it.each(['token', 'libraryToken', 'library_token'])('GET with the token as ?%s=', async (param) => {
-      await expectIssuedFor(await emu.request('GET', `${path}?${param}=${encodeURIComponent(libraryToken)}`), customerId)
+      await expectIssuedFor(
+        await emu.request('GET', `${path}?${param}=${encodeURIComponent(libraryToken)}`),
+        customerId
+      )
     })
 
     it('POST with the token in the body, and as Bearer', async () => {
@@ -85,7 +96,9 @@ describe('/api/license/v1/library-token', () => {
 
     it('GET with license_key in the query', async () => {
       const plugin = pluginClient(emu, product)
-      const result = await emu.request('GET', `${path}?license_key=${encodeURIComponent(licenseKey)}`, { headers: plugin.headers })
+      const result = await emu.request('GET', `${path}?license_key=${encodeURIComponent(licenseKey)}`, {
+        headers: plugin.headers
+      })
       await expectIssuedFor(result, customerId)
     })
 
@@ -104,14 +117,20 @@ describe('/api/license/v1/library-token', () => {
 
     it('a credential with a header missing is 401 PRODUCT_CREDENTIAL_INVALID, not a fall back to "no token"', async () => {
       const { [`x-svc-plugin-secret`]: _secret, ...partial } = pluginClient(emu, product).headers
-      expectError(await emu.request('POST', path, { headers: partial, body: { license_key: licenseKey } }), 401, 'PRODUCT_CREDENTIAL_INVALID')
+      expectError(
+        await emu.request('POST', path, { headers: partial, body: { license_key: licenseKey } }),
+        401,
+        'PRODUCT_CREDENTIAL_INVALID'
+      )
     })
 
     it('a license of another product is PRODUCT_SCOPE_MISMATCH', async () => {
       const plugin = pluginClient(emu, product)
       expectError(await plugin.call('library-token', { license_key: otherLicenseKey }), 403, 'PRODUCT_SCOPE_MISMATCH')
       expectError(
-        await emu.request('GET', `${path}?license_key=${encodeURIComponent(otherLicenseKey)}`, { headers: plugin.headers }),
+        await emu.request('GET', `${path}?license_key=${encodeURIComponent(otherLicenseKey)}`, {
+          headers: plugin.headers
+        }),
         403,
         'PRODUCT_SCOPE_MISMATCH'
       )
@@ -119,7 +138,11 @@ describe('/api/license/v1/library-token', () => {
 
     it('an unknown license key is 404 NOT_FOUND', async () => {
       const plugin = pluginClient(emu, product)
-      expectError(await plugin.call('library-token', { license_key: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE' }), 404, 'NOT_FOUND')
+      expectError(
+        await plugin.call('library-token', { license_key: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE' }),
+        404,
+        'NOT_FOUND'
+      )
     })
 
     it('no license key with the credential is 401 LIBRARY_TOKEN_INVALID', async () => {

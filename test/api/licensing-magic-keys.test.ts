@@ -1,9 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest'
 import { createLocalJWKSet, jwtVerify } from 'jose'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import { MAGIC_KEYS } from '../../src/core/licensing/magic-keys'
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { MAGIC_KEYS } from '../../src/core/licensing/magic-keys'
 
 // Magic keys answer each licensing code with nothing set up but a product credential.
 
@@ -36,11 +37,14 @@ describe('magic license keys', () => {
     }
   })
 
-  it.each(Object.entries(MAGIC_KEYS).filter(([, code]) => code !== 'VALID'))('%s fails activation with %s', async (key, code) => {
-    const result = await pluginClient(emu, credential).activate(key, 'machine-1')
-    expect(result.status).toBe(expectedStatus[code])
-    expect(result.body).toMatchObject({ ok: false, error: code })
-  })
+  it.each(Object.entries(MAGIC_KEYS).filter(([, code]) => code !== 'VALID'))(
+    '%s fails activation with %s',
+    async (key, code) => {
+      const result = await pluginClient(emu, credential).activate(key, 'machine-1')
+      expect(result.status).toBe(expectedStatus[code])
+      expect(result.body).toMatchObject({ ok: false, error: code })
+    }
+  )
 
   it('MAGIC-VALID activates, deactivates and gives a verifiable token for the calling product, storing nothing', async () => {
     const plugin = pluginClient(emu, credential)
@@ -57,7 +61,9 @@ describe('magic license keys', () => {
   })
 
   it('still needs a valid product credential', async () => {
-    const result = await pluginClient(emu, { ...credential, pluginSecret: 'sk_wrong000000000000000000' }).validate('MAGIC-VALID')
+    const result = await pluginClient(emu, { ...credential, pluginSecret: 'sk_wrong000000000000000000' }).validate(
+      'MAGIC-VALID'
+    )
     expect(result.status).toBe(401)
     expect(result.body.error).toBe('PRODUCT_CREDENTIAL_INVALID')
   })
@@ -66,7 +72,11 @@ describe('magic license keys', () => {
 describe('validate with more live machines than the limit', () => {
   it('answers TOO_MANY_ACTIVATIONS after the limit is lowered below the live count', async () => {
     const customer = (await emu.control('POST', '/customers', { email: 'limit@example.test' })).body.customer
-    const purchase = await emu.control('POST', '/purchases', { customerId: customer.id, productId: credential.productId, maxActivations: 2 })
+    const purchase = await emu.control('POST', '/purchases', {
+      customerId: customer.id,
+      productId: credential.productId,
+      maxActivations: 2
+    })
     const plugin = pluginClient(emu, credential)
     await plugin.activate(purchase.body.license.key, 'one')
     await plugin.activate(purchase.body.license.key, 'two')
@@ -83,9 +93,16 @@ describe('GET /_emulator/licenses', () => {
     const other = await productWithCredential(emu, 'Other Synth')
     const customer = (await emu.control('POST', '/customers', { email: 'lister@example.test' })).body.customer
     const first = await emu.control('POST', '/purchases', { customerId: customer.id, productId: other.productId })
-    const second = await emu.control('POST', '/purchases', { customerId: customer.id, productId: other.productId, kind: 'trial' })
+    const second = await emu.control('POST', '/purchases', {
+      customerId: customer.id,
+      productId: other.productId,
+      kind: 'trial'
+    })
     const listed = await emu.control('GET', `/licenses?productId=${other.productId}`)
-    expect(listed.body.licenses.map((l: { id: string }) => l.id)).toEqual([second.body.license.id, first.body.license.id])
+    expect(listed.body.licenses.map((l: { id: string }) => l.id)).toEqual([
+      second.body.license.id,
+      first.body.license.id
+    ])
     expect((await emu.control('GET', `/licenses?productId=${other.productId}&limit=1`)).body.licenses).toHaveLength(1)
     expect((await emu.control('GET', '/licenses?productId=prod_nothing')).body.licenses).toEqual([])
     expect((await emu.control('GET', '/licenses?limit=0')).status).toBe(400)

@@ -1,8 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
+import {
+  addFile,
+  createCustomer,
+  customerSession,
+  getLibrary,
+  libraryTokenOf,
+  localPath,
+  purchase,
+  resellerOrder
+} from '../support/commerce'
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { addFile, createCustomer, customerSession, getLibrary, libraryTokenOf, localPath, purchase, resellerOrder } from '../support/commerce'
 
 // docs/api.md section 2: the plugin secret is never logged; the key is sensitive in logs. docs/api.md section 2:
 // a full key or secret never appears in a log line. Library, download, license and session tokens are credentials too.
@@ -28,11 +38,19 @@ describe('secrets never reach the log (licensing, library, claim, downloads)', (
     const validated = await plugin.validate(bought.license.key, 'log-machine', 'n2')
     secrets.validateToken = validated.body.license_token
     await emu.request('POST', '/api/license/v1/validate', {
-      headers: { 'x-svc-app-id': credential.appId, authorization: `Bearer ${credential.pluginKey}`, 'x-svc-plugin-secret': credential.pluginSecret },
+      headers: {
+        'x-svc-app-id': credential.appId,
+        authorization: `Bearer ${credential.pluginKey}`,
+        'x-svc-plugin-secret': credential.pluginSecret
+      },
       body: { license_key: bought.license.key }
     })
     await emu.request('POST', '/api/license/v1/validate', {
-      headers: { 'x-svc-app-id': credential.appId, 'x-svc-api-key': credential.pluginKey, 'x-svc-plugin-secret': `${credential.pluginSecret}x` },
+      headers: {
+        'x-svc-app-id': credential.appId,
+        'x-svc-api-key': credential.pluginKey,
+        'x-svc-plugin-secret': `${credential.pluginSecret}x`
+      },
       body: { license_key: bought.license.key }
     })
     // A malformed body and an unknown field that carry the secret.
@@ -61,7 +79,9 @@ describe('secrets never reach the log (licensing, library, claim, downloads)', (
     await emu.request('GET', `/api/library?token=${libraryToken}&unknown=${libraryToken}`)
     await emu.request('GET', `/api/license/v1/webview-library?token=${encodeURIComponent(issuedLibraryToken)}`)
     await emu.request('GET', `/api/license/v1/library-token?library_token=${encodeURIComponent(issuedLibraryToken)}`)
-    await emu.request('GET', `/api/license/v1/library-token?license_key=${bought.license.key}`, { headers: plugin.headers })
+    await emu.request('GET', `/api/license/v1/library-token?license_key=${bought.license.key}`, {
+      headers: plugin.headers
+    })
 
     // Downloads by the link (download_token in the query) and by ?token=.
     const link = localPath(library.body.products[0].downloads[0].url)
@@ -74,7 +94,9 @@ describe('secrets never reach the log (licensing, library, claim, downloads)', (
     secrets.claimToken = order.claimToken
     const session = await customerSession(emu, customer.id)
     secrets.customerSession = session
-    expect((await emu.request('POST', `/api/library/claim?claim=${order.claimToken}`, { token: session })).status).toBe(200)
+    expect((await emu.request('POST', `/api/library/claim?claim=${order.claimToken}`, { token: session })).status).toBe(
+      200
+    )
     await emu.request('POST', '/api/library/claim', { token: session, body: { claim_token: order.claimToken } })
     await emu.request('POST', '/api/library/claim', { token: libraryToken, body: { claim: order.claimToken } })
   })

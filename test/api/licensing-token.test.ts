@@ -1,11 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest'
 import { createLocalJWKSet, decodeProtectedHeader, errors, importSPKI, jwtVerify } from 'jose'
 import type { JSONWebKeySet, JWTPayload } from 'jose'
+import { beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
+import { createCustomer, DAY_MS, epochSeconds, HOUR_MS, purchase } from '../support/commerce'
 import { useEmulator, withEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { DAY_MS, HOUR_MS, createCustomer, epochSeconds, purchase } from '../support/commerce'
 
 const TOKEN_LIFETIME_S = 24 * 60 * 60
 const ISSUER = 'plugin-license-emulator'
@@ -34,13 +35,34 @@ describe('license_token', () => {
 
   const emulatorNow = () => clock.now()
   const verifyWithJwks = (token: string, currentDate = emulatorNow()) =>
-    jwtVerify(token, createLocalJWKSet(jwks), { audience: product.appId, issuer: ISSUER, typ: 'license+jwt', algorithms: ['EdDSA'], currentDate })
+    jwtVerify(token, createLocalJWKSet(jwks), {
+      audience: product.appId,
+      issuer: ISSUER,
+      typ: 'license+jwt',
+      algorithms: ['EdDSA'],
+      currentDate
+    })
 
-  async function activatedToken(options: { expiresAt?: string; nonce?: string } = {}): Promise<{ token: string; licenseId: string; licenseKey: string }> {
-    const bought = await purchase(emu, customerId, product.productId, options.expiresAt ? { expiresAt: options.expiresAt } : {})
-    const activated = await pluginClient(emu, product).activate(bought.license.key, 'token-machine', options.nonce ? { nonce: options.nonce } : {})
+  async function activatedToken(
+    options: { expiresAt?: string; nonce?: string } = {}
+  ): Promise<{ token: string; licenseId: string; licenseKey: string }> {
+    const bought = await purchase(
+      emu,
+      customerId,
+      product.productId,
+      options.expiresAt ? { expiresAt: options.expiresAt } : {}
+    )
+    const activated = await pluginClient(emu, product).activate(
+      bought.license.key,
+      'token-machine',
+      options.nonce ? { nonce: options.nonce } : {}
+    )
     expect(activated.status, activated.text).toBe(201)
-    return { token: activated.body.license_token as string, licenseId: bought.license.id, licenseKey: bought.license.key }
+    return {
+      token: activated.body.license_token as string,
+      licenseId: bought.license.id,
+      licenseKey: bought.license.key
+    }
   }
 
   it('verifies against the JWKS: EdDSA, typ license+jwt, a kid of the set, aud = App ID, sub = license id, nonce echoed', async () => {
@@ -64,7 +86,12 @@ describe('license_token', () => {
     expect(publicKey).toMatchObject({ ok: true, alg: 'EdDSA', crv: 'Ed25519', typ: 'license+jwt', issuer: ISSUER })
     expect(publicKey.public_key_pem).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----\n?$/)
     const key = await importSPKI(publicKey.public_key_pem as string, 'EdDSA')
-    const { payload } = await jwtVerify(token, key, { audience: product.appId, issuer: ISSUER, typ: 'license+jwt', currentDate: emulatorNow() })
+    const { payload } = await jwtVerify(token, key, {
+      audience: product.appId,
+      issuer: ISSUER,
+      typ: 'license+jwt',
+      currentDate: emulatorNow()
+    })
     expect(payload.sub).toBe(licenseId)
 
     expect(publicKey.public_key_hex).toMatch(/^[0-9a-f]{64}$/)
@@ -76,16 +103,18 @@ describe('license_token', () => {
 
   it('does not verify for another App ID, or with another key', async () => {
     const { token } = await activatedToken()
-    await expect(jwtVerify(token, createLocalJWKSet(jwks), { audience: 'app_someoneelse', currentDate: emulatorNow() })).rejects.toBeInstanceOf(
-      errors.JWTClaimValidationFailed
-    )
+    await expect(
+      jwtVerify(token, createLocalJWKSet(jwks), { audience: 'app_someoneelse', currentDate: emulatorNow() })
+    ).rejects.toBeInstanceOf(errors.JWTClaimValidationFailed)
     await withEmulator(async (other) => {
       const otherKeys = (await other.request('GET', '/.well-known/jwks.json')).body.keys
       const foreignPem = (await other.request('GET', '/api/license/v1/public-key')).body.public_key_pem as string
-      await expect(jwtVerify(token, await importSPKI(foreignPem, 'EdDSA'), { currentDate: emulatorNow() })).rejects.toBeInstanceOf(
-        errors.JWSSignatureVerificationFailed
-      )
-      await expect(jwtVerify(token, createLocalJWKSet({ keys: otherKeys }), { currentDate: emulatorNow() })).rejects.toThrow()
+      await expect(
+        jwtVerify(token, await importSPKI(foreignPem, 'EdDSA'), { currentDate: emulatorNow() })
+      ).rejects.toBeInstanceOf(errors.JWSSignatureVerificationFailed)
+      await expect(
+        jwtVerify(token, createLocalJWKSet({ keys: otherKeys }), { currentDate: emulatorNow() })
+      ).rejects.toThrow()
     })
   })
 

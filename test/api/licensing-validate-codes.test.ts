@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { licensingSuite } from '../support/licensing-suite'
-import type { HttpResult } from '../support/emulator'
+
 import { DAY_MS, HOUR_MS, purchase } from '../support/commerce'
+import type { HttpResult } from '../support/emulator'
+import { licensingSuite } from '../support/licensing-suite'
 
 // POST /api/license/v1/validate: always 200 once authenticated, `{ ok:true, valid, code, message, license?,
 // activation?, license_token? }` with the codes of docs/api.md section 5, judged on the emulator clock.
@@ -9,7 +10,8 @@ describe('POST /api/license/v1/validate: every code', () => {
   const base = Date.parse('2035-05-05T12:00:00.000Z')
   const suite = licensingSuite(new Date(base).toISOString(), ['Validate Vocoder', 'Other Overdrive'])
   const { clock, buy, plugin } = suite
-  const patchLicense = (id: string, body: Record<string, unknown>) => suite.emu.control('PATCH', `/licenses/${id}`, body)
+  const patchLicense = (id: string, body: Record<string, unknown>) =>
+    suite.emu.control('PATCH', `/licenses/${id}`, body)
 
   /** 200, `ok:true`, the code, `valid` true only for VALID, a message, and a token only when valid. */
   function expectCode(result: HttpResult, code: string): void {
@@ -111,7 +113,11 @@ describe('POST /api/license/v1/validate: every code', () => {
     expect(periodEnd).toBe(new Date(base + 30 * DAY_MS).toISOString())
     const before = await plugin().validate(bought.license.key)
     expectCode(before, 'VALID')
-    expect(before.body.license).toMatchObject({ expires_at: periodEnd, subscription_status: 'active', grace_until: null })
+    expect(before.body.license).toMatchObject({
+      expires_at: periodEnd,
+      subscription_status: 'active',
+      grace_until: null
+    })
     const renewing = await buy('subscription')
     expect((await suite.emu.control('POST', `/subscriptions/${bought.subscription?.id}/cancel`)).status).toBe(200)
     clock.setOffsetMs(30 * DAY_MS - 1000)
@@ -123,7 +129,9 @@ describe('POST /api/license/v1/validate: every code', () => {
       expect(ended.body.license).toMatchObject({ expires_at: periodEnd, subscription_status: 'canceled' })
       const renewed = await plugin().validate(renewing.license.key)
       expectCode(renewed, 'VALID')
-      expect(renewed.body.license.expires_at).toBe(new Date(Date.parse(renewing.subscription?.currentPeriodEnd as string) + 30 * DAY_MS).toISOString())
+      expect(renewed.body.license.expires_at).toBe(
+        new Date(Date.parse(renewing.subscription?.currentPeriodEnd as string) + 30 * DAY_MS).toISOString()
+      )
     } finally {
       clock.setOffsetMs(0)
     }

@@ -1,10 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
+import {
+  addFile,
+  createCustomer,
+  getLibrary,
+  libraryTokenOf,
+  localPath,
+  purchase,
+  storefrontProductWithCredential
+} from '../support/commerce'
+import type { Purchase } from '../support/commerce'
+import { expectError } from '../support/credentials'
 import { useEmulator } from '../support/emulator'
 import type { HttpResult } from '../support/emulator'
-import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
-import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase, storefrontProductWithCredential } from '../support/commerce'
-import type { Purchase } from '../support/commerce'
 
 // GET and POST /api/license/v1/webview-library: the customer library for an in-plugin web view,
 // scoped to the calling product when the product credential identifies it.
@@ -39,12 +48,16 @@ describe('/api/license/v1/webview-library', () => {
   }
 
   it('POST with the credential headers and license_key in the body: only the calling product', async () => {
-    expectScopedToAlpha(await pluginClient(emu, alpha).call('webview-library', { license_key: alphaPurchase.license.key }))
+    expectScopedToAlpha(
+      await pluginClient(emu, alpha).call('webview-library', { license_key: alphaPurchase.license.key })
+    )
   })
 
   it('GET with the credential headers and license_key in the query: only the calling product', async () => {
     const headers = pluginClient(emu, alpha).headers
-    expectScopedToAlpha(await emu.request('GET', `${path}?license_key=${encodeURIComponent(alphaPurchase.license.key)}`, { headers }))
+    expectScopedToAlpha(
+      await emu.request('GET', `${path}?license_key=${encodeURIComponent(alphaPurchase.license.key)}`, { headers })
+    )
   })
 
   it('the other product, calling with its own credential, sees only its own license and subscription', async () => {
@@ -68,12 +81,17 @@ describe('/api/license/v1/webview-library', () => {
     ]) {
       expect(result.status, result.text).toBe(200)
       expect(result.body).toMatchObject({ ok: true, scope: 'library', product_id: null, owned: true })
-      expect(result.body.licenses.map((l: { id: string }) => l.id).sort()).toEqual([alphaPurchase.license.id, betaPurchase.license.id].sort())
+      expect(result.body.licenses.map((l: { id: string }) => l.id).sort()).toEqual(
+        [alphaPurchase.license.id, betaPurchase.license.id].sort()
+      )
     }
   })
 
   it('carries working download links and the device mark', async () => {
-    const result = await pluginClient(emu, alpha).call('webview-library', { license_key: alphaPurchase.license.key, instance_id: 'rig-1' })
+    const result = await pluginClient(emu, alpha).call('webview-library', {
+      license_key: alphaPurchase.license.key,
+      instance_id: 'rig-1'
+    })
     expect(result.body.licenses[0].activated_on_this_device).toBe(true)
     expect(result.body.licenses[0].activation_count).toBe(1)
     const [download] = result.body.products[0].downloads
@@ -83,15 +101,24 @@ describe('/api/license/v1/webview-library', () => {
     expect(fetched.headers.get('content-length')).toBe('4096')
     expect(result.body.library_url).toBe(`${emu.baseUrl}/api/library`)
 
-    const elsewhere = await pluginClient(emu, alpha).call('webview-library', { license_key: alphaPurchase.license.key, instance_id: 'rig-2' })
+    const elsewhere = await pluginClient(emu, alpha).call('webview-library', {
+      license_key: alphaPurchase.license.key,
+      instance_id: 'rig-2'
+    })
     expect(elsewhere.body.licenses[0].activated_on_this_device).toBe(false)
   })
 
   it('a bad credential is 401 PRODUCT_CREDENTIAL_INVALID, GET and POST', async () => {
     const bad = pluginClient(emu, { ...alpha, pluginKey: 'pk_unknownunknownunknown000' })
-    expectError(await bad.call('webview-library', { license_key: alphaPurchase.license.key }), 401, 'PRODUCT_CREDENTIAL_INVALID')
     expectError(
-      await emu.request('GET', `${path}?license_key=${encodeURIComponent(alphaPurchase.license.key)}`, { headers: bad.headers }),
+      await bad.call('webview-library', { license_key: alphaPurchase.license.key }),
+      401,
+      'PRODUCT_CREDENTIAL_INVALID'
+    )
+    expectError(
+      await emu.request('GET', `${path}?license_key=${encodeURIComponent(alphaPurchase.license.key)}`, {
+        headers: bad.headers
+      }),
       401,
       'PRODUCT_CREDENTIAL_INVALID'
     )
@@ -99,9 +126,15 @@ describe('/api/license/v1/webview-library', () => {
 
   it("another product's license is PRODUCT_SCOPE_MISMATCH, GET and POST", async () => {
     const plugin = pluginClient(emu, alpha)
-    expectError(await plugin.call('webview-library', { license_key: betaPurchase.license.key }), 403, 'PRODUCT_SCOPE_MISMATCH')
     expectError(
-      await emu.request('GET', `${path}?license_key=${encodeURIComponent(betaPurchase.license.key)}`, { headers: plugin.headers }),
+      await plugin.call('webview-library', { license_key: betaPurchase.license.key }),
+      403,
+      'PRODUCT_SCOPE_MISMATCH'
+    )
+    expectError(
+      await emu.request('GET', `${path}?license_key=${encodeURIComponent(betaPurchase.license.key)}`, {
+        headers: plugin.headers
+      }),
       403,
       'PRODUCT_SCOPE_MISMATCH'
     )
@@ -144,17 +177,20 @@ describe('/api/license/v1/webview-library: the same groups and filters as /api/l
     expect(webview.body.marketing_preferences).toEqual(library.body.marketing_preferences)
   })
 
-  it.each(['storefront', 'storefrontSlug'])('?%s= filters every group to one storefront, GET and POST', async (name) => {
-    for (const result of [
-      await emu.request('GET', `${path}?${name}=north`, { token }),
-      await emu.request('POST', path, { token, body: { [name]: 'north' } })
-    ]) {
-      expect(result.status, result.text).toBe(200)
-      expect(result.body.products.map((p: { name: string }) => p.name)).toEqual(['North Reverb'])
-      expect(result.body.licenses.map((l: { product_id: string }) => l.product_id)).toEqual([north.productId])
-      expect(result.body.orders.map((o: { storefront_slug: string }) => o.storefront_slug)).toEqual(['north'])
+  it.each(['storefront', 'storefrontSlug'])(
+    '?%s= filters every group to one storefront, GET and POST',
+    async (name) => {
+      for (const result of [
+        await emu.request('GET', `${path}?${name}=north`, { token }),
+        await emu.request('POST', path, { token, body: { [name]: 'north' } })
+      ]) {
+        expect(result.status, result.text).toBe(200)
+        expect(result.body.products.map((p: { name: string }) => p.name)).toEqual(['North Reverb'])
+        expect(result.body.licenses.map((l: { product_id: string }) => l.product_id)).toEqual([north.productId])
+        expect(result.body.orders.map((o: { storefront_slug: string }) => o.storefront_slug)).toEqual(['north'])
+      }
     }
-  })
+  )
 
   it.each(['instance_id', 'instanceId', 'machine_id'])('?%s= marks what is activated on that device', async (name) => {
     const here = await emu.request('GET', `${path}?${name}=studio-mac`, { token })
@@ -171,7 +207,9 @@ describe('/api/license/v1/webview-library: the same groups and filters as /api/l
     const result = await pluginClient(emu, north).call('webview-library', { license_key: northPurchase.license.key })
     expect(result.status, result.text).toBe(200)
     expect(result.body.scope).toBe('product')
-    const items = result.body.orders.flatMap((o: { items: { product_id: string }[] }) => o.items.map((i) => i.product_id))
+    const items = result.body.orders.flatMap((o: { items: { product_id: string }[] }) =>
+      o.items.map((i) => i.product_id)
+    )
     expect(items).toEqual([north.productId])
     expect(result.body.marketing_preferences).toMatchObject({ newsletter: expect.any(Boolean) })
   })

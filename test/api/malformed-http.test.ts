@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+
+import { useEmulator } from '../support/emulator'
 import { sendRawBytes } from '../support/raw-http'
 import type { SocketAnswer } from '../support/raw-http'
-import { useEmulator } from '../support/emulator'
 
 // What tools and fuzzers send that no HTTP client would: every answer is JSON in the contract's
 // shape, with a documented code, whoever produced it (Node's parser, Fastify, or a route).
@@ -19,11 +20,19 @@ const emu = useEmulator()
 
 describe('malformed HTTP, sent as raw bytes', () => {
   it('answers a 20 KB header 431 HEADERS_TOO_LARGE', async () => {
-    expectContractError(await sendRawBytes(emu.baseUrl, `GET /api/library HTTP/1.1\r\n${HOST}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'HEADERS_TOO_LARGE')
+    expectContractError(
+      await sendRawBytes(emu.baseUrl, `GET /api/library HTTP/1.1\r\n${HOST}X-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      431,
+      'HEADERS_TOO_LARGE'
+    )
   })
 
   it('answers a 20 KB URL 414 URI_TOO_LONG', async () => {
-    expectContractError(await sendRawBytes(emu.baseUrl, `GET /api/library?q=${'a'.repeat(20_000)} HTTP/1.1\r\n${HOST}\r\n`), 414, 'URI_TOO_LONG')
+    expectContractError(
+      await sendRawBytes(emu.baseUrl, `GET /api/library?q=${'a'.repeat(20_000)} HTTP/1.1\r\n${HOST}\r\n`),
+      414,
+      'URI_TOO_LONG'
+    )
   })
 
   const malformed: [string, string][] = [
@@ -32,7 +41,10 @@ describe('malformed HTTP, sent as raw bytes', () => {
       `POST /api/license/v1/validate HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`
     ],
     ['an invalid Content-Length', `POST /api/license/v1/validate HTTP/1.1\r\n${HOST}Content-Length: abc\r\n\r\n{}`],
-    ['Content-Length with Transfer-Encoding', `POST /api/license/v1/validate HTTP/1.1\r\n${HOST}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`],
+    [
+      'Content-Length with Transfer-Encoding',
+      `POST /api/license/v1/validate HTTP/1.1\r\n${HOST}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}`
+    ],
     ['a control character in a header', `GET /api/library HTTP/1.1\r\n${HOST}X-A: a\u0001b\r\n\r\n`],
     ['a lowercase method', `get /api/library HTTP/1.1\r\n${HOST}\r\n`],
     ['a space in the URL', `GET /api/lib rary HTTP/1.1\r\n${HOST}\r\n`],
@@ -68,7 +80,9 @@ describe('odd paths', () => {
   it('answers an over-long product id 400 VALIDATION_ERROR naming the parameter, for 1,000 and 5,000 characters', async () => {
     const developer = await emu.createDeveloper()
     for (const length of [1000, 5000]) {
-      const answer = await emu.request('GET', `/api/developer/plugin-keys/products/${'x'.repeat(length)}`, { token: developer.token })
+      const answer = await emu.request('GET', `/api/developer/plugin-keys/products/${'x'.repeat(length)}`, {
+        token: developer.token
+      })
       expect(answer.status).toBe(400)
       expect(answer.body).toMatchObject({ ok: false, error: 'VALIDATION_ERROR' })
       expect(answer.body.message).toContain('productId')

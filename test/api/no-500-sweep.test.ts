@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { useEmulator } from '../support/emulator'
 import { productWithCredential } from '../support/plugin-client'
 
@@ -47,7 +48,11 @@ describe('no 500 anywhere', () => {
       {},
       { authorization: `Bearer ${session.body.token}` },
       { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' },
-      { 'x-svc-app-id': credential.appId, 'x-svc-plugin-key': credential.pluginKey, 'x-svc-plugin-secret': credential.pluginSecret },
+      {
+        'x-svc-app-id': credential.appId,
+        'x-svc-plugin-key': credential.pluginKey,
+        'x-svc-plugin-secret': credential.pluginSecret
+      },
       { 'x-emulator-token': emu.adminToken }
     ]
     let checked = 0
@@ -63,7 +68,8 @@ describe('no 500 anywhere', () => {
           checked += 1
           const where = `${route.method} ${route.path} ${JSON.stringify(Object.keys(headers))} body=${(body ?? '').slice(0, 40)}`
           expect(response.status, where).toBeLessThan(500)
-          if (response.status >= 400) expect(response.body, where).toMatchObject({ ok: false, error: expect.stringMatching(/^[A-Z_]+$/) })
+          if (response.status >= 400)
+            expect(response.body, where).toMatchObject({ ok: false, error: expect.stringMatching(/^[A-Z_]+$/) })
         }
       }
     }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { resellerOrder } from '../support/commerce'
+import { useEmulator } from '../support/emulator'
 import { pluginClient } from '../support/plugin-client'
 import { buildTokenWorld, presentedHeaders, validTokens } from '../support/token-world'
 import type { TokenSet } from '../support/token-world'
@@ -42,7 +43,9 @@ describe('nothing secret is echoed', () => {
     }
     for (const [name, value] of Object.entries(secrets)) expect(value, name).toBeTruthy()
     // The query names each route declares, from the OpenAPI document the routes generate.
-    const document = emu.app.swagger() as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> }
+    const document = emu.app.swagger() as {
+      paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>>
+    }
     queryNames = new Map()
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
@@ -64,10 +67,13 @@ describe('nothing secret is echoed', () => {
     const out: string[] = []
     for (const param of route.url.match(/:[A-Za-z]+/g) ?? []) out.push(fill(route.url.replace(param, encoded)))
     const names = queryNames.get(`${route.method} ${route.url}`) ?? []
-    for (const name of [...names, 'unknown_field']) out.push(`${fill(route.url)}?${encodeURIComponent(name)}=${encoded}`)
+    for (const name of [...names, 'unknown_field'])
+      out.push(`${fill(route.url)}?${encodeURIComponent(name)}=${encoded}`)
     out.push(`${fill(route.url).replace(/\/$/, '')}/${encoded}`)
     // The event stream, once let in, never ends: a filter that fails validation answers first.
-    return route.url === '/_emulator/requests/stream' ? out.map((target) => `${target}${target.includes('?') ? '&' : '?'}status=bogus`) : out
+    return route.url === '/_emulator/requests/stream'
+      ? out.map((target) => `${target}${target.includes('?') ? '&' : '?'}status=bogus`)
+      : out
   }
 
   it('no answer of any route repeats a secret sent in a path or query position', async () => {
@@ -80,7 +86,11 @@ describe('nothing secret is echoed', () => {
           const headers: Record<string, string> = { ...presentedHeaders(auth) }
           const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method)
           if (hasBody) headers['content-type'] = 'application/json'
-          const response = await fetch(emu.baseUrl + target, { method: route.method, headers, body: hasBody ? '{}' : undefined })
+          const response = await fetch(emu.baseUrl + target, {
+            method: route.method,
+            headers,
+            body: hasBody ? '{}' : undefined
+          })
           answers += 1
           return `${[...response.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${response.status}\n${await response.text()}`
         }
@@ -88,7 +98,12 @@ describe('nothing secret is echoed', () => {
         // lists its download token) is there already, and is no echo.
         const baseline = await send(targets(route, 'x')[0] ?? route.url)
         for (const [name, secret] of Object.entries(secrets)) {
-          if (baseline.includes(secret) || auth?.bearer === secret || Object.values(auth?.headers ?? {}).includes(secret)) continue
+          if (
+            baseline.includes(secret) ||
+            auth?.bearer === secret ||
+            Object.values(auth?.headers ?? {}).includes(secret)
+          )
+            continue
           for (const target of targets(route, secret)) {
             const answer = await send(target)
             // The request's own credential, accepted (a library read with a download token hands that token back).

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { projectRoot } from '../support/cli-process'
 import { useEmulator } from '../support/emulator'
 
@@ -19,7 +20,11 @@ const LEGACY_WITHOUT_SUCCESS = [
 ]
 
 function run(command: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(command, args, { cwd: lintDir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', REDOCLY_TELEMETRY: 'off' } })
+  const result = spawnSync(command, args, {
+    cwd: lintDir,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', REDOCLY_TELEMETRY: 'off' }
+  })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -46,8 +51,21 @@ describe('GET /openapi.json, held to Redocly and Spectral', () => {
   })
 
   it('spectral lint (spectral:oas): no error and no warning (the one exception is documented in its ruleset)', () => {
-    const result = run(bin('spectral'), ['lint', documentPath, '--ruleset', join(rules, 'spectral.yaml'), '--format', 'json', '--quiet'])
-    const findings = JSON.parse(result.stdout || '[]') as Array<{ code: string; severity: number; path: string[]; message: string }>
+    const result = run(bin('spectral'), [
+      'lint',
+      documentPath,
+      '--ruleset',
+      join(rules, 'spectral.yaml'),
+      '--format',
+      'json',
+      '--quiet'
+    ])
+    const findings = JSON.parse(result.stdout || '[]') as Array<{
+      code: string
+      severity: number
+      path: string[]
+      message: string
+    }>
     expect(findings.map((f) => `${f.code} ${f.path.join('.')}: ${f.message}`)).toEqual([])
   })
 
@@ -61,7 +79,15 @@ describe('GET /openapi.json, held to Redocly and Spectral', () => {
     writeFileSync(brokenPath, JSON.stringify(document))
     const redocly = run(bin('redocly'), ['lint', brokenPath, '--config', join(rules, 'redocly.yaml'), '--format=json'])
     expect(redocly.status).not.toBe(0)
-    const spectral = run(bin('spectral'), ['lint', brokenPath, '--ruleset', join(rules, 'spectral.yaml'), '--format', 'json', '--quiet'])
+    const spectral = run(bin('spectral'), [
+      'lint',
+      brokenPath,
+      '--ruleset',
+      join(rules, 'spectral.yaml'),
+      '--format',
+      'json',
+      '--quiet'
+    ])
     expect(JSON.parse(spectral.stdout || '[]').map((f: { code: string }) => f.code)).toContain('operation-operationId')
   })
 })

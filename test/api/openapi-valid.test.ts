@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { useEmulator } from '../support/emulator'
 
 // The OpenAPI document is checked by an independent validator (@apidevtools/swagger-parser: the
@@ -21,7 +22,9 @@ describe('GET /openapi.json, checked by an independent validator', () => {
     delete broken.paths['/api/library'].get.responses['200'].description
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow()
     const dangling = structuredClone(document)
-    dangling.paths['/api/library'].get.responses['401'].content['application/json'].schema = { $ref: '#/components/schemas/Nope' }
+    dangling.paths['/api/library'].get.responses['401'].content['application/json'].schema = {
+      $ref: '#/components/schemas/Nope'
+    }
     await expect(SwaggerParser.validate(dangling as never)).rejects.toThrow()
   })
 
@@ -30,8 +33,12 @@ describe('GET /openapi.json, checked by an independent validator', () => {
     for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       if (!path.startsWith('/api/') || path === '/api/license/v1/public-key') continue
       for (const [method, operation] of Object.entries<Record<string, any>>(item)) {
-        const specific = Object.entries<Record<string, any>>(operation.responses).filter(([status]) => /^[45]\d\d$/.test(status))
-        const withExamples = specific.filter(([, response]) => Object.keys(response.content?.['application/json']?.examples ?? {}).length > 0)
+        const specific = Object.entries<Record<string, any>>(operation.responses).filter(([status]) =>
+          /^[45]\d\d$/.test(status)
+        )
+        const withExamples = specific.filter(
+          ([, response]) => Object.keys(response.content?.['application/json']?.examples ?? {}).length > 0
+        )
         if (withExamples.length === 0 || withExamples.length !== specific.length) bare.push(`${method} ${path}`)
       }
     }
@@ -53,9 +60,15 @@ describe('GET /openapi.json, checked by an independent validator', () => {
     expect(schema.allOf[1].description).toContain(code)
     const value = response.content['application/json'].examples?.[code]?.value
     for (const key of Object.keys(value ?? {}).filter((k) => !['ok', 'error', 'message'].includes(k))) {
-      expect(schema.allOf[1].properties[key], `${status} ${code} declares ${key}`).toEqual({ $ref: `#/components/schemas/ErrorResponse/properties/${key}` })
+      expect(schema.allOf[1].properties[key], `${status} ${code} declares ${key}`).toEqual({
+        $ref: `#/components/schemas/ErrorResponse/properties/${key}`
+      })
     }
-    expect(value, `${method} ${path} ${status} ${code}`).toMatchObject({ ok: false, error: code, message: expect.any(String) })
+    expect(value, `${method} ${path} ${status} ${code}`).toMatchObject({
+      ok: false,
+      error: code,
+      message: expect.any(String)
+    })
     return value as Record<string, unknown>
   }
 
@@ -64,22 +77,31 @@ describe('GET /openapi.json, checked by an independent validator', () => {
       ['/api/developer/plugin-keys', 'post'],
       ['/api/developer/plugin-keys/reveal-secret', 'post']
     ] as const) {
-      expect(example(path, method, '410', 'LEGACY_PLUGIN_KEYS_RETIRED').replacement).toBe('/api/developer/plugin-keys/products/:productId')
+      expect(example(path, method, '410', 'LEGACY_PLUGIN_KEYS_RETIRED').replacement).toBe(
+        '/api/developer/plugin-keys/products/:productId'
+      )
     }
   })
 
   it('409 PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE with recovery on reveal-secret; 409 ACTIVE_CREDENTIAL_EXISTS on create', () => {
     const base = '/api/developer/plugin-keys/products/{productId}'
     const unavailable = example(`${base}/reveal-secret`, 'post', '409', 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE')
-    expect(unavailable.recovery).toEqual({ rotateKey: expect.stringMatching(/\/rotate-key$/), rotateSecret: expect.stringMatching(/\/rotate-secret$/) })
+    expect(unavailable.recovery).toEqual({
+      rotateKey: expect.stringMatching(/\/rotate-key$/),
+      rotateSecret: expect.stringMatching(/\/rotate-secret$/)
+    })
     example(base, 'post', '409', 'ACTIVE_CREDENTIAL_EXISTS')
-    for (const code of ['AUTH_REQUIRED', 'INVALID_TOKEN', 'TOKEN_EXPIRED']) example(`${base}/revoke`, 'post', '401', code)
+    for (const code of ['AUTH_REQUIRED', 'INVALID_TOKEN', 'TOKEN_EXPIRED'])
+      example(`${base}/revoke`, 'post', '401', code)
     example(`${base}/rotate-key`, 'post', '403', 'PRODUCT_CREDENTIAL_NOT_ACCEPTED')
     example(base, 'get', '404', 'PRODUCT_CREDENTIAL_NOT_FOUND')
   })
 
   it('401 PLUGIN_CONNECTION_FAILED with reason on verify', () => {
-    expect(example('/api/plugin-connections/verify', 'post', '401', 'PLUGIN_CONNECTION_FAILED')).toMatchObject({ verified: false, reason: 'SECRET_MISMATCH' })
+    expect(example('/api/plugin-connections/verify', 'post', '401', 'PLUGIN_CONNECTION_FAILED')).toMatchObject({
+      verified: false,
+      reason: 'SECRET_MISMATCH'
+    })
   })
 
   it('the library, claim, downloads and licensing answers', () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { useEmulator } from '../support/emulator'
 
 // GET /openapi.json: the OpenAPI 3.1 document of every route (docs/api.md section 7).
@@ -51,7 +52,8 @@ describe('OpenAPI document', () => {
   it('declares the content type each answer of GET /support has: the page as text/html, errors as JSON', async () => {
     const responses = document.paths['/support'].get.responses
     expect(Object.keys(responses['200'].content)).toEqual(['text/html'])
-    for (const status of ['4XX', '5XX']) expect(Object.keys(responses[status].content), status).toEqual(['application/json'])
+    for (const status of ['4XX', '5XX'])
+      expect(Object.keys(responses[status].content), status).toEqual(['application/json'])
     const page = await emulator.request('GET', '/support')
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
   })
@@ -61,7 +63,8 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       for (const [method, operation] of Object.entries<Record<string, any>>(item)) {
         for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
-          if (/^[45]/.test(status) && Object.keys(response.content ?? {}).some((type) => type !== 'application/json')) html.push(`${method} ${path} ${status}`)
+          if (/^[45]/.test(status) && Object.keys(response.content ?? {}).some((type) => type !== 'application/json'))
+            html.push(`${method} ${path} ${status}`)
         }
       }
     }

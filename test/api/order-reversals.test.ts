@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator } from '../support/emulator'
-import type { TestEmulator } from '../support/emulator'
-import { expectError } from '../support/credentials'
-import { pluginClient, productWithCredential } from '../support/plugin-client'
-import type { PluginCredential } from '../support/plugin-client'
+
 import { addFile, createCustomer, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
 import type { ProductFile } from '../support/commerce'
+import { expectError } from '../support/credentials'
+import { startEmulator } from '../support/emulator'
+import type { TestEmulator } from '../support/emulator'
+import { pluginClient, productWithCredential } from '../support/plugin-client'
+import type { PluginCredential } from '../support/plugin-client'
 
 // Refunds and chargebacks (issue 26, item 5): QA tests that a refunded purchase stops
 // validating and loses its download, through the control plane as a script or the UI does.
@@ -29,7 +30,10 @@ describe('refunds and chargebacks', () => {
     expect(library.status).toBe(200)
     const listed = library.body.products.find((p: { product_id: string }) => p.product_id === productId)
     const order = library.body.orders.find((o: { id: string }) => o.id === orderId)
-    const download = await emu.request('GET', `/api/downloads/${file.id}?download_token=${encodeURIComponent(library.body.download_token)}`)
+    const download = await emu.request(
+      'GET',
+      `/api/downloads/${file.id}?download_token=${encodeURIComponent(library.body.download_token)}`
+    )
     return { entitled: listed?.entitled as boolean, orderStatus: order?.status as string, download }
   }
 
@@ -60,7 +64,10 @@ describe('refunds and chargebacks', () => {
     // Again: nothing changes, and it says so. A chargeback of a refunded order is a conflict.
     const again = await emu.control('POST', `/orders/${bought.order.id}/refund`, {})
     expect(again.status).toBe(200)
-    expect(again.body).toMatchObject({ changed: false, order: { status: 'refunded', reversedAt: refunded.body.order.reversedAt } })
+    expect(again.body).toMatchObject({
+      changed: false,
+      order: { status: 'refunded', reversedAt: refunded.body.order.reversedAt }
+    })
     const conflict = await emu.control('POST', `/orders/${bought.order.id}/chargeback`, {})
     expectError(conflict, 409, 'ORDER_STATE_CONFLICT')
     expect(conflict.body.state).toBe('refunded')
@@ -74,7 +81,9 @@ describe('refunds and chargebacks', () => {
     const charged = await emu.control('POST', `/orders/${bought.order.id}/chargeback`, {})
     expect(charged.status).toBe(200)
     expect(charged.body.order.status).toBe('chargeback')
-    expect(charged.body.subscriptions).toEqual([expect.objectContaining({ id: bought.subscription?.id, status: 'canceled' })])
+    expect(charged.body.subscriptions).toEqual([
+      expect.objectContaining({ id: bought.subscription?.id, status: 'canceled' })
+    ])
 
     const subscription = await emu.control('GET', `/subscriptions/${bought.subscription?.id}`)
     expect(subscription.body.standing).toMatchObject({ state: 'canceled', live: false })
@@ -133,7 +142,10 @@ describe('a reversed reseller order', () => {
     expect((await emu.control('POST', `/orders/${order.body.order.id}/refund`, {})).status).toBe(200)
     const customer = await createCustomer(emu)
     const session = await emu.control('POST', `/customers/${customer.id}/session`, {})
-    const claimed = await emu.request('POST', '/api/library/claim', { token: session.body.token, body: { claim: order.body.claimToken } })
+    const claimed = await emu.request('POST', '/api/library/claim', {
+      token: session.body.token,
+      body: { claim: order.body.claimToken }
+    })
     expectError(claimed, 400, 'LIBRARY_CLAIM_FAILED')
     expect(claimed.body.message).toContain('refunded')
     const licenses = await emu.control('GET', `/licenses?customerId=${customer.id}`)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { licensingSuite } from '../support/licensing-suite'
 import { pluginClient } from '../support/plugin-client'
 
@@ -14,7 +15,10 @@ describe('plugin key matches: never older than the last change', () => {
     for (let i = 0; i < 3; i++) expect((await suite.plugin().validate(bought.license.key, 'studio-a')).status).toBe(200)
 
     const { productId, developer } = suite.product
-    const rotated = await suite.emu.request('POST', `/api/developer/plugin-keys/products/${productId}/rotate-key`, { token: developer.token, body: {} })
+    const rotated = await suite.emu.request('POST', `/api/developer/plugin-keys/products/${productId}/rotate-key`, {
+      token: developer.token,
+      body: {}
+    })
     expect(rotated.status).toBe(201)
     const old = await suite.plugin().validate(bought.license.key, 'studio-a')
     expect(old.status).toBe(401)
@@ -23,7 +27,10 @@ describe('plugin key matches: never older than the last change', () => {
     expect((await fresh.activate(bought.license.key, 'studio-b')).status).toBe(201)
     expect((await fresh.validate(bought.license.key, 'studio-b')).status).toBe(200)
 
-    const revoked = await suite.emu.request('POST', `/api/developer/plugin-keys/products/${productId}/revoke`, { token: developer.token, body: {} })
+    const revoked = await suite.emu.request('POST', `/api/developer/plugin-keys/products/${productId}/revoke`, {
+      token: developer.token,
+      body: {}
+    })
     expect(revoked.status).toBe(200)
     expect((await fresh.validate(bought.license.key, 'studio-a')).status).toBe(401)
   })

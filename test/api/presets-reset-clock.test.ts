@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest'
 import { createLocalJWKSet, errors, jwtVerify } from 'jose'
+import { describe, expect, it } from 'vitest'
+
+import { PRESET_CLAIM_TOKEN, PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 import { useEmulator } from '../support/emulator'
 import { pluginClient } from '../support/plugin-client'
-import { PRESET_CLAIM_TOKEN, PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 
 const emu = useEmulator()
 
@@ -48,7 +49,10 @@ describe('presets', () => {
   it('reseller-claim can be claimed with the documented token', async () => {
     await emu.control('POST', '/presets/reseller-claim')
     const session = await emu.control('POST', '/customers/cus_demo/session', {})
-    const claimed = await emu.request('POST', '/api/library/claim', { token: session.body.token, body: { claim_token: PRESET_CLAIM_TOKEN } })
+    const claimed = await emu.request('POST', '/api/library/claim', {
+      token: session.body.token,
+      body: { claim_token: PRESET_CLAIM_TOKEN }
+    })
     expect(claimed.status).toBe(200)
     expect(claimed.body.license.product_id).toBe(PRESET_CREDENTIAL.productId)
   })
@@ -60,7 +64,11 @@ describe('presets', () => {
 
     await emu.control('POST', '/presets/legacy-credential')
     const session = await emu.control('POST', '/developers/dev_demo/session', {})
-    const reveal = await emu.request('POST', `/api/developer/plugin-keys/products/${PRESET_CREDENTIAL.productId}/reveal-secret`, { token: session.body.token })
+    const reveal = await emu.request(
+      'POST',
+      `/api/developer/plugin-keys/products/${PRESET_CREDENTIAL.productId}/reveal-secret`,
+      { token: session.body.token }
+    )
     expect(reveal.status).toBe(409)
     expect(reveal.body.error).toBe('PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE')
     expect((await emu.request('POST', '/api/plugin-connections/verify', { body: PRESET_CREDENTIAL })).status).toBe(200)
@@ -117,12 +125,16 @@ describe('test clock', () => {
     await emu.control('PUT', '/clock', { advanceS: 8 * 24 * 3600 })
     const now = new Date((await emu.control('GET', '/clock')).body.now)
     expect((await plugin.validate(trialKey)).body.code).toBe('TRIAL_EXPIRED')
-    await expect(jwtVerify(token, jwks, { audience: PRESET_CREDENTIAL.appId, currentDate: now })).rejects.toBeInstanceOf(errors.JWTExpired)
+    await expect(
+      jwtVerify(token, jwks, { audience: PRESET_CREDENTIAL.appId, currentDate: now })
+    ).rejects.toBeInstanceOf(errors.JWTExpired)
 
     // A token issued after the move carries the moved clock's iat.
     const later = await plugin.validate('DEMO1-PERPE-TUAL0-00000-00001')
     const movedNow = new Date((await emu.control('GET', '/clock')).body.now)
-    const laterClaims = (await jwtVerify(later.body.license_token, jwks, { audience: PRESET_CREDENTIAL.appId, currentDate: movedNow })).payload
+    const laterClaims = (
+      await jwtVerify(later.body.license_token, jwks, { audience: PRESET_CREDENTIAL.appId, currentDate: movedNow })
+    ).payload
     // Issued on the moved clock: eight days ahead of the system time, not now.
     expect(laterClaims.iat as number).toBeGreaterThan(Date.now() / 1000 + 7 * 24 * 3600)
     expect(laterClaims.iat as number).toBeLessThanOrEqual(movedNow.getTime() / 1000)

@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it, vi } from 'vitest'
+
+import { withReadOnlyDatabase } from '../support/database'
 import { startEmulator, useEmulator, withEmulator } from '../support/emulator'
 import type { HttpResult, TestEmulator } from '../support/emulator'
-import { pluginClient, productWithCredential } from '../support/plugin-client'
-import { withReadOnlyDatabase } from '../support/database'
 import { openEventStream } from '../support/event-stream'
 import type { StreamEvent } from '../support/event-stream'
+import { pluginClient, productWithCredential } from '../support/plugin-client'
 
 // The request inspector (docs/api.md section 6): every service API request, redacted, listed,
 // filtered, paged and streamed; never a usable credential anywhere it shows or stores.
@@ -30,7 +31,8 @@ async function listRequests(emu: TestEmulator, query = ''): Promise<HttpResult> 
 }
 
 /** The request log's live stream. */
-const openStream = (emu: TestEmulator, query = '', headers?: Record<string, string>) => openEventStream(emu, `/_emulator/requests/stream${query}`, headers)
+const openStream = (emu: TestEmulator, query = '', headers?: Record<string, string>) =>
+  openEventStream(emu, `/_emulator/requests/stream${query}`, headers)
 
 /** Every string in a JSON value that is a credential or token, whatever field it sits in. */
 function harvestSecrets(value: unknown, into: Set<string>): Set<string> {
@@ -38,8 +40,14 @@ function harvestSecrets(value: unknown, into: Set<string>): Set<string> {
     /^(?:pluginKey|pluginSecret|productKey|ProductSecret|token|libraryToken|library_token|download_token|license_token|claimToken|oneTimeReveal)$/
   const walk = (item: unknown, field: string) => {
     if (typeof item === 'string') {
-      if (secretFields.test(field) || /^(?:pk|sk|clm)_[A-Za-z0-9]{16,}$/.test(item) || /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(item)) into.add(item)
-      for (const match of item.matchAll(/(?:download_token|token)=([^&\s]{16,})/g)) into.add(decodeURIComponent(match[1] as string))
+      if (
+        secretFields.test(field) ||
+        /^(?:pk|sk|clm)_[A-Za-z0-9]{16,}$/.test(item) ||
+        /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/.test(item)
+      )
+        into.add(item)
+      for (const match of item.matchAll(/(?:download_token|token)=([^&\s]{16,})/g))
+        into.add(decodeURIComponent(match[1] as string))
     } else if (Array.isArray(item)) item.forEach((entry) => walk(entry, field))
     else if (item && typeof item === 'object') for (const [key, entry] of Object.entries(item)) walk(entry, key)
   }
@@ -55,7 +63,10 @@ describe('the request inspector records plugin calls', () => {
   it('shows activate and validate with surface, status, auth kind, product and redacted bodies', async () => {
     const credential = await productWithCredential(emu, 'Inspector Synth')
     const customer = await emu.control('POST', '/customers', { email: 'inspect@example.test' })
-    const bought = await emu.control('POST', '/purchases', { customerId: customer.body.customer.id, productId: credential.productId })
+    const bought = await emu.control('POST', '/purchases', {
+      customerId: customer.body.customer.id,
+      productId: credential.productId
+    })
     const licenseKey = bought.body.license.key as string
     const plugin = pluginClient(emu, credential)
     const activated = await plugin.activate(licenseKey, 'machine-1', { nonce: 'n-1' })
@@ -74,7 +85,12 @@ describe('the request inspector records plugin calls', () => {
       authKind: 'product-credential',
       productId: credential.productId
     })
-    expect(validateRow).toMatchObject({ path: '/api/license/v1/validate', status: 200, authKind: 'product-credential', productId: credential.productId })
+    expect(validateRow).toMatchObject({
+      path: '/api/license/v1/validate',
+      status: 200,
+      authKind: 'product-credential',
+      productId: credential.productId
+    })
     expect(typeof activateRow.durationMs).toBe('number')
     expect(Number.isNaN(Date.parse(activateRow.at))).toBe(false)
 
@@ -84,7 +100,9 @@ describe('the request inspector records plugin calls', () => {
     expect(entry.request.body).toEqual({ license_key: licenseKey, instance_id: 'machine-1', nonce: 'n-1' })
     expect(entry.request.bodyInfo).toMatchObject({ kind: 'json', truncated: false })
     expect(entry.request.headers['x-svc-app-id']).toBe(credential.appId)
-    expect(entry.request.headers['x-svc-plugin-key']).toBe(`${credential.pluginKey.slice(0, 8)}...${credential.pluginKey.slice(-4)}`)
+    expect(entry.request.headers['x-svc-plugin-key']).toBe(
+      `${credential.pluginKey.slice(0, 8)}...${credential.pluginKey.slice(-4)}`
+    )
     expect(entry.request.headers['x-svc-plugin-secret']).not.toContain(credential.pluginSecret)
     expect(entry.response.body).toMatchObject({ ok: true, activated: true, code: 'VALID' })
     expect(entry.response.body.license_token).not.toBe(activated.body.license_token)
@@ -121,7 +139,11 @@ describe('the request inspector records plugin calls', () => {
 
   it('records a response the client walked away from', async () => {
     const credential = await productWithCredential(emu, 'Huge Sampler')
-    await emu.control('POST', `/products/${credential.productId}/files`, { version: '2.0.0', platform: 'linux', sizeBytes: 256 * 1024 * 1024 })
+    await emu.control('POST', `/products/${credential.productId}/files`, {
+      version: '2.0.0',
+      platform: 'linux',
+      sizeBytes: 256 * 1024 * 1024
+    })
     const customer = await emu.control('POST', '/customers', { email: 'walker@example.test' })
     await emu.control('POST', '/purchases', { customerId: customer.body.customer.id, productId: credential.productId })
     const token = await emu.control('POST', `/customers/${customer.body.customer.id}/library-token`)
@@ -140,7 +162,11 @@ describe('the request inspector records plugin calls', () => {
       expect(rows).toHaveLength(1)
       return rows[0]
     })
-    expect(row).toMatchObject({ status: 200, authKind: 'library-token', path: expect.stringContaining('download_token=eyJhbGci...') })
+    expect(row).toMatchObject({
+      status: 200,
+      authKind: 'library-token',
+      path: expect.stringContaining('download_token=eyJhbGci...')
+    })
     const entry = (await emu.control('GET', `/requests/${row.id}`)).body.entry
     expect(entry.response.bodyInfo).toMatchObject({ kind: 'stream', bytes: 256 * 1024 * 1024 })
     expect(entry.response.bodyInfo.note).toContain('closed before the response was complete')
@@ -152,17 +178,26 @@ describe('the request inspector records plugin calls', () => {
     await emu.request('GET', `/api/developer/plugin-keys/products/${credential.productId}`, { token: developer.token })
     await emu.request('POST', '/api/license/v1/validate', {
       body: { license_key: 'nope' },
-      headers: { authorization: `Bearer ${credential.pluginKey}`, 'x-svc-app-id': credential.appId, 'x-svc-plugin-secret': credential.pluginSecret }
+      headers: {
+        authorization: `Bearer ${credential.pluginKey}`,
+        'x-svc-app-id': credential.appId,
+        'x-svc-plugin-secret': credential.pluginSecret
+      }
     })
     const customer = await emu.control('POST', '/customers', { email: 'kinds@example.test' })
     const library = await emu.control('POST', `/customers/${customer.body.customer.id}/library-token`)
     const session = await emu.control('POST', `/customers/${customer.body.customer.id}/session`, {})
     await emu.request('GET', '/api/library', { token: library.body.libraryToken })
     await emu.request('GET', `/api/library?token=${library.body.libraryToken}`)
-    await emu.request('POST', '/api/library/claim', { token: session.body.token, body: { claim: 'clm_notarealclaimtoken00000' } })
+    await emu.request('POST', '/api/library/claim', {
+      token: session.body.token,
+      body: { claim: 'clm_notarealclaimtoken00000' }
+    })
     await emu.request('GET', '/.well-known/jwks.json')
 
-    const kinds = (await listRequests(emu, '?limit=6')).body.requests.map((row: { authKind: string; surface: string }) => [row.surface, row.authKind])
+    const kinds = (await listRequests(emu, '?limit=6')).body.requests.map(
+      (row: { authKind: string; surface: string }) => [row.surface, row.authKind]
+    )
     expect(kinds).toEqual([
       ['well-known', 'none'],
       ['library', 'user-jwt'],
@@ -191,7 +226,15 @@ describe('the request inspector records plugin calls', () => {
     const missing = await emu.control('GET', '/requests/999999')
     expect(missing.status).toBe(404)
     expect(missing.body).toMatchObject({ ok: false, error: 'NOT_FOUND' })
-    for (const query of ['?surface=nope', '?status=abc', '?limit=0', '?limit=9999', '?before=x', '?unknown=1', '?authKind=magic']) {
+    for (const query of [
+      '?surface=nope',
+      '?status=abc',
+      '?limit=0',
+      '?limit=9999',
+      '?before=x',
+      '?unknown=1',
+      '?authKind=magic'
+    ]) {
       const refused = await emu.control('GET', `/requests${query}`)
       expect(refused.status, query).toBe(400)
       expect(refused.body.error).toBe('VALIDATION_ERROR')
@@ -208,7 +251,12 @@ describe('filters and paging', () => {
     const b = await productWithCredential(emu, 'Product B')
     const verify = (credential: typeof a, secret: string) =>
       emu.request('POST', '/api/plugin-connections/verify', {
-        body: { productId: credential.productId, appId: credential.appId, pluginKey: credential.pluginKey, pluginSecret: secret }
+        body: {
+          productId: credential.productId,
+          appId: credential.appId,
+          pluginKey: credential.pluginKey,
+          pluginSecret: secret
+        }
       })
     for (let i = 0; i < 3; i++) expect((await verify(a, a.pluginSecret)).status).toBe(200)
     expect((await verify(b, 'sk_wrongwrongwrongwrongwrong')).status).toBe(401)
@@ -218,10 +266,16 @@ describe('filters and paging', () => {
     const bySurface = (await listRequests(emu, '?surface=plugin-connections')).body.requests
     expect(bySurface).toHaveLength(4)
     expect(bySurface.every((row: { surface: string }) => row.surface === 'plugin-connections')).toBe(true)
-    expect((await listRequests(emu, `?productId=${a.productId}&surface=plugin-connections`)).body.requests).toHaveLength(3)
-    expect((await listRequests(emu, `?productId=${b.productId}`)).body.requests.map((row: { status: number }) => row.status)).toEqual([401, 201])
+    expect(
+      (await listRequests(emu, `?productId=${a.productId}&surface=plugin-connections`)).body.requests
+    ).toHaveLength(3)
+    expect(
+      (await listRequests(emu, `?productId=${b.productId}`)).body.requests.map((row: { status: number }) => row.status)
+    ).toEqual([401, 201])
     expect((await listRequests(emu, '?status=401')).body.requests).toHaveLength(1)
-    expect((await listRequests(emu, '?status=4xx')).body.requests.map((row: { status: number }) => row.status).sort()).toEqual([401, 405])
+    expect(
+      (await listRequests(emu, '?status=4xx')).body.requests.map((row: { status: number }) => row.status).sort()
+    ).toEqual([401, 405])
     expect((await listRequests(emu, '?method=delete')).body.requests).toHaveLength(1)
     expect((await listRequests(emu, '?path=JWKS')).body.requests).toHaveLength(1)
     expect((await listRequests(emu, '?path=%25')).body.requests).toHaveLength(0)
@@ -260,12 +314,19 @@ describe('the ring', () => {
         flushed(emu)
       }
       const rows = (await listRequests(emu)).body.requests
-      expect(rows.map((row: { path: string }) => row.path)).toEqual(['/.well-known/jwks.json?n=6', '/.well-known/jwks.json?n=5', '/.well-known/jwks.json?n=4'])
+      expect(rows.map((row: { path: string }) => row.path)).toEqual([
+        '/.well-known/jwks.json?n=6',
+        '/.well-known/jwks.json?n=5',
+        '/.well-known/jwks.json?n=4'
+      ])
       const dropped = await emu.control('GET', `/requests/${rows[2].id - 1}`)
       expect(dropped.status, dropped.text).toBe(404)
       await emu.request('GET', '/.well-known/jwks.json?n=7')
       flushed(emu)
-      const count = withReadOnlyDatabase(emu.databasePath, (db) => (db.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number }).n)
+      const count = withReadOnlyDatabase(
+        emu.databasePath,
+        (db) => (db.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number }).n
+      )
       expect(count).toBe(3)
     })
   })
@@ -313,7 +374,9 @@ describe('the live stream', () => {
     const wrong = await fetch(`${emu.baseUrl}/_emulator/requests/stream?token=not-the-token`)
     expect(wrong.status).toBe(401)
     expect(((await wrong.json()) as { error: string }).error).toBe('INVALID_TOKEN')
-    const wrongHeader = await fetch(`${emu.baseUrl}/_emulator/requests/stream?token=${emu.adminToken}`, { headers: { 'x-emulator-token': 'nope' } })
+    const wrongHeader = await fetch(`${emu.baseUrl}/_emulator/requests/stream?token=${emu.adminToken}`, {
+      headers: { 'x-emulator-token': 'nope' }
+    })
     expect(wrongHeader.status).toBe(401)
     // The token in the URL is neither logged nor recorded.
     expect(emu.logOutput()).not.toContain(emu.adminToken)
@@ -372,28 +435,54 @@ describe('redaction is a hard rule', () => {
       secrets.add(developer.token).add(credential.pluginKey).add(credential.pluginSecret)
       const base = `/api/developer/plugin-keys/products/${credential.productId}`
       seen(await emu.request('GET', base, { token: developer.token }))
-      const revealed = seen(await emu.request('POST', `${base}/reveal-secret`, { token: developer.token, body: { reason: 'qa' } }))
+      const revealed = seen(
+        await emu.request('POST', `${base}/reveal-secret`, { token: developer.token, body: { reason: 'qa' } })
+      )
       expect(revealed.status).toBe(200)
       const rotated = seen(await emu.request('POST', `${base}/rotate-secret`, { token: developer.token }))
       expect(rotated.status).toBe(201)
-      const current = { ...credential, pluginKey: rotated.body.one_time_reveal.pluginKey, pluginSecret: rotated.body.one_time_reveal.pluginSecret }
+      const current = {
+        ...credential,
+        pluginKey: rotated.body.one_time_reveal.pluginKey,
+        pluginSecret: rotated.body.one_time_reveal.pluginSecret
+      }
       seen(
         await emu.request('POST', '/api/plugin-connections/verify', {
-          body: { productId: current.productId, appId: current.appId, pluginKey: current.pluginKey, pluginSecret: current.pluginSecret }
+          body: {
+            productId: current.productId,
+            appId: current.appId,
+            pluginKey: current.pluginKey,
+            pluginSecret: current.pluginSecret
+          }
         })
       )
       seen(
         await emu.request('POST', '/api/plugin-connections/verify', {
-          body: { productId: current.productId, appId: current.appId, pluginKey: credential.pluginKey, pluginSecret: credential.pluginSecret }
+          body: {
+            productId: current.productId,
+            appId: current.appId,
+            pluginKey: credential.pluginKey,
+            pluginSecret: credential.pluginSecret
+          }
         })
       )
       // A product credential sent to the management API, and the admin token sent to the service.
-      seen(await emu.request('GET', base, { headers: { 'x-svc-plugin-key': current.pluginKey, 'x-svc-plugin-secret': current.pluginSecret } }))
+      seen(
+        await emu.request('GET', base, {
+          headers: { 'x-svc-plugin-key': current.pluginKey, 'x-svc-plugin-secret': current.pluginSecret }
+        })
+      )
       seen(await emu.request('GET', '/api/library', { headers: { 'x-emulator-token': emu.adminToken } }))
-      seen(await emu.request('POST', '/api/nowhere', { body: { note: `admin ${emu.adminToken}`, [emu.adminToken]: 1 } }))
+      seen(
+        await emu.request('POST', '/api/nowhere', { body: { note: `admin ${emu.adminToken}`, [emu.adminToken]: 1 } })
+      )
 
       // A customer buys; the plugin activates and validates (license tokens).
-      const file = await emu.control('POST', `/products/${credential.productId}/files`, { version: '1.0.0', platform: 'macos', sizeBytes: 4096 })
+      const file = await emu.control('POST', `/products/${credential.productId}/files`, {
+        version: '1.0.0',
+        platform: 'macos',
+        sizeBytes: 4096
+      })
       expect(file.status).toBe(201)
       const customer = await emu.control('POST', '/customers', { email: 'secretive@example.test' })
       const customerId = customer.body.customer.id as string
@@ -405,12 +494,21 @@ describe('redaction is a hard rule', () => {
       seen(
         await emu.request('POST', '/api/license/v1/validate', {
           body: { license_key: licenseKey },
-          headers: { 'x-svc-app-id': current.appId, 'x-svc-api-key': current.pluginKey, 'x-svc-plugin-secret': current.pluginSecret }
+          headers: {
+            'x-svc-app-id': current.appId,
+            'x-svc-api-key': current.pluginKey,
+            'x-svc-plugin-secret': current.pluginSecret
+          }
         })
       )
 
       // Library tokens: minted by the plugin and by the control plane, used as Bearer and query.
-      const minted = seen(await emu.request('POST', '/api/license/v1/library-token', { body: { license_key: licenseKey }, headers: plugin.headers }))
+      const minted = seen(
+        await emu.request('POST', '/api/license/v1/library-token', {
+          body: { license_key: licenseKey },
+          headers: plugin.headers
+        })
+      )
       expect(minted.status).toBe(200)
       const libraryToken = minted.body.library_token as string
       secrets.add(seen(await emu.control('POST', `/customers/${customerId}/library-token`)).body.libraryToken)
@@ -427,8 +525,19 @@ describe('redaction is a hard rule', () => {
       const reseller = await emu.control('POST', '/reseller-orders', { productId: credential.productId })
       const session = await emu.control('POST', `/customers/${customerId}/session`, {})
       secrets.add(reseller.body.claimToken).add(session.body.token)
-      expect(seen(await emu.request('POST', `/api/library/claim?claim=${reseller.body.claimToken}`, { token: session.body.token })).status).toBe(200)
-      seen(await emu.request('POST', '/api/library/claim', { token: session.body.token, body: { claim_token: reseller.body.claimToken } }))
+      expect(
+        seen(
+          await emu.request('POST', `/api/library/claim?claim=${reseller.body.claimToken}`, {
+            token: session.body.token
+          })
+        ).status
+      ).toBe(200)
+      seen(
+        await emu.request('POST', '/api/library/claim', {
+          token: session.body.token,
+          body: { claim_token: reseller.body.claimToken }
+        })
+      )
 
       // What was collected is what must not show: sanity-check the harvest itself.
       expect(secrets.has(libraryToken)).toBe(true)
@@ -448,13 +557,21 @@ describe('redaction is a hard rule', () => {
       await stream.until((events) => events.some((event) => event.id === newest))
       stream.close()
       texts.push(stream.raw())
-      texts.push(JSON.stringify(withReadOnlyDatabase(emu.databasePath, (db) => db.prepare('SELECT * FROM request_log').all())), emu.logOutput())
+      texts.push(
+        JSON.stringify(withReadOnlyDatabase(emu.databasePath, (db) => db.prepare('SELECT * FROM request_log').all())),
+        emu.logOutput()
+      )
       // The entries are still useful: the download, its size, and previews are there.
       expect(texts.join('\n')).toContain('/api/downloads/')
       expect(texts.join('\n')).toContain(`${current.pluginKey.slice(0, 8)}...`)
 
       for (const secret of secrets) {
-        texts.forEach((text, index) => expect(text.includes(secret), `secret ${secret.slice(0, 6)}... leaked in text ${index} of ${texts.length}`).toBe(false))
+        texts.forEach((text, index) =>
+          expect(
+            text.includes(secret),
+            `secret ${secret.slice(0, 6)}... leaked in text ${index} of ${texts.length}`
+          ).toBe(false)
+        )
       }
     } finally {
       await closeAfterAborts(emu)
@@ -475,7 +592,8 @@ describe('redaction is a hard rule', () => {
       const row = (await listRequests(emu)).body.requests[0]
       expect(row.authKind).toBe('product-credential')
       const detail = await emu.control('GET', `/requests/${row.id}`)
-      for (const value of ['plain-looking-key-value', 'plain-looking-secret-value', 'another-plain-value']) expect(detail.text).not.toContain(value)
+      for (const value of ['plain-looking-key-value', 'plain-looking-secret-value', 'another-plain-value'])
+        expect(detail.text).not.toContain(value)
       expect(detail.body.entry.request.headers['x-acme-app-id']).toBe('app_visible')
     })
   })

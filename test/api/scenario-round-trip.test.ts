@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+
+import { createCustomer, purchase } from '../support/commerce'
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
-import { createCustomer, purchase } from '../support/commerce'
 
 // Scenario = the whole state (docs/api.md section 6): data, audit trail, connection records,
 // clock, fault rules, settings, and the request log on request.
@@ -14,7 +15,12 @@ describe('a scenario reproduces the state it captured', () => {
   it('export, reset, import, export gives the same document, and licensing answers the same at the moved clock', async () => {
     const credential = await productWithCredential(emu, 'Lapsing Synth')
     const verified = await emu.request('POST', '/api/plugin-connections/verify', {
-      body: { productId: credential.productId, appId: credential.appId, pluginKey: credential.pluginKey, pluginSecret: credential.pluginSecret }
+      body: {
+        productId: credential.productId,
+        appId: credential.appId,
+        pluginKey: credential.pluginKey,
+        pluginSecret: credential.pluginSecret
+      }
     })
     expect(verified.status).toBe(200)
     const customer = await createCustomer(emu)
@@ -25,10 +31,16 @@ describe('a scenario reproduces the state it captured', () => {
     expect((await plugin.activate(subscription.license.key, 'rt-machine')).status).toBe(201)
 
     expect((await emu.control('PUT', '/clock', { offsetS: 60 * DAY_S })).status).toBe(200)
-    expect((await emu.control('PUT', '/faults', { rules: [{ route: '/api/downloads/**', kind: 'latency', ms: 250 }] })).status).toBe(200)
+    expect(
+      (await emu.control('PUT', '/faults', { rules: [{ route: '/api/downloads/**', kind: 'latency', ms: 250 }] }))
+        .status
+    ).toBe(200)
     expect((await emu.control('PUT', '/settings', { subscriptionGraceDays: 3 })).status).toBe(200)
 
-    const answersBefore = [(await plugin.validate(trial.license.key)).body.code, (await plugin.validate(subscription.license.key, 'rt-machine')).body.code]
+    const answersBefore = [
+      (await plugin.validate(trial.license.key)).body.code,
+      (await plugin.validate(subscription.license.key, 'rt-machine')).body.code
+    ]
     expect(answersBefore).not.toContain('VALID')
 
     const exported = await emu.control('GET', '/state?includeRequests=1')
@@ -38,8 +50,12 @@ describe('a scenario reproduces the state it captured', () => {
     expect(document.clock).toEqual({ offsetS: 60 * DAY_S })
     expect(document.settings).toMatchObject({ subscriptionGraceDays: 3, headerPrefix: 'svc', strict: false })
     expect(document.faults).toEqual([expect.objectContaining({ route: '/api/downloads/**', kind: 'latency', ms: 250 })])
-    expect(document.connectionStatuses).toEqual([expect.objectContaining({ productId: credential.productId, lastStatus: 'verified' })])
-    expect(document.credentialAudit.map((entry: { action: string }) => entry.action)).toEqual(expect.arrayContaining(['create', 'verify']))
+    expect(document.connectionStatuses).toEqual([
+      expect.objectContaining({ productId: credential.productId, lastStatus: 'verified' })
+    ])
+    expect(document.credentialAudit.map((entry: { action: string }) => entry.action)).toEqual(
+      expect.arrayContaining(['create', 'verify'])
+    )
     expect(document.requests.length).toBeGreaterThan(0)
     // Secrets never reach an export, the request log included.
     expect(exported.text).not.toContain(credential.pluginKey)
@@ -54,12 +70,18 @@ describe('a scenario reproduces the state it captured', () => {
 
     const imported = await emu.control('PUT', '/state', document)
     expect(imported.status).toBe(200)
-    expect(imported.body.imported).toMatchObject({ credentialAudit: document.credentialAudit.length, connectionStatuses: 1 })
+    expect(imported.body.imported).toMatchObject({
+      credentialAudit: document.credentialAudit.length,
+      connectionStatuses: 1
+    })
     // Before any new request is logged: the same document, byte for byte.
     const again = await emu.control('GET', '/state?includeRequests=1')
     expect(again.text).toBe(exported.text)
 
-    const answersAfter = [(await plugin.validate(trial.license.key)).body.code, (await plugin.validate(subscription.license.key, 'rt-machine')).body.code]
+    const answersAfter = [
+      (await plugin.validate(trial.license.key)).body.code,
+      (await plugin.validate(subscription.license.key, 'rt-machine')).body.code
+    ]
     expect(answersAfter).toEqual(answersBefore)
   })
 

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import type { HttpResult } from '../support/emulator'
+
 import { ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { Material } from '../support/credentials'
 import { databaseFileBytes } from '../support/database'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 
 /**
  * A scripted session, then a search for every full key and secret it handed out: nowhere in the
@@ -30,7 +31,8 @@ describe('secrets stay out of the database, the log and other responses', () => 
     }
     const collect = (result: HttpResult): void => {
       const reveal = result.body?.one_time_reveal as Material | undefined
-      if (reveal) materials.push({ appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret })
+      if (reveal)
+        materials.push({ appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret })
     }
 
     const created = keep(await api.create(product.id, { reason: 'first' }), true)
@@ -42,26 +44,49 @@ describe('secrets stay out of the database, the log and other responses', () => 
     keep(
       await api.act(product.id, 'reveal-secret', {
         reason: `oops pasted ${first.pluginSecret} and ${first.pluginKey}`,
-        metadata: { note: `secret=${first.pluginSecret}`, pluginSecret: first.pluginSecret, nested: [{ key: first.pluginKey }] }
+        metadata: {
+          note: `secret=${first.pluginSecret}`,
+          pluginSecret: first.pluginSecret,
+          nested: [{ key: first.pluginKey }]
+        }
       }),
       true
     )
-    collect(keep(await api.act(product.id, 'rotate-key', { reason: `rotating because ${first.pluginSecret} leaked` }), true))
+    collect(
+      keep(await api.act(product.id, 'rotate-key', { reason: `rotating because ${first.pluginSecret} leaked` }), true)
+    )
     const second = materials[materials.length - 1] as Material
     keep(await verifyConnection(emulator, verifyBody(product.id, second)), false)
-    keep(await verifyConnection(emulator, { ...verifyBody(product.id, second), pluginSecret: `${second.pluginSecret}x` }), false)
+    keep(
+      await verifyConnection(emulator, { ...verifyBody(product.id, second), pluginSecret: `${second.pluginSecret}x` }),
+      false
+    )
     keep(await verifyConnection(emulator, verifyBody(product.id, first)), false) // revoked
-    keep(await verifyConnection(emulator, { ...verifyBody(product.id, second), pluginSecret: first.pluginSecret }), false)
+    keep(
+      await verifyConnection(emulator, { ...verifyBody(product.id, second), pluginSecret: first.pluginSecret }),
+      false
+    )
     collect(keep(await api.act(product.id, 'rotate-secret', { reason: 'routine' }), true))
     keep(await api.create(product.id, { reason: `again ${second.pluginSecret}` }), false) // 409
     // A secret in a query string, and a plugin key where a JWT belongs.
-    keep(await emulator.request('GET', `/api/developer/plugin-keys/products?productId=${second.pluginKey}`, { token: owned.developer.token }), false)
+    keep(
+      await emulator.request('GET', `/api/developer/plugin-keys/products?productId=${second.pluginKey}`, {
+        token: owned.developer.token
+      }),
+      false
+    )
     keep(await emulator.request('GET', '/api/developer/plugin-keys/products', { token: second.pluginKey }), false)
     keep(await api.list(), false)
     keep(await api.list(product.id), false)
     keep(await api.get(product.id), false)
     keep(await admin.api.list(), false)
-    keep(await api.act(product.id, 'revoke', { reason: `revoking ${second.pluginSecret}`, metadata: { secret: second.pluginSecret } }), false)
+    keep(
+      await api.act(product.id, 'revoke', {
+        reason: `revoking ${second.pluginSecret}`,
+        metadata: { secret: second.pluginSecret }
+      }),
+      false
+    )
     keep(await api.act(product.id, 'revoke'), false)
     keep(await api.get(product.id), false)
     keep(await emulator.control('GET', `/products/${product.id}/audit`), false)
@@ -116,7 +141,10 @@ describe('secrets stay out of the database, the log and other responses', () => 
     expect(revealing.every((r) => r.status >= 200 && r.status < 300)).toBe(true)
     for (const result of others) {
       for (const value of secretValues()) {
-        expect(result.text.includes(value), `${value.slice(0, 6)}... in a ${result.status} response: ${result.text.slice(0, 120)}`).toBe(false)
+        expect(
+          result.text.includes(value),
+          `${value.slice(0, 6)}... in a ${result.status} response: ${result.text.slice(0, 120)}`
+        ).toBe(false)
       }
     }
   })

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+
 import { buildServer } from '../../src/server/build-server'
 import { makeTempDir } from '../support/temp-dir'
 

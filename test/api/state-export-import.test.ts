@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 
@@ -8,20 +9,45 @@ const emu = useEmulator()
 /** A state with every kind of row: credentials (rotated), a purchase with activations, a claimed reseller item, files. */
 async function buildRichState() {
   const credential = await productWithCredential(emu, 'Round Trip Synth')
-  const rotated = await emu.request('POST', `/api/developer/plugin-keys/products/${credential.productId}/rotate-secret`, {
-    token: credential.developer.token,
-    body: { reason: 'exposed' }
-  })
+  const rotated = await emu.request(
+    'POST',
+    `/api/developer/plugin-keys/products/${credential.productId}/rotate-secret`,
+    {
+      token: credential.developer.token,
+      body: { reason: 'exposed' }
+    }
+  )
   expect(rotated.status).toBe(201)
-  await emu.control('POST', `/products/${credential.productId}/files`, { version: '1.0.0', platform: 'windows', sizeBytes: 1234 })
-  const customer = (await emu.control('POST', '/customers', { email: `rt-${Date.now()}@example.test`, name: 'Rita' })).body.customer
-  const purchase = await emu.control('POST', '/purchases', { customerId: customer.id, productId: credential.productId, kind: 'subscription' })
+  await emu.control('POST', `/products/${credential.productId}/files`, {
+    version: '1.0.0',
+    platform: 'windows',
+    sizeBytes: 1234
+  })
+  const customer = (await emu.control('POST', '/customers', { email: `rt-${Date.now()}@example.test`, name: 'Rita' }))
+    .body.customer
+  const purchase = await emu.control('POST', '/purchases', {
+    customerId: customer.id,
+    productId: credential.productId,
+    kind: 'subscription'
+  })
   const reveal = rotated.body.one_time_reveal
-  const plugin = pluginClient(emu, { productId: credential.productId, appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret })
+  const plugin = pluginClient(emu, {
+    productId: credential.productId,
+    appId: reveal.appId,
+    pluginKey: reveal.pluginKey,
+    pluginSecret: reveal.pluginSecret
+  })
   expect((await plugin.activate(purchase.body.license.key, 'rt-machine')).status).toBe(201)
   const reseller = await emu.control('POST', '/reseller-orders', { productId: credential.productId })
   const session = await emu.control('POST', `/customers/${customer.id}/session`, {})
-  expect((await emu.request('POST', '/api/library/claim', { token: session.body.token, body: { claim: reseller.body.claimToken } })).status).toBe(200)
+  expect(
+    (
+      await emu.request('POST', '/api/library/claim', {
+        token: session.body.token,
+        body: { claim: reseller.body.claimToken }
+      })
+    ).status
+  ).toBe(200)
   return { credential, reveal, customer, licenseKey: purchase.body.license.key as string }
 }
 
@@ -40,7 +66,12 @@ describe('state export and import', () => {
     expect(second.text).toBe(first.text)
 
     // The imported state is live: the rotated credential authenticates, the license validates.
-    const plugin = pluginClient(emu, { productId: credential.productId, appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret })
+    const plugin = pluginClient(emu, {
+      productId: credential.productId,
+      appId: reveal.appId,
+      pluginKey: reveal.pluginKey,
+      pluginSecret: reveal.pluginSecret
+    })
     const validated = await plugin.validate(licenseKey, 'rt-machine')
     expect(validated.body.code).toBe('VALID')
   })
@@ -90,7 +121,15 @@ describe('state export and import', () => {
       format: 'plugin-license-emulator/scenario',
       version: 1,
       developers: [{ id: 'dev_a', email: 'a@example.test', createdAt: '2026-01-01T00:00:00.000Z' }],
-      products: [{ id: 'prod_a', developerId: 'dev_a', name: 'Authored', appId: 'app_Authored000000000001', createdAt: '2026-01-01T00:00:00.000Z' }],
+      products: [
+        {
+          id: 'prod_a',
+          developerId: 'dev_a',
+          name: 'Authored',
+          appId: 'app_Authored000000000001',
+          createdAt: '2026-01-01T00:00:00.000Z'
+        }
+      ],
       credentials: [
         {
           id: 'cred_a',
@@ -104,7 +143,12 @@ describe('state export and import', () => {
     }
     expect((await emu.control('PUT', '/state', document)).status).toBe(200)
     const verified = await emu.request('POST', '/api/plugin-connections/verify', {
-      body: { productId: 'prod_a', appId: 'app_Authored000000000001', pluginKey: 'pk_AuthoredKey0000000000001', pluginSecret: 'sk_AuthoredSecret00000000001' }
+      body: {
+        productId: 'prod_a',
+        appId: 'app_Authored000000000001',
+        pluginKey: 'pk_AuthoredKey0000000000001',
+        pluginSecret: 'sk_AuthoredSecret00000000001'
+      }
     })
     expect(verified.status).toBe(200)
     const exported = (await emu.control('GET', '/state')).text

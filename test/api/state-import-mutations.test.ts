@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import type { HttpResult } from '../support/emulator'
+
 import { SECTIONS } from '../../src/core/scenarios/scenario-tables'
 import type { ColumnSpec } from '../../src/core/scenarios/scenario-tables'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 
 // A property test of the scenario import: every field of every table of an exported document is
 // mutated in the ways a hand-edited file goes wrong. Each import is either refused with a 400
@@ -36,9 +37,19 @@ function mutationsOf(column: ColumnSpec): Mutation[] {
     { label: 'wrong type (array)', value: [1] }
   ]
   if (!column.nullable) out.push({ label: 'null', value: null })
-  if (column.type === 'string') out.push({ label: 'a number', value: 42 }, { label: 'empty', value: '' }, { label: 'very long', value: 'x'.repeat(20_000) })
+  if (column.type === 'string')
+    out.push(
+      { label: 'a number', value: 42 },
+      { label: 'empty', value: '' },
+      { label: 'very long', value: 'x'.repeat(20_000) }
+    )
   if (column.type === 'integer')
-    out.push({ label: 'negative', value: -1 }, { label: 'huge', value: 1e15 }, { label: 'fraction', value: 1.5 }, { label: 'a string', value: '3' })
+    out.push(
+      { label: 'negative', value: -1 },
+      { label: 'huge', value: 1e15 },
+      { label: 'fraction', value: 1.5 },
+      { label: 'a string', value: '3' }
+    )
   if (column.type === 'boolean') out.push({ label: 'a string', value: 'yes' }, { label: 'a number', value: 1 })
   if (column.dateTime) {
     out.push(
@@ -62,7 +73,12 @@ async function callEveryRoute(document: Record<string, any>): Promise<HttpResult
   for (const license of licenses.slice(0, 8)) {
     const key = typeof license.key === 'string' ? license.key : 'MAGIC-VALID'
     for (const action of ['validate', 'activate', 'deactivate']) {
-      await call(emu.request('POST', `/api/license/v1/${action}`, { headers: PLUGIN_HEADERS, body: { license_key: key, instance_id: 'mutation-machine' } }))
+      await call(
+        emu.request('POST', `/api/license/v1/${action}`, {
+          headers: PLUGIN_HEADERS,
+          body: { license_key: key, instance_id: 'mutation-machine' }
+        })
+      )
     }
   }
   await call(
@@ -82,7 +98,9 @@ async function callEveryRoute(document: Record<string, any>): Promise<HttpResult
     const token = session.body.token as string
     await call(emu.request('GET', '/api/developer/plugin-keys/products', { token }))
     for (const product of ((document.products ?? []) as { id?: unknown }[]).slice(0, 2)) {
-      await call(emu.request('GET', `/api/developer/plugin-keys/products/${encodeURIComponent(String(product.id))}`, { token }))
+      await call(
+        emu.request('GET', `/api/developer/plugin-keys/products/${encodeURIComponent(String(product.id))}`, { token })
+      )
     }
   }
   for (const customer of ((document.customers ?? []) as { id?: unknown }[]).slice(0, 2)) {
@@ -93,10 +111,12 @@ async function callEveryRoute(document: Record<string, any>): Promise<HttpResult
     const library = await emu.request('GET', '/api/library', { token })
     answers.push(library)
     await call(emu.request('GET', `/api/license/v1/webview-library?token=${encodeURIComponent(token)}`))
-    const link = library.status === 200 ? (library.body.products?.[0]?.downloads?.[0]?.url as string | undefined) : undefined
+    const link =
+      library.status === 200 ? (library.body.products?.[0]?.downloads?.[0]?.url as string | undefined) : undefined
     if (link) await call(emu.request('GET', new URL(link).pathname + new URL(link).search))
   }
-  for (const path of ['/state', '/info', '/requests?limit=5', '/presets', '/clock', '/settings']) answers.push(await emu.control('GET', path))
+  for (const path of ['/state', '/info', '/requests?limit=5', '/presets', '/clock', '/settings'])
+    answers.push(await emu.control('GET', path))
   return answers
 }
 
@@ -120,7 +140,8 @@ describe('scenario import: every field of every table, mutated', () => {
             if (imported.body.error !== 'VALIDATION_ERROR' || typeof imported.body.message !== 'string')
               failures.push(`${what}: 400 not in the contract's shape`)
             const unchanged = await emu.control('GET', '/state')
-            if (JSON.stringify(unchanged.body.state) !== baseText) failures.push(`${what}: a refused import changed the state`)
+            if (JSON.stringify(unchanged.body.state) !== baseText)
+              failures.push(`${what}: a refused import changed the state`)
             continue
           }
           if (imported.status !== 200) {
@@ -129,8 +150,10 @@ describe('scenario import: every field of every table, mutated', () => {
           }
           accepted += 1
           for (const answer of await callEveryRoute(document)) {
-            if (answer.status >= 500) failures.push(`${what}: a route answered ${answer.status} ${answer.text.slice(0, 200)}`)
-            if (answer.body?.ok === false && typeof answer.body.error !== 'string') failures.push(`${what}: an error outside the contract's shape`)
+            if (answer.status >= 500)
+              failures.push(`${what}: a route answered ${answer.status} ${answer.text.slice(0, 200)}`)
+            if (answer.body?.ok === false && typeof answer.body.error !== 'string')
+              failures.push(`${what}: an error outside the contract's shape`)
           }
           // Back to the base document for the next mutation.
           expect((await emu.control('PUT', '/state', base)).status).toBe(200)
@@ -149,7 +172,12 @@ describe('scenario import: every field of every table, mutated', () => {
     document.licenses[0].expiresAt = '2026-12-31'
     const refused = await emu.control('PUT', '/state', document)
     expect(refused.status).toBe(400)
-    expect(refused.body).toMatchObject({ ok: false, error: 'VALIDATION_ERROR', path: '/licenses/0/expiresAt', value: '2026-12-31' })
+    expect(refused.body).toMatchObject({
+      ok: false,
+      error: 'VALIDATION_ERROR',
+      path: '/licenses/0/expiresAt',
+      value: '2026-12-31'
+    })
     expect(refused.body.message).toContain('/licenses/0/expiresAt')
     expect(refused.body.message).toContain('"2026-12-31"')
     expect(refused.body.message).toContain('2026-12-31T00:00:00Z')
@@ -166,10 +194,15 @@ describe('scenario import: every field of every table, mutated', () => {
 
   it('accepts an offset other than Z, and validate answers it', async () => {
     const document = structuredClone(base) as Record<string, any>
-    const license = (document.licenses as { key: string; expiresAt: string | null; status: string }[]).find((l) => l.key === 'DEMO1-PERPE-TUAL0-00000-00001')!
+    const license = (document.licenses as { key: string; expiresAt: string | null; status: string }[]).find(
+      (l) => l.key === 'DEMO1-PERPE-TUAL0-00000-00001'
+    )!
     license.expiresAt = '2099-12-31T10:00:00+02:00'
     expect((await emu.control('PUT', '/state', document)).status).toBe(200)
-    const validated = await emu.request('POST', '/api/license/v1/validate', { headers: PLUGIN_HEADERS, body: { license_key: license.key } })
+    const validated = await emu.request('POST', '/api/license/v1/validate', {
+      headers: PLUGIN_HEADERS,
+      body: { license_key: license.key }
+    })
     expect(validated.status).toBe(200)
     expect(validated.body).toMatchObject({ valid: true, code: 'VALID' })
     expect((await emu.control('PUT', '/state', base)).status).toBe(200)

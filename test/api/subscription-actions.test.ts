@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { SUBSCRIPTION_ACTIONS } from '../../src/shared/contract/subscriptions'
 import { startEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
-import { SUBSCRIPTION_ACTIONS } from '../../src/shared/contract/subscriptions'
 
 // `availableActions` on the control plane's subscription answer is what the UI offers: it must be
 // exactly the set of actions the server then accepts (200), the rest answering 409.
@@ -17,7 +18,10 @@ describe('a subscription answer lists the actions the server accepts', () => {
 
   // The subscription-lifecycle preset has one subscription per state (docs/api.md section 6).
   const expected: Record<string, { state: string; actions: string[] }> = {
-    sub_demo_1: { state: 'active, renewing', actions: ['renew-now', 'cancel', 'resume', 'payment-fails', 'payment-succeeds'] },
+    sub_demo_1: {
+      state: 'active, renewing',
+      actions: ['renew-now', 'cancel', 'resume', 'payment-fails', 'payment-succeeds']
+    },
     sub_demo_2: { state: 'active, set to cancel', actions: ['renew-now', 'cancel', 'resume', 'payment-succeeds'] },
     sub_demo_3: { state: 'past_due', actions: ['renew-now', 'payment-fails', 'payment-succeeds'] },
     sub_demo_4: { state: 'canceled', actions: ['renew-now'] },

@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { useEmulator } from '../support/emulator'
+import { PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
+import { addFile, createCustomer, DAY_MS, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
+import type { ProductFile, Purchase } from '../support/commerce'
 import { expectError } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
-import { DAY_MS, addFile, createCustomer, getLibrary, libraryTokenOf, purchase } from '../support/commerce'
-import type { ProductFile, Purchase } from '../support/commerce'
-import { PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 
 // The subscription lifecycle on the emulator clock: renewal at period end, cancel at period end,
 // resume, payment failure to past_due with a grace period, then expiry. At every step licensing,
@@ -31,7 +32,8 @@ describe('subscription lifecycle on the emulator clock', () => {
     expect(bought.subscription?.currentPeriodEnd).toBe(iso(30))
   })
 
-  const moveTo = async (days: number) => expect((await emu.control('PUT', '/clock', { offsetS: days * 86_400 })).status).toBe(200)
+  const moveTo = async (days: number) =>
+    expect((await emu.control('PUT', '/clock', { offsetS: days * 86_400 })).status).toBe(200)
   const act = (action: string) => emu.control('POST', `/subscriptions/${subscriptionId}/${action}`)
 
   /** Licensing, library, download and control plane, as they answer now. */
@@ -40,7 +42,10 @@ describe('subscription lifecycle on the emulator clock', () => {
     expect(validated.status).toBe(200)
     const library = await getLibrary(emu, await libraryTokenOf(emu, customerId))
     expect(library.status).toBe(200)
-    const download = await emu.request('GET', `/api/downloads/${file.id}?download_token=${encodeURIComponent(library.body.download_token)}`)
+    const download = await emu.request(
+      'GET',
+      `/api/downloads/${file.id}?download_token=${encodeURIComponent(library.body.download_token)}`
+    )
     const control = await emu.control('GET', `/subscriptions/${subscriptionId}`)
     expect(control.status).toBe(200)
     const listedProduct = library.body.products.find((p: { product_id: string }) => p.product_id === product.productId)
@@ -71,7 +76,12 @@ describe('subscription lifecycle on the emulator clock', () => {
     await moveTo(29)
     let seen = await observe()
     expectAgreement(seen, true)
-    expect(seen.subscription).toMatchObject({ status: 'active', renews_at: iso(30), current_period_end: iso(30), grace_until: null })
+    expect(seen.subscription).toMatchObject({
+      status: 'active',
+      renews_at: iso(30),
+      current_period_end: iso(30),
+      grace_until: null
+    })
     await moveTo(31)
     seen = await observe()
     expectAgreement(seen, true)
@@ -82,8 +92,17 @@ describe('subscription lifecycle on the emulator clock', () => {
   it('cancel keeps it until the period end and stops the renewal; resume undoes that', async () => {
     const cancelled = await act('cancel')
     expect(cancelled.status).toBe(200)
-    expect(cancelled.body.standing).toMatchObject({ state: 'active', cancelAtPeriodEnd: true, renewsAt: null, currentPeriodEnd: iso(60) })
-    expect(cancelled.body.subscription).toMatchObject({ cancelAtPeriodEnd: true, canceledAt: iso(31), currentPeriodEnd: iso(60) })
+    expect(cancelled.body.standing).toMatchObject({
+      state: 'active',
+      cancelAtPeriodEnd: true,
+      renewsAt: null,
+      currentPeriodEnd: iso(60)
+    })
+    expect(cancelled.body.subscription).toMatchObject({
+      cancelAtPeriodEnd: true,
+      canceledAt: iso(31),
+      currentPeriodEnd: iso(60)
+    })
     let seen = await observe()
     expectAgreement(seen, true)
     expect(seen.subscription).toMatchObject({ status: 'active', cancel_at_period_end: true, renews_at: null })
@@ -114,7 +133,12 @@ describe('subscription lifecycle on the emulator clock', () => {
 
     const renewed = await act('renew-now')
     expect(renewed.status).toBe(200)
-    expect(renewed.body.standing).toMatchObject({ state: 'active', currentPeriodEnd: iso(91), renewsAt: iso(91), cancelAtPeriodEnd: false })
+    expect(renewed.body.standing).toMatchObject({
+      state: 'active',
+      currentPeriodEnd: iso(91),
+      renewsAt: iso(91),
+      cancelAtPeriodEnd: false
+    })
     expectAgreement(await observe(), true)
   })
 
@@ -151,7 +175,12 @@ describe('subscription lifecycle on the emulator clock', () => {
     const paid = await act('payment-succeeds')
     expect(paid.status).toBe(200)
     expect(paid.body.subscription).toMatchObject({ status: 'active', paymentFailedAt: null })
-    expect(paid.body.standing).toMatchObject({ state: 'active', currentPeriodEnd: iso(91), renewsAt: iso(91), graceUntil: null })
+    expect(paid.body.standing).toMatchObject({
+      state: 'active',
+      currentPeriodEnd: iso(91),
+      renewsAt: iso(91),
+      graceUntil: null
+    })
     const seen = await observe()
     expectAgreement(seen, true)
     expect(seen.license).toMatchObject({ subscription_status: 'active', grace_until: null, expires_at: iso(91) })
@@ -164,7 +193,11 @@ describe('subscription lifecycle on the emulator clock', () => {
     expectError(await emu.control('GET', '/subscriptions/sub_nope'), 404, 'SUBSCRIPTION_NOT_FOUND')
     expectError(await emu.control('PUT', '/settings', { subscriptionGraceDays: -1 }), 400, 'VALIDATION_ERROR')
     expectError(await emu.control('PUT', '/settings', { subscriptionGraceDays: 'seven' }), 400, 'VALIDATION_ERROR')
-    expectError(await emu.control('POST', `/subscriptions/${subscriptionId}/cancel`, { when: 'now' }), 400, 'VALIDATION_ERROR')
+    expectError(
+      await emu.control('POST', `/subscriptions/${subscriptionId}/cancel`, { when: 'now' }),
+      400,
+      'VALIDATION_ERROR'
+    )
     expect((await emu.control('GET', '/settings')).body.settings.subscriptionGraceDays).toBe(10)
   })
 })
@@ -206,7 +239,11 @@ describe('the subscription-lifecycle preset', () => {
     expect(byProduct('prod_demo_delay').subscription.grace_until).not.toBeNull()
     // Licensing agrees: the Demo Synth credential validates the Demo Synth subscription license.
     const validated = await pluginClient(emu, PRESET_CREDENTIAL).validate('SUBS1-ACTIV-ERENE-WS000-00001')
-    expect(validated.body).toMatchObject({ valid: true, code: 'VALID', license: { subscription_status: 'active', grace_until: null } })
+    expect(validated.body).toMatchObject({
+      valid: true,
+      code: 'VALID',
+      license: { subscription_status: 'active', grace_until: null }
+    })
   })
 })
 
@@ -215,10 +252,14 @@ describe('paymentFailedAt in a scenario document', () => {
 
   it('must be an RFC 3339 date-time; the 400 names the path', async () => {
     expect((await emu.control('POST', '/presets/subscription-lifecycle')).status).toBe(200)
-    const exported = (await emu.control('GET', '/state')).body.state as { subscriptions: Array<Record<string, unknown>> }
+    const exported = (await emu.control('GET', '/state')).body.state as {
+      subscriptions: Array<Record<string, unknown>>
+    }
     const pastDue = exported.subscriptions.findIndex((s) => s.status === 'past_due')
     expect(exported.subscriptions[pastDue]?.paymentFailedAt).toEqual(expect.any(String))
-    const subscriptions = exported.subscriptions.map((s, index) => (index === pastDue ? { ...s, paymentFailedAt: 'last tuesday' } : s))
+    const subscriptions = exported.subscriptions.map((s, index) =>
+      index === pastDue ? { ...s, paymentFailedAt: 'last tuesday' } : s
+    )
     const refused = await emu.control('PUT', '/state', { ...exported, subscriptions })
     expectError(refused, 400, 'VALIDATION_ERROR')
     expect(refused.body.message).toContain(`/subscriptions/${pastDue}/paymentFailedAt`)

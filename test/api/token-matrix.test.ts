@@ -1,13 +1,20 @@
-import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeJwt } from 'jose'
+import { beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { TOKEN_KINDS, TOKEN_KIND_INFO } from '../../src/shared/contract/token-kinds'
+import { TOKEN_KIND_INFO, TOKEN_KINDS } from '../../src/shared/contract/token-kinds'
 import type { TokenKind } from '../../src/shared/contract/token-kinds'
+import { resellerOrder } from '../support/commerce'
 import { useEmulator, withEmulator } from '../support/emulator'
 import type { HttpResult, TestEmulator } from '../support/emulator'
-import { resellerOrder } from '../support/commerce'
 import type { PluginCredential } from '../support/plugin-client'
-import { buildTokenWorld, otherCustomerTokens, otherVendorTokens, presentedHeaders, validTokens } from '../support/token-world'
+import {
+  buildTokenWorld,
+  otherCustomerTokens,
+  otherVendorTokens,
+  presentedHeaders,
+  validTokens
+} from '../support/token-world'
 import type { Presented, TokenSet, TokenWorld } from '../support/token-world'
 
 // docs/api.md, "Tokens and scopes": every token kind (valid, expired, another vendor's, another
@@ -18,7 +25,9 @@ const routeTable = await withEmulator(async (emu) => emu.app.routeTokens.map((ro
 // A HEAD route beside its GET twin shares the GET's declaration and checks (and answers no body to
 // read an error code from): the GET's row covers both.
 const authenticated = routeTable.filter(
-  (route) => route.tokens.length > 0 && !(route.method === 'HEAD' && routeTable.some((twin) => twin.method === 'GET' && twin.url === route.url))
+  (route) =>
+    route.tokens.length > 0 &&
+    !(route.method === 'HEAD' && routeTable.some((twin) => twin.method === 'GET' && twin.url === route.url))
 )
 
 type Variant = 'valid' | 'expired' | 'otherVendor' | 'otherCustomer'
@@ -32,7 +41,11 @@ interface Context {
   emu: TestEmulator
 }
 interface Row {
-  request(context: Context, token: Presented, variant: Variant): Promise<{ path: string; body?: unknown }> | { path: string; body?: unknown }
+  request(
+    context: Context,
+    token: Presented,
+    variant: Variant
+  ): Promise<{ path: string; body?: unknown }> | { path: string; body?: unknown }
   /** A valid token of an accepted kind. */
   ok: Expected
   /** Another vendor's / customer's token of an accepted kind (default: as `ok`). */
@@ -48,7 +61,8 @@ const entitlementRequired: Expected = { status: 403, error: 'ENTITLEMENT_REQUIRE
 const scopeMismatch: Expected = { status: 403, error: 'PRODUCT_SCOPE_MISMATCH' }
 
 /** The product ids a library (or web view) answer lists. */
-const listedProducts = (result: HttpResult): string[] => (result.body.products as Array<{ product_id: string }>).map((p) => p.product_id).sort()
+const listedProducts = (result: HttpResult): string[] =>
+  (result.body.products as Array<{ product_id: string }>).map((p) => p.product_id).sort()
 
 function checkLibraryScope(result: HttpResult, token: Presented, variant: Variant, { world }: Context): void {
   const x = world.vendorX.product.productId
@@ -66,11 +80,14 @@ function checkLibraryScope(result: HttpResult, token: Presented, variant: Varian
 
 const libraryContextRow = (method: 'GET' | 'POST', path: string): Row => ({
   request: ({ world }) =>
-    method === 'GET' ? { path: `${path}?license_key=${encodeURIComponent(world.buyer.licenseX)}` } : { path, body: { license_key: world.buyer.licenseX } },
+    method === 'GET'
+      ? { path: `${path}?license_key=${encodeURIComponent(world.buyer.licenseX)}` }
+      : { path, body: { license_key: world.buyer.licenseX } },
   ok: { status: 200 },
   otherVendor: { status: [200, 403] },
   check(result, token, variant, context) {
-    if (variant === 'otherVendor' && token.kind === 'productCredential') expect(result.body.error).toBe(scopeMismatch.error)
+    if (variant === 'otherVendor' && token.kind === 'productCredential')
+      expect(result.body.error).toBe(scopeMismatch.error)
     if (result.status !== 200) return
     if (path.endsWith('library-token')) {
       // Plugin context mints a vendor token; a vendor token mints one of the same vendor; never wider.
@@ -142,7 +159,10 @@ const SERVICE_ROWS: Record<string, Row> = {
   'GET /api/license/v1/webview-library': libraryContextRow('GET', '/api/license/v1/webview-library'),
   'POST /api/license/v1/webview-library': libraryContextRow('POST', '/api/license/v1/webview-library'),
   'POST /api/license/v1/activate': {
-    request: ({ world }) => ({ path: '/api/license/v1/activate', body: { license_key: world.buyer.licenseX, instance_id: 'matrix-device' } }),
+    request: ({ world }) => ({
+      path: '/api/license/v1/activate',
+      body: { license_key: world.buyer.licenseX, instance_id: 'matrix-device' }
+    }),
     ok: { status: [200, 201] },
     otherVendor: scopeMismatch
   },
@@ -150,10 +170,14 @@ const SERVICE_ROWS: Record<string, Row> = {
     request: ({ world }) => ({ path: '/api/license/v1/validate', body: { license_key: world.buyer.licenseX } }),
     ok: { status: 200 },
     otherVendor: { status: 200 },
-    check: (result, _token, variant) => expect(result.body.code).toBe(variant === 'otherVendor' ? 'PRODUCT_SCOPE_MISMATCH' : 'VALID')
+    check: (result, _token, variant) =>
+      expect(result.body.code).toBe(variant === 'otherVendor' ? 'PRODUCT_SCOPE_MISMATCH' : 'VALID')
   },
   'POST /api/license/v1/deactivate': {
-    request: ({ world }) => ({ path: '/api/license/v1/deactivate', body: { license_key: world.buyer.licenseX, instance_id: 'matrix-device' } }),
+    request: ({ world }) => ({
+      path: '/api/license/v1/deactivate',
+      body: { license_key: world.buyer.licenseX, instance_id: 'matrix-device' }
+    }),
     ok: { status: 200 },
     otherVendor: scopeMismatch
   },
@@ -223,15 +247,19 @@ const LIBRARY_KINDS: readonly TokenKind[] = ['libraryToken', 'vendorLibraryToken
 function refusal(tokens: readonly TokenKind[], kind: TokenKind): Expected {
   if (tokens.length === 1 && tokens[0] === 'adminToken') return { status: 401, error: 'AUTH_REQUIRED' }
   if (tokens.some((t) => LIBRARY_KINDS.includes(t))) return { status: 401, error: 'LIBRARY_TOKEN_INVALID' }
-  if (tokens.length === 1 && tokens[0] === 'productCredential') return { status: 401, error: 'PRODUCT_CREDENTIAL_INVALID' }
-  if (kind === 'productCredential' && !tokens.includes('customerJwt')) return { status: 403, error: 'PRODUCT_CREDENTIAL_NOT_ACCEPTED' }
+  if (tokens.length === 1 && tokens[0] === 'productCredential')
+    return { status: 401, error: 'PRODUCT_CREDENTIAL_INVALID' }
+  if (kind === 'productCredential' && !tokens.includes('customerJwt'))
+    return { status: 403, error: 'PRODUCT_CREDENTIAL_NOT_ACCEPTED' }
   if (kind === 'adminToken') return { status: 401, error: 'AUTH_REQUIRED' }
   return { status: 401, error: 'INVALID_TOKEN' }
 }
 
 /** The answer to an expired token of an accepted kind. */
 function expiredAnswer(tokens: readonly TokenKind[]): Expected {
-  return tokens.some((t) => LIBRARY_KINDS.includes(t)) ? { status: 401, error: 'LIBRARY_TOKEN_INVALID' } : { status: 401, error: 'TOKEN_EXPIRED' }
+  return tokens.some((t) => LIBRARY_KINDS.includes(t))
+    ? { status: 401, error: 'LIBRARY_TOKEN_INVALID' }
+    : { status: 401, error: 'TOKEN_EXPIRED' }
 }
 
 function expectOutcome(result: HttpResult, expected: Expected, what: string): void {
@@ -254,7 +282,16 @@ describe('token kinds against every authenticated route (generated from the rout
     const scratchProduct = await emu.createProduct(scratchOwner.id, 'Scratch Chorus')
     const made = await emu.request('POST', `${MANAGEMENT}/${scratchProduct.id}`, { token: scratchOwner.token })
     const reveal = made.body.one_time_reveal
-    context = { world, emu, scratch: { productId: scratchProduct.id, appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret } }
+    context = {
+      world,
+      emu,
+      scratch: {
+        productId: scratchProduct.id,
+        appId: reveal.appId,
+        pluginKey: reveal.pluginKey,
+        pluginSecret: reveal.pluginSecret
+      }
+    }
     sets.expired = await validTokens(emu, world)
     sets.valid = await validTokens(emu, world)
     sets.otherVendor = await otherVendorTokens(emu, world)
@@ -275,14 +312,23 @@ describe('token kinds against every authenticated route (generated from the rout
       ).toBe(true)
   })
 
-  async function send(method: string, row: Row | undefined, url: string, token: Presented, variant: Variant): Promise<HttpResult> {
+  async function send(
+    method: string,
+    row: Row | undefined,
+    url: string,
+    token: Presented,
+    variant: Variant
+  ): Promise<HttpResult> {
     const target = row
       ? await row.request(context, token, variant)
       : { path: url.replace(/:[A-Za-z]+/g, 'x'), body: ['GET', 'DELETE', 'HEAD'].includes(method) ? undefined : {} }
     // The request stream would never end when let in: a filter that fails validation answers first.
     const path = url === '/_emulator/requests/stream' ? `${target.path}?status=bogus` : target.path
     if (url === '/_emulator/events') return openOrRefuse(path, presentedHeaders(token))
-    return emu.request(method, path, { headers: presentedHeaders(token), ...(target.body === undefined ? {} : { body: target.body }) })
+    return emu.request(method, path, {
+      headers: presentedHeaders(token),
+      ...(target.body === undefined ? {} : { body: target.body })
+    })
   }
 
   /** The change feed has no filter to fail: a stream that opens is closed at once, a refusal read whole. */
@@ -294,7 +340,12 @@ describe('token kinds against every authenticated route (generated from the rout
       return { status: response.status, headers: response.headers, body: {}, text: '' }
     }
     const text = await response.text()
-    return { status: response.status, headers: response.headers, body: JSON.parse(text) as Record<string, unknown>, text }
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: JSON.parse(text) as Record<string, unknown>,
+      text
+    }
   }
 
   const serviceRoutes = authenticated.filter((route) => !route.url.startsWith('/_emulator'))
@@ -345,7 +396,8 @@ describe('token kinds against every authenticated route (generated from the rout
       for (const kind of TOKEN_KINDS) {
         const token = sets.valid?.[kind] as Presented
         const result = await send(route.method, undefined, route.url, token, 'valid')
-        if (kind === 'adminToken') expect([401, 403], `${key(route)}: ${result.text.slice(0, 200)}`).not.toContain(result.status)
+        if (kind === 'adminToken')
+          expect([401, 403], `${key(route)}: ${result.text.slice(0, 200)}`).not.toContain(result.status)
         else expectOutcome(result, refusal(route.tokens, kind), `${key(route)} with ${kind}`)
       }
     })

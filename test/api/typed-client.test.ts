@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
+
 import { projectRoot } from '../support/cli-process'
 import { useEmulator } from '../support/emulator'
 
@@ -23,7 +24,10 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     rmSync(work, { recursive: true, force: true })
     mkdirSync(work, { recursive: true })
     writeFileSync(join(work, 'openapi.json'), JSON.stringify((await emu.request('GET', '/openapi.json')).body))
-    copyFileSync(join(projectRoot, 'test', 'typed-client', 'plugin-developer-flow.ts'), join(work, 'plugin-developer-flow.ts'))
+    copyFileSync(
+      join(projectRoot, 'test', 'typed-client', 'plugin-developer-flow.ts'),
+      join(work, 'plugin-developer-flow.ts')
+    )
     writeFileSync(
       join(work, 'tsconfig.json'),
       JSON.stringify({
@@ -54,7 +58,14 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
       runPluginDeveloperFlow(baseUrl: string, adminToken: string): Promise<Record<string, unknown>>
     }
     const result = await flow.runPluginDeveloperFlow(emu.baseUrl, emu.adminToken)
-    expect(result).toEqual({ verified: true, activated: true, valid: true, code: 'VALID', deactivated: true, revealedAppId: expect.stringMatching(/^app_/) })
+    expect(result).toEqual({
+      verified: true,
+      activated: true,
+      valid: true,
+      code: 'VALID',
+      deactivated: true,
+      revealedAppId: expect.stringMatching(/^app_/)
+    })
   })
 
   it('really type-checks: a call with a field the document does not declare fails tsc', () => {

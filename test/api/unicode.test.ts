@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { issueCredential, ownedProduct } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // Unicode in free text round-trips exactly: reasons, metadata, product and developer names.
 describe('unicode in reasons, metadata and names', () => {
@@ -22,7 +23,10 @@ describe('unicode in reasons, metadata and names', () => {
   })
 
   it('keeps unicode product and developer names', async () => {
-    const created = await emulator.control('POST', '/developers', { email: 'jürgen@exämple.test', name: 'Jürgen 🎸 Müller' })
+    const created = await emulator.control('POST', '/developers', {
+      email: 'jürgen@exämple.test',
+      name: 'Jürgen 🎸 Müller'
+    })
     expect(created.status).toBe(201)
     expect(created.body.developer).toMatchObject({ email: 'jürgen@exämple.test', name: 'Jürgen 🎸 Müller' })
     const product = await emulator.control('POST', '/products', { developerId: created.body.developer.id, name: text })

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
+
+import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
+import { expectError } from '../support/credentials'
 import { useEmulator, withEmulator } from '../support/emulator'
 import type { HttpResult } from '../support/emulator'
-import { expectError } from '../support/credentials'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
-import { createCustomer, libraryTokenOf, purchase } from '../support/commerce'
 
 // Unknown names are ignored, not refused (docs/api.md section 8): the exchange is marked in the
 // request inspector with a warning per ignored name; a 400 for a missing field names a close one;
@@ -44,7 +45,10 @@ describe('unknown query parameters and body fields', () => {
   })
 
   it('an unknown body field on validate is ignored; the inspector still shows the body as sent', async () => {
-    const result = await pluginClient(emu, product).call('validate', { license_key: licenseKey, client_build: 'nightly' })
+    const result = await pluginClient(emu, product).call('validate', {
+      license_key: licenseKey,
+      client_build: 'nightly'
+    })
     expect(result.status, result.text).toBe(200)
     expect(result.body.ok).toBe(true)
     const entry = await lastEntry('/api/license/v1/validate')
@@ -76,7 +80,10 @@ describe('unknown query parameters and body fields', () => {
   })
 
   it('an invalid value of a known field stays 400, whatever else is sent', async () => {
-    const result = await emu.request('GET', `/api/library?token=${token}&instance_id=${'i'.repeat(300)}&utm_source=mail`)
+    const result = await emu.request(
+      'GET',
+      `/api/library?token=${token}&instance_id=${'i'.repeat(300)}&utm_source=mail`
+    )
     expectError(result, 400, 'VALIDATION_ERROR')
   })
 
@@ -84,7 +91,9 @@ describe('unknown query parameters and body fields', () => {
     const customer = await emu.control('POST', '/customers', { email: 'strict@example.test', nmae: 'Typo' })
     expectError(customer, 400, 'VALIDATION_ERROR')
     expect(customer.body.message).toContain('nmae')
-    const faults = await emu.control('PUT', '/faults', { rules: [{ route: '/api/library', kind: 'latency', ms: 10, propability: 0.5 }] })
+    const faults = await emu.control('PUT', '/faults', {
+      rules: [{ route: '/api/library', kind: 'latency', ms: 10, propability: 0.5 }]
+    })
     expectError(faults, 400, 'VALIDATION_ERROR')
   })
 })

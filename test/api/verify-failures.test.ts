@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
-import type { HttpResult } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { Material } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
+import type { HttpResult } from '../support/emulator'
 
 // Failures: 401 { ok:false, verified:false, error:"PLUGIN_CONNECTION_FAILED", message, reason } (docs/api.md section 3).
 function expectFailure(result: HttpResult, reason: string): void {
@@ -36,23 +37,47 @@ describe('plugin connection verification: failures', () => {
   })
 
   it('APP_ID_MISMATCH for the App ID of another product', async () => {
-    expectFailure(await verifyConnection(emulator, { ...verifyBody(productId, material), appId: otherMaterial.appId }), 'APP_ID_MISMATCH')
+    expectFailure(
+      await verifyConnection(emulator, { ...verifyBody(productId, material), appId: otherMaterial.appId }),
+      'APP_ID_MISMATCH'
+    )
   })
 
   it('KEY_MISMATCH for an unknown plugin key', async () => {
-    expectFailure(await verifyConnection(emulator, { ...verifyBody(productId, material), pluginKey: 'pk_0000000000000000000000000000' }), 'KEY_MISMATCH')
+    expectFailure(
+      await verifyConnection(emulator, {
+        ...verifyBody(productId, material),
+        pluginKey: 'pk_0000000000000000000000000000'
+      }),
+      'KEY_MISMATCH'
+    )
   })
 
   it('KEY_MISMATCH for the plugin key of another product', async () => {
-    expectFailure(await verifyConnection(emulator, { ...verifyBody(productId, material), pluginKey: otherMaterial.pluginKey }), 'KEY_MISMATCH')
+    expectFailure(
+      await verifyConnection(emulator, { ...verifyBody(productId, material), pluginKey: otherMaterial.pluginKey }),
+      'KEY_MISMATCH'
+    )
   })
 
   it('SECRET_MISMATCH for a wrong plugin secret', async () => {
-    expectFailure(await verifyConnection(emulator, { ...verifyBody(productId, material), pluginSecret: `${material.pluginSecret}x` }), 'SECRET_MISMATCH')
+    expectFailure(
+      await verifyConnection(emulator, {
+        ...verifyBody(productId, material),
+        pluginSecret: `${material.pluginSecret}x`
+      }),
+      'SECRET_MISMATCH'
+    )
   })
 
   it('SECRET_MISMATCH for the secret of another product', async () => {
-    expectFailure(await verifyConnection(emulator, { ...verifyBody(productId, material), pluginSecret: otherMaterial.pluginSecret }), 'SECRET_MISMATCH')
+    expectFailure(
+      await verifyConnection(emulator, {
+        ...verifyBody(productId, material),
+        pluginSecret: otherMaterial.pluginSecret
+      }),
+      'SECRET_MISMATCH'
+    )
   })
 
   it('CREDENTIAL_REVOKED after revoke, until a new credential is issued', async () => {
@@ -66,18 +91,27 @@ describe('plugin connection verification: failures', () => {
     expectFailure(await verifyConnection(emulator, verifyBody(owned.product.id, issued.material)), 'CREDENTIAL_REVOKED')
   })
 
-  it.each(['rotate-key', 'rotate-secret'] as const)('CREDENTIAL_REVOKED for the material replaced by %s', async (action) => {
-    const owned = await ownedProduct(emulator)
-    const issued = await issueCredential(owned.api, owned.product.id)
-    const rotated = await owned.api.act(owned.product.id, action)
-    expect(rotated.status).toBe(201)
-    expectFailure(await verifyConnection(emulator, verifyBody(owned.product.id, issued.material)), 'CREDENTIAL_REVOKED')
-    // Mixing the new key with the old secret is no better.
-    expectFailure(
-      await verifyConnection(emulator, { ...verifyBody(owned.product.id, issued.material), pluginKey: rotated.body.one_time_reveal.pluginKey }),
-      'SECRET_MISMATCH'
-    )
-  })
+  it.each(['rotate-key', 'rotate-secret'] as const)(
+    'CREDENTIAL_REVOKED for the material replaced by %s',
+    async (action) => {
+      const owned = await ownedProduct(emulator)
+      const issued = await issueCredential(owned.api, owned.product.id)
+      const rotated = await owned.api.act(owned.product.id, action)
+      expect(rotated.status).toBe(201)
+      expectFailure(
+        await verifyConnection(emulator, verifyBody(owned.product.id, issued.material)),
+        'CREDENTIAL_REVOKED'
+      )
+      // Mixing the new key with the old secret is no better.
+      expectFailure(
+        await verifyConnection(emulator, {
+          ...verifyBody(owned.product.id, issued.material),
+          pluginKey: rotated.body.one_time_reveal.pluginKey
+        }),
+        'SECRET_MISMATCH'
+      )
+    }
+  )
 
   it('never echoes the submitted key or secret in a failure', async () => {
     const wrongSecret = 'sk_ThisIsNotTheSecretButLooksLikeOne1'

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { expectError, issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
 import type { Material } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // --strict hides the failure `reason`, as a production service would (docs/api.md section 3).
 describe('plugin connection verification in strict mode', () => {
@@ -40,7 +41,10 @@ describe('plugin connection verification in strict mode', () => {
   })
 
   it('still records the reason in the connection status record for the emulator user', async () => {
-    await verifyConnection(emulator, { ...verifyBody(productId, material), pluginSecret: 'sk_0000000000000000000000000000' })
+    await verifyConnection(emulator, {
+      ...verifyBody(productId, material),
+      pluginSecret: 'sk_0000000000000000000000000000'
+    })
     const status = await emulator.control('GET', `/products/${productId}/connection`)
     expect(status.body.connection.lastStatus).toBe('failed')
     expect(status.body.connection.lastReason).toBe('SECRET_MISMATCH')

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { issueCredential, ownedProduct, verifyBody, verifyConnection } from '../support/credentials'
+import { useEmulator } from '../support/emulator'
 
 // POST /api/plugin-connections/verify, success: 200 { ok, verified, connection:{ productId, appId, status, verifiedAt } }.
 describe('plugin connection verification: success', () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { useEmulator } from '../support/emulator'
+
 import { libraryTokenOf } from '../support/commerce'
+import { useEmulator } from '../support/emulator'
 import { buildTokenWorld, downloadTokenFrom } from '../support/token-world'
 import type { TokenWorld } from '../support/token-world'
 
@@ -22,11 +23,20 @@ describe('CORS', () => {
   const preflight = (path: string, method = 'GET') =>
     fetch(emu.baseUrl + path, {
       method: 'OPTIONS',
-      headers: { origin: ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'authorization' }
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': method,
+        'access-control-request-headers': 'authorization'
+      }
     })
 
   it('answers preflights on the web view routes', async () => {
-    const paths = ['/api/library', '/api/license/v1/webview-library', '/api/license/v1/library-token', `/api/downloads/${world.vendorX.fileId}`]
+    const paths = [
+      '/api/library',
+      '/api/license/v1/webview-library',
+      '/api/license/v1/library-token',
+      `/api/downloads/${world.vendorX.fileId}`
+    ]
     for (const path of paths) {
       const response = await preflight(path, path.includes('license') ? 'POST' : 'GET')
       expect(response.status, path).toBe(204)
@@ -38,7 +48,9 @@ describe('CORS', () => {
   })
 
   it('every answer of a web view route, errors included, carries Allow-Origin * and exposes the download headers', async () => {
-    const library = await fetch(`${emu.baseUrl}/api/library`, { headers: { origin: ORIGIN, authorization: `Bearer ${libraryToken}` } })
+    const library = await fetch(`${emu.baseUrl}/api/library`, {
+      headers: { origin: ORIGIN, authorization: `Bearer ${libraryToken}` }
+    })
     expect(library.status).toBe(200)
     expect(library.headers.get('access-control-allow-origin')).toBe('*')
     const refused = await fetch(`${emu.baseUrl}/api/library`, { headers: { origin: ORIGIN } })
@@ -57,7 +69,9 @@ describe('CORS', () => {
   it('an injected rate limit on the library still reaches the page, with Retry-After exposed', async () => {
     await emu.control('PUT', '/faults', { rules: [{ route: '/api/library', kind: 'rate_limit', retryAfterS: 7 }] })
     try {
-      const limited = await fetch(`${emu.baseUrl}/api/library`, { headers: { origin: ORIGIN, authorization: `Bearer ${libraryToken}` } })
+      const limited = await fetch(`${emu.baseUrl}/api/library`, {
+        headers: { origin: ORIGIN, authorization: `Bearer ${libraryToken}` }
+      })
       expect(limited.status).toBe(429)
       expect(limited.headers.get('access-control-allow-origin')).toBe('*')
       expect(limited.headers.get('retry-after')).toBe('7')
@@ -76,7 +90,9 @@ describe('CORS', () => {
       headers: { origin: ORIGIN, authorization: `Bearer ${world.vendorX.developer.token}` }
     })
     expect(listed.headers.get('access-control-allow-origin')).toBeNull()
-    const control = await fetch(`${emu.baseUrl}/_emulator/developers`, { headers: { origin: ORIGIN, 'x-emulator-token': emu.adminToken } })
+    const control = await fetch(`${emu.baseUrl}/_emulator/developers`, {
+      headers: { origin: ORIGIN, 'x-emulator-token': emu.adminToken }
+    })
     expect(control.status).toBe(403)
     expect(control.headers.get('access-control-allow-origin')).toBeNull()
     const claim = await preflight('/api/library/claim', 'POST')

@@ -1,4 +1,5 @@
-import { test, expect } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+
 import { RestartableServe } from './restartable-serve'
 import { shot } from './support'
 
@@ -12,7 +13,9 @@ test.afterAll(async () => {
   await serve.dispose()
 })
 
-test('the UI says when the server stops, disables what needs it, and reconnects by itself when it is back', async ({ page }) => {
+test('the UI says when the server stops, disables what needs it, and reconnects by itself when it is back', async ({
+  page
+}) => {
   await page.goto(serve.adminUrl)
   const pill = page.getByTestId('server-pill')
   await expect(pill).toHaveAttribute('data-state', 'connected')

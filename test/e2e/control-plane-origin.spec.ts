@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { pageOnAnotherOrigin } from './support'
 
 // A page on another origin must not be able to drive the control plane, even if it somehow
@@ -27,7 +27,12 @@ test('a page on another origin cannot create data through the control plane', as
             body: JSON.stringify({ email: 'attacker@example.test' })
           }),
           // A "simple" request goes out without a preflight, but carries the foreign Origin.
-          simple: await attempt({ method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"email":"attacker2@example.test"}' })
+          simple: await attempt({
+            method: 'POST',
+            mode: 'no-cors',
+            headers: { 'content-type': 'text/plain' },
+            body: '{"email":"attacker2@example.test"}'
+          })
         }
       },
       { baseUrl: emulator.baseUrl, adminToken: emulator.adminToken }
@@ -43,7 +48,11 @@ test('a page on another origin cannot create data through the control plane', as
 test('the control plane refuses a foreign Origin outright', async ({ emulator }) => {
   const response = await fetch(`${emulator.baseUrl}/_emulator/developers`, {
     method: 'POST',
-    headers: { 'x-emulator-token': emulator.adminToken, 'content-type': 'application/json', origin: 'http://evil.example' },
+    headers: {
+      'x-emulator-token': emulator.adminToken,
+      'content-type': 'application/json',
+      origin: 'http://evil.example'
+    },
     body: JSON.stringify({ email: 'x@example.test' })
   })
   expect(response.status).toBe(403)

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+
 import { createSecretBox } from '../../src/core/crypto/secret-box'
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { createDeveloper, createProduct, goTo, loadPreset, openApp, shot } from './support'
 
 test('create, reveal, export, rotate and revoke a product credential', async ({ page, context, emulator }) => {
@@ -44,7 +45,10 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   expect(env.suggestedFilename()).toBe('tape-delay.plugin.env')
   const envText = readFileSync(await env.path(), 'utf8')
   // The names the native client reads, with the public key it pins.
-  const publicKey = (await (await fetch(`${emulator.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string; public_key_pem: string }
+  const publicKey = (await (await fetch(`${emulator.baseUrl}/api/license/v1/public-key`)).json()) as {
+    public_key_hex: string
+    public_key_pem: string
+  }
   expect(envText).toContain(`PLE_PLUGIN_SECRET="${secret}"`)
   expect(envText).toContain(`PLE_PRODUCT_ID="${product.id}"`)
   expect(envText).toContain(`PLE_DEVELOPER_ID="${developer.id}"`)
@@ -98,7 +102,10 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
 
   // Reveal again (recoverable): same secret.
   await page.getByRole('button', { name: 'Reveal secret' }).click()
-  await page.getByRole('dialog', { name: 'Reveal the full key and secret' }).getByRole('button', { name: 'Reveal', exact: true }).click()
+  await page
+    .getByRole('dialog', { name: 'Reveal the full key and secret' })
+    .getByRole('button', { name: 'Reveal', exact: true })
+    .click()
   const revealed = page.getByRole('dialog', { name: 'Secret revealed' })
   await revealed.getByRole('button', { name: 'Show plugin secret' }).click()
   await expect(revealed.getByTestId('reveal-secret').locator('code')).toHaveText(secret)
@@ -108,7 +115,10 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
 
   // Export from the Credentials screen itself: a recorded reveal, then the files.
   await page.getByTestId('export-credential').click()
-  await page.getByRole('dialog', { name: 'Export the runtime config' }).getByRole('button', { name: 'Reveal and export' }).click()
+  await page
+    .getByRole('dialog', { name: 'Export the runtime config' })
+    .getByRole('button', { name: 'Reveal and export' })
+    .click()
   const exportDialog = page.getByRole('dialog', { name: 'Secret revealed' })
   const screenEnv = page.waitForEvent('download')
   await exportDialog.getByTestId('export-env').click()
@@ -142,7 +152,10 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   await expect(page.getByTestId('credential-card').getByText('revoked').first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'Create credential' })).toBeEnabled()
   await expect(page.getByRole('button', { name: 'Reveal secret' })).toBeDisabled()
-  const credentials = await emulator.control<{ credentials: { status: string }[] }>('GET', `/products/${product.id}/credentials`)
+  const credentials = await emulator.control<{ credentials: { status: string }[] }>(
+    'GET',
+    `/products/${product.id}/credentials`
+  )
   expect(credentials.body.credentials.map((c) => c.status)).toEqual(['revoked', 'revoked'])
   await expect(page.getByTestId('audit-trail')).toContainText('Revoked')
   // What the record says after a revoke is true, and no time reads as "moved back" with the clock untouched.
@@ -171,11 +184,16 @@ test('a secret sealed under another runtime key says so and points to rotation',
   }))
   expect((await emulator.control('PUT', '/state', document)).status).toBe(200)
   await openApp(page, emulator, '#/credentials?product=prod_demo_synth')
-  await expect(page.getByTestId('unrecoverable')).toHaveText(/sealed under another runtime key: rotate to get new values/)
+  await expect(page.getByTestId('unrecoverable')).toHaveText(
+    /sealed under another runtime key: rotate to get new values/
+  )
   await expect(page.getByRole('button', { name: 'Reveal secret' })).toBeDisabled()
   await shot(page, 'credentials-other-runtime-key')
   await page.getByRole('button', { name: 'Rotate secret' }).click()
-  await page.getByRole('dialog', { name: 'Rotate the plugin secret?' }).getByRole('button', { name: 'Rotate secret' }).click()
+  await page
+    .getByRole('dialog', { name: 'Rotate the plugin secret?' })
+    .getByRole('button', { name: 'Rotate secret' })
+    .click()
   await page
     .getByRole('dialog', { name: /rotated/i })
     .getByRole('button', { name: 'Done' })

@@ -1,7 +1,10 @@
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { callService, openApp } from './support'
 
-test('a rule switched from latency to rate limit is saved without the latency wait and answers 429', async ({ page, emulator }) => {
+test('a rule switched from latency to rate limit is saved without the latency wait and answers 429', async ({
+  page,
+  emulator
+}) => {
   await openApp(page, emulator, '#/scenarios')
   const editor = page.getByTestId('fault-editor')
   await editor.getByRole('button', { name: 'Empty rule' }).click()

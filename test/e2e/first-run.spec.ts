@@ -1,7 +1,10 @@
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { goTo, openApp, shot } from './support'
 
-test('first run: a developer and a product with the offered defaults, then the credential screen', async ({ page, emulator }) => {
+test('first run: a developer and a product with the offered defaults, then the credential screen', async ({
+  page,
+  emulator
+}) => {
   await openApp(page, emulator)
 
   // The admin token left the address bar for sessionStorage.
@@ -33,7 +36,10 @@ test('first run: a developer and a product with the offered defaults, then the c
 
   const developers = await emulator.control<{ developers: { id: string; name: string }[] }>('GET', '/developers')
   expect(developers.body.developers.map((d) => d.name)).toEqual(['My Studio'])
-  const products = await emulator.control<{ products: { id: string; name: string; developerId: string }[] }>('GET', '/products')
+  const products = await emulator.control<{ products: { id: string; name: string; developerId: string }[] }>(
+    'GET',
+    '/products'
+  )
   expect(products.body.products).toHaveLength(1)
   expect(products.body.products[0]?.developerId).toBe(developers.body.developers[0]?.id)
   await expect(page.getByTestId('count-products')).toContainText('1')

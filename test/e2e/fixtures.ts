@@ -1,8 +1,9 @@
-import { test as base } from '@playwright/test'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { randomBytes } from 'node:crypto'
+import { test as base } from '@playwright/test'
+
 import { spawnServe } from './serve-process'
 
 /** A real `serve` process over a temp database, as QA runs it. */
@@ -13,7 +14,11 @@ export interface ServedEmulator {
   adminUrl: string
   dataDir: string
   /** Calls the control plane from the test (not from the page). */
-  control<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>
+  control<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown
+  ): Promise<{ status: number; body: T }>
 }
 
 async function startServe(): Promise<{ emulator: ServedEmulator; stop: () => Promise<void> }> {
@@ -23,7 +28,10 @@ async function startServe(): Promise<{ emulator: ServedEmulator; stop: () => Pro
   const control: ServedEmulator['control'] = async (method, path, body) => {
     const response = await fetch(`${ready.baseUrl}/_emulator${path}`, {
       method,
-      headers: { 'x-emulator-token': adminToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'x-emulator-token': adminToken,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' })
+      },
       body: body === undefined ? undefined : JSON.stringify(body)
     })
     const text = await response.text()

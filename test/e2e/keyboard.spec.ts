@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
-import { test, expect } from './fixtures'
+
+import { expect, test } from './fixtures'
 import { expectAccessible, openApp } from './support'
 
 /** Presses Tab (only Tab) until the control has focus; fails when it is not reachable. */
@@ -18,7 +19,10 @@ async function openScreen(page: Page, name: string, title: string): Promise<void
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeFocused()
 }
 
-test('the core journey by keyboard alone: developer, product, credential, verify, purchase, activate', async ({ page, emulator }) => {
+test('the core journey by keyboard alone: developer, product, credential, verify, purchase, activate', async ({
+  page,
+  emulator
+}) => {
   await openApp(page, emulator)
 
   // A developer.
@@ -44,7 +48,9 @@ test('the core journey by keyboard alone: developer, product, credential, verify
   await tabTo(page, page.getByRole('button', { name: 'Create credential' }))
   await page.keyboard.press('Enter')
   // The confirmation takes a reason (focused); Enter confirms.
-  await expect(page.getByRole('dialog', { name: 'Create the credential' }).getByLabel('Reason (optional)')).toBeFocused()
+  await expect(
+    page.getByRole('dialog', { name: 'Create the credential' }).getByLabel('Reason (optional)')
+  ).toBeFocused()
   await page.keyboard.type('keyboard journey')
   await page.keyboard.press('Enter')
   const reveal = page.getByTestId('reveal-dialog')

@@ -1,5 +1,6 @@
-import { test, expect } from './fixtures'
 import type { Page } from '@playwright/test'
+
+import { expect, test } from './fixtures'
 import { goTo, loadPreset, openApp, shot } from './support'
 
 const SCREENS: [string, string][] = [

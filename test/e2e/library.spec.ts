@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { DEMO, loadPreset, openApp, shot } from './support'
 
 test('the library shows every group as a customer sees it, and QA actions change it', async ({ page, emulator }) => {
@@ -86,7 +86,10 @@ test('a customer without purchases sees empty groups', async ({ page, emulator }
   await expect(page.getByTestId('library-orders')).toContainText('No orders')
 })
 
-test('subscriptions walk their lifecycle from the QA actions and the clock; lapsed products lose their downloads', async ({ page, emulator }) => {
+test('subscriptions walk their lifecycle from the QA actions and the clock; lapsed products lose their downloads', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'subscription-lifecycle')
   await openApp(page, emulator, '#/library')
   await expect(page.getByTestId('library-customer')).toHaveValue('cus_demo')
@@ -97,9 +100,13 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   await expect(subscriptions).toContainText('canceled')
   await expect(subscriptions).toContainText('expired')
   // The ended ones list no links; the live ones do.
-  await expect(products.getByTestId('library-product-prod_demo_limiter').getByTestId('entitlement-lapsed')).toBeVisible()
+  await expect(
+    products.getByTestId('library-product-prod_demo_limiter').getByTestId('entitlement-lapsed')
+  ).toBeVisible()
   await expect(products.getByTestId('library-product-prod_demo_compressor').getByRole('link')).toHaveCount(0)
-  await expect(products.getByTestId('library-product-prod_demo_delay').getByRole('link', { name: /Windows/ })).toHaveCount(1)
+  await expect(
+    products.getByTestId('library-product-prod_demo_delay').getByRole('link', { name: /Windows/ })
+  ).toHaveCount(1)
   await shot(page, 'library-subscription-lifecycle')
 
   // Demo Synth's renewal payment fails: past due, still downloadable during the grace period.
@@ -107,7 +114,9 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   await synth.getByRole('button', { name: 'Payment fails' }).click()
   await expect(synth).toContainText('past due')
   await expect(synth.getByRole('button', { name: 'Payment succeeds' })).toBeEnabled()
-  await expect(products.getByTestId(`library-product-prod_demo_synth`).getByRole('link', { name: /Windows/ })).toHaveCount(1)
+  await expect(
+    products.getByTestId(`library-product-prod_demo_synth`).getByRole('link', { name: /Windows/ })
+  ).toHaveCount(1)
 
   // Past the grace period it expires and its downloads go; renew now brings them back.
   await page.getByTestId('clock-controls').getByRole('button', { name: '+30 days' }).click()
@@ -119,7 +128,9 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   await expect(synth.getByRole('button', { name: 'Cancel subscription' })).toBeDisabled()
   await synth.getByRole('button', { name: 'Renew now' }).click()
   await expect(synth).toContainText('active')
-  await expect(products.getByTestId('library-product-prod_demo_synth').getByRole('link', { name: /Windows/ })).toHaveCount(1)
+  await expect(
+    products.getByTestId('library-product-prod_demo_synth').getByRole('link', { name: /Windows/ })
+  ).toHaveCount(1)
 
   // Cancel, then resume: the QA actions follow the state.
   await synth.getByRole('button', { name: 'Cancel subscription' }).click()
@@ -129,7 +140,10 @@ test('subscriptions walk their lifecycle from the QA actions and the clock; laps
   await expect(synth.getByRole('button', { name: 'Cancel subscription' })).toBeEnabled()
   await synth.getByRole('button', { name: 'Resume' }).click()
   await expect(synth.getByRole('button', { name: 'Cancel subscription' })).toBeEnabled()
-  const standing = await emulator.control<{ standing: { state: string; cancelAtPeriodEnd: boolean } }>('GET', '/subscriptions/sub_demo_1')
+  const standing = await emulator.control<{ standing: { state: string; cancelAtPeriodEnd: boolean } }>(
+    'GET',
+    '/subscriptions/sub_demo_1'
+  )
   expect(standing.body.standing).toMatchObject({ state: 'active', cancelAtPeriodEnd: false })
   await page.getByTestId('qa-toolbar').getByText('renewals, cancellation').scrollIntoViewIfNeeded()
   await shot(page, 'library-subscription-actions')

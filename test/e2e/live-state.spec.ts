@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { test, expect } from './fixtures'
-import { DEMO, callService, createDeveloper, goTo, loadPreset, openApp } from './support'
+
+import { expect, test } from './fixtures'
+import { callService, createDeveloper, DEMO, goTo, loadPreset, openApp } from './support'
 
 // The UI shows what the server holds (docs/api.md section 6, the change feed): a change made by a
 // script appears on every screen without a reload or a focus, and a reset, a preset or an import
@@ -49,7 +50,10 @@ test('changes made through the API with the UI open appear without a reload or a
   expect(await page.evaluate('performance.getEntriesByType("navigation").length')).toBe(1)
 })
 
-test('a reset made by a script clears every screen: tester results, connection records, claim links', async ({ page, emulator }) => {
+test('a reset made by a script clears every screen: tester results, connection records, claim links', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
   await openApp(page, emulator, '#/tester')
 
@@ -81,17 +85,34 @@ test('a reset made by a script clears every screen: tester results, connection r
   await expect(page.getByTestId('count-licenses')).toContainText('0')
 })
 
-test('export, reset and import in the UI reproduce a lapsed subscription and an expired trial at the moved clock', async ({ page, emulator }) => {
+test('export, reset and import in the UI reproduce a lapsed subscription and an expired trial at the moved clock', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
-  const customer = (await emulator.control<{ customer: { id: string } }>('POST', '/customers', { email: 'lapsing@example.test', name: 'Lapsing' })).body
-    .customer
-  const subscription = await emulator.control<{ subscription: { id: string }; license: { id: string } }>('POST', '/purchases', {
+  const customer = (
+    await emulator.control<{ customer: { id: string } }>('POST', '/customers', {
+      email: 'lapsing@example.test',
+      name: 'Lapsing'
+    })
+  ).body.customer
+  const subscription = await emulator.control<{ subscription: { id: string }; license: { id: string } }>(
+    'POST',
+    '/purchases',
+    {
+      customerId: customer.id,
+      productId: DEMO.productId,
+      kind: 'subscription'
+    }
+  )
+  const trial = await emulator.control<{ license: { id: string } }>('POST', '/purchases', {
     customerId: customer.id,
     productId: DEMO.productId,
-    kind: 'subscription'
+    kind: 'trial'
   })
-  const trial = await emulator.control<{ license: { id: string } }>('POST', '/purchases', { customerId: customer.id, productId: DEMO.productId, kind: 'trial' })
-  expect((await emulator.control('POST', `/subscriptions/${subscription.body.subscription.id}/cancel`)).status).toBe(200)
+  expect((await emulator.control('POST', `/subscriptions/${subscription.body.subscription.id}/cancel`)).status).toBe(
+    200
+  )
   await emulator.control('PUT', '/clock', { offsetS: 60 * DAY_S })
 
   await openApp(page, emulator, '#/library')
@@ -108,7 +129,10 @@ test('export, reset and import in the UI reproduce a lapsed subscription and an 
   expect(exported.clock.offsetS).toBe(60 * DAY_S)
 
   await page.getByRole('button', { name: 'Reset', exact: true }).click()
-  await page.getByRole('dialog', { name: 'Reset the emulator?' }).getByRole('button', { name: 'Reset everything' }).click()
+  await page
+    .getByRole('dialog', { name: 'Reset the emulator?' })
+    .getByRole('button', { name: 'Reset everything' })
+    .click()
   await expect(page.getByTestId('clock-offset')).toHaveText('system time')
 
   await page.getByTestId('import-file').setInputFiles(file)
@@ -122,7 +146,10 @@ test('export, reset and import in the UI reproduce a lapsed subscription and an 
   await expect(page.getByTestId('library-subscriptions')).not.toContainText(/\bactive\b/i)
 })
 
-test('the admin URL pasted into the open tab connects with its token (read on hashchange)', async ({ page, emulator }) => {
+test('the admin URL pasted into the open tab connects with its token (read on hashchange)', async ({
+  page,
+  emulator
+}) => {
   await page.goto(`${emulator.baseUrl}/#/overview`)
   await expect(page.getByRole('heading', { name: 'Admin token needed' })).toBeVisible()
   // Pasting a URL that differs only in its fragment does not load the page again.

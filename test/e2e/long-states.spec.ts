@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { test, expect } from './fixtures'
+
+import { expect, test } from './fixtures'
 import type { ServedEmulator } from './fixtures'
-import { DEMO, expectAccessible, goTo, loadPreset, openApp } from './support'
 import { expectCleanLayout, expectDialogControlsReachable } from './layout-checks'
+import { DEMO, expectAccessible, goTo, loadPreset, openApp } from './support'
 
 /** Screenshots of the long states (looked at by hand; .tmp/ is not committed). */
 const DIR = join(process.cwd(), '.tmp', 'long-states')
@@ -29,7 +30,11 @@ async function bigLibrary(emulator: ServedEmulator): Promise<void> {
     const purchases = index < 20 ? 2 : 1
     for (let n = 0; n < purchases; n++) {
       const kind = kinds[(index + n) % 3]
-      const bought = await emulator.control('POST', '/purchases', { customerId: 'cus_demo', productId: product.body.product.id, kind })
+      const bought = await emulator.control('POST', '/purchases', {
+        customerId: 'cus_demo',
+        productId: product.body.product.id,
+        kind
+      })
       expect(bought.status).toBe(201)
     }
   }
@@ -60,12 +65,17 @@ async function check(page: Page, name: string): Promise<void> {
 async function checkScrolled(page: Page, name: string): Promise<void> {
   await page.evaluate('document.querySelector(".content").scrollTo(0, 0)')
   await check(page, name)
-  await page.evaluate('(() => { const main = document.querySelector(".content"); main.scrollTo(0, main.clientHeight - 80) })()')
+  await page.evaluate(
+    '(() => { const main = document.querySelector(".content"); main.scrollTo(0, main.clientHeight - 80) })()'
+  )
   await check(page, `${name}-2`)
 }
 
 for (const [width, height] of SIZES) {
-  test(`long states hold at ${width}x${height}: tester runs, a big library, a full inspector, dialogs with toasts`, async ({ page, emulator }) => {
+  test(`long states hold at ${width}x${height}: tester runs, a big library, a full inspector, dialogs with toasts`, async ({
+    page,
+    emulator
+  }) => {
     test.setTimeout(180_000)
     mkdirSync(DIR, { recursive: true })
     await page.setViewportSize({ width, height })
@@ -98,7 +108,10 @@ for (const [width, height] of SIZES) {
     // A dialog with three toasts over it: the toasts stay readable and clickable, and cover none of its buttons.
     await goTo(page, `#/credentials?product=${DEMO.productId}`)
     await page.getByTestId('export-credential').click()
-    await page.getByRole('dialog', { name: 'Export the runtime config' }).getByRole('button', { name: 'Reveal and export' }).click()
+    await page
+      .getByRole('dialog', { name: 'Export the runtime config' })
+      .getByRole('button', { name: 'Reveal and export' })
+      .click()
     const exportDialog = page.getByRole('dialog', { name: 'Secret revealed' })
     for (let n = 0; n < 3; n++) {
       const download = page.waitForEvent('download')

@@ -1,7 +1,10 @@
-import { test, expect } from './fixtures'
-import { DEMO, DEMO_VALUES, callService, createDeveloper, createProduct, goTo, loadPreset, openApp } from './support'
+import { expect, test } from './fixtures'
+import { callService, createDeveloper, createProduct, DEMO, DEMO_VALUES, goTo, loadPreset, openApp } from './support'
 
-test('a rotated secret no longer reads as verified, and the toast shows above the one-time dialog', async ({ page, emulator }) => {
+test('a rotated secret no longer reads as verified, and the toast shows above the one-time dialog', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
   expect((await callService(emulator, 'POST', '/api/plugin-connections/verify', { ...DEMO_VALUES })).status).toBe(200)
   await openApp(page, emulator, `#/credentials?product=${DEMO.productId}`)
@@ -10,7 +13,10 @@ test('a rotated secret no longer reads as verified, and the toast shows above th
   await expect(status).not.toContainText('not verified')
 
   await page.getByRole('button', { name: 'Rotate secret' }).click()
-  await page.getByRole('dialog', { name: 'Rotate the plugin secret?' }).getByRole('button', { name: 'Rotate secret' }).click()
+  await page
+    .getByRole('dialog', { name: 'Rotate the plugin secret?' })
+    .getByRole('button', { name: 'Rotate secret' })
+    .click()
   const rotated = page.getByRole('dialog', { name: 'Secret rotated' })
   await expect(rotated).toBeVisible()
   // While a modal dialog is open the toasts sit inside it: not dimmed under its backdrop, not
@@ -21,7 +27,10 @@ test('a rotated secret no longer reads as verified, and the toast shows above th
   await expect(status).toContainText('not verified since the credential changed')
 })
 
-test("the UI's own calls for a product without a credential add no 404 to the request log", async ({ page, emulator }) => {
+test("the UI's own calls for a product without a credential add no 404 to the request log", async ({
+  page,
+  emulator
+}) => {
   const developer = await createDeveloper(emulator, { email: 'solo@studio.test', name: 'Solo' })
   const product = await createProduct(emulator, developer.id, 'Bare Product')
   await openApp(page, emulator, `#/credentials?product=${product.id}`)
@@ -34,13 +43,18 @@ test("the UI's own calls for a product without a credential add no 404 to the re
   expect(log.body.requests.filter((entry) => entry.status === 404)).toEqual([])
 })
 
-test('the clock field follows the clock, the export names its file, library values read as words', async ({ page, emulator }) => {
+test('the clock field follows the clock, the export names its file, library values read as words', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
   await openApp(page, emulator, '#/scenarios')
   const field = page.getByLabel("Set the emulator's now")
   const before = new Date(await field.inputValue()).getTime()
   await page.getByTestId('clock-controls').getByRole('button', { name: '+30 days' }).click()
-  await expect.poll(async () => (new Date(await field.inputValue()).getTime() - before) / 86_400_000).toBeGreaterThan(29.9)
+  await expect
+    .poll(async () => (new Date(await field.inputValue()).getTime() - before) / 86_400_000)
+    .toBeGreaterThan(29.9)
 
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Export state' }).click()

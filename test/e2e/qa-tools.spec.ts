@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { test, expect } from './fixtures'
-import { DEMO, callService, expectAccessible, goTo, loadPreset, openApp } from './support'
+
+import { expect, test } from './fixtures'
 import { expectCleanLayout } from './layout-checks'
+import { callService, DEMO, expectAccessible, goTo, loadPreset, openApp } from './support'
 
 // Issue 26: the inspector as a QA tool (search, error code, fault rule, the UI's own calls set
 // apart, sorting), refunds and chargebacks from the library, the library on the first screen.
@@ -17,7 +18,11 @@ const SIZES = [
   [1440, 900]
 ] as const
 
-const PLUGIN_HEADERS = { 'x-svc-app-id': DEMO.appId, 'x-svc-plugin-key': DEMO.pluginKey, 'x-svc-plugin-secret': DEMO.pluginSecret }
+const PLUGIN_HEADERS = {
+  'x-svc-app-id': DEMO.appId,
+  'x-svc-plugin-key': DEMO.pluginKey,
+  'x-svc-plugin-secret': DEMO.pluginSecret
+}
 
 async function check(page: Page, name: string): Promise<void> {
   await expectCleanLayout(page, name)
@@ -26,20 +31,49 @@ async function check(page: Page, name: string): Promise<void> {
 }
 
 for (const [width, height] of SIZES) {
-  test(`the inspector at ${width}x${height}: text search, error codes, the fault that acted, the UI's own calls hidden`, async ({ page, emulator }) => {
+  test(`the inspector at ${width}x${height}: text search, error codes, the fault that acted, the UI's own calls hidden`, async ({
+    page,
+    emulator
+  }) => {
     mkdirSync(DIR, { recursive: true })
     await page.setViewportSize({ width, height })
     await loadPreset(emulator, 'full-library')
     expect(
       (
         await emulator.control('PUT', '/faults', {
-          rules: [{ id: 'limit-deactivate', method: 'POST', route: '/api/license/v1/deactivate', kind: 'rate_limit', retryAfterS: 30 }]
+          rules: [
+            {
+              id: 'limit-deactivate',
+              method: 'POST',
+              route: '/api/license/v1/deactivate',
+              kind: 'rate_limit',
+              retryAfterS: 30
+            }
+          ]
         })
       ).status
     ).toBe(200)
-    await callService(emulator, 'POST', '/api/license/v1/activate', { license_key: 'MAGIC-TRIAL-EXPIRED', instance_id: 'studio-findme-1' }, PLUGIN_HEADERS)
-    await callService(emulator, 'POST', '/api/license/v1/activate', { license_key: 'MAGIC-EXPIRED', instance_id: 'laptop-2' }, PLUGIN_HEADERS)
-    await callService(emulator, 'POST', '/api/license/v1/deactivate', { license_key: DEMO.perpetualKey, instance_id: 'laptop-2' }, PLUGIN_HEADERS)
+    await callService(
+      emulator,
+      'POST',
+      '/api/license/v1/activate',
+      { license_key: 'MAGIC-TRIAL-EXPIRED', instance_id: 'studio-findme-1' },
+      PLUGIN_HEADERS
+    )
+    await callService(
+      emulator,
+      'POST',
+      '/api/license/v1/activate',
+      { license_key: 'MAGIC-EXPIRED', instance_id: 'laptop-2' },
+      PLUGIN_HEADERS
+    )
+    await callService(
+      emulator,
+      'POST',
+      '/api/license/v1/deactivate',
+      { license_key: DEMO.perpetualKey, instance_id: 'laptop-2' },
+      PLUGIN_HEADERS
+    )
 
     // The library screen loads the customer's library: the UI's own calls.
     await openApp(page, emulator, '#/library')
@@ -56,7 +90,9 @@ for (const [width, height] of SIZES) {
     await expect(limited.getByText('fault', { exact: true })).toBeVisible()
     await limited.getByRole('button').first().click()
     await expect(page.getByTestId('request-fault')).toContainText('limit-deactivate')
-    await expect(page.getByTestId('request-fault')).toContainText('rate_limit POST /api/license/v1/deactivate (retry after 30 s)')
+    await expect(page.getByTestId('request-fault')).toContainText(
+      'rate_limit POST /api/license/v1/deactivate (retry after 30 s)'
+    )
     await check(page, `${width}-inspector`)
 
     // The UI's own calls, when asked for.
@@ -72,8 +108,20 @@ for (const [width, height] of SIZES) {
     await expect(rows.first()).toContainText('/api/license/v1/activate')
     await expect(rows.first()).toContainText('TRIAL_EXPIRED')
     // Live too: a new request with the text in its body arrives; one without it does not.
-    await callService(emulator, 'POST', '/api/license/v1/validate', { license_key: 'MAGIC-VALID', instance_id: 'studio-findme-2' }, PLUGIN_HEADERS)
-    await callService(emulator, 'POST', '/api/license/v1/validate', { license_key: 'MAGIC-VALID', instance_id: 'elsewhere' }, PLUGIN_HEADERS)
+    await callService(
+      emulator,
+      'POST',
+      '/api/license/v1/validate',
+      { license_key: 'MAGIC-VALID', instance_id: 'studio-findme-2' },
+      PLUGIN_HEADERS
+    )
+    await callService(
+      emulator,
+      'POST',
+      '/api/license/v1/validate',
+      { license_key: 'MAGIC-VALID', instance_id: 'elsewhere' },
+      PLUGIN_HEADERS
+    )
     await expect(rows).toHaveCount(2)
     await expect(rows.first()).toContainText('/api/license/v1/validate')
     await page.getByTestId('filter-search').fill('')
@@ -101,7 +149,15 @@ test('a refund and a chargeback from the library: each behind a confirmation, th
   })
   expect(bought.status).toBe(201)
   const validate = async () =>
-    (await callService(emulator, 'POST', '/api/license/v1/validate', { license_key: bought.body.license.key }, PLUGIN_HEADERS)).body as { code: string }
+    (
+      await callService(
+        emulator,
+        'POST',
+        '/api/license/v1/validate',
+        { license_key: bought.body.license.key },
+        PLUGIN_HEADERS
+      )
+    ).body as { code: string }
   expect((await validate()).code).toBe('VALID')
 
   for (const [width, height] of SIZES) {
@@ -134,17 +190,26 @@ test('a refund and a chargeback from the library: each behind a confirmation, th
   expect(payload.orders.find((entry) => entry.id === bought.body.order.id)?.status).toBe('refunded')
 
   // A chargeback of another order, the same way.
-  const second = await emulator.control<{ order: { id: string } }>('POST', '/purchases', { customerId: 'cus_demo', productId: DEMO.productId })
+  const second = await emulator.control<{ order: { id: string } }>('POST', '/purchases', {
+    customerId: 'cus_demo',
+    productId: DEMO.productId
+  })
   await goTo(page, '#/library?customer=cus_demo')
   const other = page.getByTestId(`order-${second.body.order.id}`)
   await other.getByRole('button', { name: 'Chargeback' }).click()
-  await page.getByRole('dialog', { name: 'Charge back this order?' }).getByRole('button', { name: 'Charge back' }).click()
+  await page
+    .getByRole('dialog', { name: 'Charge back this order?' })
+    .getByRole('button', { name: 'Charge back' })
+    .click()
   await expect(other.getByText('chargeback', { exact: true })).toBeVisible()
   await other.scrollIntoViewIfNeeded()
   await check(page, 'library-reversed-orders')
 })
 
-test('at 1024x768 the library starts on the first screen, and its licenses sort by a column', async ({ page, emulator }) => {
+test('at 1024x768 the library starts on the first screen, and its licenses sort by a column', async ({
+  page,
+  emulator
+}) => {
   mkdirSync(DIR, { recursive: true })
   await page.setViewportSize({ width: 1024, height: 768 })
   await loadPreset(emulator, 'full-library')
@@ -159,7 +224,9 @@ test('at 1024x768 the library starts on the first screen, and its licenses sort 
   await page.screenshot({ path: join(DIR, '1024-library-first-screen.png') })
 
   const licenses = page.getByTestId('library-licenses')
-  const keys = licenses.locator('tbody tr[data-testid^="license-"] .long-value, tbody tr[data-testid^="license-"] code').first()
+  const keys = licenses
+    .locator('tbody tr[data-testid^="license-"] .long-value, tbody tr[data-testid^="license-"] code')
+    .first()
   await expect(keys).toBeVisible()
   const header = licenses.getByRole('columnheader', { name: /License key/ })
   await header.getByRole('button').click()
@@ -176,7 +243,10 @@ test('at 1024x768 the library starts on the first screen, and its licenses sort 
   await expectCleanLayout(page, 'library sorted by state')
 })
 
-test('big data: 200 products, 500 customers, 82 licenses and 400 requests: licenses and requests sort, the search narrows', async ({ page, emulator }) => {
+test('big data: 200 products, 500 customers, 82 licenses and 400 requests: licenses and requests sort, the search narrows', async ({
+  page,
+  emulator
+}) => {
   test.setTimeout(180_000)
   mkdirSync(DIR, { recursive: true })
   await loadPreset(emulator, 'full-library')
@@ -195,7 +265,10 @@ test('big data: 200 products, 500 customers, 82 licenses and 400 requests: licen
   for (let start = 0; start < 500; start += 25) {
     await Promise.all(
       Array.from({ length: 25 }, (_, n) =>
-        emulator.control('POST', '/customers', { name: `Bulk Customer ${start + n + 1}`, email: `bulk-${start + n + 1}@example.test` })
+        emulator.control('POST', '/customers', {
+          name: `Bulk Customer ${start + n + 1}`,
+          email: `bulk-${start + n + 1}@example.test`
+        })
       )
     )
   }
@@ -204,7 +277,9 @@ test('big data: 200 products, 500 customers, 82 licenses and 400 requests: licen
     await Promise.all(
       productIds
         .slice(start, start + 15)
-        .map((productId, n) => emulator.control('POST', '/purchases', { customerId: 'cus_demo', productId, kind: kinds[(start + n) % 3] }))
+        .map((productId, n) =>
+          emulator.control('POST', '/purchases', { customerId: 'cus_demo', productId, kind: kinds[(start + n) % 3] })
+        )
     )
   }
   const magic = ['MAGIC-VALID', 'MAGIC-EXPIRED', 'MAGIC-TRIAL-EXPIRED', 'MAGIC-SUSPENDED', 'MAGIC-REVOKED']

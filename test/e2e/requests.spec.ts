@@ -1,5 +1,5 @@
-import { test, expect } from './fixtures'
-import { DEMO, DEMO_VALUES, callService, loadPreset, openApp, shot } from './support'
+import { expect, test } from './fixtures'
+import { callService, DEMO, DEMO_VALUES, loadPreset, openApp, shot } from './support'
 
 test('requests stream in live, filter by status, and open redacted', async ({ page, emulator }) => {
   await loadPreset(emulator, 'full-library')
@@ -7,7 +7,10 @@ test('requests stream in live, filter by status, and open redacted', async ({ pa
   await expect(page.getByTestId('live-indicator')).toBeVisible()
 
   // A plugin calls while the inspector is open: no reload needed.
-  const bad = await callService(emulator, 'POST', '/api/plugin-connections/verify', { ...DEMO_VALUES, pluginSecret: 'sk_Wrong0000000000000000' })
+  const bad = await callService(emulator, 'POST', '/api/plugin-connections/verify', {
+    ...DEMO_VALUES,
+    pluginSecret: 'sk_Wrong0000000000000000'
+  })
   expect(bad.status).toBe(401)
   const good = await callService(
     emulator,
@@ -113,7 +116,10 @@ test('the detail names each query parameter and body field the server ignored', 
   await expect(page.getByTestId('request-warnings')).toHaveCount(0)
 })
 
-test('a long log is virtualised: few rows in the DOM, the oldest reachable by scrolling, arrow keys past the drawn window', async ({ page, emulator }) => {
+test('a long log is virtualised: few rows in the DOM, the oldest reachable by scrolling, arrow keys past the drawn window', async ({
+  page,
+  emulator
+}) => {
   // The page the UI loads first holds 100 entries; "Load older" pages in the rest.
   for (let batch = 0; batch < 15; batch++) {
     await Promise.all(Array.from({ length: 20 }, () => callService(emulator, 'GET', '/.well-known/jwks.json')))
@@ -135,15 +141,21 @@ test('a long log is virtualised: few rows in the DOM, the oldest reachable by sc
   // The scroll height still stands for every entry: scrolled to the end, the oldest row is drawn.
   const list = page.getByRole('region', { name: 'Recorded requests' }).locator('.table-wrap')
   await list.evaluate((element) => element.scrollTo({ top: element.scrollHeight }))
-  const listed = (await emulator.control<{ requests: Array<{ id: number }> }>('GET', '/requests?limit=500')).body.requests
-  const drawnIds = () => rows.evaluateAll((elements) => elements.map((element) => Number(element.getAttribute('data-testid')?.replace('request-row-', ''))))
+  const listed = (await emulator.control<{ requests: Array<{ id: number }> }>('GET', '/requests?limit=500')).body
+    .requests
+  const drawnIds = () =>
+    rows.evaluateAll((elements) =>
+      elements.map((element) => Number(element.getAttribute('data-testid')?.replace('request-row-', '')))
+    )
   await expect.poll(drawnIds).toContain(Math.min(...listed.map((entry) => entry.id)))
   // Back at the top, arrow keys walk past the drawn window; focus follows each row.
   await list.evaluate((element) => element.scrollTo({ top: 0 }))
   await expect.poll(drawnIds).toContain(listed[0]!.id)
   await rows.first().getByRole('button').click()
   for (let step = 0; step < 60; step++) await page.keyboard.press('ArrowDown')
-  await expect.poll(async () => Number(await page.evaluate('document.activeElement?.getAttribute("data-request-id")'))).toBe(listed[60]?.id)
+  await expect
+    .poll(async () => Number(await page.evaluate('document.activeElement?.getAttribute("data-request-id")')))
+    .toBe(listed[60]?.id)
   await expect(page.getByTestId('request-detail')).toContainText(`/.well-known/jwks.json`)
   expect(await page.evaluate('document.scrollingElement?.scrollTop ?? 0')).toBe(0)
 })

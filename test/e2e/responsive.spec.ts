@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { test, expect } from './fixtures'
+
+import { expect, test } from './fixtures'
 import { DEMO, expectAccessible, goTo, loadPreset, openApp } from './support'
 
 /** Screenshots of every screen at the three sizes people use (looked at by hand; .tmp/ is not committed). */
@@ -20,12 +21,18 @@ const SCREENS: { hash: string; title: string; keys: (page: Page) => Locator[]; r
   {
     hash: '#/developers',
     title: 'Developers & products',
-    keys: (page) => [page.getByRole('button', { name: 'Create developer' }), page.getByRole('button', { name: 'Create product' })]
+    keys: (page) => [
+      page.getByRole('button', { name: 'Create developer' }),
+      page.getByRole('button', { name: 'Create product' })
+    ]
   },
   {
     hash: `#/credentials?product=${DEMO.productId}`,
     title: 'Credentials',
-    keys: (page) => [page.getByRole('button', { name: 'Reveal secret' }), page.getByRole('button', { name: 'Copy App ID' })]
+    keys: (page) => [
+      page.getByRole('button', { name: 'Reveal secret' }),
+      page.getByRole('button', { name: 'Copy App ID' })
+    ]
   },
   {
     hash: `#/tester?product=${DEMO.productId}`,
@@ -46,7 +53,11 @@ const SCREENS: { hash: string; title: string; keys: (page: Page) => Locator[]; r
     ]
   },
   { hash: '#/requests', title: 'Requests', keys: (page) => [page.getByRole('button', { name: 'Clear log' })] },
-  { hash: '#/scenarios', title: 'Scenarios & settings', keys: (page) => [page.getByRole('button', { name: /Export state/ })] }
+  {
+    hash: '#/scenarios',
+    title: 'Scenarios & settings',
+    keys: (page) => [page.getByRole('button', { name: /Export state/ })]
+  }
 ]
 
 /** The document and the screen's scrolling region do not scroll sideways; nor does any card. */
@@ -81,7 +92,10 @@ async function expectInsideViewport(page: Page, control: Locator): Promise<void>
 }
 
 for (const [width, height] of SIZES) {
-  test(`every screen works at ${width}x${height}: nothing overflows sideways, key controls are on screen`, async ({ page, emulator }) => {
+  test(`every screen works at ${width}x${height}: nothing overflows sideways, key controls are on screen`, async ({
+    page,
+    emulator
+  }) => {
     mkdirSync(RESPONSIVE_DIR, { recursive: true })
     await page.setViewportSize({ width, height })
     await loadPreset(emulator, 'full-library')
@@ -93,21 +107,31 @@ for (const [width, height] of SIZES) {
       for (const control of screen.keys(page)) await expectInsideViewport(page, control)
       await page.evaluate('document.querySelector(".content").scrollTo(0, 0)')
       expect.soft(await overflow(page), screen.title).toEqual({ document: 0, content: 0 })
-      await page.screenshot({ path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}.png`) })
+      await page.screenshot({
+        path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}.png`)
+      })
       await expectAccessible(page, `${screen.title} at ${width}x${height}`)
       // One window further down too: what lies below the fold is looked at as well.
       await page.evaluate(
         '(() => { const main = document.querySelector(".content"); main.scrollTo(0, main.clientHeight - 80); document.querySelector("[data-testid=library-licenses]")?.scrollIntoView() })()'
       )
       expect.soft(await overflow(page), `${screen.title}, scrolled`).toEqual({ document: 0, content: 0 })
-      await page.screenshot({ path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}-2.png`) })
+      await page.screenshot({
+        path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}-2.png`)
+      })
       // Every screen stays reachable from the navigation, whatever its width.
-      await expectInsideViewport(page, page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Scenarios & settings' }))
+      await expectInsideViewport(
+        page,
+        page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Scenarios & settings' })
+      )
     }
   })
 }
 
-test('the document never scrolls: the main area does, and the wheel over a dialog moves nothing behind it', async ({ page, emulator }) => {
+test('the document never scrolls: the main area does, and the wheel over a dialog moves nothing behind it', async ({
+  page,
+  emulator
+}) => {
   await page.setViewportSize({ width: 800, height: 700 })
   await loadPreset(emulator, 'full-library')
   await openApp(page, emulator, `#/credentials?product=${DEMO.productId}`)

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+
 import { spawnServe } from './serve-process'
 
 export type ControlCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>
@@ -55,14 +56,26 @@ export class RestartableServe {
     await exited
   }
 
-  control<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  control<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown
+  ): Promise<{ status: number; body: T }> {
     return this.call<T>(this.baseUrl, method, path, body)
   }
 
-  private async call<T>(baseUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  private async call<T>(
+    baseUrl: string,
+    method: string,
+    path: string,
+    body?: unknown
+  ): Promise<{ status: number; body: T }> {
     const response = await fetch(`${baseUrl}/_emulator${path}`, {
       method,
-      headers: { 'x-emulator-token': this.adminToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'x-emulator-token': this.adminToken,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' })
+      },
       body: body === undefined ? undefined : JSON.stringify(body)
     })
     const text = await response.text()

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { test, expect } from './fixtures'
-import { DEMO, DEMO_VALUES, callService, goTo, openApp, shot } from './support'
+
+import { expect, test } from './fixtures'
+import { callService, DEMO, DEMO_VALUES, goTo, openApp, shot } from './support'
 
 test('load a preset, inject a fault, move the clock, export, import and reset', async ({ page, emulator }) => {
   await openApp(page, emulator, '#/scenarios')
@@ -46,7 +47,10 @@ test('load a preset, inject a fault, move the clock, export, import and reset', 
   await shot(page, 'scenarios')
   await editor.getByRole('button', { name: 'Discard changes' }).click()
   await editor.getByRole('button', { name: 'Remove all' }).click()
-  await page.getByRole('dialog', { name: 'Remove every fault rule?' }).getByRole('button', { name: 'Remove all' }).click()
+  await page
+    .getByRole('dialog', { name: 'Remove every fault rule?' })
+    .getByRole('button', { name: 'Remove all' })
+    .click()
   await expect(editor).toContainText('none active')
   expect((await callService(emulator, 'POST', '/api/plugin-connections/verify', { ...DEMO_VALUES })).status).toBe(200)
 
@@ -68,7 +72,10 @@ test('load a preset, inject a fault, move the clock, export, import and reset', 
   expect(readFileSync(file, 'utf8')).not.toContain(DEMO.pluginSecret)
 
   await page.getByRole('button', { name: 'Reset', exact: true }).click()
-  await page.getByRole('dialog', { name: 'Reset the emulator?' }).getByRole('button', { name: 'Reset everything' }).click()
+  await page
+    .getByRole('dialog', { name: 'Reset the emulator?' })
+    .getByRole('button', { name: 'Reset everything' })
+    .click()
   await expect(page.getByText('Emulator reset')).toBeVisible()
   expect((await emulator.control<{ customers: unknown[] }>('GET', '/customers')).body.customers).toEqual([])
 
@@ -86,17 +93,24 @@ test('header prefix, strict mode and the subscription grace period change at run
     await expect(settings).toContainText('x-acme-plugin-secret')
     await settings.getByRole('button', { name: 'Save', exact: true }).click()
     await expect(page.getByText('Header prefix is now acme')).toBeVisible()
-    expect((await emulator.control<{ settings: { headerPrefix: string } }>('GET', '/settings')).body.settings.headerPrefix).toBe('acme')
+    expect(
+      (await emulator.control<{ settings: { headerPrefix: string } }>('GET', '/settings')).body.settings.headerPrefix
+    ).toBe('acme')
 
     await settings.getByTestId('strict-mode').check()
     await expect(page.getByText('Strict mode on')).toBeVisible()
-    expect((await emulator.control<{ settings: { strict: boolean } }>('GET', '/settings')).body.settings.strict).toBe(true)
+    expect((await emulator.control<{ settings: { strict: boolean } }>('GET', '/settings')).body.settings.strict).toBe(
+      true
+    )
 
     await expect(settings.getByTestId('grace-days')).toHaveValue('7')
     await settings.getByTestId('grace-days').fill('2.5')
     await settings.getByRole('button', { name: 'Save grace period' }).click()
     await expect(page.getByText('Subscription grace period is now 2.5 days')).toBeVisible()
-    expect((await emulator.control<{ settings: { subscriptionGraceDays: number } }>('GET', '/settings')).body.settings.subscriptionGraceDays).toBe(2.5)
+    expect(
+      (await emulator.control<{ settings: { subscriptionGraceDays: number } }>('GET', '/settings')).body.settings
+        .subscriptionGraceDays
+    ).toBe(2.5)
 
     await goTo(page, '#/overview')
     await expect(page.getByTestId('server-card')).toContainText('x-acme-app-id')

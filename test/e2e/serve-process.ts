@@ -14,7 +14,16 @@ export async function spawnServe(options: {
 }): Promise<{ child: ChildProcess; baseUrl: string; adminUrl: string }> {
   const child = spawn(
     process.execPath,
-    [cli, 'serve', '--port', options.port, '--db', join(options.dataDir, 'emulator.db'), '--admin-token', options.adminToken],
+    [
+      cli,
+      'serve',
+      '--port',
+      options.port,
+      '--db',
+      join(options.dataDir, 'emulator.db'),
+      '--admin-token',
+      options.adminToken
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe']
     }

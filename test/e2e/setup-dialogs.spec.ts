@@ -1,7 +1,10 @@
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { createDeveloper, goTo, openApp, shot } from './support'
 
-test('the quick start and New customer offer their defaults and take a chosen name and email', async ({ page, emulator }) => {
+test('the quick start and New customer offer their defaults and take a chosen name and email', async ({
+  page,
+  emulator
+}) => {
   await openApp(page, emulator)
   await page.getByTestId('first-run').getByRole('button', { name: 'Create developer' }).click()
   const naming = page.getByRole('dialog', { name: 'Create a developer' })
@@ -32,7 +35,9 @@ test('the quick start and New customer offer their defaults and take a chosen na
   await customer.getByLabel('Email').fill('alex@rivera.test')
   await customer.getByRole('button', { name: 'Create customer' }).click()
   await expect(customer).toBeHidden()
-  await expect(page.getByTestId('library-customer').locator('option:checked')).toHaveText('Alex Rivera (alex@rivera.test)')
+  await expect(page.getByTestId('library-customer').locator('option:checked')).toHaveText(
+    'Alex Rivera (alex@rivera.test)'
+  )
   const customers = await emulator.control<{ customers: { name: string; email: string }[] }>('GET', '/customers')
   expect(customers.body.customers.map((c) => [c.name, c.email])).toEqual([['Alex Rivera', 'alex@rivera.test']])
 
@@ -53,9 +58,9 @@ test('a second developer becomes the acting one, so the next product is theirs',
   await form.getByLabel('Name', { exact: true }).fill('Second Studio')
   await form.getByRole('button', { name: 'Create developer' }).click()
   await expect(page.getByText('Now acting as Second Studio')).toBeVisible()
-  const second = (await emulator.control<{ developers: { id: string; name: string }[] }>('GET', '/developers')).body.developers.find(
-    (d) => d.name === 'Second Studio'
-  )
+  const second = (
+    await emulator.control<{ developers: { id: string; name: string }[] }>('GET', '/developers')
+  ).body.developers.find((d) => d.name === 'Second Studio')
   expect(second).toBeDefined()
   await expect(page.getByRole('combobox', { name: /Acting as/ })).toHaveValue(second!.id)
   // The form offers the next defaults.

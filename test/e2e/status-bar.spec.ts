@@ -1,7 +1,10 @@
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { goTo, openApp, shot } from './support'
 
-test('a moved clock and active faults show on every screen and in the window title, with links to change them', async ({ page, emulator }) => {
+test('a moved clock and active faults show on every screen and in the window title, with links to change them', async ({
+  page,
+  emulator
+}) => {
   await openApp(page, emulator)
   const bar = page.getByTestId('status-bar')
   await expect(bar.getByTestId('status-clock')).toContainText('Clock: system time')

@@ -1,9 +1,10 @@
-import AxeBuilder from '@axe-core/playwright'
 import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+
 import { expect } from './fixtures'
 import type { ServedEmulator } from './fixtures'
 
@@ -22,7 +23,12 @@ export const DEMO = {
 } as const
 
 /** The four values a plugin sends to verify, for the demo product. */
-export const DEMO_VALUES = { productId: DEMO.productId, appId: DEMO.appId, pluginKey: DEMO.pluginKey, pluginSecret: DEMO.pluginSecret }
+export const DEMO_VALUES = {
+  productId: DEMO.productId,
+  appId: DEMO.appId,
+  pluginKey: DEMO.pluginKey,
+  pluginSecret: DEMO.pluginSecret
+}
 
 /** Opens the admin URL (the token arrives in the fragment) and waits for the shell. */
 export async function openApp(page: Page, emulator: ServedEmulator, hash = '#/overview'): Promise<void> {
@@ -67,14 +73,27 @@ export async function createDeveloper(
   return result.body.developer
 }
 
-export async function createProduct(emulator: ServedEmulator, developerId: string, name: string): Promise<{ id: string; appId: string }> {
-  const result = await emulator.control<{ product: { id: string; appId: string } }>('POST', '/products', { developerId, name })
+export async function createProduct(
+  emulator: ServedEmulator,
+  developerId: string,
+  name: string
+): Promise<{ id: string; appId: string }> {
+  const result = await emulator.control<{ product: { id: string; appId: string } }>('POST', '/products', {
+    developerId,
+    name
+  })
   expect(result.status).toBe(201)
   return result.body.product
 }
 
 /** A service API call from outside the page (a plugin, say). */
-export async function callService(emulator: ServedEmulator, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function callService(
+  emulator: ServedEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+) {
   const response = await fetch(`${emulator.baseUrl}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -89,7 +108,9 @@ export async function callService(emulator: ServedEmulator, method: string, path
  * (responsive.spec.ts) and at every state a spec saves a screenshot of (shot()).
  */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze()
   const serious = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(

@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { DEMO, goTo, loadPreset, openApp, shot } from './support'
 
 test('verify, activate, validate and deactivate; the library and the inspector show it', async ({ page, emulator }) => {
@@ -17,7 +17,9 @@ test('verify, activate, validate and deactivate; the library and the inspector s
   const verify = page.getByTestId('step-verify')
   await verify.getByRole('button', { name: 'Verify' }).click()
   await expect(verify.getByTestId('step-verify-outcome')).toHaveText('PLUGIN_CONNECTION_FAILED')
-  await expect(verify.getByTestId('step-verify-diagnosis')).toContainText('The plugin secret does not match the plugin key.')
+  await expect(verify.getByTestId('step-verify-diagnosis')).toContainText(
+    'The plugin secret does not match the plugin key.'
+  )
   await expect(verify.getByTestId('step-verify-diagnosis')).toContainText('SECRET_MISMATCH')
   await expect(page.getByTestId('tester-credential').locator('.field--invalid')).toContainText('Plugin secret')
   await expect(page.getByTestId('connection-status')).toContainText('failed')
@@ -60,7 +62,9 @@ test('verify, activate, validate and deactivate; the library and the inspector s
 
   // The customer's library shows the new activation.
   await goTo(page, '#/library')
-  await expect(page.getByTestId('library-licenses').getByTestId('activation-qa-e2e-box')).toContainText('QA test machine')
+  await expect(page.getByTestId('library-licenses').getByTestId('activation-qa-e2e-box')).toContainText(
+    'QA test machine'
+  )
 
   // The inspector has the activation request, redacted.
   await goTo(page, '#/requests')

@@ -1,8 +1,12 @@
-import { test, expect } from './fixtures'
 import { join } from 'node:path'
-import { DEMO_VALUES, SCREENSHOT_DIR, callService, goTo, loadPreset, openApp, shot } from './support'
 
-test('with the clock 30 days ahead, request times read against the system clock and license times against the emulator clock', async ({ page, emulator }) => {
+import { expect, test } from './fixtures'
+import { callService, DEMO_VALUES, goTo, loadPreset, openApp, SCREENSHOT_DIR, shot } from './support'
+
+test('with the clock 30 days ahead, request times read against the system clock and license times against the emulator clock', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
   expect((await emulator.control('PUT', '/clock', { offsetS: 30 * 86_400 })).status).toBe(200)
   expect((await callService(emulator, 'POST', '/api/plugin-connections/verify', { ...DEMO_VALUES })).status).toBe(200)

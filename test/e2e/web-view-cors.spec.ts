@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures'
+import { expect, test } from './fixtures'
 import { pageOnAnotherOrigin } from './support'
 
 // An in-plugin web view page is served from the vendor's origin, not the emulator's. Its calls
@@ -6,8 +6,13 @@ import { pageOnAnotherOrigin } from './support'
 // routes answer CORS for any origin; the management API still does not (docs/api.md, "Tokens
 // and scopes").
 
-test('a page on another origin reads the library, mints a token and downloads with a Bearer token', async ({ page, emulator }) => {
-  const developer = await emulator.control<{ developer: { id: string } }>('POST', '/developers', { email: 'cors-dev@example.test' })
+test('a page on another origin reads the library, mints a token and downloads with a Bearer token', async ({
+  page,
+  emulator
+}) => {
+  const developer = await emulator.control<{ developer: { id: string } }>('POST', '/developers', {
+    email: 'cors-dev@example.test'
+  })
   const product = await emulator.control<{ product: { id: string } }>('POST', '/products', {
     developerId: developer.body.developer.id,
     name: 'Cors Compressor'
@@ -17,10 +22,22 @@ test('a page on another origin reads the library, mints a token and downloads wi
     platform: 'macos',
     sizeBytes: 100
   })
-  const customer = await emulator.control<{ customer: { id: string } }>('POST', '/customers', { email: 'cors-customer@example.test' })
-  await emulator.control('POST', '/purchases', { customerId: customer.body.customer.id, productId: product.body.product.id })
-  const minted = await emulator.control<{ libraryToken: string }>('POST', `/customers/${customer.body.customer.id}/library-token`)
-  const session = await emulator.control<{ token: string }>('POST', `/developers/${developer.body.developer.id}/session`, {})
+  const customer = await emulator.control<{ customer: { id: string } }>('POST', '/customers', {
+    email: 'cors-customer@example.test'
+  })
+  await emulator.control('POST', '/purchases', {
+    customerId: customer.body.customer.id,
+    productId: product.body.product.id
+  })
+  const minted = await emulator.control<{ libraryToken: string }>(
+    'POST',
+    `/customers/${customer.body.customer.id}/library-token`
+  )
+  const session = await emulator.control<{ token: string }>(
+    'POST',
+    `/developers/${developer.body.developer.id}/session`,
+    {}
+  )
 
   const vendorSite = await pageOnAnotherOrigin('<!doctype html><title>vendor web view</title><p>the vendor’s page</p>')
   try {
@@ -36,10 +53,14 @@ test('a page on another origin reads the library, mints a token and downloads wi
           body: '{}'
         })
         const again = await fetch(`${baseUrl}/api/license/v1/library-token`, { headers: auth })
-        const download = await fetch(`${baseUrl}/api/downloads/${fileId}`, { headers: { authorization: `Bearer ${body.download_token}`, range: 'bytes=0-9' } })
+        const download = await fetch(`${baseUrl}/api/downloads/${fileId}`, {
+          headers: { authorization: `Bearer ${body.download_token}`, range: 'bytes=0-9' }
+        })
         let management = 'answered'
         try {
-          await fetch(`${baseUrl}/api/developer/plugin-keys/products`, { headers: { authorization: `Bearer ${developerToken}` } })
+          await fetch(`${baseUrl}/api/developer/plugin-keys/products`, {
+            headers: { authorization: `Bearer ${developerToken}` }
+          })
         } catch {
           management = 'blocked'
         }
@@ -54,7 +75,12 @@ test('a page on another origin reads the library, mints a token and downloads wi
           management
         }
       },
-      { baseUrl: emulator.baseUrl, token: minted.body.libraryToken, fileId: file.body.file.id, developerToken: session.body.token }
+      {
+        baseUrl: emulator.baseUrl,
+        token: minted.body.libraryToken,
+        fileId: file.body.file.id,
+        developerToken: session.body.token
+      }
     )
     expect(seen).toEqual({
       libraryStatus: 200,

@@ -1,8 +1,11 @@
-import { test, expect } from './fixtures'
-import { DEMO, callService, goTo, loadPreset, openApp, shot } from './support'
+import { expect, test } from './fixtures'
 import { expectCleanLayout } from './layout-checks'
+import { callService, DEMO, goTo, loadPreset, openApp, shot } from './support'
 
-test('the inspector searches the path and query: a license key or an instance id finds its requests', async ({ page, emulator }) => {
+test('the inspector searches the path and query: a license key or an instance id finds its requests', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
   await callService(emulator, 'GET', '/api/license/v1/public-key')
   await callService(emulator, 'GET', '/api/library?instance_id=qa-box-findme')
@@ -21,10 +24,15 @@ test('the inspector searches the path and query: a license key or an instance id
   await expect(rows).toHaveCount(4)
 })
 
-test('words: rotate key and rotate secret say when to pick each; a subscription is cancelled by name; counts are plural', async ({ page, emulator }) => {
+test('words: rotate key and rotate secret say when to pick each; a subscription is cancelled by name; counts are plural', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
   await openApp(page, emulator, `#/credentials?product=${DEMO.productId}`)
-  await expect(page.getByTestId('rotate-hint')).toContainText('Rotate key for a planned change, Rotate secret when the secret leaked or is lost')
+  await expect(page.getByTestId('rotate-hint')).toContainText(
+    'Rotate key for a planned change, Rotate secret when the secret leaked or is lost'
+  )
   await page.getByRole('button', { name: 'Rotate key' }).click()
   await expect(page.getByRole('dialog', { name: 'Rotate the plugin key?' })).toContainText('A planned rotation')
   await page.getByRole('dialog', { name: 'Rotate the plugin key?' }).getByRole('button', { name: 'Cancel' }).click()
@@ -38,7 +46,10 @@ test('words: rotate key and rotate secret say when to pick each; a subscription 
   await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0)
 })
 
-test('after a rotation the tester results of the old credential say the credential changed', async ({ page, emulator }) => {
+test('after a rotation the tester results of the old credential say the credential changed', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
   await openApp(page, emulator, `#/tester?product=${DEMO.productId}`)
   await page.getByRole('button', { name: 'Fill key and secret (reveal)' }).click()
@@ -50,7 +61,10 @@ test('after a rotation the tester results of the old credential say the credenti
 
   await goTo(page, `#/credentials?product=${DEMO.productId}`)
   await page.getByRole('button', { name: 'Rotate secret' }).click()
-  await page.getByRole('dialog', { name: 'Rotate the plugin secret?' }).getByRole('button', { name: 'Rotate secret' }).click()
+  await page
+    .getByRole('dialog', { name: 'Rotate the plugin secret?' })
+    .getByRole('button', { name: 'Rotate secret' })
+    .click()
   await page.getByRole('dialog', { name: 'Secret rotated' }).getByRole('button', { name: 'Done' }).click()
 
   await goTo(page, `#/tester?product=${DEMO.productId}`)
@@ -68,7 +82,10 @@ test('a table that fits is no tab stop; a toast over a dialog can be dismissed',
   expect(stops).toBe(0)
 
   await page.getByTestId('export-credential').click()
-  await page.getByRole('dialog', { name: 'Export the runtime config' }).getByRole('button', { name: 'Reveal and export' }).click()
+  await page
+    .getByRole('dialog', { name: 'Export the runtime config' })
+    .getByRole('button', { name: 'Reveal and export' })
+    .click()
   const dialog = page.getByRole('dialog', { name: 'Secret revealed' })
   for (let n = 0; n < 2; n++) {
     const download = page.waitForEvent('download')
@@ -83,20 +100,29 @@ test('a table that fits is no tab stop; a toast over a dialog can be dismissed',
   await dialog.getByRole('button', { name: 'Done' }).click()
 })
 
-test('200 products and 500 customers: product searches and the customer picker find one at once', async ({ page, emulator }) => {
+test('200 products and 500 customers: product searches and the customer picker find one at once', async ({
+  page,
+  emulator
+}) => {
   test.setTimeout(120_000)
   await loadPreset(emulator, 'full-library')
   for (let start = 0; start < 200; start += 20) {
     await Promise.all(
       Array.from({ length: 20 }, (_, n) =>
-        emulator.control('POST', '/products', { developerId: 'dev_demo', name: `Bulk Plugin ${String(start + n + 1).padStart(3, '0')}` })
+        emulator.control('POST', '/products', {
+          developerId: 'dev_demo',
+          name: `Bulk Plugin ${String(start + n + 1).padStart(3, '0')}`
+        })
       )
     )
   }
   for (let start = 0; start < 500; start += 25) {
     await Promise.all(
       Array.from({ length: 25 }, (_, n) =>
-        emulator.control('POST', '/customers', { name: `Bulk Customer ${start + n + 1}`, email: `bulk-${start + n + 1}@example.test` })
+        emulator.control('POST', '/customers', {
+          name: `Bulk Customer ${start + n + 1}`,
+          email: `bulk-${start + n + 1}@example.test`
+        })
       )
     )
   }
@@ -148,7 +174,10 @@ test('tables sort by a column: products by name both ways, with aria-sort', asyn
   await shot(page, 'products-sorted')
 })
 
-test('the theme switch: system, light, dark, kept across a reload, whatever the system says', async ({ page, emulator }) => {
+test('the theme switch: system, light, dark, kept across a reload, whatever the system says', async ({
+  page,
+  emulator
+}) => {
   await page.emulateMedia({ colorScheme: 'light' })
   await openApp(page, emulator)
   const html = page.locator('html')
@@ -170,7 +199,10 @@ test('the theme switch: system, light, dark, kept across a reload, whatever the 
   await shot(page, 'overview-dark-chosen')
 })
 
-test('shortcuts: g then a letter goes to a screen; Ctrl+K finds a license by key, a customer by email, a product by name', async ({ page, emulator }) => {
+test('shortcuts: g then a letter goes to a screen; Ctrl+K finds a license by key, a customer by email, a product by name', async ({
+  page,
+  emulator
+}) => {
   await loadPreset(emulator, 'full-library')
   await openApp(page, emulator)
   await page.keyboard.press('g')

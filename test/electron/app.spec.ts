@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { _electron as electron, expect, test } from '@playwright/test'
 import type { ElectronApplication, Page } from '@playwright/test'
+
 import type { DesktopBridge } from '../../src/preload/bridge'
 
 // The real desktop app (out/main, built by `npm run build`) in the real Electron, with a fresh
@@ -17,7 +18,11 @@ function findElectron(): { executable: string } | { skip: string } {
   const override = process.env.ELECTRON_OVERRIDE_DIST_PATH
   const pathFile = join(packageDir, 'path.txt')
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null
-  const executable = override ? join(override, relative ?? 'electron') : relative ? join(packageDir, 'dist', relative) : null
+  const executable = override
+    ? join(override, relative ?? 'electron')
+    : relative
+      ? join(packageDir, 'dist', relative)
+      : null
   if (!executable || !existsSync(executable)) {
     return {
       skip:
@@ -93,14 +98,22 @@ test('a credential can be created through the API with the bridge token, and sur
   if (!connection) throw new Error('no desktop bridge in the window')
   const admin = { 'x-emulator-token': connection.adminToken, 'content-type': 'application/json' }
   const post = async (path: string, body: unknown, headers: Record<string, string>) => {
-    const response = await fetch(`${connection.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+    const response = await fetch(`${connection.baseUrl}${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body)
+    })
     // The test reads arbitrary response fields; `any` keeps that short.
     return { status: response.status, body: (await response.json()) as Record<string, any> }
   }
   const developer = await post('/_emulator/developers', { email: 'electron@example.test', role: 'developer' }, admin)
   expect(developer.status).toBe(201)
   const session = await post(`/_emulator/developers/${developer.body.developer.id}/session`, {}, admin)
-  const product = await post('/_emulator/products', { developerId: developer.body.developer.id, name: 'Electron Synth' }, admin)
+  const product = await post(
+    '/_emulator/products',
+    { developerId: developer.body.developer.id, name: 'Electron Synth' },
+    admin
+  )
   const bearer = { authorization: `Bearer ${session.body.token}`, 'content-type': 'application/json' }
   const credentialPath = `/api/developer/plugin-keys/products/${product.body.product.id}`
   const created = await post(credentialPath, {}, bearer)
@@ -111,10 +124,18 @@ test('a credential can be created through the API with the bridge token, and sur
   await app.close()
   expect(existsSync(join(userDataDir, 'emulator.db-wal'))).toBe(false)
   if (!('executable' in found)) return
-  app = await electron.launch({ executablePath: found.executable, args: [root, `--user-data-dir=${userDataDir}`], cwd: root })
+  app = await electron.launch({
+    executablePath: found.executable,
+    args: [root, `--user-data-dir=${userDataDir}`],
+    cwd: root
+  })
   page = await app.firstWindow()
   const again = await page.evaluate(() => (globalThis as unknown as BridgeWindow).emulatorDesktop?.connection())
-  const revealed = await fetch(`${again?.baseUrl}${credentialPath}/reveal-secret`, { method: 'POST', headers: bearer, body: '{}' })
+  const revealed = await fetch(`${again?.baseUrl}${credentialPath}/reveal-secret`, {
+    method: 'POST',
+    headers: bearer,
+    body: '{}'
+  })
   expect(revealed.status).toBe(200)
   expect(((await revealed.json()) as { one_time_reveal: { pluginSecret: string } }).one_time_reveal.pluginSecret).toBe(
     created.body.one_time_reveal.pluginSecret
@@ -124,12 +145,22 @@ test('a credential can be created through the API with the bridge token, and sur
 test('the page has no Node, and cannot navigate away or open windows', async () => {
   const globals = await page.evaluate(() => {
     const scope = globalThis as unknown as BridgeWindow
-    return { require: typeof scope.require, process: typeof scope.process, bridge: Object.keys(scope.emulatorDesktop ?? {}).sort() }
+    return {
+      require: typeof scope.require,
+      process: typeof scope.process,
+      bridge: Object.keys(scope.emulatorDesktop ?? {}).sort()
+    }
   })
-  expect(globals).toEqual({ require: 'undefined', process: 'undefined', bridge: ['appInfo', 'connection', 'openDataFolder', 'openExternal', 'saveTextFile'] })
+  expect(globals).toEqual({
+    require: 'undefined',
+    process: 'undefined',
+    bridge: ['appInfo', 'connection', 'openDataFolder', 'openExternal', 'saveTextFile']
+  })
 
   const before = page.url()
-  const opened = await page.evaluate(() => (globalThis as unknown as { open(url: string): unknown }).open('https://example.com/') === null)
+  const opened = await page.evaluate(
+    () => (globalThis as unknown as { open(url: string): unknown }).open('https://example.com/') === null
+  )
   expect(opened).toBe(true)
   await page.evaluate(() => {
     ;(globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/'

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+
 import { projectRoot } from '../support/cli-process'
 
 /** The CI scenario's fixed, documented values (docs/ci.md): the native suites run `serve` with it. */
@@ -19,7 +20,10 @@ export function emulatorControl(baseUrl: () => string, adminToken: string) {
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${baseUrl()}/_emulator${path}`, {
       method,
-      headers: { 'x-emulator-token': adminToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'x-emulator-token': adminToken,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' })
+      },
       body: body === undefined ? undefined : JSON.stringify(body)
     })
     // The control plane's answers are free-form JSON here; each test reads the fields it needs.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+
 import { cliEntry, projectRoot } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 

@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { toCppHeader } from '../../src/shared/plugin-config/runtime-config'
 import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 import { CI, CI_SCENARIO_FILE, emulatorControl } from './ci-scenario'
-import { toCppHeader } from '../../src/shared/plugin-config/runtime-config'
-import { LV2_URI, buildJucePlugin, missingJuce } from './juce-toolchain'
+import { buildJucePlugin, LV2_URI, missingJuce } from './juce-toolchain'
 import type { BuiltPlugin } from './juce-toolchain'
 
 // The example JUCE plugin (examples/juce-plugin, licensed by the ple_licensing module), loaded by a
@@ -40,7 +41,11 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   const offline = () => faults([{ route: '/api/license/v1/**', kind: 'offline' }])
   const freshLicense = async () =>
     (
-      (await control('POST', '/purchases', { customerId: CI.customerId, productId: CI.productId, maxActivations: 3 })) as {
+      (await control('POST', '/purchases', {
+        customerId: CI.customerId,
+        productId: CI.productId,
+        maxActivations: 3
+      })) as {
         license: { id: string; key: string }
       }
     ).license
@@ -54,10 +59,16 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   const cacheFile = (home: string) => join(home, '.config', 'PLE Examples', 'PLE Licensed Gain', 'license.json')
 
   /** One host run: load the plugin, restore a state and/or put a key in it, feed the sine, measure. */
-  function host(format: Format, home: string, options: { key?: string; stateIn?: string; stateOut?: string } = {}): HostRun {
+  function host(
+    format: Format,
+    home: string,
+    options: { key?: string; stateIn?: string; stateOut?: string } = {}
+  ): HostRun {
     const args = ['--format', format, '--settle-ms', '20000']
     // JUCE's LV2 format finds plugins by URI under ~/.lv2: the host links the bundle there.
-    args.push(...(format === 'VST3' ? ['--plugin', plugin.vst3] : ['--plugin', LV2_URI, '--lv2-bundle', plugin.lv2Bundle]))
+    args.push(
+      ...(format === 'VST3' ? ['--plugin', plugin.vst3] : ['--plugin', LV2_URI, '--lv2-bundle', plugin.lv2Bundle])
+    )
     if (options.key) args.push('--license-key', options.key)
     if (options.stateIn) args.push('--state-in', options.stateIn)
     if (options.stateOut) args.push('--state-out', options.stateOut)
@@ -71,7 +82,9 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     try {
       run = JSON.parse(last) as HostRun
     } catch {
-      throw new Error(`the host printed no result (exit ${result.status}, signal ${result.signal}):\n${result.stdout}\n${result.stderr}`)
+      throw new Error(
+        `the host printed no result (exit ${result.status}, signal ${result.signal}):\n${result.stdout}\n${result.stderr}`
+      )
     }
     expect(run.loaded, JSON.stringify(run)).toBe(true)
     expect(run.rms_in).toBeGreaterThan(0.3)
@@ -83,8 +96,20 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   const audible = (run: HostRun) => expect(run.rms_out / run.rms_in, JSON.stringify(run)).toBeCloseTo(1, 2)
 
   beforeAll(async () => {
-    serve = await startServeCli(['--port', '0', '--db', join(dir.path, 'emulator.db'), '--scenario', CI_SCENARIO_FILE, '--admin-token', ADMIN_TOKEN])
-    const key = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string; public_key_pem: string }
+    serve = await startServeCli([
+      '--port',
+      '0',
+      '--db',
+      join(dir.path, 'emulator.db'),
+      '--scenario',
+      CI_SCENARIO_FILE,
+      '--admin-token',
+      ADMIN_TOKEN
+    ])
+    const key = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as {
+      public_key_hex: string
+      public_key_pem: string
+    }
     // The header the desktop UI exports for this credential (its PLE_PUBLIC_KEY_HEX is the key the plugin pins).
     const header = toCppHeader({
       appId: CI.appId,
@@ -196,13 +221,20 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
         const state = join(home, 'project.state')
         const license = await freshLicense()
         audible(host(format, home, { key: license.key, stateOut: state }))
-        const cached = JSON.parse(readFileSync(cacheFile(home), 'utf8')) as { license_key: string; license_token: string; nonce: string }
+        const cached = JSON.parse(readFileSync(cacheFile(home), 'utf8')) as {
+          license_key: string
+          license_token: string
+          nonce: string
+        }
         const [head, payload, signature] = cached.license_token.split('.') as [string, string, string]
         const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>
         claims.iat = Number(claims.iat) + 365 * DAY
         writeFileSync(
           cacheFile(home),
-          JSON.stringify({ ...cached, license_token: `${head}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}` })
+          JSON.stringify({
+            ...cached,
+            license_token: `${head}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`
+          })
         )
         await offline()
         try {
@@ -242,14 +274,21 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     it(
       "is silent with another vendor's credential: its license key is refused online, its token offline",
       async () => {
-        const vendor = (await control('POST', '/developers', { email: `other-${format}@vendor.test`, name: 'Other Vendor' })).developer as { id: string }
-        const product = (await control('POST', '/products', { developerId: vendor.id, name: `Other Reverb ${format}` })).product as { id: string }
+        const vendor = (
+          await control('POST', '/developers', { email: `other-${format}@vendor.test`, name: 'Other Vendor' })
+        ).developer as { id: string }
+        const product = (await control('POST', '/products', { developerId: vendor.id, name: `Other Reverb ${format}` }))
+          .product as { id: string }
         const credential = (await control('POST', `/products/${product.id}/legacy-credential`, {})).oneTimeReveal as {
           appId: string
           pluginKey: string
           pluginSecret: string
         }
-        const theirs = ((await control('POST', '/purchases', { customerId: CI.customerId, productId: product.id })) as { license: { key: string } }).license
+        const theirs = (
+          (await control('POST', '/purchases', { customerId: CI.customerId, productId: product.id })) as {
+            license: { key: string }
+          }
+        ).license
         // Online: our plugin's credential does not cover their product's key.
         const home = newHome()
         const refused = host(format, home, { key: theirs.key })

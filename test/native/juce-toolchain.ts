@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+
 import { projectRoot } from '../support/cli-process'
 
 export const PLUGIN_DIR = join(projectRoot, 'examples', 'juce-plugin')
@@ -11,13 +12,29 @@ const JUCE_PACKAGES =
 
 /** Why the example JUCE plugin cannot be built here (JUCE or a library missing), or null when it can. */
 export function missingJuce(): string | null {
-  if (process.platform !== 'linux') return 'the JUCE plugin suite runs on Linux (VST3 and LV2 through a headless JUCE host)'
+  if (process.platform !== 'linux')
+    return 'the JUCE plugin suite runs on Linux (VST3 and LV2 through a headless JUCE host)'
   for (const tool of ['cmake', 'c++', 'pkg-config']) {
-    if (spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0) return `${tool} is not installed (${JUCE_PACKAGES})`
+    if (spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0)
+      return `${tool} is not installed (${JUCE_PACKAGES})`
   }
   if (!findJuceConfig()) return `JUCE's CMake package is not installed (${JUCE_PACKAGES})`
-  for (const library of ['libsodium', 'libcurl', 'alsa', 'freetype2', 'fontconfig', 'x11', 'xrandr', 'xinerama', 'xcursor', 'xcomposite', 'xext', 'xrender']) {
-    if (spawnSync('pkg-config', ['--exists', library]).status !== 0) return `${library} is not installed (${JUCE_PACKAGES})`
+  for (const library of [
+    'libsodium',
+    'libcurl',
+    'alsa',
+    'freetype2',
+    'fontconfig',
+    'x11',
+    'xrandr',
+    'xinerama',
+    'xcursor',
+    'xcomposite',
+    'xext',
+    'xrender'
+  ]) {
+    if (spawnSync('pkg-config', ['--exists', library]).status !== 0)
+      return `${library} is not installed (${JUCE_PACKAGES})`
   }
   return null
 }
@@ -25,9 +42,16 @@ export function missingJuce(): string | null {
 /** JUCE's CMake package: $JUCE_DIR, or Debian's juce-modules-source under /usr/lib/<arch>/cmake. */
 function findJuceConfig(): string | null {
   if (process.env.JUCE_DIR && existsSync(join(process.env.JUCE_DIR, 'JUCEConfig.cmake'))) return process.env.JUCE_DIR
-  for (const base of ['/usr/lib/x86_64-linux-gnu/cmake', '/usr/lib/aarch64-linux-gnu/cmake', '/usr/lib/cmake', '/usr/local/lib/cmake']) {
+  for (const base of [
+    '/usr/lib/x86_64-linux-gnu/cmake',
+    '/usr/lib/aarch64-linux-gnu/cmake',
+    '/usr/lib/cmake',
+    '/usr/local/lib/cmake'
+  ]) {
     if (!existsSync(base)) continue
-    const found = readdirSync(base).find((name) => /^JUCE-\d/.test(name) && existsSync(join(base, name, 'JUCEConfig.cmake')))
+    const found = readdirSync(base).find(
+      (name) => /^JUCE-\d/.test(name) && existsSync(join(base, name, 'JUCEConfig.cmake'))
+    )
     if (found) return join(base, found)
   }
   return null
@@ -55,15 +79,25 @@ export function buildJucePlugin(configHeader: string): BuiltPlugin {
   // The header goes where the build looks for it; rewritten only when it changed, so an unchanged
   // credential rebuilds nothing.
   const headerPath = join(buildDir, 'ple_plugin_config.h')
-  if (!existsSync(headerPath) || readFileSync(headerPath, 'utf8') !== configHeader) writeFileSync(headerPath, configHeader)
+  if (!existsSync(headerPath) || readFileSync(headerPath, 'utf8') !== configHeader)
+    writeFileSync(headerPath, configHeader)
 
   const started = Date.now()
   const run = (args: string[]) => {
     const result = spawnSync('cmake', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-    if (result.status !== 0) throw new Error(`cmake ${args.join(' ')} failed:\n${result.stdout.slice(-8000)}\n${result.stderr.slice(-8000)}`)
+    if (result.status !== 0)
+      throw new Error(`cmake ${args.join(' ')} failed:\n${result.stdout.slice(-8000)}\n${result.stderr.slice(-8000)}`)
   }
   const juceDir = findJuceConfig()
-  run(['-S', PLUGIN_DIR, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', `-DPLE_CONFIG_HEADER=${headerPath}`, ...(juceDir ? [`-DJUCE_DIR=${juceDir}`] : [])])
+  run([
+    '-S',
+    PLUGIN_DIR,
+    '-B',
+    buildDir,
+    '-DCMAKE_BUILD_TYPE=Release',
+    `-DPLE_CONFIG_HEADER=${headerPath}`,
+    ...(juceDir ? [`-DJUCE_DIR=${juceDir}`] : [])
+  ])
   // Two jobs: the machine (and CI) is shared.
   run(['--build', buildDir, '-j', '2'])
   const artefacts = join(buildDir, 'PleLicensedGain_artefacts', 'Release')

@@ -2,14 +2,15 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parseEnv } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { toCppHeader, toEnv } from '../../src/shared/plugin-config/runtime-config'
+import type { RuntimeConfig } from '../../src/shared/plugin-config/runtime-config'
 import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 import { CI, CI_SCENARIO_FILE, emulatorControl } from './ci-scenario'
-import { parseEnv } from 'node:util'
-import { toCppHeader, toEnv } from '../../src/shared/plugin-config/runtime-config'
-import type { RuntimeConfig } from '../../src/shared/plugin-config/runtime-config'
 import { buildClient, missingToolchain } from './toolchain'
 
 // The reference native client (examples/native-client), built with CMake and driven as a plugin
@@ -68,15 +69,31 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
   }
   const nowS = () => Math.floor(Date.now() / 1000)
   const freshLicense = async (extra: Record<string, unknown> = {}) =>
-    (await control('POST', '/purchases', { customerId: CI.customerId, productId: CI.productId, maxActivations: 3, ...extra })) as {
+    (await control('POST', '/purchases', {
+      customerId: CI.customerId,
+      productId: CI.productId,
+      maxActivations: 3,
+      ...extra
+    })) as {
       license: { key: string }
       subscription?: { id: string }
     }
 
   beforeAll(async () => {
     cli = buildClient('default')
-    serve = await startServeCli(['--port', '0', '--db', join(dir.path, 'emulator.db'), '--scenario', CI_SCENARIO_FILE, '--admin-token', ADMIN_TOKEN])
-    publicKeyHex = ((await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string }).public_key_hex
+    serve = await startServeCli([
+      '--port',
+      '0',
+      '--db',
+      join(dir.path, 'emulator.db'),
+      '--scenario',
+      CI_SCENARIO_FILE,
+      '--admin-token',
+      ADMIN_TOKEN
+    ])
+    publicKeyHex = (
+      (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string }
+    ).public_key_hex
     cacheDir = mkdtempSync(join(tmpdir(), 'ple-native-cache-'))
   }, 300_000)
   afterAll(() => killAllCli())
@@ -85,11 +102,20 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     const env = { PLE_INSTANCE_ID: 'studio-mac-happy' }
     expect(run(['verify'], env)).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VERIFIED' } })
     const activated = run(['activate', '--license', CI.perpetual], env)
-    expect(activated).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VALID', http_status: 201, instance_id: 'studio-mac-happy', source: 'server' } })
+    expect(activated).toMatchObject({
+      exit: 0,
+      line: { outcome: 'ok', code: 'VALID', http_status: 201, instance_id: 'studio-mac-happy', source: 'server' }
+    })
     const cached = join(cacheDir, `license-${CI.perpetual}.json`)
     expect(existsSync(cached)).toBe(true)
-    expect(run(['validate', '--license', CI.perpetual], env)).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VALID', source: 'server' } })
-    expect(run(['deactivate', '--license', CI.perpetual], env)).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'DEACTIVATED' } })
+    expect(run(['validate', '--license', CI.perpetual], env)).toMatchObject({
+      exit: 0,
+      line: { outcome: 'ok', code: 'VALID', source: 'server' }
+    })
+    expect(run(['deactivate', '--license', CI.perpetual], env)).toMatchObject({
+      exit: 0,
+      line: { outcome: 'ok', code: 'DEACTIVATED' }
+    })
     expect(existsSync(cached)).toBe(false)
   })
 
@@ -106,7 +132,10 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
       exit: 11,
       line: { outcome: 'auth_failed', code: 'PRODUCT_CREDENTIAL_INVALID', http_status: 401 }
     })
-    expect(run(['verify'], wrong)).toMatchObject({ exit: 11, line: { outcome: 'auth_failed', code: 'SECRET_MISMATCH' } })
+    expect(run(['verify'], wrong)).toMatchObject({
+      exit: 11,
+      line: { outcome: 'auth_failed', code: 'SECRET_MISMATCH' }
+    })
   })
 
   it('too many activations: the limit-reached license refuses another machine', () => {
@@ -122,7 +151,10 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     expect(run(['activate', '--license', bought.license.key], env).exit).toBe(0)
     await clock(2 * DAY)
     try {
-      expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({ exit: 10, line: { outcome: 'license_refused', code: 'EXPIRED' } })
+      expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({
+        exit: 10,
+        line: { outcome: 'license_refused', code: 'EXPIRED' }
+      })
     } finally {
       await clock(0)
     }
@@ -135,7 +167,10 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     await control('POST', `/subscriptions/${bought.subscription!.id}/cancel`)
     await clock(40 * DAY)
     try {
-      expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({ exit: 10, line: { code: 'EXPIRED' } })
+      expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({
+        exit: 10,
+        line: { code: 'EXPIRED' }
+      })
     } finally {
       await clock(0)
     }
@@ -154,7 +189,10 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
         const past = run(['validate', '--license', bought.license.key, '--now', String(nowS() + 8 * DAY)], env)
         expect(past).toMatchObject({ exit: 12, line: { outcome: 'offline', source: 'cache' } })
         expect(past.line.message).toMatch(/past the offline grace period/)
-        const uncached = run(['validate', '--license', bought.license.key], { ...env, PLE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'ple-empty-cache-')) })
+        const uncached = run(['validate', '--license', bought.license.key], {
+          ...env,
+          PLE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'ple-empty-cache-'))
+        })
         expect(uncached).toMatchObject({ exit: 12, line: { outcome: 'offline' } })
         expect(uncached.line.message).toMatch(/no cached license token/)
       } finally {
@@ -168,16 +206,27 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
       expect(run(['activate', '--license', bought.license.key], env).exit).toBe(0)
       await faults([{ route: '/api/license/v1/validate', kind: 'error', status: 503 }])
       try {
-        expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({ exit: 0, line: { source: 'cache', http_status: 503 } })
+        expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({
+          exit: 0,
+          line: { source: 'cache', http_status: 503 }
+        })
       } finally {
         await faults([])
       }
       // Nothing listens on port 9 of loopback (discard): connection refused.
-      expect(run(['validate', '--license', bought.license.key], { ...env, PLE_BASE_URL: 'http://127.0.0.1:9' })).toMatchObject({
+      expect(
+        run(['validate', '--license', bought.license.key], { ...env, PLE_BASE_URL: 'http://127.0.0.1:9' })
+      ).toMatchObject({
         exit: 0,
         line: { source: 'cache', http_status: 0 }
       })
-      expect(run(['validate', '--license', bought.license.key], { ...env, PLE_BASE_URL: 'http://127.0.0.1:9', PLE_CACHE_DIR: '' })).toMatchObject({
+      expect(
+        run(['validate', '--license', bought.license.key], {
+          ...env,
+          PLE_BASE_URL: 'http://127.0.0.1:9',
+          PLE_CACHE_DIR: ''
+        })
+      ).toMatchObject({
         exit: 12,
         line: { outcome: 'offline' }
       })
@@ -205,7 +254,13 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     const [header, payload, signature] = cached.license_token.split('.') as [string, string, string]
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>
     claims.iat = Number(claims.iat) + 365 * DAY // a longer offline life, forged
-    writeFileSync(file, JSON.stringify({ ...cached, license_token: `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}` }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...cached,
+        license_token: `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`
+      })
+    )
     await faults([{ route: '/api/license/v1/**', kind: 'offline' }])
     try {
       const refused = run(['validate', '--license', bought.license.key], env)
@@ -225,8 +280,13 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
       body: '{}'
     })
     expect(revealed.status).toBe(200)
-    const material = ((await revealed.json()) as { one_time_reveal: { appId: string; pluginKey: string; pluginSecret: string } }).one_time_reveal
-    const key = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as { public_key_hex: string; public_key_pem: string }
+    const material = (
+      (await revealed.json()) as { one_time_reveal: { appId: string; pluginKey: string; pluginSecret: string } }
+    ).one_time_reveal
+    const key = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as {
+      public_key_hex: string
+      public_key_pem: string
+    }
     return {
       appId: material.appId,
       pluginKey: material.pluginKey,
@@ -257,8 +317,13 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     const bought = await freshLicense()
     expect(run(['activate', '--license', bought.license.key], env)).toMatchObject({ exit: 0, line: { outcome: 'ok' } })
     // The token is checked offline with PLE_PUBLIC_KEY_HEX from the file: a wrong key would refuse it (exit 14).
-    expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VALID' } })
-    expect(run(['validate', '--license', bought.license.key], { ...env, PLE_PUBLIC_KEY_HEX: '00'.repeat(32) }).exit).toBe(14)
+    expect(run(['validate', '--license', bought.license.key], env)).toMatchObject({
+      exit: 0,
+      line: { outcome: 'ok', code: 'VALID' }
+    })
+    expect(
+      run(['validate', '--license', bought.license.key], { ...env, PLE_PUBLIC_KEY_HEX: '00'.repeat(32) }).exit
+    ).toBe(14)
   })
 
   it('builds with the C++ header the UI exports (values revealed through the management API) and verifies with it', async () => {
@@ -269,8 +334,14 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     const env = { ...NO_SUITE_CONFIG, PLE_INSTANCE_ID: 'header-box' }
     expect(run(['verify'], env, withHeader)).toMatchObject({ exit: 0, line: { outcome: 'ok', code: 'VERIFIED' } })
     const bought = await freshLicense()
-    expect(run(['activate', '--license', bought.license.key], env, withHeader)).toMatchObject({ exit: 0, line: { outcome: 'ok' } })
-    expect(run(['validate', '--license', bought.license.key], env, withHeader)).toMatchObject({ exit: 0, line: { code: 'VALID' } })
+    expect(run(['activate', '--license', bought.license.key], env, withHeader)).toMatchObject({
+      exit: 0,
+      line: { outcome: 'ok' }
+    })
+    expect(run(['validate', '--license', bought.license.key], env, withHeader)).toMatchObject({
+      exit: 0,
+      line: { code: 'VALID' }
+    })
   }, 300_000)
 
   it('a revoked credential is refused by licensing and by verification (run last: it revokes the suite credential)', async () => {
@@ -281,7 +352,10 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
       body: '{}'
     })
     expect(revoked.status).toBe(200)
-    expect(run(['validate', '--license', CI.perpetual])).toMatchObject({ exit: 11, line: { outcome: 'auth_failed', code: 'PRODUCT_CREDENTIAL_INVALID' } })
+    expect(run(['validate', '--license', CI.perpetual])).toMatchObject({
+      exit: 11,
+      line: { outcome: 'auth_failed', code: 'PRODUCT_CREDENTIAL_INVALID' }
+    })
     expect(run(['verify'])).toMatchObject({ exit: 11, line: { code: 'CREDENTIAL_REVOKED' } })
   })
 })

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+
 import { projectRoot } from '../support/cli-process'
 
 export const SOURCE_DIR = join(projectRoot, 'examples', 'native-client')
@@ -13,7 +14,8 @@ export function missingToolchain(): string | null {
     ['pkg-config', ['--version']]
   ]
   for (const [tool, args] of tools) {
-    if (spawnSync(tool, args, { stdio: 'ignore' }).status !== 0) return `${tool} is not installed (apt-get install cmake g++ pkg-config)`
+    if (spawnSync(tool, args, { stdio: 'ignore' }).status !== 0)
+      return `${tool} is not installed (apt-get install cmake g++ pkg-config)`
   }
   for (const library of ['libcurl', 'libsodium', 'nlohmann_json']) {
     if (spawnSync('pkg-config', ['--exists', library]).status !== 0) {

@@ -1,8 +1,9 @@
-import { afterAll, describe, expect, inject, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { afterAll, describe, expect, inject, it } from 'vitest'
 import { parse } from 'yaml'
+
 import { projectRoot } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
@@ -86,7 +87,11 @@ function runStep(step: Step, script: string): { status: number | null; stdout: s
       ...readEnvFile()
     }
   })
-  return { status: result.status, stdout: result.stdout, stderr: `${step.name ?? step.uses ?? step.id}: ${result.stderr}` }
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: `${step.name ?? step.uses ?? step.id}: ${result.stderr}`
+  }
 }
 
 describe('docs/ci.md: the GitHub Actions workflow', () => {
@@ -101,7 +106,8 @@ describe('docs/ci.md: the GitHub Actions workflow', () => {
   it('documents the credential and license keys that ci.json holds', () => {
     const credential = scenario.credentials[0]!
     const product = scenario.products.find((p) => p.id === credential.productId)!
-    for (const value of [product.appId, credential.pluginKey, credential.pluginSecret]) expect(doc).toContain(`\`${value}\``)
+    for (const value of [product.appId, credential.pluginKey, credential.pluginSecret])
+      expect(doc).toContain(`\`${value}\``)
     const keys = (scenario as unknown as { licenses: Array<{ key: string }> }).licenses.map((l) => l.key)
     expect(keys).toHaveLength(7)
     for (const key of keys) expect(doc).toContain(`\`${key}\``)
@@ -138,14 +144,20 @@ describe('docs/ci.md: the GitHub Actions workflow', () => {
       PLE_BASE_URL: `http://127.0.0.1:${job.env.EMULATOR_PORT}`
     })
 
-    const ready = JSON.parse(readFileSync(join(runner.path, 'emulator-ready.json'), 'utf8')) as { baseUrl: string; pid: number }
+    const ready = JSON.parse(readFileSync(join(runner.path, 'emulator-ready.json'), 'utf8')) as {
+      baseUrl: string
+      pid: number
+    }
     expect(ready.baseUrl).toBe(env.PLE_BASE_URL)
     expect(ready.pid).toBe(Number(env.EMULATOR_PID))
 
     // The artifact: the plugin's requests with their answers, and no secret in plain.
     const exported = readFileSync(join(runner.path, 'emulator-requests.json'), 'utf8')
     const entries = JSON.parse(exported) as Array<{ method: string; path: string; status: number; response: unknown }>
-    expect(entries.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['POST /api/license/v1/validate 200', 'POST /api/license/v1/activate 201'])
+    expect(entries.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'POST /api/license/v1/validate 200',
+      'POST /api/license/v1/activate 201'
+    ])
     expect(exported).not.toContain(credential.pluginSecret)
     expect(exported).not.toContain(credential.pluginKey)
     expect(existsSync(join(runner.path, 'emulator.log'))).toBe(true)

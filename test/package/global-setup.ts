@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+
 import { projectRoot } from '../support/cli-process'
 
 // The 'package' project's tests use the package as a user gets it: `npm pack` (which runs the
@@ -30,8 +31,13 @@ declare module 'vitest' {
 const workDir = join(projectRoot, '.tmp', 'package')
 
 function run(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`)
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }
+  })
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`)
   return result.stdout
 }
 
@@ -44,7 +50,9 @@ interface PackResult {
 
 export default function setup(project: TestProject): void {
   mkdirSync(workDir, { recursive: true })
-  const packed = (JSON.parse(run('npm', ['pack', '--json', '--pack-destination', workDir], projectRoot)) as PackResult[])[0]!
+  const packed = (
+    JSON.parse(run('npm', ['pack', '--json', '--pack-destination', workDir], projectRoot)) as PackResult[]
+  )[0]!
   const tarball = join(workDir, packed.filename)
   const abiPrefix = `install-node${process.versions.modules}-`
   const projectDir = join(workDir, `${abiPrefix}${packed.shasum.slice(0, 12)}`)
@@ -55,9 +63,17 @@ export default function setup(project: TestProject): void {
       if (name.startsWith('install-') && !otherNode) rmSync(join(workDir, name), { recursive: true, force: true })
     }
     mkdirSync(projectDir, { recursive: true })
-    writeFileSync(join(projectDir, 'package.json'), `${JSON.stringify({ name: 'packed-install-check', private: true }, null, 2)}\n`)
+    writeFileSync(
+      join(projectDir, 'package.json'),
+      `${JSON.stringify({ name: 'packed-install-check', private: true }, null, 2)}\n`
+    )
     run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], projectDir)
     writeFileSync(marker, `${packed.shasum}\n`)
   }
-  project.provide('packedPackage', { tarball, tarballBytes: packed.size, files: packed.files.map((f) => f.path), projectDir })
+  project.provide('packedPackage', {
+    tarball,
+    tarballBytes: packed.size,
+    files: packed.files.map((f) => f.path),
+    projectDir
+  })
 }

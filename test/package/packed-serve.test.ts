@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, inject, it } from 'vitest'
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { afterEach, describe, expect, inject, it } from 'vitest'
+
+import { PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 import { killAllCli, spawnCommand } from '../support/cli-process'
 import type { ServeReadyJson } from '../support/cli-process'
-import { PRESET_CREDENTIAL } from '../../src/core/scenarios/presets'
 
 // The published package, as a plugin developer gets it: packed, installed without
 // devDependencies into an empty project (test/package/global-setup.ts), run with npx.
@@ -48,7 +49,9 @@ describe('the npm package', () => {
 
   it(`stays within its size budgets: tarball ${TARBALL_BUDGET_BYTES / 1e6} MB, installed ${INSTALLED_BUDGET_BYTES / 1e6} MB`, () => {
     const installed = treeBytes(join(packed.projectDir, 'node_modules'))
-    process.stdout.write(`package sizes: tarball ${(packed.tarballBytes / 1e6).toFixed(2)} MB, installed ${(installed / 1e6).toFixed(1)} MB\n`)
+    process.stdout.write(
+      `package sizes: tarball ${(packed.tarballBytes / 1e6).toFixed(2)} MB, installed ${(installed / 1e6).toFixed(1)} MB\n`
+    )
     expect(packed.tarballBytes).toBeLessThanOrEqual(TARBALL_BUDGET_BYTES)
     expect(installed).toBeLessThanOrEqual(INSTALLED_BUDGET_BYTES)
   })
@@ -57,12 +60,15 @@ describe('the npm package', () => {
     const modules = join(packed.projectDir, 'node_modules')
     expect(existsSync(join(modules, 'plugin-license-emulator', 'out', 'main', 'cli.js'))).toBe(true)
     expect(existsSync(join(modules, 'better-sqlite3'))).toBe(true)
-    for (const dev of ['electron', 'electron-vite', 'vite', 'react', 'vitest', 'typescript']) expect(existsSync(join(modules, dev)), dev).toBe(false)
+    for (const dev of ['electron', 'electron-vite', 'vite', 'react', 'vitest', 'typescript'])
+      expect(existsSync(join(modules, dev)), dev).toBe(false)
   })
 
   it('installs what the server runs as dependencies npm can audit, and does not bundle them', () => {
     const modules = join(packed.projectDir, 'node_modules')
-    const installed = JSON.parse(readFileSync(join(modules, 'plugin-license-emulator', 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    const installed = JSON.parse(readFileSync(join(modules, 'plugin-license-emulator', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>
+    }
     for (const runtime of ['fastify', '@fastify/static', '@fastify/swagger', 'typebox', 'jose', 'better-sqlite3']) {
       expect(installed.dependencies, runtime).toHaveProperty([runtime])
       expect(existsSync(join(modules, runtime)), runtime).toBe(true)
@@ -76,9 +82,13 @@ describe('the npm package', () => {
   })
 
   it('`npx plugin-license-emulator serve --port 0 --db :memory:` serves health, the UI, the OpenAPI document and a full license round trip', async () => {
-    const cli = spawnCommand('npx', ['--no-install', 'plugin-license-emulator', 'serve', '--port', '0', '--db', ':memory:', '--ready-json'], {
-      cwd: packed.projectDir
-    })
+    const cli = spawnCommand(
+      'npx',
+      ['--no-install', 'plugin-license-emulator', 'serve', '--port', '0', '--db', ':memory:', '--ready-json'],
+      {
+        cwd: packed.projectDir
+      }
+    )
     const ready = JSON.parse(await cli.nextLine()) as ServeReadyJson
     expect(ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(ready.databasePath).toBe(':memory:')
@@ -105,7 +115,9 @@ describe('the npm package', () => {
     expect(Object.keys(document.paths)).toContain('/api/license/v1/validate')
 
     // A library with a credential and licenses, then what a plugin does with one of them.
-    expect((await fetch(`${ready.baseUrl}/_emulator/presets/full-library`, { method: 'POST', headers: admin })).status).toBe(200)
+    expect(
+      (await fetch(`${ready.baseUrl}/_emulator/presets/full-library`, { method: 'POST', headers: admin })).status
+    ).toBe(200)
     const plugin = {
       'content-type': 'application/json',
       'x-svc-app-id': PRESET_CREDENTIAL.appId,
@@ -114,7 +126,11 @@ describe('the npm package', () => {
     }
     const license = { license_key: 'DEMO1-PERPE-TUAL0-00000-00001', instance_id: 'packed-ci-machine' }
     const call = async (path: string) => {
-      const response = await fetch(`${ready.baseUrl}/api/license/v1/${path}`, { method: 'POST', headers: plugin, body: JSON.stringify(license) })
+      const response = await fetch(`${ready.baseUrl}/api/license/v1/${path}`, {
+        method: 'POST',
+        headers: plugin,
+        body: JSON.stringify(license)
+      })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     }
     expect((await call('activate')).status).toBe(201)

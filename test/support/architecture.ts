@@ -15,7 +15,8 @@ export interface SourceFile {
   text: string
 }
 
-export type RuleName = 'core-has-no-transport' | 'sql-in-repositories' | 'routes-use-services' | 'shared-stands-alone' | 'renderer-over-http'
+export type RuleName =
+  'core-has-no-transport' | 'sql-in-repositories' | 'routes-use-services' | 'shared-stands-alone' | 'renderer-over-http'
 
 export interface Violation {
   rule: RuleName
@@ -24,10 +25,12 @@ export interface Violation {
 }
 
 export const RULES: Record<RuleName, string> = {
-  'core-has-no-transport': 'src/core imports no server, renderer, main, preload or CLI code, and no Fastify, Electron or HTTP module',
+  'core-has-no-transport':
+    'src/core imports no server, renderer, main, preload or CLI code, and no Fastify, Electron or HTTP module',
   'sql-in-repositories': 'SQL is prepared only in *-repository.ts files and src/core/store/',
   'routes-use-services': 'a route (src/server/routes) imports no repository: it asks a core service',
-  'shared-stands-alone': 'src/shared imports nothing outside src/shared but TypeBox: core, server and renderer all build on it',
+  'shared-stands-alone':
+    'src/shared imports nothing outside src/shared but TypeBox: core, server and renderer all build on it',
   'renderer-over-http': 'the renderer imports no core, server, main or CLI code: it talks to the server over HTTP'
 }
 
@@ -54,12 +57,20 @@ export function violationsOf(files: readonly SourceFile[]): Violation[] {
     const imports = importsOf(file)
     if (file.path.startsWith('src/core/')) {
       for (const { specifier, resolved } of imports) {
-        if (resolved ? NOT_FOR_CORE.some((folder) => `${resolved}/`.startsWith(folder)) : TRANSPORT_MODULES.test(specifier)) {
+        if (
+          resolved
+            ? NOT_FOR_CORE.some((folder) => `${resolved}/`.startsWith(folder))
+            : TRANSPORT_MODULES.test(specifier)
+        ) {
           report('core-has-no-transport', file.path, specifier)
         }
       }
     }
-    if (file.path.startsWith('src/') && !file.path.endsWith('-repository.ts') && !file.path.startsWith('src/core/store/')) {
+    if (
+      file.path.startsWith('src/') &&
+      !file.path.endsWith('-repository.ts') &&
+      !file.path.startsWith('src/core/store/')
+    ) {
       const match = PREPARED_SQL.exec(file.text)
       if (match) report('sql-in-repositories', file.path, match[0])
     }
@@ -70,13 +81,16 @@ export function violationsOf(files: readonly SourceFile[]): Violation[] {
     }
     if (file.path.startsWith('src/shared/')) {
       for (const { specifier, resolved } of imports) {
-        const outside = resolved ? !resolved.startsWith('src/shared/') : !SHARED_PACKAGES.test(specifier) || builtinModules.includes(specifier)
+        const outside = resolved
+          ? !resolved.startsWith('src/shared/')
+          : !SHARED_PACKAGES.test(specifier) || builtinModules.includes(specifier)
         if (outside) report('shared-stands-alone', file.path, specifier)
       }
     }
     if (file.path.startsWith('src/renderer/')) {
       for (const { specifier, resolved } of imports) {
-        if (resolved && NOT_FOR_RENDERER.some((folder) => `${resolved}/`.startsWith(folder))) report('renderer-over-http', file.path, specifier)
+        if (resolved && NOT_FOR_RENDERER.some((folder) => `${resolved}/`.startsWith(folder)))
+          report('renderer-over-http', file.path, specifier)
       }
     }
   }
@@ -90,7 +104,8 @@ export function sourceFiles(root: string, folder = 'src'): SourceFile[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name)
       if (entry.isDirectory()) walk(full)
-      else if (/\.tsx?$/.test(entry.name)) files.push({ path: relative(root, full).split('\\').join('/'), text: readFileSync(full, 'utf8') })
+      else if (/\.tsx?$/.test(entry.name))
+        files.push({ path: relative(root, full).split('\\').join('/'), text: readFileSync(full, 'utf8') })
     }
   }
   walk(join(root, folder))

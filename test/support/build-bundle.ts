@@ -16,7 +16,9 @@ export default function buildBundle(): void {
     shell: process.platform === 'win32'
   })
   if (build.status !== 0) {
-    throw new Error(`electron-vite build failed (exit ${build.status ?? build.signal}):\n${build.stdout}\n${build.stderr}`)
+    throw new Error(
+      `electron-vite build failed (exit ${build.status ?? build.signal}):\n${build.stdout}\n${build.stderr}`
+    )
   }
   process.env[BUNDLE_FRESH_ENV] = '1'
 }

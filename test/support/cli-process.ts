@@ -35,8 +35,16 @@ export function spawnCli(args: readonly string[]): CliProcess {
 }
 
 /** Starts any command (`npx plugin-license-emulator ...` in an installed project), read like spawnCli. */
-export function spawnCommand(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): CliProcess {
-  const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] })
+export function spawnCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv }
+): CliProcess {
+  const child = spawn(command, [...args], {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   const lines: string[] = []
   let consumed = 0
   let ended = false
@@ -64,7 +72,9 @@ export function spawnCommand(command: string, args: readonly string[], options: 
       void Promise.all([stdoutClosed, stderrClosed]).then(() => {
         ended = true
         for (const waiter of waiters.splice(0)) {
-          waiter.reject(new Error(`the CLI ended (code ${code}, signal ${signal}) before printing a line; stderr:\n${stderrText}`))
+          waiter.reject(
+            new Error(`the CLI ended (code ${code}, signal ${signal}) before printing a line; stderr:\n${stderrText}`)
+          )
         }
         running.delete(cli)
         resolve({ code, signal })

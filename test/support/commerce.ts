@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+
 import type { HttpResult, TestEmulator } from './emulator'
 import type { PluginCredential } from './plugin-client'
 
@@ -20,8 +21,14 @@ export interface TestCustomer {
   name: string | null
 }
 
-export async function createCustomer(emu: TestEmulator, input: { email?: string; name?: string } = {}): Promise<TestCustomer> {
-  const created = await emu.control('POST', '/customers', { email: input.email ?? `cust-${unique()}@example.test`, name: input.name ?? 'Test Customer' })
+export async function createCustomer(
+  emu: TestEmulator,
+  input: { email?: string; name?: string } = {}
+): Promise<TestCustomer> {
+  const created = await emu.control('POST', '/customers', {
+    email: input.email ?? `cust-${unique()}@example.test`,
+    name: input.name ?? 'Test Customer'
+  })
   expectStatus(created, 201, 'customer not created')
   return created.body.customer as TestCustomer
 }
@@ -32,7 +39,14 @@ export interface Purchase {
   order: Record<string, any>
   item: Record<string, any>
   entitlement: Record<string, any>
-  license: { id: string; key: string; productId: string; kind: PurchaseKind; expiresAt: string | null; maxActivations: number }
+  license: {
+    id: string
+    key: string
+    productId: string
+    kind: PurchaseKind
+    expiresAt: string | null
+    maxActivations: number
+  }
   subscription: Record<string, any> | null
 }
 
@@ -75,7 +89,11 @@ export async function addFile(
   productId: string,
   input: { version?: string; platform?: 'windows' | 'macos' | 'linux'; sizeBytes: number; filename?: string }
 ): Promise<ProductFile> {
-  const added = await emu.control('POST', `/products/${productId}/files`, { version: '1.0.0', platform: 'macos', ...input })
+  const added = await emu.control('POST', `/products/${productId}/files`, {
+    version: '1.0.0',
+    platform: 'macos',
+    ...input
+  })
   expectStatus(added, 201, 'file not added')
   return added.body.file as ProductFile
 }
@@ -99,14 +117,20 @@ export async function storefrontProductWithCredential(
   const product = await emu.control('POST', '/products', { developerId: developer.id, ...input })
   expectStatus(product, 201, 'product not created')
   const productId = product.body.product.id as string
-  const created = await emu.request('POST', `/api/developer/plugin-keys/products/${productId}`, { token: developer.token })
+  const created = await emu.request('POST', `/api/developer/plugin-keys/products/${productId}`, {
+    token: developer.token
+  })
   expectStatus(created, 201, 'credential not created')
   const reveal = created.body.one_time_reveal
   return { productId, appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret }
 }
 
 /** GET /api/library with the token as Bearer, plus query parameters. */
-export function getLibrary(emu: TestEmulator, token: string | undefined, query: Record<string, string> = {}): Promise<HttpResult> {
+export function getLibrary(
+  emu: TestEmulator,
+  token: string | undefined,
+  query: Record<string, string> = {}
+): Promise<HttpResult> {
   const search = new URLSearchParams(query).toString()
   return emu.request('GET', `/api/library${search ? `?${search}` : ''}`, token === undefined ? {} : { token })
 }

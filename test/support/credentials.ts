@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+
 import type { HttpResult, TestEmulator } from './emulator'
 
 /** Base path of product credential management (docs/api.md section 2). */
@@ -32,7 +33,11 @@ export function managementClient(emulator: TestEmulator, token: string): Managem
   return {
     token,
     list: (productId) =>
-      emulator.request('GET', productId === undefined ? CREDENTIALS_BASE : `${CREDENTIALS_BASE}?productId=${encodeURIComponent(productId)}`, { token }),
+      emulator.request(
+        'GET',
+        productId === undefined ? CREDENTIALS_BASE : `${CREDENTIALS_BASE}?productId=${encodeURIComponent(productId)}`,
+        { token }
+      ),
     get: (productId) => emulator.request('GET', credentialPath(productId), { token }),
     create: (productId, body = {}) => emulator.request('POST', credentialPath(productId), { token, body }),
     act: (productId, action, body = {}) => emulator.request('POST', credentialPath(productId, action), { token, body })
@@ -46,7 +51,10 @@ export interface OwnedProduct {
 }
 
 /** A fresh developer (role `developer` unless told) owning one fresh product. */
-export async function ownedProduct(emulator: TestEmulator, options: { role?: 'developer' | 'admin'; name?: string } = {}): Promise<OwnedProduct> {
+export async function ownedProduct(
+  emulator: TestEmulator,
+  options: { role?: 'developer' | 'admin'; name?: string } = {}
+): Promise<OwnedProduct> {
   const developer = await emulator.createDeveloper({ role: options.role ?? 'developer' })
   const product = await emulator.createProduct(developer.id, options.name)
   return { developer, product, api: managementClient(emulator, developer.token) }
@@ -63,7 +71,11 @@ export async function issueCredential(
   const reveal = created.body.one_time_reveal as Record<string, unknown>
   return {
     credential: created.body.credential,
-    material: { appId: String(reveal.appId), pluginKey: String(reveal.pluginKey), pluginSecret: String(reveal.pluginSecret) }
+    material: {
+      appId: String(reveal.appId),
+      pluginKey: String(reveal.pluginKey),
+      pluginSecret: String(reveal.pluginSecret)
+    }
   }
 }
 

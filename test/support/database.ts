@@ -1,6 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3'
-import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { existsSync, readFileSync } from 'node:fs'
+import BetterSqlite3 from 'better-sqlite3'
+
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 
 /**
  * Opens the emulator's SQLite file read-only beside the running server (WAL lets a reader in),
@@ -18,7 +19,9 @@ export function withReadOnlyDatabase<T>(databasePath: string, work: (db: BetterS
 /** Rows with status 'active' for a product, counted by the database itself. */
 export function countActiveCredentials(databasePath: string, productId: string): number {
   return withReadOnlyDatabase(databasePath, (db) => {
-    const row = db.prepare("SELECT COUNT(*) AS n FROM product_credentials WHERE product_id = ? AND status = 'active'").get(productId) as { n: number }
+    const row = db
+      .prepare("SELECT COUNT(*) AS n FROM product_credentials WHERE product_id = ? AND status = 'active'")
+      .get(productId) as { n: number }
     return row.n
   })
 }

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto'
-import { Writable } from 'node:stream'
 import { join } from 'node:path'
+import { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll } from 'vitest'
+
 import { buildServer } from '../../src/server/build-server'
 import type { ServerOptions } from '../../src/server/server-options'
-import { makeTempDir } from './temp-dir'
 import { responseContract } from './response-contract'
 import type { ResponseContract } from './response-contract'
+import { makeTempDir } from './temp-dir'
 
 export interface HttpResult<T = Record<string, any>> {
   status: number
@@ -32,7 +33,11 @@ export interface TestEmulator {
   databasePath: string
   logOutput(): string
   // The constraint (not only the default) keeps `Awaited<ReturnType<TestEmulator['request']>>` readable.
-  request<T extends Record<string, any> = Record<string, any>>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>
+  request<T extends Record<string, any> = Record<string, any>>(
+    method: string,
+    path: string,
+    options?: RequestOptions
+  ): Promise<HttpResult<T>>
   control<T extends Record<string, any> = Record<string, any>>(
     method: string,
     path: string,
@@ -144,7 +149,10 @@ export function useEmulator(options: Partial<ServerOptions> | (() => Partial<Ser
     running = undefined
   })
   const current = (): TestEmulator => {
-    if (!running) throw new Error('useEmulator: the emulator is used outside its describe block (before beforeAll or after afterAll)')
+    if (!running)
+      throw new Error(
+        'useEmulator: the emulator is used outside its describe block (before beforeAll or after afterAll)'
+      )
     return running
   }
   return {
@@ -175,7 +183,10 @@ export function useEmulator(options: Partial<ServerOptions> | (() => Partial<Ser
 
 /** An emulator of its own for one test: started, handed to `use`, and closed whatever happens. */
 export async function withEmulator<T>(use: (emulator: TestEmulator) => Promise<T>): Promise<T>
-export async function withEmulator<T>(options: Partial<ServerOptions>, use: (emulator: TestEmulator) => Promise<T>): Promise<T>
+export async function withEmulator<T>(
+  options: Partial<ServerOptions>,
+  use: (emulator: TestEmulator) => Promise<T>
+): Promise<T>
 export async function withEmulator<T>(
   ...args: [(emulator: TestEmulator) => Promise<T>] | [Partial<ServerOptions>, (emulator: TestEmulator) => Promise<T>]
 ): Promise<T> {

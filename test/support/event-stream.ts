@@ -7,7 +7,11 @@ export interface StreamEvent {
 }
 
 /** Reads a server-sent event response with fetch and a reader; `until` resolves once a condition holds. */
-export async function openEventStream(emu: TestEmulator, pathAndQuery: string, headers: Record<string, string> = { 'x-emulator-token': emu.adminToken }) {
+export async function openEventStream(
+  emu: TestEmulator,
+  pathAndQuery: string,
+  headers: Record<string, string> = { 'x-emulator-token': emu.adminToken }
+) {
   const controller = new AbortController()
   const response = await fetch(`${emu.baseUrl}${pathAndQuery}`, { headers, signal: controller.signal })
   const events: StreamEvent[] = []
@@ -36,7 +40,8 @@ export async function openEventStream(emu: TestEmulator, pathAndQuery: string, h
               .filter((line) => line !== '' && !line.startsWith(':'))
               .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()])
           )
-          if (fields.event && fields.data) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) })
+          if (fields.event && fields.data)
+            events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) })
         }
       }
     },

@@ -63,7 +63,8 @@ class FakeApp extends EventEmitter {
 
   getPath(name: string): string {
     const path = this.paths[name]
-    if (path === undefined) throw new Error(`fake electron: app.getPath('${name}') has no value; set fake.app.paths.${name}`)
+    if (path === undefined)
+      throw new Error(`fake electron: app.getPath('${name}') has no value; set fake.app.paths.${name}`)
     return path
   }
   setPath(name: string, path: string): void {
@@ -152,7 +153,12 @@ export class FakeBrowserWindow extends EventEmitter {
   constructor(options: FakeWindowOptions = {}) {
     super()
     this.options = options
-    this.bounds = { x: options.x ?? 100, y: options.y ?? 100, width: options.width ?? 800, height: options.height ?? 600 }
+    this.bounds = {
+      x: options.x ?? 100,
+      y: options.y ?? 100,
+      width: options.width ?? 800,
+      height: options.height ?? 600
+    }
     this.visible = options.show !== false
     FakeBrowserWindow.windows.push(this)
     fakeState.app.emit('web-contents-created', fakeEvent(), this.webContents)
@@ -326,11 +332,17 @@ class FakeDialog {
   messageBoxResponse = 0
   saveDialogResult: { canceled: boolean; filePath?: string } = { canceled: true }
 
-  async showMessageBox(windowOrOptions: unknown, maybeOptions?: MessageBoxOptions): Promise<{ response: number; checkboxChecked: boolean }> {
+  async showMessageBox(
+    windowOrOptions: unknown,
+    maybeOptions?: MessageBoxOptions
+  ): Promise<{ response: number; checkboxChecked: boolean }> {
     this.messageBoxes.push(maybeOptions ?? (windowOrOptions as MessageBoxOptions))
     return { response: this.messageBoxResponse, checkboxChecked: false }
   }
-  async showSaveDialog(windowOrOptions: unknown, maybeOptions?: Record<string, unknown>): Promise<{ canceled: boolean; filePath?: string }> {
+  async showSaveDialog(
+    windowOrOptions: unknown,
+    maybeOptions?: Record<string, unknown>
+  ): Promise<{ canceled: boolean; filePath?: string }> {
     this.saveDialogs.push(maybeOptions ?? (windowOrOptions as Record<string, unknown>))
     return this.saveDialogResult
   }
@@ -394,7 +406,12 @@ type PermissionRequestHandler = (
   callback: (granted: boolean) => void,
   details: { requestingUrl: string }
 ) => void
-type PermissionCheckHandler = (contents: FakeWebContents | null, permission: string, requestingOrigin: string, details: Record<string, unknown>) => boolean
+type PermissionCheckHandler = (
+  contents: FakeWebContents | null,
+  permission: string,
+  requestingOrigin: string,
+  details: Record<string, unknown>
+) => boolean
 
 class FakeSession {
   requestHandler: PermissionRequestHandler | null = null

@@ -1,11 +1,12 @@
 import { beforeAll } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
 import type { Clock } from '../../src/core/clock/clock'
+import { createCustomer, purchase } from './commerce'
+import type { PurchaseKind } from './commerce'
 import { useEmulator } from './emulator'
 import type { TestEmulator } from './emulator'
 import { pluginClient, productWithCredential } from './plugin-client'
-import { createCustomer, purchase } from './commerce'
-import type { PurchaseKind } from './commerce'
 
 /** A product with its first credential, and the developer who owns it. */
 type OwnedProduct = Awaited<ReturnType<typeof productWithCredential>>
@@ -55,7 +56,8 @@ export function licensingSuite(at: string, productNames: readonly [string, strin
     get customerId() {
       return ready(parts.customerId, 'customerId')
     },
-    buy: (kind = 'perpetual', extra = {}) => purchase(suite.emu, suite.customerId, suite.product.productId, { kind, ...extra }),
+    buy: (kind = 'perpetual', extra = {}) =>
+      purchase(suite.emu, suite.customerId, suite.product.productId, { kind, ...extra }),
     plugin: () => pluginClient(suite.emu, suite.product),
     otherPlugin: () => pluginClient(suite.emu, suite.otherProduct)
   }

@@ -1,5 +1,5 @@
-import { connect } from 'node:net'
 import { request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 
 export interface RawResult {
   status: number
@@ -25,7 +25,10 @@ export function rawRequest(
         port: url.port,
         method: options.method,
         path: options.path,
-        headers: { ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}), ...options.headers }
+        headers: {
+          ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}),
+          ...options.headers
+        }
       },
       (res) => {
         const chunks: Buffer[] = []

@@ -1,6 +1,6 @@
-import Ajv2020 from 'ajv/dist/2020.js'
 import type { ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
+import Ajv2020 from 'ajv/dist/2020.js'
 
 /**
  * The response validator of the API tests: every answer a test receives through the emulator
@@ -27,7 +27,9 @@ export function responseContract(document: Record<string, any>): ResponseContrac
   ajv.addSchema(document, 'openapi')
   const operations = new Map<string, Operation[]>()
   for (const [template, item] of Object.entries<Record<string, any>>(document.paths ?? {})) {
-    const pattern = new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{[^/]+?\\\}/g, '[^/]+')}/?$`)
+    const pattern = new RegExp(
+      `^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{[^/]+?\\\}/g, '[^/]+')}/?$`
+    )
     for (const [method, operation] of Object.entries<Record<string, any>>(item)) {
       const list = operations.get(method.toUpperCase()) ?? []
       list.push({ pattern, template, responses: operation.responses ?? {} })
@@ -51,18 +53,30 @@ export function responseContract(document: Record<string, any>): ResponseContrac
       const pathname = path.split('?')[0] ?? path
       const verb = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()
       // Exact templates before templated ones: `/products/{id}/audit` and a literal `/products/files`.
-      const candidates = (operations.get(method.toUpperCase()) ?? operations.get(verb) ?? []).filter((op) => op.pattern.test(pathname))
-      const operation = candidates.sort((a, b) => (a.template.includes('{') ? 1 : 0) - (b.template.includes('{') ? 1 : 0))[0]
-      const isJson = contentType !== null && /^application\/json/i.test(contentType) && body !== undefined && method.toUpperCase() !== 'HEAD'
+      const candidates = (operations.get(method.toUpperCase()) ?? operations.get(verb) ?? []).filter((op) =>
+        op.pattern.test(pathname)
+      )
+      const operation = candidates.sort(
+        (a, b) => (a.template.includes('{') ? 1 : 0) - (b.template.includes('{') ? 1 : 0)
+      )[0]
+      const isJson =
+        contentType !== null &&
+        /^application\/json/i.test(contentType) &&
+        body !== undefined &&
+        method.toUpperCase() !== 'HEAD'
       if (!operation) {
         // Not a documented route (a 404, the UI, the document itself): errors still have the one error shape.
         if (status >= 400 && isJson) {
           const validate = validatorOf(errorPointer)
-          return validate(body) ? null : `${method} ${pathname} ${status}: not an ErrorResponse: ${ajv.errorsText(validate.errors)}`
+          return validate(body)
+            ? null
+            : `${method} ${pathname} ${status}: not an ErrorResponse: ${ajv.errorsText(validate.errors)}`
         }
         return null
       }
-      const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => operation.responses[k] !== undefined)
+      const key = [String(status), `${String(status)[0]}XX`, 'default'].find(
+        (k) => operation.responses[k] !== undefined
+      )
       if (!key)
         return `${method} ${operation.template} answered ${status}, which its OpenAPI operation does not declare (declared: ${Object.keys(operation.responses).join(', ')})`
       if (!isJson) return null

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
+
 import { openStore } from '../../src/core/store/store'
 import type { Store, StoreOptions } from '../../src/core/store/store'
 import { makeTempDir } from './temp-dir'

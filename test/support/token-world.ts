@@ -1,8 +1,8 @@
+import type { TokenKind } from '../../src/shared/contract/token-kinds'
+import { addFile, createCustomer, customerSession, libraryTokenOf, purchase } from './commerce'
 import type { TestEmulator } from './emulator'
 import type { PluginCredential } from './plugin-client'
 import { productWithCredential } from './plugin-client'
-import { addFile, createCustomer, customerSession, libraryTokenOf, purchase } from './commerce'
-import type { TokenKind } from '../../src/shared/contract/token-kinds'
 
 /** One presented credential: a Bearer value, the admin header, or the product credential headers. */
 export type Presented = { kind: TokenKind; bearer?: string; headers?: Record<string, string> }
@@ -16,7 +16,12 @@ export type TokenSet = Partial<Record<TokenKind, Presented>>
  * X's second product. The tokens each party holds, minted the ways docs/api.md lists.
  */
 export interface TokenWorld {
-  vendorX: { developer: { id: string; token: string }; product: PluginCredential; fileId: string; second: PluginCredential }
+  vendorX: {
+    developer: { id: string; token: string }
+    product: PluginCredential
+    fileId: string
+    second: PluginCredential
+  }
   vendorY: { developer: { id: string; token: string }; product: PluginCredential; fileId: string }
   buyer: { id: string; licenseX: string; licenseY: string }
   stranger: { id: string; licenseSecond: string }
@@ -32,9 +37,16 @@ export async function buildTokenWorld(emu: TestEmulator): Promise<TokenWorld> {
   const x = await productWithCredential(emu, 'Vendor X Synth')
   const y = await productWithCredential(emu, 'Vendor Y Delay')
   const secondProduct = await emu.createProduct(x.developer.id, 'Vendor X Reverb')
-  const created = await emu.request('POST', `/api/developer/plugin-keys/products/${secondProduct.id}`, { token: x.developer.token })
+  const created = await emu.request('POST', `/api/developer/plugin-keys/products/${secondProduct.id}`, {
+    token: x.developer.token
+  })
   const reveal = created.body.one_time_reveal
-  const second = { productId: secondProduct.id, appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret }
+  const second = {
+    productId: secondProduct.id,
+    appId: reveal.appId,
+    pluginKey: reveal.pluginKey,
+    pluginSecret: reveal.pluginSecret
+  }
   const fileX = await addFile(emu, x.productId, { sizeBytes: 64 })
   const fileY = await addFile(emu, y.productId, { sizeBytes: 64 })
   await addFile(emu, second.productId, { sizeBytes: 64 })
@@ -59,8 +71,15 @@ export async function developerSession(emu: TestEmulator, developerId: string): 
 }
 
 /** A vendor library token: library-token called by `plugin` for the owner of `licenseKey`. */
-export async function vendorLibraryToken(emu: TestEmulator, plugin: PluginCredential, licenseKey: string): Promise<string> {
-  const minted = await emu.request('POST', '/api/license/v1/library-token', { headers: credentialHeaders(plugin), body: { license_key: licenseKey } })
+export async function vendorLibraryToken(
+  emu: TestEmulator,
+  plugin: PluginCredential,
+  licenseKey: string
+): Promise<string> {
+  const minted = await emu.request('POST', '/api/license/v1/library-token', {
+    headers: credentialHeaders(plugin),
+    body: { license_key: licenseKey }
+  })
   if (minted.status !== 200) throw new Error(`vendor library token not minted: ${minted.text}`)
   return minted.body.library_token as string
 }
@@ -79,7 +98,10 @@ export async function validTokens(emu: TestEmulator, world: TokenWorld): Promise
     developerJwt: { kind: 'developerJwt', bearer: await developerSession(emu, world.vendorX.developer.id) },
     customerJwt: { kind: 'customerJwt', bearer: await customerSession(emu, world.buyer.id) },
     libraryToken: { kind: 'libraryToken', bearer: library },
-    vendorLibraryToken: { kind: 'vendorLibraryToken', bearer: await vendorLibraryToken(emu, world.vendorX.product, world.buyer.licenseX) },
+    vendorLibraryToken: {
+      kind: 'vendorLibraryToken',
+      bearer: await vendorLibraryToken(emu, world.vendorX.product, world.buyer.licenseX)
+    },
     downloadToken: { kind: 'downloadToken', bearer: await downloadTokenFrom(emu, library) },
     adminToken: { kind: 'adminToken', headers: { 'x-emulator-token': emu.adminToken } },
     productCredential: { kind: 'productCredential', headers: credentialHeaders(world.vendorX.product) }
@@ -103,7 +125,10 @@ export async function otherCustomerTokens(emu: TestEmulator, world: TokenWorld):
   return {
     customerJwt: { kind: 'customerJwt', bearer: await customerSession(emu, world.stranger.id) },
     libraryToken: { kind: 'libraryToken', bearer: library },
-    vendorLibraryToken: { kind: 'vendorLibraryToken', bearer: await vendorLibraryToken(emu, world.vendorX.second, world.stranger.licenseSecond) },
+    vendorLibraryToken: {
+      kind: 'vendorLibraryToken',
+      bearer: await vendorLibraryToken(emu, world.vendorX.second, world.stranger.licenseSecond)
+    },
     downloadToken: { kind: 'downloadToken', bearer: await downloadTokenFrom(emu, library) }
   }
 }

@@ -1,5 +1,6 @@
-import { SignJWT, UnsecuredJWT, generateKeyPair, importJWK } from 'jose'
+import { generateKeyPair, importJWK, SignJWT, UnsecuredJWT } from 'jose'
 import type { CryptoKey, JWK } from 'jose'
+
 import { withReadOnlyDatabase } from './database'
 
 /** Issuer of the emulator's session tokens (src/core/accounts/session-tokens.ts). */
@@ -17,7 +18,9 @@ const nowS = (): number => Math.floor(Date.now() / 1000)
 
 /** The emulator's own session signing key, read from its SQLite file: to forge tokens that differ in one claim only. */
 export async function emulatorSessionKey(databasePath: string): Promise<{ kid: string; privateKey: CryptoKey }> {
-  const row = withReadOnlyDatabase(databasePath, (db) => db.prepare("SELECT kid, private_jwk FROM signing_keys WHERE purpose = 'session'").get()) as {
+  const row = withReadOnlyDatabase(databasePath, (db) =>
+    db.prepare("SELECT kid, private_jwk FROM signing_keys WHERE purpose = 'session'").get()
+  ) as {
     kid: string
     private_jwk: string
   }
@@ -30,7 +33,10 @@ export async function foreignSessionKey(): Promise<{ kid: string; privateKey: Cr
   return { kid: 'foreign-key', privateKey: pair.privateKey }
 }
 
-export async function signToken(key: { kid: string; privateKey: CryptoKey }, claims: TokenClaims = {}): Promise<string> {
+export async function signToken(
+  key: { kid: string; privateKey: CryptoKey },
+  claims: TokenClaims = {}
+): Promise<string> {
   let jwt = new SignJWT({ role: 'developer' })
     .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
     .setIssuedAt()

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { RULES, importsOf, sourceFiles, violationsOf } from '../support/architecture'
+
+import { importsOf, RULES, sourceFiles, violationsOf } from '../support/architecture'
 import type { RuleName, SourceFile } from '../support/architecture'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -9,11 +10,17 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 const FIXTURES: Record<RuleName, { breaks: SourceFile[]; keeps: SourceFile[] }> = {
   'core-has-no-transport': {
     breaks: [
-      { path: 'src/core/licensing/probe.ts', text: "import { errorHandling } from '../../server/plugins/error-handling'\n" },
+      {
+        path: 'src/core/licensing/probe.ts',
+        text: "import { errorHandling } from '../../server/plugins/error-handling'\n"
+      },
       { path: 'src/core/licensing/probe.ts', text: "import type { FastifyRequest } from 'fastify'\n" },
       { path: 'src/core/licensing/probe.ts', text: "import { request } from 'node:http'\n" },
       { path: 'src/core/licensing/probe.ts', text: "const ipc = await import('electron')\n" },
-      { path: 'src/core/licensing/probe.ts', text: "export { useProducts } from '../../renderer/src/stores/products'\n" }
+      {
+        path: 'src/core/licensing/probe.ts',
+        text: "export { useProducts } from '../../renderer/src/stores/products'\n"
+      }
     ],
     keeps: [
       {
@@ -24,23 +31,40 @@ const FIXTURES: Record<RuleName, { breaks: SourceFile[]; keeps: SourceFile[] }> 
   },
   'sql-in-repositories': {
     breaks: [
-      { path: 'src/core/licensing/license-admin.ts', text: "const byKey = store.db.prepare('SELECT * FROM licenses WHERE license_key = ?')\n" },
+      {
+        path: 'src/core/licensing/license-admin.ts',
+        text: "const byKey = store.db.prepare('SELECT * FROM licenses WHERE license_key = ?')\n"
+      },
       { path: 'src/core/scenarios/state-import.ts', text: "store.db.pragma('defer_foreign_keys = ON')\n" },
       { path: 'src/server/routes/probe.ts', text: "db.exec('DELETE FROM licenses')\n" },
       { path: 'src/cli/probe.ts', text: "lock.exec('BEGIN EXCLUSIVE')\n" }
     ],
     keeps: [
-      { path: 'src/core/licensing/license-repository.ts', text: "const byKey = store.db.prepare('SELECT * FROM licenses WHERE license_key = ?')\n" },
+      {
+        path: 'src/core/licensing/license-repository.ts',
+        text: "const byKey = store.db.prepare('SELECT * FROM licenses WHERE license_key = ?')\n"
+      },
       { path: 'src/core/store/migrate.ts', text: "db.pragma('user_version = 3')\n" },
       { path: 'src/core/inspector/request-filter.ts', text: 'const exact = /^(\\d{1,3})$/.exec(value)\n' }
     ]
   },
   'routes-use-services': {
     breaks: [
-      { path: 'src/server/routes/control-plane/products.ts', text: "import { createProductRepository } from '../../../core/products/product-repository'\n" },
-      { path: 'src/server/routes/license-v1/presenters.ts', text: "import type { Activation } from '../../../core/licensing/license-repository'\n" }
+      {
+        path: 'src/server/routes/control-plane/products.ts',
+        text: "import { createProductRepository } from '../../../core/products/product-repository'\n"
+      },
+      {
+        path: 'src/server/routes/license-v1/presenters.ts',
+        text: "import type { Activation } from '../../../core/licensing/license-repository'\n"
+      }
     ],
-    keeps: [{ path: 'src/server/routes/control-plane/products.ts', text: "import type { ProductService } from '../../../core/products/products'\n" }]
+    keeps: [
+      {
+        path: 'src/server/routes/control-plane/products.ts',
+        text: "import type { ProductService } from '../../../core/products/products'\n"
+      }
+    ]
   },
   'shared-stands-alone': {
     breaks: [
@@ -48,12 +72,23 @@ const FIXTURES: Record<RuleName, { breaks: SourceFile[]; keeps: SourceFile[] }> 
       { path: 'src/shared/contract/probe.ts', text: "import { readFileSync } from 'node:fs'\n" },
       { path: 'src/shared/contract/probe.ts', text: "import { z } from 'zod'\n" }
     ],
-    keeps: [{ path: 'src/shared/schemas/probe.ts', text: "import { Type } from 'typebox'\nimport { LICENSE_KINDS } from '../contract/licensing'\n" }]
+    keeps: [
+      {
+        path: 'src/shared/schemas/probe.ts',
+        text: "import { Type } from 'typebox'\nimport { LICENSE_KINDS } from '../contract/licensing'\n"
+      }
+    ]
   },
   'renderer-over-http': {
     breaks: [
-      { path: 'src/renderer/src/stores/probe.ts', text: "import { createLicenseRepository } from '../../../core/licensing/license-repository'\n" },
-      { path: 'src/renderer/src/screens/probe.tsx', text: "import type { ServerOptions } from '../../../server/server-options'\n" }
+      {
+        path: 'src/renderer/src/stores/probe.ts',
+        text: "import { createLicenseRepository } from '../../../core/licensing/license-repository'\n"
+      },
+      {
+        path: 'src/renderer/src/screens/probe.tsx',
+        text: "import type { ServerOptions } from '../../../server/server-options'\n"
+      }
     ],
     keeps: [
       {
@@ -88,8 +123,12 @@ describe('the layer rules (README, Layout)', () => {
     const files = sourceFiles(root)
     const service = files.find((file) => file.path === 'src/core/licensing/licensing-service.ts')
     expect(service).toBeDefined()
-    const probed = files.map((file) => (file === service ? { ...file, text: `import type { FastifyInstance } from 'fastify'\n${file.text}` } : file))
-    expect(violationsOf(probed)).toEqual([{ rule: 'core-has-no-transport', file: 'src/core/licensing/licensing-service.ts', detail: 'fastify' }])
+    const probed = files.map((file) =>
+      file === service ? { ...file, text: `import type { FastifyInstance } from 'fastify'\n${file.text}` } : file
+    )
+    expect(violationsOf(probed)).toEqual([
+      { rule: 'core-has-no-transport', file: 'src/core/licensing/licensing-service.ts', detail: 'fastify' }
+    ])
   })
 
   it('reads static, type-only, re-exported and dynamic imports', () => {

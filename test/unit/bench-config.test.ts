@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 // @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedConfig from '../../bench/lib/config.mjs'
 
@@ -64,7 +65,8 @@ describe('bench config: sizes', () => {
     for (const config of [parse(), parse('--quick')]) {
       const checkpoints = config.memoryCheckpoints
       expect(checkpoints.length).toBeGreaterThanOrEqual(2)
-      for (let i = 1; i < checkpoints.length; i++) expect(checkpoints[i]).toBeGreaterThan(checkpoints[i - 1] ?? Infinity)
+      for (let i = 1; i < checkpoints.length; i++)
+        expect(checkpoints[i]).toBeGreaterThan(checkpoints[i - 1] ?? Infinity)
     }
   })
 
@@ -76,7 +78,15 @@ describe('bench config: sizes', () => {
 
 describe('bench config: --only', () => {
   it('runs every phase when --only is absent', () => {
-    expect([...parse().phases].sort()).toEqual(['baseline', 'coldstart', 'generators', 'memory', 'scale', 'throughput', 'ui'])
+    expect([...parse().phases].sort()).toEqual([
+      'baseline',
+      'coldstart',
+      'generators',
+      'memory',
+      'scale',
+      'throughput',
+      'ui'
+    ])
     expect([...parse().phases].sort()).toEqual([...PHASES].sort())
   })
 
@@ -93,7 +103,9 @@ describe('bench config: --only', () => {
   })
 
   it('refuses an unknown phase, naming it and the known ones', () => {
-    expect(() => parse('--only', 'throughput,latency')).toThrow('unknown phase "latency" (baseline, generators, throughput, coldstart, memory, scale, ui)')
+    expect(() => parse('--only', 'throughput,latency')).toThrow(
+      'unknown phase "latency" (baseline, generators, throughput, coldstart, memory, scale, ui)'
+    )
     expect(() => parse('--only', 'Baseline')).toThrow(/unknown phase "Baseline"/)
     // A trailing comma leaves an empty name, which is not a phase either.
     expect(() => parse('--only', 'memory,')).toThrow(/unknown phase ""/)
@@ -141,7 +153,8 @@ describe('bench config: help and bad flags', () => {
   })
 
   it('documents every flag it accepts', () => {
-    for (const flag of ['--quick', '--profile', '--no-build', '--only', '--endpoints', '--help']) expect(USAGE).toContain(flag)
+    for (const flag of ['--quick', '--profile', '--no-build', '--only', '--endpoints', '--help'])
+      expect(USAGE).toContain(flag)
     for (const phase of PHASES) expect(USAGE).toContain(phase)
   })
 

@@ -1,20 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 // @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedFixtures from '../../bench/lib/fixtures.mjs'
-import { openStore } from '../../src/core/store/store'
-import type { Store } from '../../src/core/store/store'
+import type { DeveloperActor } from '../../src/core/accounts/actor'
 import { createClock } from '../../src/core/clock/clock'
-import { createEmulatorCore } from '../../src/core/emulator-core'
-import type { EmulatorCore } from '../../src/core/emulator-core'
-import type { ImportCounts } from '../../src/core/scenarios/state-import'
-import { createLicenseRepository } from '../../src/core/licensing/license-repository'
 import { authenticatePluginCredential } from '../../src/core/credentials/plugin-credential-auth'
 import { sha256Hex } from '../../src/core/crypto/digest'
+import { createEmulatorCore } from '../../src/core/emulator-core'
+import type { EmulatorCore } from '../../src/core/emulator-core'
 import { DomainError } from '../../src/core/errors/domain-error'
-import type { DeveloperActor } from '../../src/core/accounts/actor'
-import { makeTempDir } from '../support/temp-dir'
+import { createLicenseRepository } from '../../src/core/licensing/license-repository'
+import type { ImportCounts } from '../../src/core/scenarios/state-import'
+import { openStore } from '../../src/core/store/store'
+import type { Store } from '../../src/core/store/store'
 import { libraryLinks } from '../../src/server/http/library-links'
+import { makeTempDir } from '../support/temp-dir'
 
 // What the bench reads of bench/lib/fixtures.mjs (its Fixtures typedef), and of the document.
 interface PluginCredential {
@@ -36,14 +37,15 @@ interface Fixtures {
   catalogDeveloperId: string
   libraryCustomerIds: Record<number, string>
 }
-const { buildFixtures, VALIDATE_LICENSES, ACTIVATE_LICENSES, CATALOG_PRODUCTS, LIBRARY_SIZES, HUGE_ACTIVATION_LIMIT } = untypedFixtures as {
-  buildFixtures: () => Fixtures
-  VALIDATE_LICENSES: number
-  ACTIVATE_LICENSES: number
-  CATALOG_PRODUCTS: number
-  LIBRARY_SIZES: readonly number[]
-  HUGE_ACTIVATION_LIMIT: number
-}
+const { buildFixtures, VALIDATE_LICENSES, ACTIVATE_LICENSES, CATALOG_PRODUCTS, LIBRARY_SIZES, HUGE_ACTIVATION_LIMIT } =
+  untypedFixtures as {
+    buildFixtures: () => Fixtures
+    VALIDATE_LICENSES: number
+    ACTIVATE_LICENSES: number
+    CATALOG_PRODUCTS: number
+    LIBRARY_SIZES: readonly number[]
+    HUGE_ACTIVATION_LIMIT: number
+  }
 
 const BASE_URL = 'http://127.0.0.1:4747'
 
@@ -81,7 +83,11 @@ describe('bench fixtures: the document', () => {
     expect(fixtures.plugin.productId).toBe('prd_bench')
     expect(fixtures.plugin.appId).toMatch(/^app_[A-Za-z0-9]{32}$/)
     expect(credentials).toContainEqual(
-      expect.objectContaining({ productId: 'prd_bench', pluginKey: fixtures.plugin.pluginKey, pluginSecret: fixtures.plugin.pluginSecret })
+      expect.objectContaining({
+        productId: 'prd_bench',
+        pluginKey: fixtures.plugin.pluginKey,
+        pluginSecret: fixtures.plugin.pluginSecret
+      })
     )
     expect(products).toContainEqual(expect.objectContaining({ id: 'prd_bench', appId: fixtures.plugin.appId }))
   })
@@ -105,7 +111,12 @@ describe('bench fixtures: imported by the emulator', () => {
   beforeAll(async () => {
     dir = makeTempDir('bench-fixtures')
     store = openStore({ path: join(dir.path, 'emulator.db') })
-    core = await createEmulatorCore({ store, clock: createClock(), runtimeKey: Buffer.alloc(32, 1), apiBaseUrl: () => BASE_URL })
+    core = await createEmulatorCore({
+      store,
+      clock: createClock(),
+      runtimeKey: Buffer.alloc(32, 1),
+      apiBaseUrl: () => BASE_URL
+    })
     counts = core.state.import(fixtures.document)
   })
   afterAll(() => {
@@ -114,7 +125,11 @@ describe('bench fixtures: imported by the emulator', () => {
     dir.remove()
   })
 
-  const catalogActor = (): DeveloperActor => ({ kind: 'developer', developerId: fixtures.catalogDeveloperId, role: 'developer' })
+  const catalogActor = (): DeveloperActor => ({
+    kind: 'developer',
+    developerId: fixtures.catalogDeveloperId,
+    role: 'developer'
+  })
   const benchProduct = () => {
     const product = core.products.find('prd_bench')
     if (!product) throw new Error('prd_bench was not imported')
@@ -170,7 +185,12 @@ describe('bench fixtures: imported by the emulator', () => {
       expect(license.productId).toBe('prd_bench')
     }
     const key = fixtures.activateKeys[0] ?? ''
-    const activated = await core.licensing.activate(benchProduct(), { licenseKey: key, instanceId: 'bench-instance-0', platform: 'linux', appVersion: '1.0.0' })
+    const activated = await core.licensing.activate(benchProduct(), {
+      licenseKey: key,
+      instanceId: 'bench-instance-0',
+      platform: 'linux',
+      appVersion: '1.0.0'
+    })
     expect(activated.created).toBe(true)
     expect(activated.standing.activationCount).toBe(1)
   })
@@ -201,7 +221,11 @@ describe('bench fixtures: imported by the emulator', () => {
     expect(found?.product).toMatchObject({ id: plugin.productId, appId: plugin.appId })
     expect(found?.credential.status).toBe('active')
     expect(found?.credential.secret_hash).toBe(sha256Hex(plugin.pluginSecret))
-    const authenticated = authenticatePluginCredential(core, { appId: plugin.appId, pluginKey: plugin.pluginKey, pluginSecret: plugin.pluginSecret })
+    const authenticated = authenticatePluginCredential(core, {
+      appId: plugin.appId,
+      pluginKey: plugin.pluginKey,
+      pluginSecret: plugin.pluginSecret
+    })
     expect(authenticated.product.id).toBe('prd_bench')
   })
 
@@ -209,7 +233,11 @@ describe('bench fixtures: imported by the emulator', () => {
     const { plugin } = fixtures
     let refused: unknown = null
     try {
-      authenticatePluginCredential(core, { appId: plugin.appId, pluginKey: plugin.pluginKey, pluginSecret: `${plugin.pluginSecret}x` })
+      authenticatePluginCredential(core, {
+        appId: plugin.appId,
+        pluginKey: plugin.pluginKey,
+        pluginSecret: `${plugin.pluginSecret}x`
+      })
     } catch (error) {
       refused = error
     }
@@ -218,6 +246,10 @@ describe('bench fixtures: imported by the emulator', () => {
   })
 
   it('verifies the plugin connection with the body the verify run posts', () => {
-    expect(core.connections.verify(fixtures.plugin)).toMatchObject({ productId: 'prd_bench', appId: fixtures.plugin.appId, status: 'verified' })
+    expect(core.connections.verify(fixtures.plugin)).toMatchObject({
+      productId: 'prd_bench',
+      appId: fixtures.plugin.appId,
+      status: 'verified'
+    })
   })
 })

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-// @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
-import * as untypedSpec from '../../bench/lib/generators/request-spec.mjs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 // @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedMeasured from '../../bench/lib/generators/measured-process.mjs'
+// @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
+import * as untypedSpec from '../../bench/lib/generators/request-spec.mjs'
 // @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedWrk from '../../bench/lib/generators/wrk.mjs'
 // @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
@@ -29,7 +30,12 @@ interface LoadResult {
   generator: { name: string; cpuS: number | null; machineShare: number | null }
 }
 const { prepareRequests, requestFileText, firstBody, UNIQUE_MARKER } = untypedSpec as {
-  prepareRequests: (spec: LoadSpec) => { headers: Record<string, string>; bodies: string[]; unique: boolean; expectStatus: number }
+  prepareRequests: (spec: LoadSpec) => {
+    headers: Record<string, string>
+    bodies: string[]
+    unique: boolean
+    expectStatus: number
+  }
   requestFileText: (spec: LoadSpec) => string
   firstBody: (spec: LoadSpec, fill?: string) => unknown
   UNIQUE_MARKER: string
@@ -41,12 +47,22 @@ const { hasWrk, parseWrkResult, toLoadResult } = untypedWrk as {
   toLoadResult: (result: Record<string, number>) => LoadResult
 }
 const { runLoad } = untypedLoad as {
-  runLoad: (baseUrl: string, spec: LoadSpec, how: { connections: number; durationS?: number; amount?: number; generator?: string }) => Promise<LoadResult>
+  runLoad: (
+    baseUrl: string,
+    spec: LoadSpec,
+    how: { connections: number; durationS?: number; amount?: number; generator?: string }
+  ) => Promise<LoadResult>
 }
 
 describe('bench load generators: the prepared requests', () => {
   it('serialises every body once, adds the JSON content type and keeps the expected status', () => {
-    const prepared = prepareRequests({ method: 'POST', path: '/v', headers: { 'x-a': '1' }, bodies: [{ k: 1 }, { k: 2 }], expectStatus: 201 })
+    const prepared = prepareRequests({
+      method: 'POST',
+      path: '/v',
+      headers: { 'x-a': '1' },
+      bodies: [{ k: 1 }, { k: 2 }],
+      expectStatus: 201
+    })
     expect(prepared).toEqual({
       method: 'POST',
       path: '/v',
@@ -59,19 +75,23 @@ describe('bench load generators: the prepared requests', () => {
 
   it('marks bodies that need a number of their own, and refuses a list where only some do', () => {
     expect(prepareRequests({ method: 'POST', path: '/a', bodies: [{ id: `i-${UNIQUE_MARKER}` }] }).unique).toBe(true)
-    expect(() => prepareRequests({ method: 'POST', path: '/a', bodies: [{ id: `i-${UNIQUE_MARKER}` }, { id: 'fixed' }] })).toThrow(/every body/)
+    expect(() =>
+      prepareRequests({ method: 'POST', path: '/a', bodies: [{ id: `i-${UNIQUE_MARKER}` }, { id: 'fixed' }] })
+    ).toThrow(/every body/)
     expect(() => prepareRequests({ method: 'POST', path: '/a', bodies: [] })).toThrow(/empty/)
   })
 
   it('fills the marker of the preflight body', () => {
-    expect(firstBody({ method: 'POST', path: '/a', bodies: [{ id: `i-${UNIQUE_MARKER}` }] })).toEqual({ id: 'i-preflight' })
+    expect(firstBody({ method: 'POST', path: '/a', bodies: [{ id: `i-${UNIQUE_MARKER}` }] })).toEqual({
+      id: 'i-preflight'
+    })
     expect(firstBody({ method: 'GET', path: '/a' })).toBeUndefined()
   })
 
   it("writes wrk's request file one line a field, and refuses a header that would break a line", () => {
-    expect(requestFileText({ method: 'POST', path: '/p', headers: { authorization: 'Bearer t' }, bodies: [{ a: 'x\ny' }] })).toBe(
-      'M POST\nP /p\nH content-type: application/json\nH authorization: Bearer t\nB {"a":"x\\ny"}\n'
-    )
+    expect(
+      requestFileText({ method: 'POST', path: '/p', headers: { authorization: 'Bearer t' }, bodies: [{ a: 'x\ny' }] })
+    ).toBe('M POST\nP /p\nH content-type: application/json\nH authorization: Bearer t\nB {"a":"x\\ny"}\n')
     expect(() => requestFileText({ method: 'GET', path: '/p', headers: { 'x-a': 'one\ntwo' } })).toThrow(/request file/)
   })
 })
@@ -129,29 +149,44 @@ describe('bench load generators: against a real server', () => {
     { license_key: 'B', instance_id: `i-${UNIQUE_MARKER}` }
   ]
 
-  it.skipIf(!hasWrk())('wrk (skipped where wrk is not installed; .ci/run installs it) cycles the bodies and numbers each marked one uniquely', async () => {
-    received.length = 0
-    const result = await runLoad(baseUrl, { method: 'POST', path: '/', bodies }, { connections: 2, durationS: 1, generator: 'wrk' })
-    const parsed = received.map((body) => JSON.parse(body) as { license_key: string; instance_id: string })
-    expect(result.generator.name).toBe('wrk')
-    expect(result.requests).toBeGreaterThan(0)
-    expect(received.length).toBeGreaterThanOrEqual(result.requests)
-    expect(new Set(parsed.map((b) => b.license_key))).toEqual(new Set(['A', 'B']))
-    expect(new Set(parsed.map((b) => b.instance_id)).size).toBe(parsed.length)
-    expect(parsed.every((b) => /^i-[0-9a-f]{8}-\d+-\d+$/.test(b.instance_id))).toBe(true)
-    expect(result.unexpected).toBe(0)
-    expect(result.generator.cpuS).not.toBeNull()
-  })
+  it.skipIf(!hasWrk())(
+    'wrk (skipped where wrk is not installed; .ci/run installs it) cycles the bodies and numbers each marked one uniquely',
+    async () => {
+      received.length = 0
+      const result = await runLoad(
+        baseUrl,
+        { method: 'POST', path: '/', bodies },
+        { connections: 2, durationS: 1, generator: 'wrk' }
+      )
+      const parsed = received.map((body) => JSON.parse(body) as { license_key: string; instance_id: string })
+      expect(result.generator.name).toBe('wrk')
+      expect(result.requests).toBeGreaterThan(0)
+      expect(received.length).toBeGreaterThanOrEqual(result.requests)
+      expect(new Set(parsed.map((b) => b.license_key))).toEqual(new Set(['A', 'B']))
+      expect(new Set(parsed.map((b) => b.instance_id)).size).toBe(parsed.length)
+      expect(parsed.every((b) => /^i-[0-9a-f]{8}-\d+-\d+$/.test(b.instance_id))).toBe(true)
+      expect(result.unexpected).toBe(0)
+      expect(result.generator.cpuS).not.toBeNull()
+    }
+  )
 
   it.skipIf(!hasWrk())('wrk (skipped where wrk is not installed) counts error answers as unexpected', async () => {
-    const result = await runLoad(baseUrl, { method: 'GET', path: '/', headers: { 'x-fail': '1' } }, { connections: 1, durationS: 1, generator: 'wrk' })
+    const result = await runLoad(
+      baseUrl,
+      { method: 'GET', path: '/', headers: { 'x-fail': '1' } },
+      { connections: 1, durationS: 1, generator: 'wrk' }
+    )
     expect(result.requests).toBeGreaterThan(0)
     expect(result.unexpected).toBe(result.requests)
   })
 
   it('autocannon, in its own process, sends exactly a fixed count, numbering marked bodies apart across runs', async () => {
     received.length = 0
-    const first = await runLoad(baseUrl, { method: 'POST', path: '/', bodies }, { connections: 2, amount: 40, generator: 'wrk' })
+    const first = await runLoad(
+      baseUrl,
+      { method: 'POST', path: '/', bodies },
+      { connections: 2, amount: 40, generator: 'wrk' }
+    )
     const second = await runLoad(baseUrl, { method: 'POST', path: '/', bodies }, { connections: 2, amount: 40 })
     const ids = received.map((body) => (JSON.parse(body) as { instance_id: string }).instance_id)
     expect(first.generator.name).toBe('autocannon')

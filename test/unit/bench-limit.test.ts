@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-// @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
-import * as untypedServerProcess from '../../bench/lib/server-process.mjs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 // @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedFixtures from '../../bench/lib/fixtures.mjs'
 // @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
-import * as untypedThroughput from '../../bench/lib/phase-throughput.mjs'
-// @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
 import * as untypedPaths from '../../bench/lib/paths.mjs'
+// @ts-expect-error -- plain .mjs, no declarations (as every bench/ import here); typed narrowly below.
+import * as untypedThroughput from '../../bench/lib/phase-throughput.mjs'
+// @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
+import * as untypedServerProcess from '../../bench/lib/server-process.mjs'
 import { makeTempDir } from '../support/temp-dir'
 
 interface ServerProcess {
@@ -19,7 +20,9 @@ interface Fixtures {
   plugin: { productId: string; appId: string; pluginKey: string; pluginSecret: string }
   validateLicenses: { key: string; instanceId: string }[]
 }
-const { startServerProcess } = untypedServerProcess as { startServerProcess: (o: { script: string; args: string[]; cwd: string }) => Promise<ServerProcess> }
+const { startServerProcess } = untypedServerProcess as {
+  startServerProcess: (o: { script: string; args: string[]; cwd: string }) => Promise<ServerProcess>
+}
 const { buildFixtures } = untypedFixtures as { buildFixtures: () => Fixtures }
 const { limitScript, projectRoot } = untypedPaths as { limitScript: string; projectRoot: string }
 const { inspectorCount } = untypedThroughput as {
@@ -50,7 +53,10 @@ describe('bench limit server', () => {
 
   beforeAll(async () => {
     const fixturesFile = join(dir.path, 'fixtures.json')
-    writeFileSync(fixturesFile, JSON.stringify({ plugin: fixtures.plugin, validateLicenses: fixtures.validateLicenses }))
+    writeFileSync(
+      fixturesFile,
+      JSON.stringify({ plugin: fixtures.plugin, validateLicenses: fixtures.validateLicenses })
+    )
     server = await startServerProcess({
       script: limitScript,
       args: ['--port', '0', '--db', join(dir.path, 'limit.db'), '--fixtures', fixturesFile],
@@ -70,13 +76,19 @@ describe('bench limit server', () => {
     expect(body).toMatchObject({ valid: true, code: 'VALID' })
     const [header, payload, signature] = body.license_token.split('.')
     expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ alg: 'EdDSA', typ: 'license+jwt' })
-    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).toMatchObject({ aud: fixtures.plugin.appId, instance_id: license.instanceId })
+    expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).toMatchObject({
+      aud: fixtures.plugin.appId,
+      instance_id: license.instanceId
+    })
     expect(Buffer.from(signature!, 'base64url')).toHaveLength(64)
   })
 
   it('refuses a wrong secret with 401, and answers NOT_FOUND for an unknown key', async () => {
     expect((await validate(headersOf('sk_wrong'), { license_key: fixtures.validateLicenses[0]!.key })).status).toBe(401)
-    const unknown = (await (await validate(headersOf(), { license_key: 'NOPE-00000' })).json()) as { valid: boolean; code: string }
+    const unknown = (await (await validate(headersOf(), { license_key: 'NOPE-00000' })).json()) as {
+      valid: boolean
+      code: string
+    }
     expect(unknown).toMatchObject({ valid: false, code: 'NOT_FOUND' })
   })
 

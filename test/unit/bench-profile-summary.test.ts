@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 // @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedSummary from '../../bench/profile-summary.mjs'
 import { makeTempDir } from '../support/temp-dir'
@@ -23,7 +24,10 @@ interface ProfileSummary {
   topEmulatorInclusive: Row[]
 }
 const { summariseProfile, formatSummary } = untypedSummary as {
-  summariseProfile: (file: string, options?: { top?: number; fromMs?: number; toMs?: number; requests?: number }) => ProfileSummary
+  summariseProfile: (
+    file: string,
+    options?: { top?: number; fromMs?: number; toMs?: number; requests?: number }
+  ) => ProfileSummary
   formatSummary: (summary: ProfileSummary) => string
 }
 
@@ -37,7 +41,13 @@ interface ProfileNode {
   hitCount: number
   children?: number[]
 }
-const node = (id: number, functionName: string, url: string, lineNumber: number, children: number[] = []): ProfileNode => ({
+const node = (
+  id: number,
+  functionName: string,
+  url: string,
+  lineNumber: number,
+  children: number[] = []
+): ProfileNode => ({
   id,
   callFrame: { functionName, scriptId: String(id), url, lineNumber, columnNumber: 0 },
   hitCount: 0,
@@ -94,14 +104,27 @@ describe('profile summary', () => {
   beforeAll(() => {
     dir = makeTempDir('bench-profile')
     file = join(dir.path, 'validate.cpuprofile')
-    const profile = { nodes: NODES, startTime: 1_000_000, endTime: 1_015_000, samples: SAMPLES.map(([id]) => id), timeDeltas: SAMPLES.map(([, us]) => us) }
+    const profile = {
+      nodes: NODES,
+      startTime: 1_000_000,
+      endTime: 1_015_000,
+      samples: SAMPLES.map(([id]) => id),
+      timeDeltas: SAMPLES.map(([, us]) => us)
+    }
     writeFileSync(file, JSON.stringify(profile))
   })
   afterAll(() => dir.remove())
 
   it('counts CPU samples and time, leaving out idle', () => {
     const summary = summariseProfile(file)
-    expect(summary).toMatchObject({ file, window: null, totalMs: 10, samples: 8, requests: null, cpuUsPerRequest: null })
+    expect(summary).toMatchObject({
+      file,
+      window: null,
+      totalMs: 10,
+      samples: 8,
+      requests: null,
+      cpuUsPerRequest: null
+    })
   })
 
   it('charges each sample its time delta as self time, by function and location, biggest first', () => {
@@ -156,20 +179,39 @@ describe('profile summary', () => {
   })
 
   it('opens the window with --from alone or --to alone', () => {
-    expect(summariseProfile(file, { fromMs: 12.5 })).toMatchObject({ window: { fromMs: 12.5, toMs: Infinity }, samples: 2, totalMs: 2 })
-    expect(summariseProfile(file, { toMs: 2 })).toMatchObject({ window: { fromMs: 0, toMs: 2 }, samples: 1, totalMs: 1 })
-    expect(summariseProfile(file, { fromMs: 100 })).toMatchObject({ samples: 0, totalMs: 0, topSelf: [], byModule: [], topEmulatorInclusive: [] })
+    expect(summariseProfile(file, { fromMs: 12.5 })).toMatchObject({
+      window: { fromMs: 12.5, toMs: Infinity },
+      samples: 2,
+      totalMs: 2
+    })
+    expect(summariseProfile(file, { toMs: 2 })).toMatchObject({
+      window: { fromMs: 0, toMs: 2 },
+      samples: 1,
+      totalMs: 1
+    })
+    expect(summariseProfile(file, { fromMs: 100 })).toMatchObject({
+      samples: 0,
+      totalMs: 0,
+      topSelf: [],
+      byModule: [],
+      topEmulatorInclusive: []
+    })
   })
 
   it('turns CPU time into microseconds per request when given the request count', () => {
     expect(summariseProfile(file, { requests: 4 })).toMatchObject({ requests: 4, cpuUsPerRequest: 2500 })
-    expect(summariseProfile(file, { fromMs: 3, toMs: 12, requests: 3 })).toMatchObject({ requests: 3, cpuUsPerRequest: 2333 })
+    expect(summariseProfile(file, { fromMs: 3, toMs: 12, requests: 3 })).toMatchObject({
+      requests: 3,
+      cpuUsPerRequest: 2333
+    })
   })
 
   it('prints the totals, the window, the cost per request and the three lists', () => {
     const text = formatSummary(summariseProfile(file, { fromMs: 3, toMs: 12, requests: 4 }))
     const lines = text.split('\n')
-    expect(lines[0]).toBe(`${file}: 7 ms on CPU (idle excluded), 4 samples, ms 3-12 of the process, 4 requests: 1750 us of CPU per request`)
+    expect(lines[0]).toBe(
+      `${file}: 7 ms on CPU (idle excluded), 4 samples, ms 3-12 of the process, 4 requests: 1750 us of CPU per request`
+    )
     expect(lines).toContain('  top self time (function):')
     expect(lines).toContain('  self time by module:')
     expect(lines).toContain('  emulator functions, inclusive time:')

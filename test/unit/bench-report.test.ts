@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 // @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedReport from '../../bench/lib/report.mjs'
 
@@ -32,7 +33,12 @@ interface Run {
   generator?: { name: string; cpuS: number | null; machineShare: number | null }
   server?: { cpuS: number; cpuUsPerRequest: number | null } | null
 }
-type GeneratorFigures = { rps: number; p50: number; p99: number; generator: { name: string; cpuS: number | null; machineShare: number | null } }
+type GeneratorFigures = {
+  rps: number
+  p50: number
+  p99: number
+  generator: { name: string; cpuS: number | null; machineShare: number | null }
+}
 interface GeneratorCheckRow {
   name: string
   wrk: GeneratorFigures
@@ -66,7 +72,10 @@ interface Inputs {
 }
 type Ui =
   | { skipped: string }
-  | { requests: { longestTaskMs: number; longTasks: number; frame: { p95Ms: number; maxMs: number } }; library: { items: number; renderMs: number } }
+  | {
+      requests: { longestTaskMs: number; longTasks: number; frame: { p95Ms: number; maxMs: number } }
+      library: { items: number; renderMs: number }
+    }
 
 const { evaluateTargets, formatReport, withRatios } = untypedReport as {
   evaluateTargets: (inputs: Inputs) => Target[]
@@ -96,11 +105,26 @@ const TARGETS = {
 } as const
 
 function run(name: string, figures: Partial<Run> = {}): Run {
-  return { name, label: `label of ${name}`, rps: 5000, p50: 4, p99: 8, requests: 50_000, non2xx: 0, errors: 0, ...figures }
+  return {
+    name,
+    label: `label of ${name}`,
+    rps: 5000,
+    p50: 4,
+    p99: 8,
+    requests: 50_000,
+    non2xx: 0,
+    errors: 0,
+    ...figures
+  }
 }
 
 const baseline = run('baseline', { label: 'baseline: bare Fastify, POST small JSON', rps: 40_000, p50: 1, p99: 2 })
-const limit = run('limit', { label: 'limit: validate with the least work (hash, 2 reads, sign)', rps: 10_000, p50: 2, p99: 10 })
+const limit = run('limit', {
+  label: 'limit: validate with the least work (hash, 2 reads, sign)',
+  rps: 10_000,
+  p50: 2,
+  p99: 10
+})
 const counted = (recorded: number, answered = recorded) => ({ recorded, answered, complete: recorded >= answered })
 
 function memory(firstMiB: number, lastMiB: number, growthPct: number): Memory {
@@ -126,7 +150,10 @@ function allGood(): Inputs {
       run('validate', { rps: 8000, p99: 15, inspector: counted(80_000) }),
       run('verify', { rps: 8500, p99: 7, inspector: counted(85_000) }),
       run('activate', { rps: 5000, p99: 20, inspector: counted(50_000) }),
-      run('library-1000', { p50: 400, single: { rps: 100, p50: 9, p99: 12, mean: 9.5, requests: 300, non2xx: 0, errors: 0 } })
+      run('library-1000', {
+        p50: 400,
+        single: { rps: 100, p50: 9, p99: 12, mean: 9.5, requests: 300, non2xx: 0, errors: 0 }
+      })
     ],
     coldStart: { runsMs: [420, 400, 410], medianMs: 410 },
     memory: memory(140, 141.4, 1),
@@ -135,7 +162,10 @@ function allGood(): Inputs {
 }
 
 function uiFigures(longestTaskMs: number, renderMs: number): Ui {
-  return { requests: { longestTaskMs, longTasks: 1, frame: { p95Ms: 20, maxMs: longestTaskMs } }, library: { items: 1000, renderMs } }
+  return {
+    requests: { longestTaskMs, longTasks: 1, frame: { p95Ms: 20, maxMs: longestTaskMs } },
+    library: { items: 1000, renderMs }
+  }
 }
 
 function statusOf(targets: Target[], name: string): Target['status'] | undefined {
@@ -160,21 +190,31 @@ describe('bench report: targets', () => {
     expect(statusOf(at(100, 499), TARGETS.uiLongestTask)).toBe('missed')
     expect(statusOf(at(50, 500), TARGETS.uiLibrary)).toBe('missed')
     const skipped = evaluateTargets({ ...allGood(), ui: { skipped: 'no Chromium found' } })
-    expect(targetOf(skipped, TARGETS.uiLibrary)).toEqual({ target: TARGETS.uiLibrary, value: 'no Chromium found', status: 'not run' })
+    expect(targetOf(skipped, TARGETS.uiLibrary)).toEqual({
+      target: TARGETS.uiLibrary,
+      value: 'no Chromium found',
+      status: 'not run'
+    })
   })
 
   it('judges licensing throughput as a share of the limit: met at exactly the share, missed just below', () => {
-    const validateAt = (rps: number) => statusOf(evaluateTargets(replacing('validate', { rps })), TARGETS.validateThroughput)
+    const validateAt = (rps: number) =>
+      statusOf(evaluateTargets(replacing('validate', { rps })), TARGETS.validateThroughput)
     expect(validateAt(8000)).toBe('met')
     expect(validateAt(7999)).toBe('missed')
-    const activateAt = (rps: number) => statusOf(evaluateTargets(replacing('activate', { rps })), TARGETS.activateThroughput)
+    const activateAt = (rps: number) =>
+      statusOf(evaluateTargets(replacing('activate', { rps })), TARGETS.activateThroughput)
     expect(activateAt(5000)).toBe('met')
     expect(activateAt(4999)).toBe('missed')
   })
 
   it('shows the share of the limit and both rates', () => {
     const targets = evaluateTargets(replacing('verify', { rps: 3000 }))
-    expect(targetOf(targets, TARGETS.verifyThroughput)).toEqual({ target: TARGETS.verifyThroughput, value: '0.30 x (3000 vs 10000 req/s)', status: 'missed' })
+    expect(targetOf(targets, TARGETS.verifyThroughput)).toEqual({
+      target: TARGETS.verifyThroughput,
+      value: '0.30 x (3000 vs 10000 req/s)',
+      status: 'missed'
+    })
   })
 
   it("marks validate's p99 met up to 1.5 x the limit's and missed above", () => {
@@ -185,12 +225,20 @@ describe('bench report: targets', () => {
 
   it('misses the latency target of a run with no 2xx answer, whose latencies autocannon leaves at 0', () => {
     const targets = evaluateTargets(replacing('validate', { requests: 800, non2xx: 800, p50: 0, p99: 0 }))
-    expect(targetOf(targets, TARGETS.validateP99)).toMatchObject({ status: 'missed', value: 'no 2xx answer in the run' })
+    expect(targetOf(targets, TARGETS.validateP99)).toMatchObject({
+      status: 'missed',
+      value: 'no 2xx answer in the run'
+    })
   })
 
   it('judges the library service time on the 1-connection p50, and shows its mean', () => {
     const withSingle = (p50: number, requests = 100) =>
-      targetOf(evaluateTargets(replacing('library-1000', { single: { rps: 40, p50, p99: 30, mean: 12.5, requests, non2xx: 0, errors: 0 } })), TARGETS.library1)
+      targetOf(
+        evaluateTargets(
+          replacing('library-1000', { single: { rps: 40, p50, p99: 30, mean: 12.5, requests, non2xx: 0, errors: 0 } })
+        ),
+        TARGETS.library1
+      )
     expect(withSingle(12)).toEqual({ target: TARGETS.library1, value: '12 ms (mean 12.5 ms)', status: 'met' })
     expect(withSingle(13)?.status).toBe('missed')
     expect(withSingle(3, 0)?.status).toBe('missed')
@@ -203,9 +251,13 @@ describe('bench report: targets', () => {
       value: '0.90 x (9000 vs 10000 req/s); 90000 failed answers',
       status: 'missed'
     })
-    expect(statusOf(evaluateTargets(replacing('verify', { rps: 9000, errors: 3 })), TARGETS.verifyThroughput)).toBe('missed')
+    expect(statusOf(evaluateTargets(replacing('verify', { rps: 9000, errors: 3 })), TARGETS.verifyThroughput)).toBe(
+      'missed'
+    )
     // A warm-up of refused requests has no service time to judge.
-    const refusedWarmUp = replacing('library-1000', { single: { rps: 3000, p50: 0, p99: 0, mean: 0, requests: 3000, non2xx: 3000, errors: 0 } })
+    const refusedWarmUp = replacing('library-1000', {
+      single: { rps: 3000, p50: 0, p99: 0, mean: 0, requests: 3000, non2xx: 3000, errors: 0 }
+    })
     expect(targetOf(evaluateTargets(refusedWarmUp), TARGETS.library1)).toEqual({
       target: TARGETS.library1,
       value: 'no 2xx answer in the run',
@@ -216,13 +268,20 @@ describe('bench report: targets', () => {
   it('judges no share against a limit that answered nothing, or answered with errors', () => {
     for (const broken of [run('limit', { rps: 0 }), run('limit', { non2xx: 10 })]) {
       const targets = evaluateTargets({ ...allGood(), limit: broken })
-      expect(targetOf(targets, TARGETS.validateThroughput)).toEqual({ target: TARGETS.validateThroughput, value: '-', status: 'not run' })
+      expect(targetOf(targets, TARGETS.validateThroughput)).toEqual({
+        target: TARGETS.validateThroughput,
+        value: '-',
+        status: 'not run'
+      })
       expect(statusOf(targets, TARGETS.validateP99)).toBe('not run')
     }
   })
 
   it('misses the inspector target when any run recorded fewer requests than were answered, naming it', () => {
-    const target = targetOf(evaluateTargets(replacing('verify', { inspector: counted(84_990, 85_000) })), TARGETS.inspector)
+    const target = targetOf(
+      evaluateTargets(replacing('verify', { inspector: counted(84_990, 85_000) })),
+      TARGETS.inspector
+    )
     expect(target).toEqual({ target: TARGETS.inspector, value: 'verify: 84990 recorded of 85000', status: 'missed' })
     expect(targetOf(evaluateTargets(allGood()), TARGETS.inspector)?.value).toBe('215,000 recorded in 3 runs')
   })
@@ -238,19 +297,26 @@ describe('bench report: targets', () => {
   it('ignores library-10: only the 1,000-item library has a target', () => {
     const targets = evaluateTargets({
       ...allGood(),
-      runs: [run('library-10', { p50: 1, single: { rps: 900, p50: 1, p99: 2, mean: 1, requests: 900, non2xx: 0, errors: 0 } })]
+      runs: [
+        run('library-10', {
+          p50: 1,
+          single: { rps: 900, p50: 1, p99: 2, mean: 1, requests: 900, non2xx: 0, errors: 0 }
+        })
+      ]
     })
     expect(statusOf(targets, TARGETS.library1)).toBe('not run')
   })
 
   it('marks the cold start met at 500 ms and missed above', () => {
-    const at = (medianMs: number) => targetOf(evaluateTargets({ ...allGood(), coldStart: { runsMs: [medianMs], medianMs } }), TARGETS.coldStart)
+    const at = (medianMs: number) =>
+      targetOf(evaluateTargets({ ...allGood(), coldStart: { runsMs: [medianMs], medianMs } }), TARGETS.coldStart)
     expect(at(500)).toMatchObject({ status: 'met', value: '500 ms' })
     expect(at(501)).toMatchObject({ status: 'missed', value: '501 ms' })
   })
 
   it('marks memory met up to the tolerance, missed above it, and met when RSS shrank', () => {
-    const at = (growthPct: number) => targetOf(evaluateTargets({ ...allGood(), memory: memory(100, 100 + growthPct, growthPct) }), TARGETS.memory)
+    const at = (growthPct: number) =>
+      targetOf(evaluateTargets({ ...allGood(), memory: memory(100, 100 + growthPct, growthPct) }), TARGETS.memory)
     expect(at(10)?.status).toBe('met')
     expect(at(10.1)?.status).toBe('missed')
     expect(at(-5)?.status).toBe('met')
@@ -272,7 +338,13 @@ describe('bench report: targets of phases that did not run', () => {
   })
 
   it('with only validate measured (--endpoints validate): judges validate, leaves the others not run', () => {
-    const targets = evaluateTargets({ baseline, limit, runs: [run('validate', { rps: 9000, p99: 16, inspector: counted(10) })], coldStart: null, memory: null })
+    const targets = evaluateTargets({
+      baseline,
+      limit,
+      runs: [run('validate', { rps: 9000, p99: 16, inspector: counted(10) })],
+      coldStart: null,
+      memory: null
+    })
     expect(targets.map((t) => [t.target, t.status])).toEqual([
       [TARGETS.validateThroughput, 'met'],
       [TARGETS.validateP99, 'missed'],
@@ -293,7 +365,13 @@ describe('bench report: targets of phases that did not run', () => {
   })
 
   it('judges cold start and memory alone (--only coldstart,memory)', () => {
-    const targets = evaluateTargets({ baseline: null, limit: null, runs: [], coldStart: { runsMs: [1500], medianMs: 1500 }, memory: memory(100, 102, 2) })
+    const targets = evaluateTargets({
+      baseline: null,
+      limit: null,
+      runs: [],
+      coldStart: { runsMs: [1500], medianMs: 1500 },
+      memory: memory(100, 102, 2)
+    })
     expect(statusOf(targets, TARGETS.coldStart)).toBe('missed')
     expect(statusOf(targets, TARGETS.memory)).toBe('met')
     expect(targets.filter((t) => t.status === 'not run')).toHaveLength(8)
@@ -302,12 +380,19 @@ describe('bench report: targets of phases that did not run', () => {
 
 describe('bench report: ratios', () => {
   it('adds each figure over the baseline, to two decimals', () => {
-    expect(withRatios(run('library-10', { rps: 6000, p50: 5, p99: 8 }), baseline)).toMatchObject({ rpsVsBaseline: 0.15, p50VsBaseline: 5, p99VsBaseline: 4 })
+    expect(withRatios(run('library-10', { rps: 6000, p50: 5, p99: 8 }), baseline)).toMatchObject({
+      rpsVsBaseline: 0.15,
+      p50VsBaseline: 5,
+      p99VsBaseline: 4
+    })
     expect(withRatios(run('library-10', { rps: 3333 }), run('baseline', { rps: 10_000 })).rpsVsBaseline).toBe(0.33)
   })
 
   it('adds the ratios to the limit for licensing runs only', () => {
-    expect(withRatios(run('validate', { rps: 6000, p99: 15 }), baseline, limit)).toMatchObject({ rpsVsLimit: 0.6, p99VsLimit: 1.5 })
+    expect(withRatios(run('validate', { rps: 6000, p99: 15 }), baseline, limit)).toMatchObject({
+      rpsVsLimit: 0.6,
+      p99VsLimit: 1.5
+    })
     expect(withRatios(run('scale-validate', { rps: 5000 }), baseline, limit).rpsVsLimit).toBe(0.5)
     expect(withRatios(run('library-1000'), baseline, limit)).not.toHaveProperty('rpsVsLimit')
   })
@@ -324,7 +409,10 @@ describe('bench report: ratios', () => {
   })
 
   it('keeps the run figures', () => {
-    const measured = run('verify', { rps: 1234, single: { rps: 1, p50: 1, p99: 1, mean: 1, requests: 1, non2xx: 0, errors: 0 } })
+    const measured = run('verify', {
+      rps: 1234,
+      single: { rps: 1, p50: 1, p99: 1, mean: 1, requests: 1, non2xx: 0, errors: 0 }
+    })
     expect(withRatios(measured, baseline, limit)).toMatchObject(measured)
   })
 })
@@ -334,7 +422,10 @@ describe('bench report: console table', () => {
     const inputs = allGood()
     const runs = [
       ...inputs.runs,
-      run('scale-validate', { label: 'POST /api/license/v1/validate (100,000 licenses)', rss: { maxSampledMiB: 180.2, kernelPeakMiB: 190.5 } })
+      run('scale-validate', {
+        label: 'POST /api/license/v1/validate (100,000 licenses)',
+        rss: { maxSampledMiB: 180.2, kernelPeakMiB: 190.5 }
+      })
     ].map((r) => withRatios(r, inputs.baseline, inputs.limit))
     return {
       ...inputs,
@@ -402,7 +493,21 @@ describe('bench report: console table', () => {
     const row = formatReport({ ...inputs, runs })
       .split('\n')
       .find((l) => l.startsWith('VALIDATE ROW'))
-    expect(row?.trim().split(/\s{2,}/)).toEqual(['VALIDATE ROW', '6000', '0.15', '0.6', '4', '9', '4.5', '0.9', '1.25 / 800', '5', '101.5', '160', '12.3%'])
+    expect(row?.trim().split(/\s{2,}/)).toEqual([
+      'VALIDATE ROW',
+      '6000',
+      '0.15',
+      '0.6',
+      '4',
+      '9',
+      '4.5',
+      '0.9',
+      '1.25 / 800',
+      '5',
+      '101.5',
+      '160',
+      '12.3%'
+    ])
   })
 
   it('prints each baseline at 1.00 against itself and "-" for figures a run lacks', () => {
@@ -413,13 +518,41 @@ describe('bench report: console table', () => {
         .find((l) => l.startsWith('baseline:'))
         ?.trim()
         .split(/\s{2,}/)
-    ).toEqual(['baseline: bare Fastify, POST small JSON', '40000', '1.00', '-', '1', '2', '1.00', '-', '-', '0', '-', '-', '-'])
+    ).toEqual([
+      'baseline: bare Fastify, POST small JSON',
+      '40000',
+      '1.00',
+      '-',
+      '1',
+      '2',
+      '1.00',
+      '-',
+      '-',
+      '0',
+      '-',
+      '-',
+      '-'
+    ])
     expect(
       lines
         .find((l) => l.startsWith('limit:'))
         ?.trim()
         .split(/\s{2,}/)
-    ).toEqual(['limit: validate with the least work (hash, 2 reads, sign)', '10000', '0.25', '1.00', '2', '10', '5', '1.00', '-', '0', '-', '-', '-'])
+    ).toEqual([
+      'limit: validate with the least work (hash, 2 reads, sign)',
+      '10000',
+      '0.25',
+      '1.00',
+      '2',
+      '10',
+      '5',
+      '1.00',
+      '-',
+      '0',
+      '-',
+      '-',
+      '-'
+    ])
     expect(
       lines
         .find((l) => l.startsWith('BARE ROW'))
@@ -429,7 +562,12 @@ describe('bench report: console table', () => {
   })
 
   it('prints the generator check: each server with each generator, their CPU share and the difference', () => {
-    const figures = (rps: number, share: number): GeneratorFigures => ({ rps, p50: 1, p99: 3, generator: { name: 'x', cpuS: 1, machineShare: share } })
+    const figures = (rps: number, share: number): GeneratorFigures => ({
+      rps,
+      p50: 1,
+      p99: 3,
+      generator: { name: 'x', cpuS: 1, machineShare: share }
+    })
     const generators = {
       servers: [
         { name: 'baseline', wrk: figures(20_000, 0.129), autocannon: figures(17_000, 0.235), rpsDifference: -0.15 },
@@ -459,7 +597,12 @@ describe('bench report: console table', () => {
 
   it('prints a table without a baseline row when the baseline did not run', () => {
     const inputs = result()
-    const text = formatReport({ ...inputs, baseline: null, limit: null, runs: [run('validate', { label: 'ONLY ROW' })] })
+    const text = formatReport({
+      ...inputs,
+      baseline: null,
+      limit: null,
+      runs: [run('validate', { label: 'ONLY ROW' })]
+    })
     expect(text).not.toContain('bare Fastify')
     expect(text).not.toContain('least work')
     expect(text).toContain('ONLY ROW')
@@ -473,7 +616,16 @@ describe('bench report: library sizes and split', () => {
       run('library-1000', { label: 'LIB 1000', bytes: 1_865_363, bytesPerItem: 1865 } as Partial<Run>),
       run('library-10', { label: 'LIB 10', bytes: 19_260, bytesPerItem: 1926 } as Partial<Run>)
     ]
-    const librarySplit = { 'library-1000': { medianMs: 14.96, bytes: 1_865_363, bytesPerItem: 1865, sqliteMs: 8.03, viewMs: 1.39, serialiseMs: 3.55 } }
+    const librarySplit = {
+      'library-1000': {
+        medianMs: 14.96,
+        bytes: 1_865_363,
+        bytesPerItem: 1865,
+        sqliteMs: 8.03,
+        viewMs: 1.39,
+        serialiseMs: 3.55
+      }
+    }
     const text = formatReport({
       ...inputs,
       runs,
@@ -493,7 +645,9 @@ describe('bench report: library sizes and split', () => {
 describe('bench UI phase: frame figures', () => {
   it('summarises frame times: median, 95th percentile, the longest and how many took over 50 ms', async () => {
     // @ts-expect-error -- bench/ is plain .mjs with no declarations
-    const { summariseFrames } = (await import('../../bench/lib/phase-ui.mjs')) as { summariseFrames: (d: number[]) => Record<string, number | null> }
+    const { summariseFrames } = (await import('../../bench/lib/phase-ui.mjs')) as {
+      summariseFrames: (d: number[]) => Record<string, number | null>
+    }
     const deltas = [...Array(90).fill(16.7), ...Array(8).fill(33.3), 60, 120]
     expect(summariseFrames(deltas)).toEqual({ frames: 100, p50Ms: 16.7, p95Ms: 33.3, maxMs: 120, over50Ms: 2 })
     expect(summariseFrames([])).toEqual({ frames: 0, p50Ms: null, p95Ms: null, maxMs: null, over50Ms: 0 })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 // @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedRounds from '../../bench/lib/rounds.mjs'
 

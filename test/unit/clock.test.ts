@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
 
 /** A clock over a system time the test moves by hand. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { digestsEqual, sameSecret, sha256Hex } from '../../src/core/crypto/digest'
 
 describe('sha256Hex', () => {

@@ -1,12 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { SignJWT, decodeProtectedHeader, jwtVerify } from 'jose'
-import { openStore } from '../../src/core/store/store'
-import type { Store } from '../../src/core/store/store'
+import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
+import { createJwtSigner } from '../../src/core/crypto/jwt-signer'
 import { loadSigningKeys } from '../../src/core/crypto/signing-keys'
 import type { SigningKey } from '../../src/core/crypto/signing-keys'
-import { createJwtSigner } from '../../src/core/crypto/jwt-signer'
+import { openStore } from '../../src/core/store/store'
+import type { Store } from '../../src/core/store/store'
 import { makeTempDir } from '../support/temp-dir'
 
 describe('the JWT signer (node:crypto, off the main thread)', () => {
@@ -29,7 +30,15 @@ describe('the JWT signer (node:crypto, off the main thread)', () => {
     license: { kind: 'perpetual', status: 'active', expires_at: null, max_activations: 2, activation_count: 1 },
     nonce: 'n-1'
   }
-  const registered = { iss: 'issuer', aud: 'app_1', sub: 'lic_1', jti: 'jti-1', iat: 1_700_000_000, nbf: 1_700_000_000, exp: 1_700_086_400 }
+  const registered = {
+    iss: 'issuer',
+    aud: 'app_1',
+    sub: 'lic_1',
+    jti: 'jti-1',
+    iat: 1_700_000_000,
+    nbf: 1_700_000_000,
+    exp: 1_700_086_400
+  }
 
   it("makes the very token jose's SignJWT makes from the same header and claims (Ed25519 is deterministic)", async () => {
     const ours = await createJwtSigner(key, 'license+jwt')(claims, registered)
@@ -50,7 +59,11 @@ describe('the JWT signer (node:crypto, off the main thread)', () => {
     const { jti: _jti, nbf: _nbf, ...required } = registered
     const token = await createJwtSigner(key, 'JWT')({ scope: 'library' }, required)
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'EdDSA', kid: key.kid, typ: 'JWT' })
-    const { payload } = await jwtVerify(token, key.publicKey, { issuer: 'issuer', audience: 'app_1', currentDate: new Date(1_700_000_100_000) })
+    const { payload } = await jwtVerify(token, key.publicKey, {
+      issuer: 'issuer',
+      audience: 'app_1',
+      currentDate: new Date(1_700_000_100_000)
+    })
     expect(payload).toEqual({ scope: 'library', ...required })
   })
 
@@ -58,6 +71,8 @@ describe('the JWT signer (node:crypto, off the main thread)', () => {
     const token = await createJwtSigner(key, 'JWT')({}, registered)
     const [header, , signature] = token.split('.')
     const forged = `${header}.${Buffer.from(JSON.stringify({ ...registered, sub: 'lic_2' })).toString('base64url')}.${signature}`
-    await expect(jwtVerify(forged, key.publicKey, { currentDate: new Date(1_700_000_100_000) })).rejects.toThrow(/signature/)
+    await expect(jwtVerify(forged, key.publicKey, { currentDate: new Date(1_700_000_100_000) })).rejects.toThrow(
+      /signature/
+    )
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+
 import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
-import { newAppId } from '../../src/core/products/products'
 import { newId, randomBase62 } from '../../src/core/crypto/random'
+import { newAppId } from '../../src/core/products/products'
 
 const BITS_PER_BASE62_CHAR = Math.log2(62)
 

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../../src/core/crypto/runtime-key-file'
 import { makeTempDir } from '../support/temp-dir'
 

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
 import { randomBytes } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+
 import { createSecretBox } from '../../src/core/crypto/secret-box'
 
 const PLAINTEXT = JSON.stringify({ appId: 'app_x', pluginKey: 'pk_abc', pluginSecret: 'sk_secret ünïcode ✓' })
@@ -60,7 +61,15 @@ describe('secret box (AES-256-GCM)', () => {
 
   it('answers null for malformed input instead of throwing', () => {
     const sealed = box.seal(PLAINTEXT)
-    for (const bad of ['', 'v1', 'v1::', 'v2' + sealed.slice(2), sealed + ':extra', 'not:base64:at:all!', sealed.replace(/^v1/, 'V1')]) {
+    for (const bad of [
+      '',
+      'v1',
+      'v1::',
+      'v2' + sealed.slice(2),
+      sealed + ':extra',
+      'not:base64:at:all!',
+      sealed.replace(/^v1/, 'V1')
+    ]) {
       expect(box.open(bad)).toBeNull()
     }
   })
@@ -76,6 +85,7 @@ describe('secret box (AES-256-GCM)', () => {
     expect(id).toMatch(/^rk_[0-9a-f]{16}$/)
     expect(createSecretBox(Buffer.from(key)).keyId).toBe(id)
     expect(createSecretBox(randomBytes(32)).keyId).not.toBe(id)
-    for (const encoding of ['hex', 'base64', 'base64url'] as const) expect(id).not.toContain(key.toString(encoding).slice(0, 6))
+    for (const encoding of ['hex', 'base64', 'base64url'] as const)
+      expect(id).not.toContain(key.toString(encoding).slice(0, 6))
   })
 })

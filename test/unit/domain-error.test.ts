@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { DomainError, isDomainError } from '../../src/core/errors/domain-error'
 
 describe('DomainError', () => {

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest'
 import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+
 import { shownId } from '../../src/core/redaction/shown-id'
-import { withoutNullOptionals } from '../../src/server/plugins/tolerant-requests'
 import { recogniseTokenKind } from '../../src/server/auth/token-kind-of'
+import { withoutNullOptionals } from '../../src/server/plugins/tolerant-requests'
 
 describe('shownId', () => {
   it('names an id of the right shape whole, and previews anything else', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { compileRoutePattern, normalizePath, routePatternProblem } from '../../src/core/faults/route-pattern'
+
+import { isDomainError } from '../../src/core/errors/domain-error'
 import { createFaultRules, drawDelay } from '../../src/core/faults/fault-rules'
 import type { FaultRuleInput } from '../../src/core/faults/fault-rules'
+import { compileRoutePattern, normalizePath, routePatternProblem } from '../../src/core/faults/route-pattern'
 import { tricklePlan } from '../../src/core/faults/trickle'
-import { isDomainError } from '../../src/core/errors/domain-error'
 
 /** A random source that plays back fixed values, then repeats the last one. */
 function sequence(...values: number[]): () => number {

@@ -1,10 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { openStore } from '../../src/core/store/store'
-import { observeWrites } from '../../src/core/changes/write-observer'
+import { afterAll, describe, expect, it } from 'vitest'
+
 import { createDataVersion } from '../../src/core/changes/data-version'
-import { createLibraryRepository } from '../../src/core/library/library-repository'
+import { observeWrites } from '../../src/core/changes/write-observer'
 import { cachedHoldings } from '../../src/core/library/holdings-cache'
+import { createLibraryRepository } from '../../src/core/library/library-repository'
+import { openStore } from '../../src/core/store/store'
 import { makeTempDir } from '../support/temp-dir'
 
 // The library's kept rows (core/library/holdings-cache.ts) on a real SQLite file: kept while
@@ -18,9 +19,17 @@ describe('cachedHoldings', () => {
   const repository = createLibraryRepository(store)
   const cache = cachedHoldings(repository, store, version)
   const at = '2031-01-01T00:00:00.000Z'
-  store.db.prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev', 'd@example.test', 'developer', ?)").run(at)
-  store.db.prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod', 'dev', 'Synth', 'app_1', ?)").run(at)
-  store.db.prepare("INSERT INTO customers (id, user_id, email, created_at) VALUES ('cus', 'usr', 'c@example.test', ?)").run(at)
+  store.db
+    .prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev', 'd@example.test', 'developer', ?)")
+    .run(at)
+  store.db
+    .prepare(
+      "INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod', 'dev', 'Synth', 'app_1', ?)"
+    )
+    .run(at)
+  store.db
+    .prepare("INSERT INTO customers (id, user_id, email, created_at) VALUES ('cus', 'usr', 'c@example.test', ?)")
+    .run(at)
   const insertLicense = store.db.prepare(
     "INSERT INTO licenses (id, license_key, customer_id, product_id, kind, status, max_activations, created_at) VALUES (?, ?, 'cus', 'prod', 'perpetual', 'active', 2, ?)"
   )

@@ -1,5 +1,6 @@
-import { describe, expectTypeOf, it } from 'vitest'
 import type { Static } from 'typebox'
+import { describe, expectTypeOf, it } from 'vitest'
+
 import type { LibraryPayload } from '../../src/core/library/library-view'
 import type { toWebviewPayload } from '../../src/core/library/webview-view'
 import { LibraryPayloadSchema, WebviewPayloadSchema } from '../../src/shared/schemas/library'

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { openStore } from '../../src/core/store/store'
-import type { Store } from '../../src/core/store/store'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
 import { createEmulatorCore } from '../../src/core/emulator-core'
 import type { EmulatorCore } from '../../src/core/emulator-core'
@@ -9,8 +8,10 @@ import { createLibraryRepository } from '../../src/core/library/library-reposito
 import { createLibraryView } from '../../src/core/library/library-view'
 import type { LibraryQuery, LibraryView } from '../../src/core/library/library-view'
 import type { ScenarioDocument, ScenarioRow } from '../../src/core/scenarios/scenario-schema'
-import { makeTempDir } from '../support/temp-dir'
+import { openStore } from '../../src/core/store/store'
+import type { Store } from '../../src/core/store/store'
 import { libraryLinks } from '../../src/server/http/library-links'
+import { makeTempDir } from '../support/temp-dir'
 
 // The library reads its rows as column arrays and groups them in single passes (for speed on
 // 1,000-item libraries); these pin what that must keep: the orders, filters and tie-breaks of
@@ -21,7 +22,12 @@ const BASE_URL = 'http://127.0.0.1:4747'
 const TOKEN = 'tok.en+/='
 
 function scenario(): ScenarioDocument {
-  const product = (id: string, name: string, storefrontSlug: string | null, supportEmail: string | null = null): ScenarioRow => ({
+  const product = (
+    id: string,
+    name: string,
+    storefrontSlug: string | null,
+    supportEmail: string | null = null
+  ): ScenarioRow => ({
     id,
     developerId: 'dev',
     name,
@@ -48,8 +54,20 @@ function scenario(): ScenarioDocument {
     totalCents: 100,
     createdAt
   })
-  const item = (id: string, orderId: string, productId: string): ScenarioRow => ({ id, orderId, productId, kind: 'perpetual', unitPriceCents: 50 })
-  const entitlement = (id: string, productId: string, source: string, status: string, createdAt: string): ScenarioRow => ({
+  const item = (id: string, orderId: string, productId: string): ScenarioRow => ({
+    id,
+    orderId,
+    productId,
+    kind: 'perpetual',
+    unitPriceCents: 50
+  })
+  const entitlement = (
+    id: string,
+    productId: string,
+    source: string,
+    status: string,
+    createdAt: string
+  ): ScenarioRow => ({
     id,
     customerId: 'cus',
     productId,
@@ -67,7 +85,13 @@ function scenario(): ScenarioDocument {
     createdAt: at(-10),
     ...extra
   })
-  const activation = (id: string, licenseId: string, instanceId: string, firstSeenAt: string, deactivatedAt: string | null = null): ScenarioRow => ({
+  const activation = (
+    id: string,
+    licenseId: string,
+    instanceId: string,
+    firstSeenAt: string,
+    deactivatedAt: string | null = null
+  ): ScenarioRow => ({
     id,
     licenseId,
     instanceId,
@@ -94,7 +118,12 @@ function scenario(): ScenarioDocument {
       file('f alpha/new?b', 'p_alpha', '2.0', at(-20)),
       file('f_revoked', 'p_revoked', '1.0', at(-30))
     ],
-    orders: [order('o_old', 'north', at(-30)), order('o_tie_first', null, at(-20)), order('o_tie_second', 'south', at(-20)), order('o_empty', null, at(-5))],
+    orders: [
+      order('o_old', 'north', at(-30)),
+      order('o_tie_first', null, at(-20)),
+      order('o_tie_second', 'south', at(-20)),
+      order('o_empty', null, at(-5))
+    ],
     orderItems: [
       item('i_alpha', 'o_old', 'p_alpha'),
       item('i_bought', 'o_old', 'p_bought_only'),
@@ -149,7 +178,12 @@ describe('the library view over its column-array reads', () => {
     const clock = createClock(() => NOW)
     core = await createEmulatorCore({ store, clock, runtimeKey: null, apiBaseUrl: () => BASE_URL })
     core.state.import(scenario())
-    view = createLibraryView({ clock, customers: core.customers, queries: createLibraryRepository(store), grace: core.grace })
+    view = createLibraryView({
+      clock,
+      customers: core.customers,
+      queries: createLibraryRepository(store),
+      grace: core.grace
+    })
   })
   afterAll(() => {
     core.requests.close()
@@ -162,7 +196,16 @@ describe('the library view over its column-array reads', () => {
 
   it('keeps the field order of every group (the bytes of the response)', () => {
     const library = build({ instanceId: 'machine-early' })
-    expect(Object.keys(library)).toEqual(['products', 'subscriptions', 'licenses', 'orders', 'marketing_preferences', 'profile', 'support', 'download_token'])
+    expect(Object.keys(library)).toEqual([
+      'products',
+      'subscriptions',
+      'licenses',
+      'orders',
+      'marketing_preferences',
+      'profile',
+      'support',
+      'download_token'
+    ])
     expect(Object.keys(library.products[0] ?? {})).toEqual([
       'product_id',
       'name',
@@ -176,7 +219,14 @@ describe('the library view over its column-array reads', () => {
       'license_ids',
       'activated_on_this_device'
     ])
-    expect(Object.keys(library.products[1]?.downloads[0] ?? {})).toEqual(['file_id', 'version', 'platform', 'filename', 'size_bytes', 'url'])
+    expect(Object.keys(library.products[1]?.downloads[0] ?? {})).toEqual([
+      'file_id',
+      'version',
+      'platform',
+      'filename',
+      'size_bytes',
+      'url'
+    ])
     expect(Object.keys(library.licenses[0] ?? {})).toEqual([
       'id',
       'license_key',
@@ -225,7 +275,14 @@ describe('the library view over its column-array reads', () => {
       'total_cents',
       'items'
     ])
-    expect(Object.keys(library.orders[0]?.items[0] ?? {})).toEqual(['id', 'product_id', 'product_name', 'kind', 'unit_price_cents', 'claimed_at'])
+    expect(Object.keys(library.orders[0]?.items[0] ?? {})).toEqual([
+      'id',
+      'product_id',
+      'product_name',
+      'kind',
+      'unit_price_cents',
+      'claimed_at'
+    ])
     expect(Object.keys(library.support.product_contacts[0] ?? {})).toEqual(['product_id', 'product_name', 'email'])
   })
 
@@ -244,7 +301,9 @@ describe('the library view over its column-array reads', () => {
     const alpha = build().products.find((p) => p.product_id === 'p_alpha')
     expect(alpha?.version).toBe('2.0')
     expect(alpha?.downloads.map((d) => d.file_id)).toEqual(['f alpha/new?b', 'f_alpha_new_a', 'f_alpha_old'])
-    expect(alpha?.downloads[0]?.url).toBe(`${BASE_URL}/api/downloads/f%20alpha%2Fnew%3Fb?download_token=tok.en%2B%2F%3D`)
+    expect(alpha?.downloads[0]?.url).toBe(
+      `${BASE_URL}/api/downloads/f%20alpha%2Fnew%3Fb?download_token=tok.en%2B%2F%3D`
+    )
     expect(build().products.find((p) => p.product_id === 'p_beta')?.downloads).toEqual([])
   })
 
@@ -253,11 +312,23 @@ describe('the library view over its column-array reads', () => {
     expect(licenses.map((l) => l.id)).toEqual(['l_alpha', 'l_beta', 'l_revoked_product', 'l_trial'])
     const [alpha, beta, , trial] = licenses
     expect(alpha?.activations.map((a) => a.id)).toEqual(['a_early', 'a_late'])
-    expect(alpha).toMatchObject({ activation_count: 2, activations_remaining: 0, activated_on_this_device: true, state: 'VALID' })
+    expect(alpha).toMatchObject({
+      activation_count: 2,
+      activations_remaining: 0,
+      activated_on_this_device: true,
+      state: 'VALID'
+    })
     // A subscription license lasts as long as its subscription grants access: this one was cancelled and its period ended.
-    expect(beta).toMatchObject({ expires_at: at(-1), state: 'EXPIRED', activations: [], activated_on_this_device: false })
+    expect(beta).toMatchObject({
+      expires_at: at(-1),
+      state: 'EXPIRED',
+      activations: [],
+      activated_on_this_device: false
+    })
     expect(trial).toMatchObject({ state: 'TRIAL_EXPIRED', product_name: 'Gamma' })
-    expect(build({ instanceId: 'machine-early' }).products.find((p) => p.product_id === 'p_alpha')?.activated_on_this_device).toBe(true)
+    expect(
+      build({ instanceId: 'machine-early' }).products.find((p) => p.product_id === 'p_alpha')?.activated_on_this_device
+    ).toBe(true)
   })
 
   it('orders: newest first (the later of a tie first), items in the order added, none without items', () => {
@@ -285,7 +356,9 @@ describe('the library view over its column-array reads', () => {
     expect(library.subscriptions.map((s) => [s.id, s.status, s.renews_at])).toEqual([['s_beta', 'canceled', null]])
     expect(library.licenses.map((l) => l.id)).toEqual(['l_beta'])
     expect(library.orders.map((o) => o.id)).toEqual(['o_tie_second'])
-    expect(library.support.product_contacts).toEqual([{ product_id: 'p_beta', product_name: 'Beta', email: 'support+south@plugin-license-emulator.test' }])
+    expect(library.support.product_contacts).toEqual([
+      { product_id: 'p_beta', product_name: 'Beta', email: 'support+south@plugin-license-emulator.test' }
+    ])
   })
 
   it('support contacts: one per owned product, its own address first', () => {

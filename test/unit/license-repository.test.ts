@@ -1,12 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { openStore } from '../../src/core/store/store'
-import type { Store } from '../../src/core/store/store'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
 import { createEmulatorCore } from '../../src/core/emulator-core'
 import type { EmulatorCore } from '../../src/core/emulator-core'
 import { createLicenseRepository } from '../../src/core/licensing/license-repository'
 import type { LicenseRepository } from '../../src/core/licensing/license-repository'
+import { openStore } from '../../src/core/store/store'
+import type { Store } from '../../src/core/store/store'
 import { makeTempDir } from '../support/temp-dir'
 
 // validate reads a license, its live activation count and one instance's activation in one
@@ -22,7 +23,12 @@ describe('license rows: a license with its activations in one read', () => {
   beforeEach(async () => {
     dir = makeTempDir('license-rows')
     store = openStore({ path: join(dir.path, 'emulator.db') })
-    core = await createEmulatorCore({ store, clock: createClock(), runtimeKey: null, apiBaseUrl: () => 'http://127.0.0.1:4747' })
+    core = await createEmulatorCore({
+      store,
+      clock: createClock(),
+      runtimeKey: null,
+      apiBaseUrl: () => 'http://127.0.0.1:4747'
+    })
     rows = createLicenseRepository(store)
     const developer = core.developers.create({ email: 'dev@example.test' })
     const created = core.products.create({ developerId: developer.id, name: 'Synth' })
@@ -36,8 +42,10 @@ describe('license rows: a license with its activations in one read', () => {
     dir.remove()
   })
 
-  const activate = (instanceId: string) => core.licensing.activate(core.products.find(product.id)!, { licenseKey: key, instanceId })
-  const deactivate = (instanceId: string) => core.licensing.deactivate(core.products.find(product.id)!, { licenseKey: key, instanceId })
+  const activate = (instanceId: string) =>
+    core.licensing.activate(core.products.find(product.id)!, { licenseKey: key, instanceId })
+  const deactivate = (instanceId: string) =>
+    core.licensing.deactivate(core.products.find(product.id)!, { licenseKey: key, instanceId })
 
   it('answers null for an unknown key', () => {
     expect(rows.byKeyWithActivations('NOPE-NOPE', 'machine-a')).toBeNull()

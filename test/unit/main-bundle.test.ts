@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { fake, resetFakeElectron } from '../support/fake-electron'
-import { makeTempDir } from '../support/temp-dir'
+
 import { USER_DATA_ENV } from '../../src/main/user-data'
 import { RENDERER_CSP } from '../../src/server/routes/renderer'
+import { fake, resetFakeElectron } from '../support/fake-electron'
+import { makeTempDir } from '../support/temp-dir'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 

@@ -2,12 +2,13 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FakeBrowserWindow, fake, resetFakeElectron } from '../support/fake-electron'
-import { makeTempDir } from '../support/temp-dir'
+
 import { runDesktopApp } from '../../src/main/desktop-app'
 import type { DesktopApp } from '../../src/main/desktop-app'
-import { IPC_CHANNELS } from '../../src/preload/channels'
 import { USER_DATA_ENV } from '../../src/main/user-data'
+import { IPC_CHANNELS } from '../../src/preload/channels'
+import { fake, FakeBrowserWindow, resetFakeElectron } from '../support/fake-electron'
+import { makeTempDir } from '../support/temp-dir'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 
@@ -30,12 +31,21 @@ interface Json {
   headers: Headers
 }
 
-async function call(baseUrl: string, method: string, path: string, options: { adminToken?: string; bearer?: string; body?: unknown } = {}): Promise<Json> {
+async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { adminToken?: string; bearer?: string; body?: unknown } = {}
+): Promise<Json> {
   const headers: Record<string, string> = {}
   if (options.adminToken) headers['x-emulator-token'] = options.adminToken
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`
   if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body)
+  })
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Json['body']) : {} }
 }
@@ -53,7 +63,10 @@ describe('the desktop app, wired', () => {
     mainDir = join(temp.path, 'out', 'main')
     mkdirSync(mainDir, { recursive: true })
     mkdirSync(join(temp.path, 'out', 'renderer'), { recursive: true })
-    writeFileSync(join(temp.path, 'out', 'renderer', 'index.html'), '<!doctype html><title>UI</title><div id="root"></div>')
+    writeFileSync(
+      join(temp.path, 'out', 'renderer', 'index.html'),
+      '<!doctype html><title>UI</title><div id="root"></div>'
+    )
     fake.app.paths = { appData: join(temp.path, 'app-data'), downloads: join(temp.path, 'downloads') }
   })
   afterEach(async () => {
@@ -98,7 +111,10 @@ describe('the desktop app, wired', () => {
 
   it('gives the bridge the connection, and a credential made with it can be revealed after a restart', async () => {
     const first = await start()
-    const connection = (await fake.ipcMain.invoke(IPC_CHANNELS.connection, `${first.server.baseUrl}/`)) as { baseUrl: string; adminToken: string }
+    const connection = (await fake.ipcMain.invoke(IPC_CHANNELS.connection, `${first.server.baseUrl}/`)) as {
+      baseUrl: string
+      adminToken: string
+    }
     expect(connection.baseUrl).toBe(first.server.baseUrl)
 
     const admin = connection.adminToken
@@ -107,7 +123,12 @@ describe('the desktop app, wired', () => {
       body: { email: 'desk@example.test', role: 'developer' }
     })
     expect(developer.status).toBe(201)
-    const session = await call(connection.baseUrl, 'POST', `/_emulator/developers/${developer.body.developer.id}/session`, { adminToken: admin, body: {} })
+    const session = await call(
+      connection.baseUrl,
+      'POST',
+      `/_emulator/developers/${developer.body.developer.id}/session`,
+      { adminToken: admin, body: {} }
+    )
     const product = await call(connection.baseUrl, 'POST', '/_emulator/products', {
       adminToken: admin,
       body: { developerId: developer.body.developer.id, name: 'Desk Synth' }
@@ -128,7 +149,10 @@ describe('the desktop app, wired', () => {
     fake.app.paths = { appData: join(temp.path, 'app-data'), downloads: join(temp.path, 'downloads') }
     const second = await start()
     expect(second.server.adminToken).not.toBe(admin)
-    const revealed = await call(second.server.baseUrl, 'POST', `${credentialPath}/reveal-secret`, { bearer: session.body.token, body: {} })
+    const revealed = await call(second.server.baseUrl, 'POST', `${credentialPath}/reveal-secret`, {
+      bearer: session.body.token,
+      body: {}
+    })
     expect(revealed.status).toBe(200)
     expect(revealed.body.one_time_reveal.pluginSecret).toBe(secret)
   })
@@ -137,7 +161,11 @@ describe('the desktop app, wired', () => {
     fake.safeStorage.backend = 'basic_text'
     const app = await start()
     const info = (await fake.ipcMain.invoke(IPC_CHANNELS.appInfo, app.server.baseUrl)) as Record<string, unknown>
-    expect(info).toEqual({ version: '0.0.0-test', dataDir, runtimeKeyProtection: process.platform === 'linux' ? 'file' : 'safeStorage' })
+    expect(info).toEqual({
+      version: '0.0.0-test',
+      dataDir,
+      runtimeKeyProtection: process.platform === 'linux' ? 'file' : 'safeStorage'
+    })
     if (process.platform === 'linux') {
       const keyFile = join(dataDir, 'emulator.db.runtime-key')
       expect(statSync(keyFile).mode & 0o777).toBe(0o600)
@@ -149,7 +177,14 @@ describe('the desktop app, wired', () => {
     const app = await start()
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     const port = Number(new URL(app.server.baseUrl).port)
-    const strangers = [`http://127.0.0.1:${port + 1}/`, `http://localhost:${port}/`, 'https://example.com/', 'file:///etc/passwd', 'about:blank', null]
+    const strangers = [
+      `http://127.0.0.1:${port + 1}/`,
+      `http://localhost:${port}/`,
+      'https://example.com/',
+      'file:///etc/passwd',
+      'about:blank',
+      null
+    ]
     for (const sender of strangers) {
       for (const channel of Object.values(IPC_CHANNELS)) {
         await expect(fake.ipcMain.invoke(channel, sender, 'https://example.com/')).rejects.toThrow(/refused/)
@@ -169,7 +204,11 @@ describe('the desktop app, wired', () => {
     expect(window?.webContents.openWindow('https://example.com/new')).toEqual({ action: 'deny' })
     const other = new FakeBrowserWindow()
     expect(other.webContents.navigate(`${app.server.baseUrl}/x`)).toBe(false)
-    expect(fake.shell.openedExternal).toEqual(['https://example.com/', 'https://example.com/new', `${app.server.baseUrl}/x`])
+    expect(fake.shell.openedExternal).toEqual([
+      'https://example.com/',
+      'https://example.com/new',
+      `${app.server.baseUrl}/x`
+    ])
     // Permission handlers are in place before the window exists.
     expect(await fake.session.request('media', `${app.server.baseUrl}/`)).toBe(false)
     expect(await fake.session.request('clipboard-sanitized-write', `${app.server.baseUrl}/`)).toBe(true)

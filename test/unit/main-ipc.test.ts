@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fake, resetFakeElectron } from '../support/fake-electron'
-import { makeTempDir } from '../support/temp-dir'
+
 import { createBridgeHandlers, isAllowedSender, registerIpcHandlers, safeFileName } from '../../src/main/ipc'
 import type { BridgeDeps } from '../../src/main/ipc'
 import { IPC_CHANNELS } from '../../src/preload/channels'
+import { fake, resetFakeElectron } from '../support/fake-electron'
+import { makeTempDir } from '../support/temp-dir'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 
@@ -64,12 +65,18 @@ describe('the IPC handlers', () => {
 
   it('answers connection and appInfo to the UI', async () => {
     expect(await invoke(IPC_CHANNELS.connection)).toEqual({ baseUrl: ORIGIN, adminToken: 'token-123456' })
-    expect(await invoke(IPC_CHANNELS.appInfo)).toEqual({ version: '1.2.3', dataDir: temp.path, runtimeKeyProtection: 'file' })
+    expect(await invoke(IPC_CHANNELS.appInfo)).toEqual({
+      version: '1.2.3',
+      dataDir: temp.path,
+      runtimeKeyProtection: 'file'
+    })
   })
 
   it('refuses every channel to another origin before running it', async () => {
     for (const channel of Object.values(IPC_CHANNELS)) {
-      await expect(fake.ipcMain.invoke(channel, 'http://127.0.0.1:9999/', 'https://example.com/', 'x')).rejects.toThrow(`${channel} refused`)
+      await expect(fake.ipcMain.invoke(channel, 'http://127.0.0.1:9999/', 'https://example.com/', 'x')).rejects.toThrow(
+        `${channel} refused`
+      )
     }
     expect(fake.shell.openedExternal).toEqual([])
     expect(fake.shell.openedPaths).toEqual([])
@@ -86,7 +93,10 @@ describe('the IPC handlers', () => {
   it('openExternal opens http(s) URLs only', async () => {
     await invoke(IPC_CHANNELS.openExternal, 'https://docs.example.com/plugin-keys?x=1#y')
     await invoke(IPC_CHANNELS.openExternal, 'http://127.0.0.1:4747/docs')
-    expect(fake.shell.openedExternal).toEqual(['https://docs.example.com/plugin-keys?x=1#y', 'http://127.0.0.1:4747/docs'])
+    expect(fake.shell.openedExternal).toEqual([
+      'https://docs.example.com/plugin-keys?x=1#y',
+      'http://127.0.0.1:4747/docs'
+    ])
     const refused = [
       'file:///etc/passwd',
       'javascript:alert(1)',
@@ -98,7 +108,8 @@ describe('the IPC handlers', () => {
       null,
       'x'.repeat(5000)
     ]
-    for (const url of refused) await expect(invoke(IPC_CHANNELS.openExternal, url)).rejects.toThrow('Only http and https')
+    for (const url of refused)
+      await expect(invoke(IPC_CHANNELS.openExternal, url)).rejects.toThrow('Only http and https')
     expect(fake.shell.openedExternal).toHaveLength(2)
   })
 

@@ -2,27 +2,37 @@ import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+import { runDesktopApp } from '../../src/main/desktop-app'
+import type { DesktopApp } from '../../src/main/desktop-app'
+import { buildMenuTemplate, MENU_LABELS } from '../../src/main/menu'
+import type { MenuActions } from '../../src/main/menu'
+import { USER_DATA_ENV } from '../../src/main/user-data'
 import { fake, resetFakeElectron } from '../support/fake-electron'
 import type { FakeMenuItem } from '../support/fake-electron'
 import { makeTempDir } from '../support/temp-dir'
-import { MENU_LABELS, buildMenuTemplate } from '../../src/main/menu'
-import type { MenuActions } from '../../src/main/menu'
-import { runDesktopApp } from '../../src/main/desktop-app'
-import type { DesktopApp } from '../../src/main/desktop-app'
-import { USER_DATA_ENV } from '../../src/main/user-data'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 
-const noActions: MenuActions = { copyApiBaseUrl: async () => undefined, openDataFolder: async () => undefined, resetEmulator: async () => false }
+const noActions: MenuActions = {
+  copyApiBaseUrl: async () => undefined,
+  openDataFolder: async () => undefined,
+  resetEmulator: async () => false
+}
 
 function roles(items: readonly { role?: string; submenu?: unknown }[]): string[] {
-  return items.flatMap((item) => [...(item.role ? [item.role] : []), ...(Array.isArray(item.submenu) ? roles(item.submenu as FakeMenuItem[]) : [])])
+  return items.flatMap((item) => [
+    ...(item.role ? [item.role] : []),
+    ...(Array.isArray(item.submenu) ? roles(item.submenu as FakeMenuItem[]) : [])
+  ])
 }
 
 describe('the menu template', () => {
   it('has the usual roles and the Emulator commands', () => {
     const template = buildMenuTemplate(noActions, { platform: 'linux', isPackaged: true, onError: () => undefined })
-    expect(roles(template)).toEqual(expect.arrayContaining(['fileMenu', 'editMenu', 'windowMenu', 'reload', 'zoomIn', 'togglefullscreen']))
+    expect(roles(template)).toEqual(
+      expect.arrayContaining(['fileMenu', 'editMenu', 'windowMenu', 'reload', 'zoomIn', 'togglefullscreen'])
+    )
     expect(roles(template)).not.toContain('appMenu')
     expect(roles(template)).not.toContain('toggleDevTools') // not in a packaged app
     const emulator = template.find((item) => item.label === MENU_LABELS.emulator)
@@ -39,7 +49,11 @@ describe('the menu template', () => {
   it('reports a failing command instead of leaving an unhandled rejection', async () => {
     const errors: unknown[] = []
     const failing: MenuActions = { ...noActions, resetEmulator: async () => Promise.reject(new Error('locked')) }
-    const template = buildMenuTemplate(failing, { platform: 'linux', isPackaged: true, onError: (error) => errors.push(error) })
+    const template = buildMenuTemplate(failing, {
+      platform: 'linux',
+      isPackaged: true,
+      onError: (error) => errors.push(error)
+    })
     const emulator = template.find((item) => item.label === MENU_LABELS.emulator)
     ;(emulator?.submenu as FakeMenuItem[]).find((item) => item.label === MENU_LABELS.resetEmulator)?.click?.()
     await vi.waitFor(() => expect(errors).toEqual([new Error('locked')]))
@@ -80,7 +94,9 @@ describe('the menu commands in the running app', () => {
   }
 
   async function developerCount(): Promise<number> {
-    const response = await fetch(`${app.server.baseUrl}/_emulator/developers`, { headers: { 'x-emulator-token': app.server.adminToken } })
+    const response = await fetch(`${app.server.baseUrl}/_emulator/developers`, {
+      headers: { 'x-emulator-token': app.server.adminToken }
+    })
     return ((await response.json()) as { developers: unknown[] }).developers.length
   }
 
@@ -106,7 +122,11 @@ describe('the menu commands in the running app', () => {
   it('Open data folder tells the user when the OS cannot open it', async () => {
     fake.shell.openPathResult = 'no file manager'
     click(MENU_LABELS.openDataFolder)
-    await vi.waitFor(() => expect(fake.dialog.errorBoxes).toEqual([{ title: 'Cannot open the data folder', content: `${app.dataDir}: no file manager` }]))
+    await vi.waitFor(() =>
+      expect(fake.dialog.errorBoxes).toEqual([
+        { title: 'Cannot open the data folder', content: `${app.dataDir}: no file manager` }
+      ])
+    )
   })
 
   it('Reset emulator... asks first and does nothing when cancelled', async () => {
@@ -114,7 +134,12 @@ describe('the menu commands in the running app', () => {
     fake.dialog.messageBoxResponse = 0
     click(MENU_LABELS.resetEmulator)
     await vi.waitFor(() => expect(fake.dialog.messageBoxes).toHaveLength(1))
-    expect(fake.dialog.messageBoxes[0]).toMatchObject({ message: 'Reset the emulator?', buttons: ['Cancel', 'Reset'], cancelId: 0, defaultId: 0 })
+    expect(fake.dialog.messageBoxes[0]).toMatchObject({
+      message: 'Reset the emulator?',
+      buttons: ['Cancel', 'Reset'],
+      cancelId: 0,
+      defaultId: 0
+    })
     expect(await developerCount()).toBe(1)
     expect(fake.windows[0]?.webContents.reloads).toBe(0)
   })

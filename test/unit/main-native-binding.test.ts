@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { NATIVE_BINDING_ENV, electronNativeDirName, resolveNativeBinding } from '../../src/main/native-binding'
+
+import { electronNativeDirName, NATIVE_BINDING_ENV, resolveNativeBinding } from '../../src/main/native-binding'
 import type { NativeBindingInput } from '../../src/main/native-binding'
 
 // Which better_sqlite3.node the app loads: the logic only (the Electron build itself cannot be
@@ -52,7 +53,9 @@ describe('resolveNativeBinding', () => {
     if (result.ok) return
     expect(result.message).toContain('npm run build:native:electron')
     expect(result.message).toContain('Electron 45.4.1, ABI 150, linux-x64')
-    expect(result.message).toContain(join('/src/emulator', 'build', 'native', 'electron-v150-linux-x64', 'better_sqlite3.node'))
+    expect(result.message).toContain(
+      join('/src/emulator', 'build', 'native', 'electron-v150-linux-x64', 'better_sqlite3.node')
+    )
   })
 
   it('says a packaged app is incomplete rather than asking users to run npm', () => {
@@ -62,17 +65,34 @@ describe('resolveNativeBinding', () => {
   })
 
   it('honours an explicit path, and refuses one that does not exist', () => {
-    expect(resolveNativeBinding(input({ env: { [NATIVE_BINDING_ENV]: '/custom/b.node' } }, ['/custom/b.node']))).toEqual({ ok: true, path: '/custom/b.node' })
+    expect(
+      resolveNativeBinding(input({ env: { [NATIVE_BINDING_ENV]: '/custom/b.node' } }, ['/custom/b.node']))
+    ).toEqual({ ok: true, path: '/custom/b.node' })
     expect(resolveNativeBinding(input({ env: { [NATIVE_BINDING_ENV]: '/custom/b.node' } })).ok).toBe(false)
   })
 
   it('agrees with scripts/build-electron-native.mjs on where the build goes', () => {
-    const printed = execFileSync(process.execPath, [join(root, 'scripts', 'build-electron-native.mjs'), '--print-out-dir'], { encoding: 'utf8' }).trim()
+    const printed = execFileSync(
+      process.execPath,
+      [join(root, 'scripts', 'build-electron-native.mjs'), '--print-out-dir'],
+      { encoding: 'utf8' }
+    ).trim()
     const abi = readFileSync(join(root, 'node_modules', 'electron', 'abi_version'), 'utf8').trim()
-    const version = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version as string
-    const expected = join(root, 'build', 'native', electronNativeDirName({ abi, platform: process.platform, arch: process.arch }), 'better_sqlite3.node')
+    const version = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'))
+      .version as string
+    const expected = join(
+      root,
+      'build',
+      'native',
+      electronNativeDirName({ abi, platform: process.platform, arch: process.arch }),
+      'better_sqlite3.node'
+    )
     expect(join(printed, 'better_sqlite3.node')).toBe(expected)
-    const resolved = resolveNativeBinding(input({ electronVersion: version, abi, platform: process.platform, arch: process.arch, appPath: root }, [expected]))
+    const resolved = resolveNativeBinding(
+      input({ electronVersion: version, abi, platform: process.platform, arch: process.arch, appPath: root }, [
+        expected
+      ])
+    )
     expect(resolved).toEqual({ ok: true, path: expected })
   })
 })

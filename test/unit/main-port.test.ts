@@ -3,6 +3,7 @@ import type { Server } from 'node:net'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+
 import { listenOnPreferredPort } from '../../src/main/port'
 
 // Real sockets on 127.0.0.1: a port is "taken" because another listener really holds it.

@@ -1,7 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fake, resetFakeElectron } from '../support/fake-electron'
+
 import type { DesktopBridge } from '../../src/preload/bridge'
 import { IPC_CHANNELS } from '../../src/preload/channels'
+import { fake, resetFakeElectron } from '../support/fake-electron'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 
@@ -22,7 +23,13 @@ describe('the preload bridge', () => {
   it('exposes one object with exactly the five typed functions, and nothing else', async () => {
     expect(exposedKeys).toEqual(['emulatorDesktop'])
     // Exactly these: no raw ipcRenderer (send, on, invoke on any channel) among them.
-    expect(Object.keys(bridge).sort()).toEqual(['appInfo', 'connection', 'openDataFolder', 'openExternal', 'saveTextFile'])
+    expect(Object.keys(bridge).sort()).toEqual([
+      'appInfo',
+      'connection',
+      'openDataFolder',
+      'openExternal',
+      'saveTextFile'
+    ])
     for (const value of Object.values(bridge)) expect(typeof value).toBe('function')
   })
 

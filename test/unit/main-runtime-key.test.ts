@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+import { loadOrCreateRuntimeKeyFile } from '../../src/core/crypto/runtime-key-file'
+import { encryptedRuntimeKeyPathFor, hasRealSafeStorage, loadRuntimeKey } from '../../src/main/runtime-key'
 import { fake, resetFakeElectron } from '../support/fake-electron'
 import { makeTempDir } from '../support/temp-dir'
-import { encryptedRuntimeKeyPathFor, hasRealSafeStorage, loadRuntimeKey } from '../../src/main/runtime-key'
-import { loadOrCreateRuntimeKeyFile } from '../../src/core/crypto/runtime-key-file'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 
@@ -23,7 +24,8 @@ describe('the runtime key in the desktop app', () => {
   })
   afterEach(() => temp.remove())
 
-  const load = (platform: NodeJS.Platform = 'linux') => loadRuntimeKey({ databasePath, safeStorage: fake.safeStorage, platform })
+  const load = (platform: NodeJS.Platform = 'linux') =>
+    loadRuntimeKey({ databasePath, safeStorage: fake.safeStorage, platform })
 
   it('counts only a real keychain backend as protection', async () => {
     fake.safeStorage.backend = 'gnome_libsecret'

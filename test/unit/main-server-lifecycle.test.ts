@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import type { Server } from 'node:net'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fake, resetFakeElectron } from '../support/fake-electron'
-import { makeTempDir } from '../support/temp-dir'
+
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { closeServerOnQuit, startEmbeddedServer } from '../../src/main/server-lifecycle'
 import type { EmbeddedServer } from '../../src/main/server-lifecycle'
 import { RENDERER_CSP } from '../../src/server/routes/renderer'
+import { fake, resetFakeElectron } from '../support/fake-electron'
+import { makeTempDir } from '../support/temp-dir'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 
@@ -40,7 +41,9 @@ describe('the embedded server', () => {
   })
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => server.stop()))
-    await Promise.all(blockers.splice(0).map((blocker) => new Promise<void>((resolve) => blocker.close(() => resolve()))))
+    await Promise.all(
+      blockers.splice(0).map((blocker) => new Promise<void>((resolve) => blocker.close(() => resolve())))
+    )
     temp.remove()
   })
 
@@ -68,7 +71,9 @@ describe('the embedded server', () => {
     expect(page.headers.get('content-security-policy')).toBe(RENDERER_CSP)
     const health = await fetch(`${server.baseUrl}/_emulator/health`)
     expect(health.status).toBe(200)
-    const info = await fetch(`${server.baseUrl}/_emulator/developers`, { headers: { 'x-emulator-token': server.adminToken } })
+    const info = await fetch(`${server.baseUrl}/_emulator/developers`, {
+      headers: { 'x-emulator-token': server.adminToken }
+    })
     expect(info.status).toBe(200)
   })
 
@@ -94,7 +99,9 @@ describe('the embedded server', () => {
       body: JSON.stringify({ email: 'a@example.test', role: 'developer' })
     })
     expect(created.status).toBe(201)
-    const listed = async () => ((await (await fetch(`${server.baseUrl}/_emulator/developers`, { headers })).json()) as { developers: unknown[] }).developers
+    const listed = async () =>
+      ((await (await fetch(`${server.baseUrl}/_emulator/developers`, { headers })).json()) as { developers: unknown[] })
+        .developers
     expect(await listed()).toHaveLength(1)
     server.reset()
     expect(await listed()).toHaveLength(0)
@@ -131,7 +138,9 @@ describe('the embedded server', () => {
 
   it('still quits when closing fails, and reports the failure', async () => {
     const errors: unknown[] = []
-    closeServerOnQuit(fake.app, { stop: async () => Promise.reject(new Error('disk gone')) }, (error) => errors.push(error))
+    closeServerOnQuit(fake.app, { stop: async () => Promise.reject(new Error('disk gone')) }, (error) =>
+      errors.push(error)
+    )
     fake.app.quit()
     await vi.waitFor(() => expect(fake.app.quitted).toBe(true))
     expect(errors).toEqual([new Error('disk gone')])

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FakeBrowserWindow, fake, resetFakeElectron } from '../support/fake-electron'
-import { makeTempDir } from '../support/temp-dir'
-import { bringToFront, claimSingleInstance } from '../../src/main/single-instance'
+
 import { runDesktopApp } from '../../src/main/desktop-app'
+import { bringToFront, claimSingleInstance } from '../../src/main/single-instance'
 import { USER_DATA_ENV } from '../../src/main/user-data'
+import { fake, FakeBrowserWindow, resetFakeElectron } from '../support/fake-electron'
+import { makeTempDir } from '../support/temp-dir'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { PRODUCT_NAME, USER_DATA_ENV, resolveUserDataDir } from '../../src/main/user-data'
+
+import { PRODUCT_NAME, resolveUserDataDir, USER_DATA_ENV } from '../../src/main/user-data'
 
 describe('the user-data directory', () => {
   const appData = '/home/u/.config'
@@ -10,12 +11,18 @@ describe('the user-data directory', () => {
   })
 
   it('follows the environment variable', () => {
-    expect(resolveUserDataDir({ switchValue: '', env: { [USER_DATA_ENV]: '/tmp/profile' }, appData })).toBe('/tmp/profile')
-    expect(resolveUserDataDir({ switchValue: '', env: { [USER_DATA_ENV]: '  ' }, appData })).toBe(join(appData, PRODUCT_NAME))
+    expect(resolveUserDataDir({ switchValue: '', env: { [USER_DATA_ENV]: '/tmp/profile' }, appData })).toBe(
+      '/tmp/profile'
+    )
+    expect(resolveUserDataDir({ switchValue: '', env: { [USER_DATA_ENV]: '  ' }, appData })).toBe(
+      join(appData, PRODUCT_NAME)
+    )
   })
 
   it('follows --user-data-dir first, made absolute', () => {
-    expect(resolveUserDataDir({ switchValue: '/tmp/switch', env: { [USER_DATA_ENV]: '/tmp/profile' }, appData })).toBe('/tmp/switch')
+    expect(resolveUserDataDir({ switchValue: '/tmp/switch', env: { [USER_DATA_ENV]: '/tmp/profile' }, appData })).toBe(
+      '/tmp/switch'
+    )
     expect(resolveUserDataDir({ switchValue: 'relative/dir', env: {}, appData })).toBe(resolve('relative/dir'))
   })
 })

@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FakeBrowserWindow, FakeWebContents, fake, resetFakeElectron } from '../support/fake-electron'
-import { makeTempDir } from '../support/temp-dir'
-import { createMainWindow, restrictNavigation } from '../../src/main/window'
-import { denyPermissions } from '../../src/main/permissions'
-import { parseExternalUrl } from '../../src/main/external-url'
 import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+import { parseExternalUrl } from '../../src/main/external-url'
+import { denyPermissions } from '../../src/main/permissions'
+import { createMainWindow, restrictNavigation } from '../../src/main/window'
+import { fake, FakeBrowserWindow, FakeWebContents, resetFakeElectron } from '../support/fake-electron'
+import { makeTempDir } from '../support/temp-dir'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 
@@ -109,7 +110,18 @@ describe('permissions', () => {
 
   it('denies every permission request and check', async () => {
     denyPermissions(fake.session as never, () => [ORIGIN])
-    for (const permission of ['media', 'geolocation', 'notifications', 'midiSysex', 'openExternal', 'fullscreen', 'clipboard-read', 'hid', 'serial', 'usb']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'midiSysex',
+      'openExternal',
+      'fullscreen',
+      'clipboard-read',
+      'hid',
+      'serial',
+      'usb'
+    ]) {
       expect(await fake.session.request(permission, `${ORIGIN}/`), permission).toBe(false)
       expect(fake.session.check(permission, ORIGIN), permission).toBe(false)
     }

@@ -1,18 +1,19 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { FakeBrowserWindow, fake, resetFakeElectron } from '../support/fake-electron'
-import { makeTempDir } from '../support/temp-dir'
+
+import { createMainWindow } from '../../src/main/window'
 import {
   DEFAULT_WINDOW_SIZE,
-  MIN_WINDOW_SIZE,
   initialWindowBounds,
   isOnSomeDisplay,
+  MIN_WINDOW_SIZE,
   readWindowState,
   trackWindowState,
   writeWindowState
 } from '../../src/main/window-state'
-import { createMainWindow } from '../../src/main/window'
+import { fake, FakeBrowserWindow, resetFakeElectron } from '../support/fake-electron'
+import { makeTempDir } from '../support/temp-dir'
 
 vi.mock('electron', () => import('../support/fake-electron'))
 

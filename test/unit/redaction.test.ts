@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { previewOf, redactJson, redactText, redactUrl } from '../../src/core/redaction/redact'
-import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
 
-const JWT = 'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwicm9sZSI6ImRldmVsb3BlciJ9.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
+import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
+import { previewOf, redactJson, redactText, redactUrl } from '../../src/core/redaction/redact'
+
+const JWT =
+  'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwicm9sZSI6ImRldmVsb3BlciJ9.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
 
 /** Splits a preview into what it keeps of the start and of the end. */
 function keptParts(preview: string): { head: string; tail: string } {
@@ -97,7 +99,14 @@ describe('redactJson', () => {
     }
     const out = redactJson(input) as typeof input
     const text = JSON.stringify(out)
-    for (const secret of ['plain-looking-plugin-key', 'x'.repeat(40), 'dXNlcjpwYXNz', 'hunter2', 'claim-1234567890-abcdef', 'lib-1234567890-abcdef']) {
+    for (const secret of [
+      'plain-looking-plugin-key',
+      'x'.repeat(40),
+      'dXNlcjpwYXNz',
+      'hunter2',
+      'claim-1234567890-abcdef',
+      'lib-1234567890-abcdef'
+    ]) {
       expect(text).not.toContain(secret)
     }
     expect(out.appId).toBe('app_visible')

@@ -26,7 +26,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** Relative module specifiers in a source text: import/export ... from, side-effect imports, import(). */
 export function specifiersOf(source: string): string[] {
   const found: string[] = []
-  for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g)) found.push(match[1] as string)
+  for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g))
+    found.push(match[1] as string)
   return found
 }
 
@@ -45,11 +46,13 @@ export function importsRunningBack(files: Record<string, string>): string[] {
     for (const specifier of specifiersOf(source)) {
       const target = posix.normalize(posix.join(posix.dirname(path), specifier))
       if (target.startsWith('../')) {
-        if (!target.startsWith('../../shared/')) wrong.push(`${path} -> ${specifier} (outside the renderer, not src/shared)`)
+        if (!target.startsWith('../../shared/'))
+          wrong.push(`${path} -> ${specifier} (outside the renderer, not src/shared)`)
         continue
       }
       const targetRoom = roomOf(target)
-      if (targetRoom !== room && !allowed.includes(targetRoom)) wrong.push(`${path} -> ${specifier} (${room} may not import ${targetRoom})`)
+      if (targetRoom !== room && !allowed.includes(targetRoom))
+        wrong.push(`${path} -> ${specifier} (${room} may not import ${targetRoom})`)
     }
   }
   return wrong
@@ -61,7 +64,8 @@ function rendererSources(): Record<string, string> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) walk(path)
-      else if (/\.(ts|tsx)$/.test(entry.name)) files[relative(RENDERER, path).split(sep).join('/')] = readFileSync(path, 'utf8')
+      else if (/\.(ts|tsx)$/.test(entry.name))
+        files[relative(RENDERER, path).split(sep).join('/')] = readFileSync(path, 'utf8')
     }
   }
   walk(RENDERER)
@@ -99,10 +103,12 @@ describe('the renderer rooms import one way', () => {
   it('lets a room import downwards, within itself and the wire contract', () => {
     expect(
       importsRunningBack({
-        'app/Shell.tsx': "import { X } from '../screens/x/X'\nimport { r } from '../navigation/router'\nimport { s } from './ScreenView'",
+        'app/Shell.tsx':
+          "import { X } from '../screens/x/X'\nimport { r } from '../navigation/router'\nimport { s } from './ScreenView'",
         'screens/a/A.tsx':
           "import { B } from '../b/B'\nimport { save } from '../../platform/save-file'\nimport { K } from '../../../../shared/contract/faults'",
-        'stores/t.ts': "import { inspect } from '../tokens/license-token'\nimport type { S } from '../platform/admin-token'"
+        'stores/t.ts':
+          "import { inspect } from '../tokens/license-token'\nimport type { S } from '../platform/admin-token'"
       })
     ).toEqual([])
   })

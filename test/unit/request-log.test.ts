@@ -1,21 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { join } from 'node:path'
-import { openStore } from '../../src/core/store/store'
-import type { Store } from '../../src/core/store/store'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
 import { createClock } from '../../src/core/clock/clock'
-import { FLUSH_DELAY_MS, MAX_BATCH, WRITE_SLICE, createRequestLog } from '../../src/core/inspector/request-log'
-import type { RequestLog } from '../../src/core/inspector/request-log'
+import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
 import { MAX_BODY_CHARS } from '../../src/core/inspector/redact-exchange'
 import { matchesFilter } from '../../src/core/inspector/request-filter'
-import { isServiceRequest, surfaceOf } from '../../src/server/inspector/surfaces'
-import { requestClassifier } from '../../src/server/inspector/request-classifier'
+import { createRequestLog, FLUSH_DELAY_MS, MAX_BATCH, WRITE_SLICE } from '../../src/core/inspector/request-log'
+import type { RequestLog } from '../../src/core/inspector/request-log'
 import type { RequestCapture, RequestFilter } from '../../src/core/inspector/types'
 import { previewOf, redactHeaders, redactText, redactUrl } from '../../src/core/redaction/redact'
-import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
+import { openStore } from '../../src/core/store/store'
+import type { Store } from '../../src/core/store/store'
+import { requestClassifier } from '../../src/server/inspector/request-classifier'
+import { isServiceRequest, surfaceOf } from '../../src/server/inspector/surfaces'
 import { makeTempDir } from '../support/temp-dir'
 
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef'
-const JWT = 'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwiYXVkIjoiZGV2ZWxvcGVyIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
+const JWT =
+  'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwiYXVkIjoiZGV2ZWxvcGVyIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
 
 /** A finished exchange as the recorder hands it over; override what a test is about. */
 function capture(overrides: Partial<RequestCapture> = {}): RequestCapture {
@@ -70,9 +72,15 @@ describe('the request log', () => {
     dir = makeTempDir('request-log')
     store = openStore({ path: join(dir.path, 'emulator.db') })
     transactions = 0
-    store.db.prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')").run()
     store.db
-      .prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_synth', '2024-01-01T00:00:00Z')")
+      .prepare(
+        "INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')"
+      )
+      .run()
+    store.db
+      .prepare(
+        "INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_synth', '2024-01-01T00:00:00Z')"
+      )
       .run()
   })
   afterEach(() => {
@@ -228,7 +236,10 @@ describe('the request log', () => {
       clock.setOffsetMs(30 * 86_400_000)
       log.record(capture({ durationMs: 500 }))
       log.flush()
-      expect(log.list().entries.map((entry) => entry.at)).toEqual(['2030-01-01T00:00:09.500Z', '2030-01-01T00:00:07.500Z'])
+      expect(log.list().entries.map((entry) => entry.at)).toEqual([
+        '2030-01-01T00:00:09.500Z',
+        '2030-01-01T00:00:07.500Z'
+      ])
     })
   })
 
@@ -241,7 +252,13 @@ describe('the request log', () => {
       }
       expect(rowCount()).toBe(5)
       const page = log.list({ limit: 100 })
-      expect(page.entries.map((entry) => entry.path)).toEqual(['/api/x?n=11', '/api/x?n=10', '/api/x?n=9', '/api/x?n=8', '/api/x?n=7'])
+      expect(page.entries.map((entry) => entry.path)).toEqual([
+        '/api/x?n=11',
+        '/api/x?n=10',
+        '/api/x?n=9',
+        '/api/x?n=8',
+        '/api/x?n=7'
+      ])
       expect(log.get(7)).toBeNull()
       expect(log.get(8)?.path).toBe('/api/x?n=7')
     })
@@ -275,10 +292,28 @@ describe('the request log', () => {
           requestHeaders: { 'x-svc-app-id': 'app_synth', 'x-svc-plugin-key': 'k', 'x-svc-plugin-secret': 's' }
         })
       )
-      log.record(capture({ url: '/api/license/v1/validate', method: 'POST', status: 401, requestHeaders: { 'x-svc-app-id': 'app_unknown' } }))
-      log.record(capture({ url: '/api/developer/plugin-keys/products/prod_1', routeProductId: 'prod_1', requestHeaders: { authorization: `Bearer ${JWT}` } }))
       log.record(
-        capture({ url: '/api/plugin-connections/verify', method: 'POST', status: 401, requestBody: jsonBody({ productId: 'prod_2', appId: 'app_x' }) })
+        capture({
+          url: '/api/license/v1/validate',
+          method: 'POST',
+          status: 401,
+          requestHeaders: { 'x-svc-app-id': 'app_unknown' }
+        })
+      )
+      log.record(
+        capture({
+          url: '/api/developer/plugin-keys/products/prod_1',
+          routeProductId: 'prod_1',
+          requestHeaders: { authorization: `Bearer ${JWT}` }
+        })
+      )
+      log.record(
+        capture({
+          url: '/api/plugin-connections/verify',
+          method: 'POST',
+          status: 401,
+          requestBody: jsonBody({ productId: 'prod_2', appId: 'app_x' })
+        })
       )
       log.record(capture({ url: '/api/nowhere/100%_done', status: 404 }))
       log.record(capture({ url: '/api/library?storefront=Main', status: 200 }))
@@ -298,7 +333,11 @@ describe('the request log', () => {
         productId: 'prod_1',
         durationMs: 1.3
       })
-      expect(entries[4]).toMatchObject({ surface: 'developer-plugin-keys', authKind: 'developer-jwt', productId: 'prod_1' })
+      expect(entries[4]).toMatchObject({
+        surface: 'developer-plugin-keys',
+        authKind: 'developer-jwt',
+        productId: 'prod_1'
+      })
     })
 
     it('names the product from the route, the body, or the App ID header', () => {
@@ -321,9 +360,15 @@ describe('the request log', () => {
         '/api/developer/plugin-keys/products/prod_1',
         '/api/license/v1/activate'
       ])
-      expect(paths({ status: '4xx', method: 'post' })).toEqual(['/api/plugin-connections/verify', '/api/license/v1/validate'])
+      expect(paths({ status: '4xx', method: 'post' })).toEqual([
+        '/api/plugin-connections/verify',
+        '/api/license/v1/validate'
+      ])
       expect(paths({ method: 'HEAD' })).toEqual(['/api/downloads/file_1'])
-      expect(paths({ productId: 'prod_1' })).toEqual(['/api/developer/plugin-keys/products/prod_1', '/api/license/v1/activate'])
+      expect(paths({ productId: 'prod_1' })).toEqual([
+        '/api/developer/plugin-keys/products/prod_1',
+        '/api/license/v1/activate'
+      ])
       expect(paths({ authKind: 'developer-jwt' })).toEqual(['/api/developer/plugin-keys/products/prod_1'])
       expect(paths({ path: 'MAIN' })).toEqual(['/api/library?storefront=Main'])
       // `%` and `_` are plain characters, not LIKE wildcards.
@@ -364,7 +409,13 @@ describe('the request log', () => {
           }
         })
       )
-      log.record(capture({ url: '/api/license/v1/validate', method: 'POST', response: { kind: 'text', text: '{"ok":true,"valid":false,"code":"SUSPENDED"}' } }))
+      log.record(
+        capture({
+          url: '/api/license/v1/validate',
+          method: 'POST',
+          response: { kind: 'text', text: '{"ok":true,"valid":false,"code":"SUSPENDED"}' }
+        })
+      )
       const [suspended, limited, trial] = log.list({ limit: 3 }).entries
       expect(trial).toMatchObject({ source: 'tester', errorCode: 'TRIAL_EXPIRED', fault: null })
       expect(limited).toMatchObject({
@@ -399,7 +450,9 @@ describe('the request log', () => {
       ]
       const everything = log.list({ limit: 500 }).entries
       for (const filter of filters) {
-        expect(log.list({ ...filter, limit: 500 }).entries, JSON.stringify(filter)).toEqual(everything.filter((entry) => matchesFilter(entry, filter)))
+        expect(log.list({ ...filter, limit: 500 }).entries, JSON.stringify(filter)).toEqual(
+          everything.filter((entry) => matchesFilter(entry, filter))
+        )
       }
     })
 
@@ -448,7 +501,11 @@ describe('the request log', () => {
             'x-emulator-token': ADMIN_TOKEN,
             cookie: 'session=opaque-cookie-value'
           },
-          requestBody: jsonBody({ claim_token: claim, nested: { pluginSecret: secret, note: `key ${key}` }, admin: ADMIN_TOKEN }),
+          requestBody: jsonBody({
+            claim_token: claim,
+            nested: { pluginSecret: secret, note: `key ${key}` },
+            admin: ADMIN_TOKEN
+          }),
           responseHeaders: { 'content-type': 'application/json', 'set-cookie': ['a=opaque-set-cookie-value'] },
           response: {
             kind: 'text',
@@ -496,12 +553,31 @@ describe('the request log', () => {
         capture({
           method: 'POST',
           requestHeaders: { 'content-type': 'application/json' },
-          requestBody: { parsed: undefined, head: [malformed.subarray(0, 10), malformed.subarray(10)], receivedBytes: malformed.length }
+          requestBody: {
+            parsed: undefined,
+            head: [malformed.subarray(0, 10), malformed.subarray(10)],
+            receivedBytes: malformed.length
+          }
         })
       )
-      log.record(capture({ method: 'POST', requestBody: { parsed: undefined, head: [Buffer.from([0, 1, 2, 3])], receivedBytes: 4 } }))
-      log.record(capture({ responseHeaders: { 'content-type': 'application/octet-stream', 'content-length': '100' }, response: { kind: 'stream' } }))
-      log.record(capture({ responseHeaders: { 'content-type': 'image/png' }, response: { kind: 'bytes', bytes: new Uint8Array(64) } }))
+      log.record(
+        capture({
+          method: 'POST',
+          requestBody: { parsed: undefined, head: [Buffer.from([0, 1, 2, 3])], receivedBytes: 4 }
+        })
+      )
+      log.record(
+        capture({
+          responseHeaders: { 'content-type': 'application/octet-stream', 'content-length': '100' },
+          response: { kind: 'stream' }
+        })
+      )
+      log.record(
+        capture({
+          responseHeaders: { 'content-type': 'image/png' },
+          response: { kind: 'bytes', bytes: new Uint8Array(64) }
+        })
+      )
       log.record(capture({ aborted: true, status: 0, response: { kind: 'none' } }))
       log.flush()
       const [aborted, bytes, stream, binary, text] = log.list().entries.map((entry) => log.get(entry.id))
@@ -518,11 +594,17 @@ describe('the request log', () => {
       open(100)
       const secret = newPluginSecret()
       const big = { items: Array.from({ length: 2000 }, (_, i) => ({ i, secret })) }
-      log.record(capture({ method: 'POST', requestBody: jsonBody(big), response: { kind: 'text', text: JSON.stringify(big) } }))
+      log.record(
+        capture({ method: 'POST', requestBody: jsonBody(big), response: { kind: 'text', text: JSON.stringify(big) } })
+      )
       // A tap that stopped at its limit, in the middle of a secret: the half secret goes too.
       const cut = Buffer.from(`not json ${secret}`.slice(0, 30))
       log.record(
-        capture({ method: 'POST', requestHeaders: { 'content-type': 'text/plain' }, requestBody: { parsed: undefined, head: [cut], receivedBytes: 1_000_000 } })
+        capture({
+          method: 'POST',
+          requestHeaders: { 'content-type': 'text/plain' },
+          requestBody: { parsed: undefined, head: [cut], receivedBytes: 1_000_000 }
+        })
       )
       log.flush()
       const whole = log.get(1)
@@ -540,7 +622,13 @@ describe('the request log', () => {
 
 describe('what the inspector records, and under which surface', () => {
   it('records the service API only', () => {
-    for (const url of ['/api/license/v1/activate', '/api/library?token=x', '/.well-known/jwks.json', '/api/nowhere', '/_emulatorish']) {
+    for (const url of [
+      '/api/license/v1/activate',
+      '/api/library?token=x',
+      '/.well-known/jwks.json',
+      '/api/nowhere',
+      '/_emulatorish'
+    ]) {
       expect(isServiceRequest(url), url).toBe(true)
     }
     for (const url of [
@@ -601,7 +689,9 @@ describe('redaction helpers the inspector adds', () => {
   })
 
   it('hides a control-plane query token whole, not even a preview', () => {
-    expect(redactUrl(`/_emulator/requests/stream?token=${ADMIN_TOKEN}&surface=library`)).toBe('/_emulator/requests/stream?token=%5Bhidden%5D&surface=library')
+    expect(redactUrl(`/_emulator/requests/stream?token=${ADMIN_TOKEN}&surface=library`)).toBe(
+      '/_emulator/requests/stream?token=%5Bhidden%5D&surface=library'
+    )
     // Elsewhere the usual preview stays (the redactUrl unit tests pin it).
     expect(redactUrl(`/api/library?token=${ADMIN_TOKEN}`)).toBe(`/api/library?token=${previewOf(ADMIN_TOKEN)}`)
   })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { responseContract } from '../support/response-contract'
 
 // The API tests' response validator (test/support/response-contract.ts) must really refuse what
@@ -14,11 +15,18 @@ const document = {
             description: 'ok',
             content: {
               'application/json': {
-                schema: { type: 'object', required: ['ok', 'at'], properties: { ok: { const: true }, at: { type: 'string', format: 'date-time' } } }
+                schema: {
+                  type: 'object',
+                  required: ['ok', 'at'],
+                  properties: { ok: { const: true }, at: { type: 'string', format: 'date-time' } }
+                }
               }
             }
           },
-          404: { description: 'missing', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } }
+          404: {
+            description: 'missing',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } }
+          }
         }
       }
     }
@@ -40,17 +48,23 @@ describe('responseContract', () => {
 
   it('accepts an answer that matches its route, status and schema (query and trailing slash aside)', () => {
     expect(contract.check('GET', '/api/things/7?_=1', 200, json, { ok: true, at: '2026-01-01T00:00:00Z' })).toBeNull()
-    expect(contract.check('GET', '/api/things/7/', 404, json, { ok: false, error: 'NOT_FOUND', message: 'm' })).toBeNull()
+    expect(
+      contract.check('GET', '/api/things/7/', 404, json, { ok: false, error: 'NOT_FOUND', message: 'm' })
+    ).toBeNull()
   })
 
   it('refuses a body that breaks the schema, a bad format, and a $ref-ed error schema', () => {
     expect(contract.check('GET', '/api/things/7', 200, json, { ok: true })).toMatch(/does not match/)
     expect(contract.check('GET', '/api/things/7', 200, json, { ok: true, at: 'yesterday' })).toMatch(/does not match/)
-    expect(contract.check('GET', '/api/things/7', 404, json, { ok: false, error: 'NOT_FOUND' })).toMatch(/does not match/)
+    expect(contract.check('GET', '/api/things/7', 404, json, { ok: false, error: 'NOT_FOUND' })).toMatch(
+      /does not match/
+    )
   })
 
   it('refuses a status the operation does not declare', () => {
-    expect(contract.check('GET', '/api/things/7', 500, json, { ok: false, error: 'INTERNAL', message: 'm' })).toMatch(/does not declare/)
+    expect(contract.check('GET', '/api/things/7', 500, json, { ok: false, error: 'INTERNAL', message: 'm' })).toMatch(
+      /does not declare/
+    )
   })
 
   it('holds undocumented paths to the one error shape', () => {

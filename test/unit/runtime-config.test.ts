@@ -1,6 +1,16 @@
 import { parseEnv } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { configFileName, cppString, envQuote, renderConfig, slugify, toCppHeader, toEnv, toJson } from '../../src/shared/plugin-config/runtime-config'
+
+import {
+  configFileName,
+  cppString,
+  envQuote,
+  renderConfig,
+  slugify,
+  toCppHeader,
+  toEnv,
+  toJson
+} from '../../src/shared/plugin-config/runtime-config'
 import type { RuntimeConfig } from '../../src/shared/plugin-config/runtime-config'
 
 const config: RuntimeConfig = {
@@ -36,7 +46,8 @@ describe('package runtime config export', () => {
 
   it('never carries anything but the config (no developer session token)', () => {
     const withExtra = { ...config, developerJwt: 'eyJ.secret.jwt' } as RuntimeConfig
-    for (const format of ['json', 'env', 'cpp'] as const) expect(renderConfig(format, withExtra)).not.toContain('eyJ.secret.jwt')
+    for (const format of ['json', 'env', 'cpp'] as const)
+      expect(renderConfig(format, withExtra)).not.toContain('eyJ.secret.jwt')
   })
 
   it('writes a .env file with quoted values in the names the native client reads', () => {
@@ -49,7 +60,11 @@ describe('package runtime config export', () => {
     expect(env).toContain('x-svc-plugin-secret')
     // Node reads it back as the client's environment, the PEM's line breaks included.
     const parsed = parseEnv(env)
-    expect(parsed).toMatchObject({ PLE_APP_ID: 'app_Abc123', PLE_PRODUCT_ID: 'prod_1', PLE_PUBLIC_KEY_PEM: config.publicKeyPem })
+    expect(parsed).toMatchObject({
+      PLE_APP_ID: 'app_Abc123',
+      PLE_PRODUCT_ID: 'prod_1',
+      PLE_PUBLIC_KEY_PEM: config.publicKeyPem
+    })
     expect(env.endsWith('\n')).toBe(true)
     expect(envQuote('a"b$c\\d\ne')).toBe('"a\\"b\\$c\\\\d\\ne"')
   })

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
 import { isAbsolute, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
 import { LOG_LEVELS, parseServeOptions, SERVE_USAGE, UsageError } from '../../src/cli/serve-options'
 import type { ServeOptions } from '../../src/cli/serve-options'
 
@@ -66,7 +67,9 @@ describe('serve options', () => {
   })
 
   it('takes host, admin token, header prefix (lower-cased) and log level', () => {
-    expect(parse('--host', '0.0.0.0', '--admin-token', 'abcdefgh12', '--header-prefix', 'AcMe', '--log-level', 'debug')).toMatchObject({
+    expect(
+      parse('--host', '0.0.0.0', '--admin-token', 'abcdefgh12', '--header-prefix', 'AcMe', '--log-level', 'debug')
+    ).toMatchObject({
       host: '0.0.0.0',
       adminToken: 'abcdefgh12',
       headerPrefix: 'acme',
@@ -100,9 +103,12 @@ describe('serve options', () => {
     usageErrorOf('--port=-1')
   })
 
-  it.each([['has space'], ['under_score'], [''], ['-leading'], ['x'.repeat(33)], ['ünï']])('refuses --header-prefix "%s"', (prefix) => {
-    expect(usageErrorOf(`--header-prefix=${prefix}`).message).toContain('--header-prefix')
-  })
+  it.each([['has space'], ['under_score'], [''], ['-leading'], ['x'.repeat(33)], ['ünï']])(
+    'refuses --header-prefix "%s"',
+    (prefix) => {
+      expect(usageErrorOf(`--header-prefix=${prefix}`).message).toContain('--header-prefix')
+    }
+  )
 
   it('refuses an unknown flag, naming it', () => {
     expect(usageErrorOf('--bogus').message).toContain('--bogus')

@@ -1,5 +1,6 @@
+import { importJWK, jwtVerify, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { SignJWT, importJWK, jwtVerify } from 'jose'
+
 import { createClock } from '../../src/core/clock/clock'
 import { loadSigningKeys } from '../../src/core/crypto/signing-keys'
 import { useStoreFile } from '../support/store-file'
@@ -25,7 +26,9 @@ describe('signing keys kept in the database', () => {
     const before = await loadSigningKeys(first, createClock())
     const sessionKid = before.get('session').kid
     const licenseKid = before.get('license').kid
-    const token = await new SignJWT({ sub: 'lic_1' }).setProtectedHeader({ alg: 'EdDSA', kid: licenseKid }).sign(before.get('license').privateKeyObject)
+    const token = await new SignJWT({ sub: 'lic_1' })
+      .setProtectedHeader({ alg: 'EdDSA', kid: licenseKid })
+      .sign(before.get('license').privateKeyObject)
     first.close()
 
     const second = open()
@@ -65,7 +68,9 @@ describe('signing keys kept in the database', () => {
   it('signs with a private key that matches the published public key', async () => {
     const ring = await loadSigningKeys(open(), createClock())
     const key = ring.get('session')
-    const token = await new SignJWT({ role: 'developer' }).setProtectedHeader({ alg: 'EdDSA', kid: key.kid }).sign(key.privateKeyObject)
+    const token = await new SignJWT({ role: 'developer' })
+      .setProtectedHeader({ alg: 'EdDSA', kid: key.kid })
+      .sign(key.privateKeyObject)
     const other = ring.get('license')
     await expect(jwtVerify(token, other.publicKey)).rejects.toThrow()
     await expect(jwtVerify(token, key.publicKey)).resolves.toBeDefined()

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest'
 import BetterSqlite3 from 'better-sqlite3'
-import { nativeBindingOption } from '../../src/core/store/native-binding'
-import { openStore } from '../../src/core/store/store'
+import { describe, expect, it } from 'vitest'
+
 import { schemaVersion } from '../../src/core/store/migrate'
 import { latestSchemaVersion, migrations } from '../../src/core/store/migrations'
+import { nativeBindingOption } from '../../src/core/store/native-binding'
+import { openStore } from '../../src/core/store/store'
 import { useStoreFile } from '../support/store-file'
 
 // Upgrading a file made by an older build: the data stays, the new tables work.
@@ -86,7 +87,9 @@ describe('store migrations', () => {
 
     const store = open()
     expect(schemaVersion(store.db)).toBe(latestSchemaVersion)
-    expect(store.db.prepare('SELECT id, status, reversed_at FROM orders').all()).toEqual([{ id: 'ord_1', status: 'refunded', reversed_at: null }])
+    expect(store.db.prepare('SELECT id, status, reversed_at FROM orders').all()).toEqual([
+      { id: 'ord_1', status: 'refunded', reversed_at: null }
+    ])
     expect(store.db.prepare('SELECT order_id FROM order_items').pluck().all()).toEqual(['ord_1'])
     expect(store.db.prepare('SELECT order_item_id FROM entitlements').pluck().all()).toEqual(['item_1'])
     store.db.prepare("UPDATE orders SET status = 'chargeback'").run()

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
 import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { makeTempDir } from '../support/temp-dir'
@@ -21,9 +22,15 @@ describe('store connection settings and constraints', () => {
   beforeEach(() => {
     dir = makeTempDir('schema')
     store = openStore({ path: join(dir.path, 'emulator.db') })
-    store.db.prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')").run()
     store.db
-      .prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_1', '2024-01-01T00:00:00Z')")
+      .prepare(
+        "INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')"
+      )
+      .run()
+    store.db
+      .prepare(
+        "INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_1', '2024-01-01T00:00:00Z')"
+      )
       .run()
   })
   afterEach(() => {
@@ -47,7 +54,11 @@ describe('store connection settings and constraints', () => {
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1)
     expect(
       sqliteCodeOf(() =>
-        store.db.prepare("INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_x', 'dev_missing', 'X', 'app_x', 'now')").run()
+        store.db
+          .prepare(
+            "INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_x', 'dev_missing', 'X', 'app_x', 'now')"
+          )
+          .run()
       )
     ).toBe('SQLITE_CONSTRAINT_FOREIGNKEY')
   })
@@ -61,13 +72,17 @@ describe('store connection settings and constraints', () => {
   it('refuses a second active credential for one product in SQL itself', () => {
     insertCredential('cred_1', 1, 'active')
     expect(sqliteCodeOf(() => insertCredential('cred_2', 2, 'active'))).toBe('SQLITE_CONSTRAINT_UNIQUE')
-    expect(store.db.prepare("SELECT id FROM product_credentials WHERE status = 'active'").pluck().all()).toEqual(['cred_1'])
+    expect(store.db.prepare("SELECT id FROM product_credentials WHERE status = 'active'").pluck().all()).toEqual([
+      'cred_1'
+    ])
   })
 
   it('refuses flipping a revoked credential back to active while another is active', () => {
     insertCredential('cred_1', 1, 'revoked')
     insertCredential('cred_2', 2, 'active')
-    expect(sqliteCodeOf(() => store.db.prepare("UPDATE product_credentials SET status = 'active' WHERE id = 'cred_1'").run())).toBe('SQLITE_CONSTRAINT_UNIQUE')
+    expect(
+      sqliteCodeOf(() => store.db.prepare("UPDATE product_credentials SET status = 'active' WHERE id = 'cred_1'").run())
+    ).toBe('SQLITE_CONSTRAINT_UNIQUE')
   })
 
   it('accepts any number of revoked credentials beside one active one', () => {
@@ -119,7 +134,9 @@ describe('in-memory store', () => {
     const store = openStore({ path: ':memory:' })
     try {
       expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1)
-      expect(store.db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'product_credentials'").pluck().get()).toBe(1)
+      expect(
+        store.db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'product_credentials'").pluck().get()
+      ).toBe(1)
     } finally {
       store.close()
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { actionOutcome, availableActions } from '../../src/core/subscriptions/subscription-actions'
 import type { SubscriptionStanding } from '../../src/core/subscriptions/subscription-lifecycle'
 
@@ -16,7 +17,13 @@ const standing = (state: SubscriptionStanding['state'], cancelAtPeriodEnd = fals
 
 describe('which subscription action applies when', () => {
   it('offers what changes the subscription and what is in effect already, never a conflict', () => {
-    expect(availableActions(standing('active'))).toEqual(['renew-now', 'cancel', 'resume', 'payment-fails', 'payment-succeeds'])
+    expect(availableActions(standing('active'))).toEqual([
+      'renew-now',
+      'cancel',
+      'resume',
+      'payment-fails',
+      'payment-succeeds'
+    ])
     expect(availableActions(standing('active', true))).toEqual(['renew-now', 'cancel', 'resume', 'payment-succeeds'])
     expect(availableActions(standing('past_due'))).toEqual(['renew-now', 'payment-fails', 'payment-succeeds'])
     expect(availableActions(standing('canceled'))).toEqual(['renew-now'])
@@ -28,7 +35,13 @@ describe('which subscription action applies when', () => {
     expect(actionOutcome(standing('active', true), 'cancel')).toEqual({ kind: 'unchanged' })
     expect(actionOutcome(standing('active', true), 'resume')).toEqual({ kind: 'changes' })
     expect(actionOutcome(standing('past_due'), 'payment-succeeds')).toEqual({ kind: 'changes' })
-    expect(actionOutcome(standing('canceled'), 'resume')).toMatchObject({ kind: 'conflict', hint: expect.stringContaining('renew now') })
-    expect(actionOutcome(standing('active', true), 'payment-fails')).toMatchObject({ kind: 'conflict', hint: expect.stringContaining('renewing') })
+    expect(actionOutcome(standing('canceled'), 'resume')).toMatchObject({
+      kind: 'conflict',
+      hint: expect.stringContaining('renew now')
+    })
+    expect(actionOutcome(standing('active', true), 'payment-fails')).toMatchObject({
+      kind: 'conflict',
+      hint: expect.stringContaining('renewing')
+    })
   })
 })

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
+
+import { createChangeFeed } from '../../src/core/changes/change-feed'
 import { describeWrite, observeWrites } from '../../src/core/changes/write-observer'
 import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
-import { createChangeFeed } from '../../src/core/changes/change-feed'
 import type { ChangeBatch } from '../../src/shared/contract/changes'
 
 // The change feed's write observer: which entity (and id) a write statement changes, read from its SQL.

@@ -3,6 +3,7 @@
 // one AUTOCANNON_RESULT line of JSON.
 import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
+
 import { UNIQUE_MARKER } from './request-spec.mjs'
 
 const run = JSON.parse(readFileSync(process.argv[2], 'utf8'))
@@ -19,7 +20,9 @@ const base = { method: prepared.method, path: prepared.path, headers: prepared.h
 // Bodies are serialised already; a marked one only has its number put in.
 const requests = prepared.bodies.length
   ? prepared.bodies.map((body) =>
-      prepared.unique ? { ...base, setupRequest: (req) => ({ ...req, body: body.replace(UNIQUE_MARKER, `${run.tag}-${++sent}`) }) } : { ...base, body }
+      prepared.unique
+        ? { ...base, setupRequest: (req) => ({ ...req, body: body.replace(UNIQUE_MARKER, `${run.tag}-${++sent}`) }) }
+        : { ...base, body }
     )
   : [base]
 const result = await autocannon({

@@ -11,7 +11,9 @@ import { cpus } from 'node:os'
  */
 export function runMeasured(command, args) {
   const startedAt = performance.now()
-  const child = spawn('bash', ['-c', '"$@"; status=$?; times >&2; exit $status', 'bash', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('bash', ['-c', '"$@"; status=$?; times >&2; exit $status', 'bash', command, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk))

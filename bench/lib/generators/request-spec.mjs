@@ -33,12 +33,20 @@ export function prepareRequests(spec) {
   if (spec.bodies && spec.bodies.length === 0) throw new Error(`${spec.method} ${spec.path}: an empty bodies list`)
   const bodies = list.map((body) => JSON.stringify(body))
   const marked = bodies.filter((body) => body.includes(UNIQUE_MARKER)).length
-  if (marked !== 0 && marked !== bodies.length) throw new Error(`${spec.method} ${spec.path}: either every body carries ${UNIQUE_MARKER} or none does`)
+  if (marked !== 0 && marked !== bodies.length)
+    throw new Error(`${spec.method} ${spec.path}: either every body carries ${UNIQUE_MARKER} or none does`)
   if (bodies.some((body) => body.indexOf(UNIQUE_MARKER) !== body.lastIndexOf(UNIQUE_MARKER))) {
     throw new Error(`${spec.method} ${spec.path}: a body carries ${UNIQUE_MARKER} more than once`)
   }
   const headers = { ...(bodies.length ? { 'content-type': 'application/json' } : {}), ...spec.headers }
-  return { method: spec.method, path: spec.path, headers, bodies, unique: marked > 0, expectStatus: spec.expectStatus ?? 200 }
+  return {
+    method: spec.method,
+    path: spec.path,
+    headers,
+    bodies,
+    unique: marked > 0,
+    expectStatus: spec.expectStatus ?? 200
+  }
 }
 
 /** The first body as one request sends it (the preflight's), the marker filled with `fill`. */
@@ -56,7 +64,8 @@ export function requestFileText(spec) {
   const prepared = prepareRequests(spec)
   const lines = [`M ${prepared.method}`, `P ${prepared.path}`]
   for (const [name, value] of Object.entries(prepared.headers)) {
-    if (/[\r\n]/.test(name + value) || name.includes(':')) throw new Error(`header ${JSON.stringify(name)} cannot be written to a request file`)
+    if (/[\r\n]/.test(name + value) || name.includes(':'))
+      throw new Error(`header ${JSON.stringify(name)} cannot be written to a request file`)
     lines.push(`H ${name}: ${value}`)
   }
   if (prepared.unique) lines.push('U')

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { requestFileText, runTag } from './request-spec.mjs'
+
 import { generatorCpu, runMeasured } from './measured-process.mjs'
+import { requestFileText, runTag } from './request-spec.mjs'
 
 const luaScript = fileURLToPath(new URL('./wrk-load.lua', import.meta.url))
 
@@ -44,7 +45,8 @@ export async function runWrk(baseUrl, spec, how) {
     ]
     const run = await runMeasured('wrk', args)
     const result = parseWrkResult(run.stdout)
-    if (run.code !== 0 || !result) throw new Error(`wrk failed (exit ${run.code}): ${run.stderr.trim() || run.stdout.trim()}`)
+    if (run.code !== 0 || !result)
+      throw new Error(`wrk failed (exit ${run.code}): ${run.stderr.trim() || run.stdout.trim()}`)
     return { ...toLoadResult(result), generator: generatorCpu('wrk', run.cpuS, run.wallS) }
   } finally {
     rmSync(dir, { recursive: true, force: true })

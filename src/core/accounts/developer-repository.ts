@@ -1,5 +1,5 @@
-import type { Store } from '../store/store'
 import type { DeveloperRole } from '../../shared/contract/accounts'
+import type { Store } from '../store/store'
 
 export interface Developer {
   id: string

@@ -1,12 +1,12 @@
-import type { Store } from '../store/store'
-import type { Clock } from '../clock/clock'
-import { DomainError } from '../errors/domain-error'
-import { newId } from '../crypto/random'
 import type { DeveloperRole } from '../../shared/contract/accounts'
+import type { Clock } from '../clock/clock'
+import { newId } from '../crypto/random'
+import { DomainError } from '../errors/domain-error'
+import { shownId } from '../redaction/shown-id'
+import type { Store } from '../store/store'
 import type { DeveloperActor } from './actor'
 import { createDeveloperRepository } from './developer-repository'
 import type { Developer } from './developer-repository'
-import { shownId } from '../redaction/shown-id'
 
 export type { Developer } from './developer-repository'
 
@@ -34,7 +34,13 @@ export function createDeveloperService(store: Store, clock: Clock): DeveloperSer
         if (developers.emailTaken(normalisedEmail)) {
           throw new DomainError('DEVELOPER_EXISTS', `A developer with the email ${normalisedEmail} already exists.`)
         }
-        const developer: Developer = { id: newId('dev'), email: normalisedEmail, name: name?.trim() || null, role, createdAt: clock.nowIso() }
+        const developer: Developer = {
+          id: newId('dev'),
+          email: normalisedEmail,
+          name: name?.trim() || null,
+          role,
+          createdAt: clock.nowIso()
+        }
         developers.insert(developer)
         return developer
       })

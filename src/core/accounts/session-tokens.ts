@@ -1,10 +1,11 @@
 import { errors, jwtVerify } from 'jose'
 import type { JWTPayload } from 'jose'
-import type { Clock } from '../clock/clock'
-import type { SigningKeyRing } from '../crypto/signing-keys'
-import { createJwtSigner } from '../crypto/jwt-signer'
-import { DomainError } from '../errors/domain-error'
+
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
+import type { Clock } from '../clock/clock'
+import { createJwtSigner } from '../crypto/jwt-signer'
+import type { SigningKeyRing } from '../crypto/signing-keys'
+import { DomainError } from '../errors/domain-error'
 
 /** Session lifetime when the caller does not choose one: a working day. */
 export const DEFAULT_SESSION_TTL_S = 12 * 60 * 60
@@ -18,7 +19,12 @@ export interface IssuedToken {
 }
 
 export interface SessionTokens {
-  issue(input: { audience: SessionAudience; subject: string; ttlS?: number | undefined; claims?: Record<string, unknown> }): Promise<IssuedToken>
+  issue(input: {
+    audience: SessionAudience
+    subject: string
+    ttlS?: number | undefined
+    claims?: Record<string, unknown>
+  }): Promise<IssuedToken>
   /** Verifies signature, issuer, audience and expiry against the emulator clock. */
   verify(token: string, audience: SessionAudience): Promise<JWTPayload & { sub: string }>
 }

@@ -93,7 +93,8 @@ function coalesce(changes: Change[]): Change[] {
   const lastWhole = changes.map((change) => change.kind).lastIndexOf('everything')
   const relevant = lastWhole >= 0 ? changes.slice(lastWhole) : changes
   const perKind = new Map<string, number>()
-  for (const change of relevant) if (change.kind === 'entity') perKind.set(change.entity, (perKind.get(change.entity) ?? 0) + 1)
+  for (const change of relevant)
+    if (change.kind === 'entity') perKind.set(change.entity, (perKind.get(change.entity) ?? 0) + 1)
   const out: Change[] = []
   const collapsed = new Set<string>()
   for (const change of relevant) {

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3'
+
 import type { EntityKind } from '../../shared/contract/changes'
 
 /** Which entity a data table's rows belong to, and the column naming that entity. */
@@ -29,7 +30,8 @@ export interface WrittenStatement {
   idSource: IdSource
 }
 
-const WRITE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+([A-Za-z_]\w*)/i
+const WRITE =
+  /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+([A-Za-z_]\w*)/i
 
 /** What a write statement changes, read from its SQL once when it is prepared; null for reads and other tables. */
 export function describeWrite(sql: string): WrittenStatement | null {
@@ -60,11 +62,14 @@ function idSourceOf(sql: string, column: string): IdSource {
 function idOf(source: IdSource, args: unknown[]): string | null {
   if (!source) return null
   if ('name' in source) {
-    const named = args.find((arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg)) as Record<string, unknown> | undefined
+    const named = args.find((arg) => arg !== null && typeof arg === 'object' && !Array.isArray(arg)) as
+      Record<string, unknown> | undefined
     const value = named?.[source.name]
     return typeof value === 'string' ? value : null
   }
-  const positional = args.flatMap((arg) => (Array.isArray(arg) ? arg : arg !== null && typeof arg === 'object' ? [] : [arg]))
+  const positional = args.flatMap((arg) =>
+    Array.isArray(arg) ? arg : arg !== null && typeof arg === 'object' ? [] : [arg]
+  )
   const value = positional[source.position]
   return typeof value === 'string' ? value : null
 }
@@ -76,7 +81,10 @@ function idOf(source: IdSource, args: unknown[]): string | null {
  * id when the SQL names it) after a run that changed rows. Reads and the request log are not
  * wrapped and cost nothing.
  */
-export function observeWrites(db: Database, onWrite: (entity: EntityKind, id: string | null, table: string) => void): void {
+export function observeWrites(
+  db: Database,
+  onWrite: (entity: EntityKind, id: string | null, table: string) => void
+): void {
   const prepare = db.prepare.bind(db) as (sql: string) => Statement
   // better-sqlite3 offers no update hook; wrapping this one instance's prepare is the narrowest seam.
   ;(db as { prepare: (sql: string) => Statement }).prepare = (sql: string) => {

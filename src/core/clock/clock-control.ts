@@ -1,6 +1,6 @@
-import type { Clock } from './clock'
-import { DomainError } from '../errors/domain-error'
 import { MAX_CLOCK_OFFSET_S } from '../../shared/contract/clock'
+import { DomainError } from '../errors/domain-error'
+import type { Clock } from './clock'
 
 /** One move of the emulator clock: exactly one of the three is given. */
 export interface ClockMove {

@@ -1,7 +1,7 @@
+import type { LicenseKind } from '../../shared/contract/licensing'
 import type { Store } from '../store/store'
 
 export type OrderChannel = 'direct' | 'reseller'
-import type { LicenseKind } from '../../shared/contract/licensing'
 
 export type EntitlementSource = 'purchase' | 'subscription' | 'trial' | 'reseller_claim'
 
@@ -134,18 +134,28 @@ export function createCommerceRepository(store: Store) {
   const itemById = db.prepare('SELECT * FROM order_items WHERE id = ?')
   const itemByClaimHash = db.prepare('SELECT * FROM order_items WHERE claim_token_hash = ?')
   const itemsOfOrder = db.prepare('SELECT * FROM order_items WHERE order_id = ? ORDER BY rowid')
-  const markClaimed = db.prepare('UPDATE order_items SET claimed_by_customer_id = ?, claimed_at = ? WHERE id = ? AND claimed_by_customer_id IS NULL')
+  const markClaimed = db.prepare(
+    'UPDATE order_items SET claimed_by_customer_id = ?, claimed_at = ? WHERE id = ? AND claimed_by_customer_id IS NULL'
+  )
   const assignOrder = db.prepare('UPDATE orders SET customer_id = ? WHERE id = ? AND customer_id IS NULL')
   const entitlementById = db.prepare('SELECT * FROM entitlements WHERE id = ?')
   const entitlementOfItem = db.prepare('SELECT * FROM entitlements WHERE order_item_id = ?')
-  const entitlementsOfCustomer = db.prepare('SELECT * FROM entitlements WHERE customer_id = ? ORDER BY created_at, rowid')
+  const entitlementsOfCustomer = db.prepare(
+    'SELECT * FROM entitlements WHERE customer_id = ? ORDER BY created_at, rowid'
+  )
   const setEntitlementStatus = db.prepare('UPDATE entitlements SET status = ? WHERE id = ?')
   const reverseOrder = db.prepare("UPDATE orders SET status = ?, reversed_at = ? WHERE id = ? AND status = 'paid'")
 
   return {
     insertOrder: (order: Omit<Order, 'status' | 'reversedAt'>) => void insertOrder.run(order),
-    insertItem: (item: { id: string; orderId: string; productId: string; kind: LicenseKind; unitPriceCents: number; claimTokenHash: string | null }) =>
-      void insertItem.run(item),
+    insertItem: (item: {
+      id: string
+      orderId: string
+      productId: string
+      kind: LicenseKind
+      unitPriceCents: number
+      claimTokenHash: string | null
+    }) => void insertItem.run(item),
     insertEntitlement: (e: Omit<Entitlement, 'status'>) => void insertEntitlement.run(e),
     order: (id: string) => {
       const row = orderById.get(id) as OrderRow | undefined
@@ -161,7 +171,8 @@ export function createCommerceRepository(store: Store) {
       return row ? toItem(row) : null
     },
     itemsOfOrder: (orderId: string) => (itemsOfOrder.all(orderId) as ItemRow[]).map(toItem),
-    markClaimed: (itemId: string, customerId: string, at: string) => markClaimed.run(customerId, at, itemId).changes === 1,
+    markClaimed: (itemId: string, customerId: string, at: string) =>
+      markClaimed.run(customerId, at, itemId).changes === 1,
     assignOrder: (orderId: string, customerId: string) => void assignOrder.run(customerId, orderId),
     entitlement: (id: string) => {
       const row = entitlementById.get(id) as EntitlementRow | undefined
@@ -171,16 +182,20 @@ export function createCommerceRepository(store: Store) {
       const row = entitlementOfItem.get(itemId) as EntitlementRow | undefined
       return row ? toEntitlement(row) : null
     },
-    entitlementsOfCustomer: (customerId: string) => (entitlementsOfCustomer.all(customerId) as EntitlementRow[]).map(toEntitlement),
+    entitlementsOfCustomer: (customerId: string) =>
+      (entitlementsOfCustomer.all(customerId) as EntitlementRow[]).map(toEntitlement),
     setEntitlementStatus: (id: string, status: 'active' | 'revoked') => void setEntitlementStatus.run(status, id),
     /** A customer's active entitlements to a product, each with the status of the order that granted it (null for none). */
     liveEntitlementSources: (customerId: string, productId: string) =>
-      (liveEntitlementSources.all(customerId, productId) as { id: string; order_status: Order['status'] | null }[]).map((row) => ({
-        id: row.id,
-        orderStatus: row.order_status
-      })),
+      (liveEntitlementSources.all(customerId, productId) as { id: string; order_status: Order['status'] | null }[]).map(
+        (row) => ({
+          id: row.id,
+          orderStatus: row.order_status
+        })
+      ),
     /** Marks a paid order refunded or charged back; false when it was not paid. */
-    reverseOrder: (id: string, status: Exclude<OrderStatus, 'paid'>, at: string) => reverseOrder.run(status, at, id).changes === 1
+    reverseOrder: (id: string, status: Exclude<OrderStatus, 'paid'>, at: string) =>
+      reverseOrder.run(status, at, id).changes === 1
   }
 }
 

@@ -1,11 +1,10 @@
-import type { Store } from '../store/store'
+import type { OrderReversal } from '../../shared/contract/orders'
 import type { Clock } from '../clock/clock'
 import { DomainError } from '../errors/domain-error'
-import { shownId } from '../redaction/shown-id'
 import type { License, LicenseRepository, Subscription } from '../licensing/license-repository'
+import { shownId } from '../redaction/shown-id'
+import type { Store } from '../store/store'
 import type { CommerceRepository, Entitlement, Order, OrderStatus } from './commerce-repository'
-
-import type { OrderReversal } from '../../shared/contract/orders'
 
 const STATUS_OF: Record<OrderReversal, Exclude<OrderStatus, 'paid'>> = { refund: 'refunded', chargeback: 'chargeback' }
 
@@ -32,7 +31,12 @@ export interface OrderReversals {
   reverse(orderId: string, reversal: OrderReversal): OrderReversalResult
 }
 
-export function createOrderReversals(deps: { store: Store; clock: Clock; commerce: CommerceRepository; licenses: LicenseRepository }): OrderReversals {
+export function createOrderReversals(deps: {
+  store: Store
+  clock: Clock
+  commerce: CommerceRepository
+  licenses: LicenseRepository
+}): OrderReversals {
   const { store, clock, commerce, licenses } = deps
 
   const granted = (order: Order) => {
@@ -44,7 +48,9 @@ export function createOrderReversals(deps: { store: Store; clock: Clock; commerc
     const licensed =
       order.customerId === null
         ? []
-        : licenses.forCustomer(order.customerId).filter((license) => license.entitlementId !== null && ids.has(license.entitlementId))
+        : licenses
+            .forCustomer(order.customerId)
+            .filter((license) => license.entitlementId !== null && ids.has(license.entitlementId))
     return { entitlements, licenses: licensed }
   }
 
@@ -74,8 +80,15 @@ export function createOrderReversals(deps: { store: Store; clock: Clock; commerc
             const subscription = license.subscriptionId ? licenses.subscription(license.subscriptionId) : null
             if (subscription) {
               // Ended now, as a subscription cancelled at a period end that is now.
-              const end = Date.parse(subscription.currentPeriodEnd) > Date.parse(now) ? now : subscription.currentPeriodEnd
-              const updated: Subscription = { ...subscription, status: 'canceled', cancelAtPeriodEnd: true, canceledAt: now, currentPeriodEnd: end }
+              const end =
+                Date.parse(subscription.currentPeriodEnd) > Date.parse(now) ? now : subscription.currentPeriodEnd
+              const updated: Subscription = {
+                ...subscription,
+                status: 'canceled',
+                cancelAtPeriodEnd: true,
+                canceledAt: now,
+                currentPeriodEnd: end
+              }
               licenses.updateSubscription(updated)
               ended.push(updated)
             }
@@ -87,7 +100,13 @@ export function createOrderReversals(deps: { store: Store; clock: Clock; commerc
           }
         }
         const after = granted(commerce.order(order.id) as Order)
-        return { order: commerce.order(order.id) as Order, entitlements: after.entitlements, licenses: after.licenses, subscriptions: ended, changed }
+        return {
+          order: commerce.order(order.id) as Order,
+          entitlements: after.entitlements,
+          licenses: after.licenses,
+          subscriptions: ended,
+          changed
+        }
       })
     }
   }

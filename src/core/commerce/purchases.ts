@@ -1,16 +1,16 @@
-import type { Store } from '../store/store'
-import type { Clock } from '../clock/clock'
-import type { ProductService } from '../products/products'
-import type { CustomerService } from '../customers/customers'
-import { DomainError } from '../errors/domain-error'
-import { newId, randomBase62 } from '../crypto/random'
-import { sha256Hex } from '../crypto/digest'
-import type { License, LicenseRepository, Subscription } from '../licensing/license-repository'
-import { newLicenseKey } from '../licensing/license-keys'
-import { periodMs } from '../subscriptions/subscription-lifecycle'
-import type { CommerceRepository, Entitlement, Order, OrderItem } from './commerce-repository'
 import type { LicenseKind } from '../../shared/contract/licensing'
 import type { BillingPeriod } from '../../shared/contract/subscriptions'
+import type { Clock } from '../clock/clock'
+import { sha256Hex } from '../crypto/digest'
+import { newId, randomBase62 } from '../crypto/random'
+import type { CustomerService } from '../customers/customers'
+import { DomainError } from '../errors/domain-error'
+import { newLicenseKey } from '../licensing/license-keys'
+import type { License, LicenseRepository, Subscription } from '../licensing/license-repository'
+import type { ProductService } from '../products/products'
+import type { Store } from '../store/store'
+import { periodMs } from '../subscriptions/subscription-lifecycle'
+import type { CommerceRepository, Entitlement, Order, OrderItem } from './commerce-repository'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** Defaults a QA engineer can override per purchase. */
@@ -57,7 +57,11 @@ export interface ClaimResult {
 
 export interface PurchaseService {
   purchase(input: PurchaseInput): PurchaseResult
-  createResellerOrder(input: { productId: string; reseller?: string | undefined; priceCents?: number | undefined }): ResellerOrderResult
+  createResellerOrder(input: {
+    productId: string
+    reseller?: string | undefined
+    priceCents?: number | undefined
+  }): ResellerOrderResult
   claim(customerId: string, claimToken: string): ClaimResult
 }
 
@@ -105,7 +109,10 @@ export function createPurchaseService(deps: {
       maxActivations: input.maxActivations,
       createdAt: at
     })
-    return { entitlement: commerce.entitlement(entitlementId) as Entitlement, license: licenses.byId(licenseId) as License }
+    return {
+      entitlement: commerce.entitlement(entitlementId) as Entitlement,
+      license: licenses.byId(licenseId) as License
+    }
   }
 
   return {
@@ -129,11 +136,19 @@ export function createPurchaseService(deps: {
           createdAt: at
         })
         const itemId = newId('item')
-        commerce.insertItem({ id: itemId, orderId, productId: product.id, kind, unitPriceCents: price, claimTokenHash: null })
+        commerce.insertItem({
+          id: itemId,
+          orderId,
+          productId: product.id,
+          kind,
+          unitPriceCents: price,
+          claimTokenHash: null
+        })
 
         let subscription: Subscription | null = null
         let expiresAt = input.expiresAt ?? null
-        if (kind === 'trial' && expiresAt === null) expiresAt = new Date(now.getTime() + PURCHASE_DEFAULTS.trialDays * DAY_MS).toISOString()
+        if (kind === 'trial' && expiresAt === null)
+          expiresAt = new Date(now.getTime() + PURCHASE_DEFAULTS.trialDays * DAY_MS).toISOString()
         if (kind === 'subscription') {
           const plan = input.plan ?? 'monthly'
           // The first paid period is one period of the plan, as every renewal after it.
@@ -163,7 +178,13 @@ export function createPurchaseService(deps: {
           expiresAt,
           subscriptionId: subscription?.id ?? null
         })
-        return { order: commerce.order(orderId) as Order, item: commerce.item(itemId) as OrderItem, entitlement, license, subscription }
+        return {
+          order: commerce.order(orderId) as Order,
+          item: commerce.item(itemId) as OrderItem,
+          entitlement,
+          license,
+          subscription
+        }
       })
     },
 
@@ -184,7 +205,14 @@ export function createPurchaseService(deps: {
           createdAt: clock.nowIso()
         })
         const itemId = newId('item')
-        commerce.insertItem({ id: itemId, orderId, productId: product.id, kind: 'perpetual', unitPriceCents: price, claimTokenHash: sha256Hex(claimToken) })
+        commerce.insertItem({
+          id: itemId,
+          orderId,
+          productId: product.id,
+          kind: 'perpetual',
+          unitPriceCents: price,
+          claimTokenHash: sha256Hex(claimToken)
+        })
         return { order: commerce.order(orderId) as Order, item: commerce.item(itemId) as OrderItem, claimToken }
       })
     },
@@ -193,7 +221,9 @@ export function createPurchaseService(deps: {
       return store.transaction(() => {
         const item = commerce.itemByClaimHash(sha256Hex(claimToken.trim()))
         if (!item) {
-          throw new DomainError('LIBRARY_CLAIM_FAILED', 'The claim token is not valid.', { details: { reason: 'INVALID_CLAIM_TOKEN' } })
+          throw new DomainError('LIBRARY_CLAIM_FAILED', 'The claim token is not valid.', {
+            details: { reason: 'INVALID_CLAIM_TOKEN' }
+          })
         }
         if (item.claimedByCustomerId !== null && item.claimedByCustomerId !== customerId) {
           throw new DomainError('LIBRARY_CLAIM_FAILED', 'This order item was already claimed by another account.', {

@@ -1,6 +1,7 @@
 import type { Store } from '../store/store'
 
-export type ConnectionFailureReason = 'UNKNOWN_PRODUCT' | 'APP_ID_MISMATCH' | 'KEY_MISMATCH' | 'SECRET_MISMATCH' | 'CREDENTIAL_REVOKED'
+export type ConnectionFailureReason =
+  'UNKNOWN_PRODUCT' | 'APP_ID_MISMATCH' | 'KEY_MISMATCH' | 'SECRET_MISMATCH' | 'CREDENTIAL_REVOKED'
 
 /** The product's connection status record: what the last verification said, and how often. */
 export interface ConnectionStatus {
@@ -28,7 +29,12 @@ interface ConnectionStatusRow {
 }
 
 export interface ConnectionStatusRepository {
-  record(input: { productId: string; at: string; credentialId: string | null; failure: ConnectionFailureReason | null }): void
+  record(input: {
+    productId: string
+    at: string
+    credentialId: string | null
+    failure: ConnectionFailureReason | null
+  }): void
   get(productId: string): ConnectionStatus | null
 }
 

@@ -1,11 +1,15 @@
-import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
-import type { ProductService } from '../products/products'
-import type { CredentialService } from '../credentials/credential-service'
 import type { CredentialAudit } from '../credentials/credential-audit'
-import { DomainError } from '../errors/domain-error'
+import type { CredentialService } from '../credentials/credential-service'
 import { digestsEqual, sha256Hex } from '../crypto/digest'
-import type { ConnectionFailureReason, ConnectionStatus, ConnectionStatusRepository } from './connection-status-repository'
+import { DomainError } from '../errors/domain-error'
+import type { ProductService } from '../products/products'
+import type { Store } from '../store/store'
+import type {
+  ConnectionFailureReason,
+  ConnectionStatus,
+  ConnectionStatusRepository
+} from './connection-status-repository'
 
 export interface ConnectionAttempt {
   productId: string

@@ -1,7 +1,8 @@
-import type { Store } from '../store/store'
 import type { AuditActor } from '../accounts/actor'
+import type { Store } from '../store/store'
 
-export type AuditAction = 'create' | 'ensure' | 'reveal-secret' | 'rotate-key' | 'rotate-secret' | 'revoke' | 'verify' | 'create-legacy'
+export type AuditAction =
+  'create' | 'ensure' | 'reveal-secret' | 'rotate-key' | 'rotate-secret' | 'revoke' | 'verify' | 'create-legacy'
 
 export type AuditOutcome = 'success' | 'failure' | 'noop'
 
@@ -61,7 +62,17 @@ export function createCredentialAuditRepository(store: Store): CredentialAuditRe
   const byProduct = store.db.prepare('SELECT * FROM credential_audit WHERE product_id = ? ORDER BY id DESC LIMIT ?')
   return {
     insert(entry) {
-      insert.run(entry.productId, entry.credentialId, entry.action, entry.outcome, entry.actorKind, entry.actorId, entry.reason, entry.metadataJson, entry.at)
+      insert.run(
+        entry.productId,
+        entry.credentialId,
+        entry.action,
+        entry.outcome,
+        entry.actorKind,
+        entry.actorId,
+        entry.reason,
+        entry.metadataJson,
+        entry.at
+      )
     },
     byProduct: (productId, limit) => (byProduct.all(productId, limit) as AuditRow[]).map(toEntry)
   }

@@ -1,8 +1,8 @@
-import type { Store } from '../store/store'
-import type { Clock } from '../clock/clock'
 import { auditActorId } from '../accounts/actor'
 import type { AuditActor } from '../accounts/actor'
+import type { Clock } from '../clock/clock'
 import { redactJson, redactText } from '../redaction/redact'
+import type { Store } from '../store/store'
 import { createCredentialAuditRepository } from './credential-audit-repository'
 import type { AuditAction, AuditEntry, AuditOutcome } from './credential-audit-repository'
 

@@ -67,7 +67,10 @@ export type CredentialRecordSource = Pick<
   | 'sealed_key_id'
 > & { has_sealed_material: boolean }
 
-export const recordSourceOf = (row: CredentialRow): CredentialRecordSource => ({ ...row, has_sealed_material: row.sealed_material !== null })
+export const recordSourceOf = (row: CredentialRow): CredentialRecordSource => ({
+  ...row,
+  has_sealed_material: row.sealed_material !== null
+})
 
 /** Whether `runtimeKeyId` (null: no runtime key) can open the row's sealed copy, and if not, why. */
 export function unrecoverableReasonOf(
@@ -80,7 +83,10 @@ export function unrecoverableReasonOf(
   return row.sealed_key_id === runtimeKeyId ? null : 'other-runtime-key'
 }
 
-export function toCredentialRecord(row: CredentialRecordSource, context: { apiBaseUrl: string; runtimeKeyId: string | null }): CredentialRecord {
+export function toCredentialRecord(
+  row: CredentialRecordSource,
+  context: { apiBaseUrl: string; runtimeKeyId: string | null }
+): CredentialRecord {
   const unrecoverableReason = unrecoverableReasonOf(row, context.runtimeKeyId)
   return {
     id: row.id,

@@ -1,5 +1,5 @@
-import type { Store } from '../store/store'
 import type { ProductRow } from '../products/product-repository'
+import type { Store } from '../store/store'
 import type { CredentialRecordSource } from './credential-record'
 
 export type CredentialStatus = 'active' | 'revoked'
@@ -92,7 +92,9 @@ export function createCredentialRepository(store: Store): CredentialRepository {
      ${c}.revoked_at, ${c}.revoked_reason, ${c}.revocation_cause, ${c}.secret_shown_once_at, ${c}.reveal_count,
      ${c}.last_revealed_at`
   const all = db.prepare(`SELECT ${recordColumns('c')} FROM product_credentials c ORDER BY c.seq DESC`).raw(true)
-  const forProduct = db.prepare(`SELECT ${recordColumns('c')} FROM product_credentials c WHERE c.product_id = ? ORDER BY c.seq DESC`).raw(true)
+  const forProduct = db
+    .prepare(`SELECT ${recordColumns('c')} FROM product_credentials c WHERE c.product_id = ? ORDER BY c.seq DESC`)
+    .raw(true)
   const forDeveloper = db
     .prepare(
       `SELECT ${recordColumns('c')} FROM product_credentials c JOIN products p ON p.id = c.product_id
@@ -119,7 +121,9 @@ export function createCredentialRepository(store: Store): CredentialRepository {
       WHERE id = @id`
   )
   const touchLastUsed = db.prepare('UPDATE product_credentials SET last_used_at = ? WHERE id = ?')
-  const unlabelledSealed = db.prepare('SELECT id, sealed_material FROM product_credentials WHERE sealed_material IS NOT NULL AND sealed_key_id IS NULL')
+  const unlabelledSealed = db.prepare(
+    'SELECT id, sealed_material FROM product_credentials WHERE sealed_material IS NOT NULL AND sealed_key_id IS NULL'
+  )
   const labelSealed = db.prepare('UPDATE product_credentials SET sealed_key_id = ? WHERE id = ?')
 
   return {
@@ -128,14 +132,19 @@ export function createCredentialRepository(store: Store): CredentialRepository {
     byId: (id) => byId.get(id) as CredentialRow | undefined,
     matchKeyHash(keyHash) {
       const row = matchKeyHash.get(keyHash) as
-        (ProductRow & { credential_id: string; credential_status: CredentialStatus; credential_secret_hash: string }) | undefined
+        | (ProductRow & { credential_id: string; credential_status: CredentialStatus; credential_secret_hash: string })
+        | undefined
       if (!row) return undefined
       const { credential_id: id, credential_status: status, credential_secret_hash: secretHash, ...product } = row
       return { credential: { id, status, secret_hash: secretHash }, product }
     },
     list(scope) {
       const found = (
-        'all' in scope ? all.all() : 'productId' in scope ? forProduct.all(scope.productId) : forDeveloper.all(scope.developerId)
+        'all' in scope
+          ? all.all()
+          : 'productId' in scope
+            ? forProduct.all(scope.productId)
+            : forDeveloper.all(scope.developerId)
       ) as RecordColumns[]
       return found.map(toRecordSource)
     },

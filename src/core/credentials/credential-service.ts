@@ -1,27 +1,26 @@
-import type { Store } from '../store/store'
-import type { Clock } from '../clock/clock'
-import type { SecretBox } from '../crypto/secret-box'
-import type { DeveloperActor, AuditActor } from '../accounts/actor'
+import type { AuditActor, DeveloperActor } from '../accounts/actor'
 import { auditActorId } from '../accounts/actor'
-import { isVisibleTo } from '../products/products'
-import { toProduct } from '../products/product-repository'
-import type { ProductService, Product } from '../products/products'
-import { DomainError } from '../errors/domain-error'
-import { newId } from '../crypto/random'
-import { sha256Hex } from '../crypto/digest'
-import { previewOf, redactText } from '../redaction/redact'
-import { newPluginKey, newPluginSecret } from './credential-material'
-import type { CredentialMaterial } from './credential-material'
-import { createCredentialRepository } from './credential-repository'
-import type { CredentialRow, KeyHashMatch } from './credential-repository'
-import { recordSourceOf, toCredentialRecord, unrecoverableReasonOf } from './credential-record'
-import type { UnrecoverableReason } from './credential-record'
-import { labelSealedByCurrentKey } from './sealed-key-labels'
-import type { CredentialRecord, CredentialRecordSource } from './credential-record'
-import type { CredentialAudit } from './credential-audit'
-import { shownId } from '../redaction/shown-id'
 import type { DataVersion } from '../changes/data-version'
 import { createKeptReads } from '../changes/kept-reads'
+import type { Clock } from '../clock/clock'
+import { sha256Hex } from '../crypto/digest'
+import { newId } from '../crypto/random'
+import type { SecretBox } from '../crypto/secret-box'
+import { DomainError } from '../errors/domain-error'
+import { toProduct } from '../products/product-repository'
+import { isVisibleTo } from '../products/products'
+import type { Product, ProductService } from '../products/products'
+import { previewOf, redactText } from '../redaction/redact'
+import { shownId } from '../redaction/shown-id'
+import type { Store } from '../store/store'
+import type { CredentialAudit } from './credential-audit'
+import { newPluginKey, newPluginSecret } from './credential-material'
+import type { CredentialMaterial } from './credential-material'
+import { recordSourceOf, toCredentialRecord, unrecoverableReasonOf } from './credential-record'
+import type { CredentialRecord, CredentialRecordSource, UnrecoverableReason } from './credential-record'
+import { createCredentialRepository } from './credential-repository'
+import type { CredentialRow, KeyHashMatch } from './credential-repository'
+import { labelSealedByCurrentKey } from './sealed-key-labels'
 
 /** `reason` and `metadata`: accepted on every management POST, kept in the audit trail. */
 export interface ActionNote {
@@ -30,7 +29,8 @@ export interface ActionNote {
 }
 
 const UNAVAILABLE_MESSAGES: Record<UnrecoverableReason, string> = {
-  'not-kept': 'This credential has no recoverable secret. Rotate the key or the secret to issue a new one, then regenerate packages.',
+  'not-kept':
+    'This credential has no recoverable secret. Rotate the key or the secret to issue a new one, then regenerate packages.',
   'other-runtime-key':
     'This secret was sealed under another runtime key (a copied database or a replaced key file), so this emulator cannot open it. Rotate the key or the secret to get new values, then regenerate packages.',
   'no-runtime-key':
@@ -48,13 +48,21 @@ function checkNote(note: ActionNote | undefined): void {
   } catch {
     // Nesting deep enough to overflow the stack (a 200 KB body of "[[[[..."): a client error, not a 500.
     throw new DomainError('VALIDATION_ERROR', 'metadata is nested too deeply to keep.', {
-      details: { details: [{ location: 'body', path: '/metadata', problem: `must be at most ${MAX_METADATA_BYTES} bytes as JSON` }] }
+      details: {
+        details: [
+          { location: 'body', path: '/metadata', problem: `must be at most ${MAX_METADATA_BYTES} bytes as JSON` }
+        ]
+      }
     })
   }
   const size = Buffer.byteLength(serialized, 'utf8')
   if (size > MAX_METADATA_BYTES) {
     throw new DomainError('VALIDATION_ERROR', `metadata is ${size} bytes; at most ${MAX_METADATA_BYTES} are kept.`, {
-      details: { details: [{ location: 'body', path: '/metadata', problem: `must be at most ${MAX_METADATA_BYTES} bytes as JSON` }] }
+      details: {
+        details: [
+          { location: 'body', path: '/metadata', problem: `must be at most ${MAX_METADATA_BYTES} bytes as JSON` }
+        ]
+      }
     })
   }
 }
@@ -81,10 +89,23 @@ export interface CredentialService {
   /** The active credential, else the most recent revoked one. */
   current(actor: DeveloperActor, productId: string): CredentialRecord
   create(actor: DeveloperActor, productId: string, note?: ActionNote): IssuedCredential
-  ensure(actor: DeveloperActor, productId: string, note?: ActionNote): { credential: CredentialRecord; created: boolean; material: CredentialMaterial | null }
+  ensure(
+    actor: DeveloperActor,
+    productId: string,
+    note?: ActionNote
+  ): { credential: CredentialRecord; created: boolean; material: CredentialMaterial | null }
   revealSecret(actor: DeveloperActor, productId: string, note?: ActionNote): IssuedCredential
-  rotate(actor: DeveloperActor, productId: string, what: 'key' | 'secret', note?: ActionNote): IssuedCredential & { previous: CredentialRecord }
-  revoke(actor: DeveloperActor, productId: string, note?: ActionNote): { revoked: boolean; credential: CredentialRecord | null }
+  rotate(
+    actor: DeveloperActor,
+    productId: string,
+    what: 'key' | 'secret',
+    note?: ActionNote
+  ): IssuedCredential & { previous: CredentialRecord }
+  revoke(
+    actor: DeveloperActor,
+    productId: string,
+    note?: ActionNote
+  ): { revoked: boolean; credential: CredentialRecord | null }
   /** Control plane: an active credential with no recoverable secret, as credentials made before recoverable storage are. */
   createLegacy(productId: string): IssuedCredential
   /** Records for any product (control plane and the plugin side; no ownership check). */
@@ -115,14 +136,25 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     toCredentialRecord(source, { apiBaseUrl: deps.apiBaseUrl(), runtimeKeyId: secretBox?.keyId ?? null })
   const toRecord = (row: CredentialRow): CredentialRecord => recordOf(recordSourceOf(row))
 
-  const noteReason = (note: ActionNote | undefined): string | null => (note?.reason === undefined ? null : redactText(note.reason))
+  const noteReason = (note: ActionNote | undefined): string | null =>
+    note?.reason === undefined ? null : redactText(note.reason)
 
   /** Inserts a fresh active credential for `product`. Must run inside a transaction. */
-  function issue(product: Product, actor: AuditActor, options: { recoverable: boolean; rotatedFromId: string | null }): IssuedCredential {
-    const material: CredentialMaterial = { appId: product.appId, pluginKey: newPluginKey(), pluginSecret: newPluginSecret() }
+  function issue(
+    product: Product,
+    actor: AuditActor,
+    options: { recoverable: boolean; rotatedFromId: string | null }
+  ): IssuedCredential {
+    const material: CredentialMaterial = {
+      appId: product.appId,
+      pluginKey: newPluginKey(),
+      pluginSecret: newPluginSecret()
+    }
     const id = newId('cred')
     const sealedMaterial =
-      options.recoverable && secretBox ? secretBox.seal(JSON.stringify({ pluginKey: material.pluginKey, pluginSecret: material.pluginSecret })) : null
+      options.recoverable && secretBox
+        ? secretBox.seal(JSON.stringify({ pluginKey: material.pluginKey, pluginSecret: material.pluginSecret }))
+        : null
     try {
       rows.insert({
         id,
@@ -197,7 +229,11 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
     current(actor, productId) {
       products.requireVisible(actor, productId)
       const row = rows.active(productId) ?? rows.latest(productId)
-      if (!row) throw new DomainError('PRODUCT_CREDENTIAL_NOT_FOUND', `Product ${shownId(productId, 'prod')} has never had a credential.`)
+      if (!row)
+        throw new DomainError(
+          'PRODUCT_CREDENTIAL_NOT_FOUND',
+          `Product ${shownId(productId, 'prod')} has never had a credential.`
+        )
       return toRecord(row)
     },
 
@@ -236,15 +272,34 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       const why = unrecoverableReasonOf(recordSourceOf(row), secretBox?.keyId ?? null)
       const opened = why === null && row.sealed_material && secretBox ? secretBox.open(row.sealed_material) : null
       if (!opened) {
-        audit.record({ productId, credentialId: row.id, action: 'reveal-secret', outcome: 'failure', actor, reason: note?.reason, metadata: note?.metadata })
+        audit.record({
+          productId,
+          credentialId: row.id,
+          action: 'reveal-secret',
+          outcome: 'failure',
+          actor,
+          reason: note?.reason,
+          metadata: note?.metadata
+        })
         throw new DomainError('PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE', UNAVAILABLE_MESSAGES[why ?? 'not-kept'], {
           recovery: { productId, actions: ['rotate-key', 'rotate-secret'], named: false }
         })
       }
       const { pluginKey, pluginSecret } = JSON.parse(opened) as { pluginKey: string; pluginSecret: string }
       rows.recordReveal({ id: row.id, at: clock.nowIso(), by: auditActorId(actor) })
-      audit.record({ productId, credentialId: row.id, action: 'reveal-secret', outcome: 'success', actor, reason: note?.reason, metadata: note?.metadata })
-      return { credential: toRecord(rows.byId(row.id) as CredentialRow), material: { appId: row.app_id, pluginKey, pluginSecret } }
+      audit.record({
+        productId,
+        credentialId: row.id,
+        action: 'reveal-secret',
+        outcome: 'success',
+        actor,
+        reason: note?.reason,
+        metadata: note?.metadata
+      })
+      return {
+        credential: toRecord(rows.byId(row.id) as CredentialRow),
+        material: { appId: row.app_id, pluginKey, pluginSecret }
+      }
     },
 
     rotate(actor, productId, what, note) {
@@ -253,13 +308,27 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       const cause = what === 'key' ? 'rotate-key' : 'rotate-secret'
       const result = store.transaction(() => {
         const previous = requireActive(productId)
-        rows.markRevoked({ id: previous.id, at: clock.nowIso(), by: auditActorId(actor), reason: noteReason(note), cause })
+        rows.markRevoked({
+          id: previous.id,
+          at: clock.nowIso(),
+          by: auditActorId(actor),
+          reason: noteReason(note),
+          cause
+        })
         // Both key and secret are replaced in either operation (docs/api.md section 2).
         const issued = issue(product, actor, { recoverable: true, rotatedFromId: previous.id })
         rows.linkReplacement(previous.id, issued.credential.id)
         return { ...issued, previous: toRecord(rows.byId(previous.id) as CredentialRow) }
       })
-      audit.record({ productId, credentialId: result.credential.id, action: cause, outcome: 'success', actor, reason: note?.reason, metadata: note?.metadata })
+      audit.record({
+        productId,
+        credentialId: result.credential.id,
+        action: cause,
+        outcome: 'success',
+        actor,
+        reason: note?.reason,
+        metadata: note?.metadata
+      })
       return result
     },
 
@@ -272,7 +341,13 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
           const latest = rows.latest(productId)
           return { revoked: false, credential: latest ? toRecord(latest) : null }
         }
-        rows.markRevoked({ id: active.id, at: clock.nowIso(), by: auditActorId(actor), reason: noteReason(note), cause: 'revoke' })
+        rows.markRevoked({
+          id: active.id,
+          at: clock.nowIso(),
+          by: auditActorId(actor),
+          reason: noteReason(note),
+          cause: 'revoke'
+        })
         return { revoked: true, credential: toRecord(rows.byId(active.id) as CredentialRow) }
       })
       audit.record({

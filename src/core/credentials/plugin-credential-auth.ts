@@ -1,7 +1,7 @@
-import type { ProductService, Product } from '../products/products'
-import type { CredentialService } from './credential-service'
-import { DomainError } from '../errors/domain-error'
 import { digestsEqual, sha256Hex } from '../crypto/digest'
+import { DomainError } from '../errors/domain-error'
+import type { Product, ProductService } from '../products/products'
+import type { CredentialService } from './credential-service'
 
 export interface PresentedCredential {
   appId: string | null
@@ -9,7 +9,8 @@ export interface PresentedCredential {
   pluginSecret: string | null
 }
 
-export type PluginAuthFailure = 'MISSING_CREDENTIAL' | 'APP_ID_MISMATCH' | 'KEY_UNKNOWN' | 'CREDENTIAL_REVOKED' | 'SECRET_MISMATCH'
+export type PluginAuthFailure =
+  'MISSING_CREDENTIAL' | 'APP_ID_MISMATCH' | 'KEY_UNKNOWN' | 'CREDENTIAL_REVOKED' | 'SECRET_MISMATCH'
 
 const MESSAGES: Record<PluginAuthFailure, string> = {
   MISSING_CREDENTIAL: 'Send the App ID, plugin key and plugin secret headers.',

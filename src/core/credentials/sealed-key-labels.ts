@@ -10,6 +10,7 @@ import type { CredentialRepository } from './credential-repository'
 export function labelSealedByCurrentKey(rows: CredentialRepository, secretBox: SecretBox | null): void {
   if (!secretBox) return
   for (const row of rows.unlabelledSealed()) {
-    if (row.sealed_material !== null && secretBox.open(row.sealed_material) !== null) rows.labelSealed(row.id, secretBox.keyId)
+    if (row.sealed_material !== null && secretBox.open(row.sealed_material) !== null)
+      rows.labelSealed(row.id, secretBox.keyId)
   }
 }

@@ -1,4 +1,5 @@
 import { sign } from 'node:crypto'
+
 import type { SigningKey } from './signing-keys'
 
 /** Registered claims in the order jose's SignJWT appends them, so a token is byte-identical to jose's. */
@@ -28,7 +29,12 @@ export function createJwtSigner(key: SigningKey, typ: JwtType): JwtSigner {
   // The same for every token of this key and type: encoded once.
   const header = Buffer.from(JSON.stringify({ alg: 'EdDSA', kid: key.kid, typ })).toString('base64url')
   return (claims, registered) => {
-    const payload: Record<string, unknown> = { ...claims, iss: registered.iss, aud: registered.aud, sub: registered.sub }
+    const payload: Record<string, unknown> = {
+      ...claims,
+      iss: registered.iss,
+      aud: registered.aud,
+      sub: registered.sub
+    }
     if (registered.jti !== undefined) payload.jti = registered.jti
     payload.iat = registered.iat
     if (registered.nbf !== undefined) payload.nbf = registered.nbf

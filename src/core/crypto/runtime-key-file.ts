@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { randomBytes } from 'node:crypto'
 
 /** Where `serve` keeps the runtime key by default: beside the database. */
 export function runtimeKeyPathFor(databasePath: string): string {

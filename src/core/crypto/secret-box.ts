@@ -51,5 +51,8 @@ export function createSecretBox(runtimeKey: Buffer): SecretBox {
 
 /** A one-way fingerprint of the runtime key (an HMAC under the key of a fixed label), safe to store and show. */
 export function runtimeKeyId(runtimeKey: Buffer): string {
-  return 'rk_' + createHmac('sha256', runtimeKey).update('plugin-license-emulator runtime key id v1').digest('hex').slice(0, 16)
+  return (
+    'rk_' +
+    createHmac('sha256', runtimeKey).update('plugin-license-emulator runtime key id v1').digest('hex').slice(0, 16)
+  )
 }

@@ -1,9 +1,10 @@
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
-import type { CryptoKey, JWK } from 'jose'
 import { createPrivateKey } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
-import type { Store } from '../store/store'
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
+import type { CryptoKey, JWK } from 'jose'
+
 import type { Clock } from '../clock/clock'
+import type { Store } from '../store/store'
 import { createSigningKeyRepository } from './signing-key-repository'
 import type { KeyPurpose, SigningKeyRow } from './signing-key-repository'
 
@@ -84,6 +85,13 @@ async function toSigningKey(row: SigningKeyRow): Promise<SigningKey> {
     alg: 'EdDSA',
     privateKeyObject: createPrivateKey({ key: privateJwk, format: 'jwk' }),
     publicKey,
-    publicJwk: { kty: String(publicJwk.kty), crv: String(publicJwk.crv), x: String(publicJwk.x), kid: row.kid, alg: 'EdDSA', use: 'sig' }
+    publicJwk: {
+      kty: String(publicJwk.kty),
+      crv: String(publicJwk.crv),
+      x: String(publicJwk.x),
+      kid: row.kid,
+      alg: 'EdDSA',
+      use: 'sig'
+    }
   }
 }

@@ -61,7 +61,9 @@ export function createCustomerRepository(store: Store): CustomerRepository {
     `INSERT INTO customers (id, user_id, email, name, country, locale, developer_id, created_at)
      VALUES (@id, @userId, @email, @name, @country, @locale, @developerId, @createdAt)`
   )
-  const insertPreferences = db.prepare('INSERT INTO marketing_preferences (customer_id, newsletter, product_updates, updated_at) VALUES (?, ?, 1, ?)')
+  const insertPreferences = db.prepare(
+    'INSERT INTO marketing_preferences (customer_id, newsletter, product_updates, updated_at) VALUES (?, ?, 1, ?)'
+  )
   const byId = db.prepare('SELECT * FROM customers WHERE id = ?')
   const byUserId = db.prepare('SELECT * FROM customers WHERE user_id = ?')
   const byEmail = db.prepare('SELECT * FROM customers WHERE email = ?')
@@ -83,8 +85,11 @@ export function createCustomerRepository(store: Store): CustomerRepository {
     linkDeveloper: (customerId, developerId) => void linkDeveloper.run(developerId, customerId),
     all: () => (all.all() as CustomerRow[]).map(toCustomer),
     preferences(customerId) {
-      const row = preferences.get(customerId) as { newsletter: number; product_updates: number; updated_at: string } | undefined
-      return row ? { newsletter: row.newsletter === 1, productUpdates: row.product_updates === 1, updatedAt: row.updated_at } : null
+      const row = preferences.get(customerId) as
+        { newsletter: number; product_updates: number; updated_at: string } | undefined
+      return row
+        ? { newsletter: row.newsletter === 1, productUpdates: row.product_updates === 1, updatedAt: row.updated_at }
+        : null
     }
   }
 }

@@ -1,10 +1,10 @@
-import type { Store } from '../store/store'
 import type { Clock } from '../clock/clock'
-import { DomainError } from '../errors/domain-error'
 import { newId } from '../crypto/random'
+import { DomainError } from '../errors/domain-error'
+import { shownId } from '../redaction/shown-id'
+import type { Store } from '../store/store'
 import { createCustomerRepository } from './customer-repository'
 import type { Customer, MarketingPreferences } from './customer-repository'
-import { shownId } from '../redaction/shown-id'
 
 export type { Customer, MarketingPreferences } from './customer-repository'
 
@@ -33,7 +33,8 @@ export function createCustomerService(store: Store, clock: Clock): CustomerServi
 
   function insertCustomer(input: NewCustomer & { developerId?: string | null }): Customer {
     const email = input.email.trim()
-    if (customers.byEmail(email)) throw new DomainError('CUSTOMER_EXISTS', `A customer with the email ${email} already exists.`)
+    if (customers.byEmail(email))
+      throw new DomainError('CUSTOMER_EXISTS', `A customer with the email ${email} already exists.`)
     const customer: Customer = {
       id: newId('cus'),
       userId: newId('usr'),
@@ -71,6 +72,7 @@ export function createCustomerService(store: Store, clock: Clock): CustomerServi
     },
     list: () => customers.all(),
     // A customer without a row has never chosen: the defaults a new account gets.
-    preferences: (customerId) => customers.preferences(customerId) ?? { newsletter: false, productUpdates: true, updatedAt: clock.nowIso() }
+    preferences: (customerId) =>
+      customers.preferences(customerId) ?? { newsletter: false, productUpdates: true, updatedAt: clock.nowIso() }
   }
 }

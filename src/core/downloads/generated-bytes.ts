@@ -1,5 +1,5 @@
-import { Readable } from 'node:stream'
 import { createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
 
 const BLOCK = 64 * 1024
 

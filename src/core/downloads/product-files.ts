@@ -1,17 +1,27 @@
-import type { Clock } from '../clock/clock'
-import type { ProductService } from '../products/products'
-import { newId } from '../crypto/random'
 import { FILE_EXTENSIONS } from '../../shared/contract/downloads'
 import type { FilePlatform } from '../../shared/contract/downloads'
+import type { Clock } from '../clock/clock'
+import { newId } from '../crypto/random'
+import type { ProductService } from '../products/products'
 import type { ProductFile, ProductFileRepository } from './product-file-repository'
 
 export interface ProductFileService {
-  add(input: { productId: string; version: string; platform: FilePlatform; sizeBytes: number; filename?: string | undefined }): ProductFile
+  add(input: {
+    productId: string
+    version: string
+    platform: FilePlatform
+    sizeBytes: number
+    filename?: string | undefined
+  }): ProductFile
   find(id: string): ProductFile | null
   forProduct(productId: string): ProductFile[]
 }
 
-export function createProductFileService(deps: { files: ProductFileRepository; products: ProductService; clock: Clock }): ProductFileService {
+export function createProductFileService(deps: {
+  files: ProductFileRepository
+  products: ProductService
+  clock: Clock
+}): ProductFileService {
   const { files, products, clock } = deps
   return {
     add(input) {

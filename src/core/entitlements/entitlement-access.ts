@@ -1,12 +1,12 @@
 import type { Clock } from '../clock/clock'
-import { DomainError } from '../errors/domain-error'
 import type { CommerceRepository, Order } from '../commerce/commerce-repository'
-import type { ProductService } from '../products/products'
-import type { License, LicenseRepository } from '../licensing/license-repository'
+import { DomainError } from '../errors/domain-error'
 import { judgeLicense } from '../licensing/license-judgement'
+import type { License, LicenseRepository } from '../licensing/license-repository'
+import type { ProductService } from '../products/products'
+import type { GracePeriod } from '../subscriptions/grace-period'
 import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
-import type { GracePeriod } from '../subscriptions/grace-period'
 
 /** What decides whether one entitlement still grants its product: where it came from and what became of that. */
 export interface EntitlementFacts {
@@ -29,7 +29,9 @@ const LAPSED = new Set(['REVOKED', 'EXPIRED', 'TRIAL_EXPIRED'])
 export function entitlementGrants(facts: EntitlementFacts, now: Date): boolean {
   if (facts.orderStatus === 'refunded' || facts.orderStatus === 'chargeback') return false
   if (!facts.license) return true
-  return !LAPSED.has(judgeLicense({ license: facts.license, subscription: facts.subscription, productId: facts.license.productId, now }))
+  return !LAPSED.has(
+    judgeLicense({ license: facts.license, subscription: facts.subscription, productId: facts.license.productId, now })
+  )
 }
 
 export interface EntitlementAccess {
@@ -52,7 +54,10 @@ export function createEntitlementAccess(deps: {
   return {
     requireDownload(customerId, productId, vendorId = null) {
       if (vendorId !== null && products.find(productId)?.developerId !== vendorId) {
-        throw new DomainError('ENTITLEMENT_REQUIRED', "This token is narrowed to another vendor's products: it does not reach this file.")
+        throw new DomainError(
+          'ENTITLEMENT_REQUIRED',
+          "This token is narrowed to another vendor's products: it does not reach this file."
+        )
       }
       const now = clock.now()
       const sources = commerce.liveEntitlementSources(customerId, productId)
@@ -60,7 +65,11 @@ export function createEntitlementAccess(deps: {
         const license = licenses.firstOfEntitlement(source.id)
         const subscription = license?.subscriptionId ? licenses.subscription(license.subscriptionId) : null
         return entitlementGrants(
-          { orderStatus: source.orderStatus, license, subscription: subscription ? subscriptionStanding(subscription, now, grace.ms()) : null },
+          {
+            orderStatus: source.orderStatus,
+            license,
+            subscription: subscription ? subscriptionStanding(subscription, now, grace.ms()) : null
+          },
           now
         )
       })

@@ -1,10 +1,16 @@
-import { DomainError } from '../errors/domain-error'
+import {
+  FAULT_DEFAULTS,
+  FAULT_KIND_FIELDS,
+  FAULT_KINDS,
+  FAULT_LIMITS,
+  resolveFaultFields
+} from '../../shared/contract/faults'
+import type { FaultKind } from '../../shared/contract/faults'
 import { newId } from '../crypto/random'
+import { DomainError } from '../errors/domain-error'
+import { shownId } from '../redaction/shown-id'
 import { compileRoutePattern, routePatternProblem } from './route-pattern'
 import type { PathMatcher } from './route-pattern'
-import { FAULT_DEFAULTS, FAULT_KIND_FIELDS, FAULT_KINDS, FAULT_LIMITS, resolveFaultFields } from '../../shared/contract/faults'
-import type { FaultKind } from '../../shared/contract/faults'
-import { shownId } from '../redaction/shown-id'
 
 /**
  * A stored rule, every key present. `ms` is the delay for `latency`, the spread of the body for
@@ -112,7 +118,9 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
 
     pick(method, path) {
       const verb = method.toUpperCase()
-      const first = compiled.find(({ rule, matches }) => (rule.method === null || rule.method === verb) && matches(path))
+      const first = compiled.find(
+        ({ rule, matches }) => (rule.method === null || rule.method === verb) && matches(path)
+      )
       if (!first) return null
       const { rule } = first
       // random() is in [0, 1): probability 0 never fires, 1 always does.
@@ -139,8 +147,10 @@ function storedRule(input: FaultRuleInput, index: number): FaultRule {
   if (!FAULT_KINDS.includes(input.kind)) invalid(at('kind'), `must be one of ${FAULT_KINDS.join(', ')}`)
   const routeProblem = typeof input.route === 'string' ? routePatternProblem(input.route) : 'must be a string'
   if (routeProblem) invalid(at('route'), routeProblem)
-  if (input.id != null && !new RegExp(FAULT_LIMITS.idPattern).test(input.id)) invalid(at('id'), 'must be 1 to 64 letters, digits, "-" or "_"')
-  if (input.method != null && !new RegExp(FAULT_LIMITS.methodPattern).test(input.method)) invalid(at('method'), 'must be an HTTP method name')
+  if (input.id != null && !new RegExp(FAULT_LIMITS.idPattern).test(input.id))
+    invalid(at('id'), 'must be 1 to 64 letters, digits, "-" or "_"')
+  if (input.method != null && !new RegExp(FAULT_LIMITS.methodPattern).test(input.method))
+    invalid(at('method'), 'must be an HTTP method name')
   const fields = FAULT_KIND_FIELDS[input.kind]
   if (input.status != null && !fields.status) invalid(at('status'), 'applies only to kind "error"')
   if (input.retryAfterS != null && !fields.retryAfterS) invalid(at('retryAfterS'), 'applies only to kind "rate_limit"')

@@ -21,7 +21,8 @@ export interface TricklePlan {
  * about 20 KiB, so a longer one simply takes longer.
  */
 export function tricklePlan(totalBytes: number | null, spreadMs: number): TricklePlan {
-  if (totalBytes === null) return { chunkBytes: UNKNOWN_LENGTH_CHUNK_BYTES, gapMs: spreadMs / (UNKNOWN_LENGTH_CHUNKS - 1) }
+  if (totalBytes === null)
+    return { chunkBytes: UNKNOWN_LENGTH_CHUNK_BYTES, gapMs: spreadMs / (UNKNOWN_LENGTH_CHUNKS - 1) }
   const wanted = Math.min(TRICKLE_MAX_CHUNKS, Math.max(2, Math.ceil(totalBytes / TRICKLE_CHUNK_BYTES)))
   const chunkBytes = Math.max(1, Math.ceil(totalBytes / wanted))
   const pieces = Math.max(1, Math.ceil(totalBytes / chunkBytes))
@@ -33,7 +34,10 @@ export function tricklePlan(totalBytes: number | null, spreadMs: number): Trickl
  * client sees it. Destroying the stream (the client went away) cancels the pending pause and
  * the source, so nothing keeps writing to a closed socket.
  */
-export function trickleStream(source: Buffer | AsyncIterable<Buffer | Uint8Array | string>, plan: TricklePlan): Readable {
+export function trickleStream(
+  source: Buffer | AsyncIterable<Buffer | Uint8Array | string>,
+  plan: TricklePlan
+): Readable {
   const cancel = new AbortController()
 
   async function* pieces(): AsyncGenerator<Buffer> {

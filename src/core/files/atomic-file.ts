@@ -10,5 +10,9 @@ import writeFileAtomicPackage from 'write-file-atomic'
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): void {
   mkdirSync(dirname(path), { recursive: true })
-  writeFileAtomicPackage.sync(path, typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength), { mode, fsync: true })
+  writeFileAtomicPackage.sync(
+    path,
+    typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+    { mode, fsync: true }
+  )
 }

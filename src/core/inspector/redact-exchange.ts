@@ -1,8 +1,25 @@
-import { HIDDEN, MAX_REDACTION_DEPTH, TOO_DEEP, redactHeaders, redactJson, redactJsonText, redactText, redactUrl } from '../redaction/redact'
-import type { BodyInfo, CapturedPayload, CaptureRedaction, FaultSummary, RecordedRequest, RecordedResponse, RequestCapture } from './types'
 import { SOURCE_HEADER } from '../../shared/contract/inspector'
 import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
 import type { FaultRule } from '../faults/fault-rules'
+import {
+  HIDDEN,
+  MAX_REDACTION_DEPTH,
+  redactHeaders,
+  redactJson,
+  redactJsonText,
+  redactText,
+  redactUrl,
+  TOO_DEEP
+} from '../redaction/redact'
+import type {
+  BodyInfo,
+  CapturedPayload,
+  CaptureRedaction,
+  FaultSummary,
+  RecordedRequest,
+  RecordedResponse,
+  RequestCapture
+} from './types'
 
 /** Bodies are kept up to this many characters (after redaction); the rest is cut. */
 export const MAX_BODY_CHARS = 16 * 1024
@@ -47,7 +64,9 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     headers: redactHeaders(capture.requestHeaders, headerRules),
     query: queryOf(path),
     ...requestBodyOf(capture),
-    ...(capture.warnings && capture.warnings.length > 0 ? { warnings: capture.warnings.slice(0, 50).map((warning) => hide(redactText(warning))) } : {})
+    ...(capture.warnings && capture.warnings.length > 0
+      ? { warnings: capture.warnings.slice(0, 50).map((warning) => hide(redactText(warning))) }
+      : {})
   }
   const response: RecordedResponse = {
     headers: redactHeaders(capture.responseHeaders, headerRules),
@@ -60,7 +79,14 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     path,
     status: capture.status,
     durationMs: Math.round(capture.durationMs * 10) / 10,
-    authKind: capture.classifier.authKindOf({ headers: capture.requestHeaders, query: rawQuery, body: capture.requestBody.parsed, surface, path, redaction }),
+    authKind: capture.classifier.authKindOf({
+      headers: capture.requestHeaders,
+      query: rawQuery,
+      body: capture.requestBody.parsed,
+      surface,
+      path,
+      redaction
+    }),
     productId: productIdOf(capture, rawQuery, redaction),
     appId: typeof appId === 'string' && appId.trim() !== '' ? appId.trim().slice(0, 200) : null,
     source: sourceOf(capture.requestHeaders[SOURCE_HEADER]),
@@ -162,12 +188,17 @@ function queryOf(url: string): Record<string, string | string[]> {
   return out
 }
 
-function productIdOf(capture: RequestCapture, query: Record<string, string | string[]>, redaction: CaptureRedaction): string | null {
+function productIdOf(
+  capture: RequestCapture,
+  query: Record<string, string | string[]>,
+  redaction: CaptureRedaction
+): string | null {
   const body = capture.requestBody.parsed
   const fromBody = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).productId : undefined
   const candidates = [capture.routeProductId, fromBody, query.productId]
   for (const candidate of candidates) {
-    if (typeof candidate === 'string' && candidate.trim() !== '') return hideValues(redactText(candidate.trim().slice(0, 200)), redaction.hiddenValues)
+    if (typeof candidate === 'string' && candidate.trim() !== '')
+      return hideValues(redactText(candidate.trim().slice(0, 200)), redaction.hiddenValues)
   }
   return null
 }
@@ -177,18 +208,27 @@ const HEAD_LIMIT_BYTES = 64 * 1024
 function requestBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: BodyInfo } {
   const { parsed, receivedBytes } = capture.requestBody
   // At most the first 64 KiB are looked at; bodies are shown cut to 16 KiB anyway.
-  const head = Buffer.concat(capture.requestBody.head.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))).subarray(
-    0,
-    HEAD_LIMIT_BYTES
-  )
+  const head = Buffer.concat(
+    capture.requestBody.head.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))
+  ).subarray(0, HEAD_LIMIT_BYTES)
   if (receivedBytes === 0) {
     const declared = Number(headerText(capture.requestHeaders['content-length']) ?? 0)
     if (!(declared > 0)) return { body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: false } }
     // Refused before it was read (wrong media type, declared too large): only its size is known.
-    return { body: null, bodyInfo: { kind: 'none', bytes: declared, truncated: false, note: `A body of ${declared} bytes was declared but not read.` } }
+    return {
+      body: null,
+      bodyInfo: {
+        kind: 'none',
+        bytes: declared,
+        truncated: false,
+        note: `A body of ${declared} bytes was declared but not read.`
+      }
+    }
   }
   if (parsed !== undefined && !(parsed instanceof Uint8Array)) {
-    return typeof parsed === 'string' ? textBody(redactText(parsed), receivedBytes) : jsonBody(redactJson(parsed), receivedBytes)
+    return typeof parsed === 'string'
+      ? textBody(redactText(parsed), receivedBytes)
+      : jsonBody(redactJson(parsed), receivedBytes)
   }
   // Not parsed (malformed JSON, wrong media type, too large): show the bytes that arrived.
   const contentType = headerText(capture.requestHeaders['content-type'])
@@ -198,7 +238,9 @@ function requestBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: Body
   // The tap cut mid-stream: whatever token-like run ends the text may be half a secret.
   if (cut) text = text.replace(/[A-Za-z0-9_.~+/=-]+$/, '')
   const shown = textBody(text, receivedBytes)
-  return cut ? { body: shown.body, bodyInfo: { ...shown.bodyInfo, truncated: true, note: truncationNote(receivedBytes) } } : shown
+  return cut
+    ? { body: shown.body, bodyInfo: { ...shown.bodyInfo, truncated: true, note: truncationNote(receivedBytes) } }
+    : shown
 }
 
 function responseBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: BodyInfo } {
@@ -208,10 +250,17 @@ function responseBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: Bod
   if (!capture.aborted) return shown
   // What the server meant to send, marked as not (wholly) delivered.
   const note = 'The connection closed before the response was complete (client gone, or an offline fault).'
-  return { body: shown.body, bodyInfo: { ...shown.bodyInfo, note: shown.bodyInfo.note ? `${note} ${shown.bodyInfo.note}` : note } }
+  return {
+    body: shown.body,
+    bodyInfo: { ...shown.bodyInfo, note: shown.bodyInfo.note ? `${note} ${shown.bodyInfo.note}` : note }
+  }
 }
 
-function payloadBody(payload: CapturedPayload, contentType: string | null, declaredLength: number | null): { body: unknown; bodyInfo: BodyInfo } {
+function payloadBody(
+  payload: CapturedPayload,
+  contentType: string | null,
+  declaredLength: number | null
+): { body: unknown; bodyInfo: BodyInfo } {
   switch (payload.kind) {
     case 'none':
       return { body: null, bodyInfo: { kind: 'none', bytes: declaredLength ?? 0, truncated: false } }
@@ -260,21 +309,35 @@ function jsonBody(value: unknown, bytes: number): { body: unknown; bodyInfo: Bod
     const body = serialized.length <= MAX_BODY_CHARS ? value : serialized.slice(0, MAX_BODY_CHARS)
     return {
       body,
-      bodyInfo: { kind: 'json', bytes, truncated: true, note: `Nested too deeply to record whole: levels past the ${MAX_REDACTION_DEPTH}th are left out.` }
+      bodyInfo: {
+        kind: 'json',
+        bytes,
+        truncated: true,
+        note: `Nested too deeply to record whole: levels past the ${MAX_REDACTION_DEPTH}th are left out.`
+      }
     }
   }
   if (serialized.length <= MAX_BODY_CHARS) return { body: value, bodyInfo: { kind: 'json', bytes, truncated: false } }
   // Cut after redaction, so the cut can only shorten a preview, never expose what it hid.
-  return { body: serialized.slice(0, MAX_BODY_CHARS), bodyInfo: { kind: 'json', bytes, truncated: true, note: truncationNote(bytes) } }
+  return {
+    body: serialized.slice(0, MAX_BODY_CHARS),
+    bodyInfo: { kind: 'json', bytes, truncated: true, note: truncationNote(bytes) }
+  }
 }
 
 function textBody(text: string, bytes: number): { body: unknown; bodyInfo: BodyInfo } {
   if (text.length <= MAX_BODY_CHARS) return { body: text, bodyInfo: { kind: 'text', bytes, truncated: false } }
-  return { body: text.slice(0, MAX_BODY_CHARS), bodyInfo: { kind: 'text', bytes, truncated: true, note: truncationNote(bytes) } }
+  return {
+    body: text.slice(0, MAX_BODY_CHARS),
+    bodyInfo: { kind: 'text', bytes, truncated: true, note: truncationNote(bytes) }
+  }
 }
 
 function binaryBody(bytes: number): { body: unknown; bodyInfo: BodyInfo } {
-  return { body: null, bodyInfo: { kind: 'binary', bytes, truncated: false, note: `A binary body of ${bytes} bytes; not recorded.` } }
+  return {
+    body: null,
+    bodyInfo: { kind: 'binary', bytes, truncated: false, note: `A binary body of ${bytes} bytes; not recorded.` }
+  }
 }
 
 function truncationNote(bytes: number): string {

@@ -1,6 +1,6 @@
-import type { RequestFilter, RequestSummary } from './types'
 import { REQUEST_SOURCES } from '../../shared/contract/inspector'
 import type { RequestSource } from '../../shared/contract/inspector'
+import type { RequestFilter, RequestSummary } from './types'
 
 /** `404` (exact) or `4xx` (class); null for anything else. */
 export function parseStatusFilter(value: string): { min: number; max: number } | null {

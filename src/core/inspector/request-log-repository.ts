@@ -1,9 +1,10 @@
 import type { Statement } from 'better-sqlite3'
+
+import type { FaultKind } from '../../shared/contract/faults'
+import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
 import type { Store } from '../store/store'
 import { parseStatusFilter } from './request-filter'
 import type { RequestEntry, RequestFilter, RequestSummary } from './types'
-import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
-import type { FaultKind } from '../../shared/contract/faults'
 
 interface SummaryRow {
   id: number
@@ -22,7 +23,8 @@ interface SummaryRow {
   fault_label: string | null
 }
 
-const SUMMARY_COLUMNS = 'id, at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code, fault_rule_id, fault_kind, fault_label'
+const SUMMARY_COLUMNS =
+  'id, at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code, fault_rule_id, fault_kind, fault_label'
 
 export interface RequestLogRepository {
   /** Writes one redacted exchange; answers its id. */
@@ -72,7 +74,11 @@ export function createRequestLogRepository(store: Store): RequestLogRepository {
 
   return {
     insert({ fault, ...columns }, requestJson, responseJson) {
-      const faultColumns = { faultRuleId: fault?.ruleId ?? null, faultKind: fault?.kind ?? null, faultLabel: fault?.label ?? null }
+      const faultColumns = {
+        faultRuleId: fault?.ruleId ?? null,
+        faultKind: fault?.kind ?? null,
+        faultLabel: fault?.label ?? null
+      }
       return Number(insert.run({ ...columns, ...faultColumns, requestJson, responseJson }).lastInsertRowid)
     },
     deleteUpTo(id) {
@@ -157,6 +163,8 @@ function summaryOf(row: SummaryRow): RequestSummary {
     source: row.source as RequestSource,
     errorCode: row.error_code,
     fault:
-      row.fault_rule_id === null ? null : { ruleId: row.fault_rule_id, kind: row.fault_kind as FaultKind, label: row.fault_label ?? row.fault_rule_id }
+      row.fault_rule_id === null
+        ? null
+        : { ruleId: row.fault_rule_id, kind: row.fault_kind as FaultKind, label: row.fault_label ?? row.fault_rule_id }
   }
 }

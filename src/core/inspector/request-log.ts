@@ -1,10 +1,10 @@
-import type { Store } from '../store/store'
+import { REQUEST_PAGE_MAX } from '../../shared/contract/inspector'
 import type { Clock } from '../clock/clock'
+import type { Store } from '../store/store'
 import { fallbackEntry, prepareEntry } from './redact-exchange'
 import type { PreparedEntry } from './redact-exchange'
 import { createRequestLogRepository } from './request-log-repository'
 import type { RequestCapture, RequestEntry, RequestFilter, RequestPage, RequestSummary } from './types'
-import { REQUEST_PAGE_MAX } from '../../shared/contract/inspector'
 
 /** How long a finished request waits in memory before its batch is written. */
 export const FLUSH_DELAY_MS = 75

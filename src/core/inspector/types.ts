@@ -3,8 +3,8 @@
  * (a raw capture, secrets and all) and what the inspector keeps and shows (redacted entries).
  */
 
-import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
 import type { FaultKind } from '../../shared/contract/faults'
+import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
 import type { FaultRule } from '../faults/fault-rules'
 
 /** What a request showed of its credentials, for telling how it presented itself. */
@@ -29,7 +29,8 @@ export interface RequestClassifier {
 }
 
 /** A response body as the server held it when sending: text, bytes, a stream, or nothing. */
-export type CapturedPayload = { kind: 'text'; text: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'stream' } | { kind: 'none' }
+export type CapturedPayload =
+  { kind: 'text'; text: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'stream' } | { kind: 'none' }
 
 /** The request body: what the route parsed (if it got that far) and the bytes that arrived. */
 export interface CapturedRequestBody {

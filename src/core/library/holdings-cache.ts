@@ -1,6 +1,6 @@
-import type { Store } from '../store/store'
 import type { DataVersion } from '../changes/data-version'
 import { createKeptReads } from '../changes/kept-reads'
+import type { Store } from '../store/store'
 import type { CustomerHoldings, LibraryRepository } from './library-repository'
 
 /** Customers whose holdings are kept; the oldest read goes first. */
@@ -12,7 +12,11 @@ const KEPT_CUSTOMERS = 16
  * and a plugin or a web view asks again and again while nothing changes. The view is still
  * built per request, at the clock's current instant.
  */
-export function cachedHoldings(repository: LibraryRepository, store: Store, version: Pick<DataVersion, 'current'>): Pick<LibraryRepository, 'holdings'> {
+export function cachedHoldings(
+  repository: LibraryRepository,
+  store: Store,
+  version: Pick<DataVersion, 'current'>
+): Pick<LibraryRepository, 'holdings'> {
   const kept = createKeptReads<string, CustomerHoldings>({ store, version: version.current, capacity: KEPT_CUSTOMERS })
   return { holdings: (customerId) => kept.read(customerId, () => repository.holdings(customerId)) }
 }

@@ -1,8 +1,8 @@
-import type { Store } from '../store/store'
-import type { Activation, License, Subscription } from '../licensing/license-repository'
-import type { Order, OrderItem, Entitlement } from '../commerce/commerce-repository'
-import type { Product } from '../products/products'
+import type { Entitlement, Order, OrderItem } from '../commerce/commerce-repository'
 import type { ProductFile } from '../downloads/product-file-repository'
+import type { Activation, License, Subscription } from '../licensing/license-repository'
+import type { Product } from '../products/products'
+import type { Store } from '../store/store'
 
 // The library is the largest read of the emulator (about 7,000 rows for 1,000 items), so its
 // queries name only the columns the page shows and read rows as arrays (`.raw(true)`): measured
@@ -43,9 +43,28 @@ type SubscriptionColumns = [
   paymentFailedAt: string | null,
   createdAt: string
 ]
-type EntitlementColumns = [id: string, productId: string, source: Entitlement['source'], createdAt: string, orderStatus: Order['status'] | null]
-type ProductColumns = [id: string, name: string, storefrontSlug: string | null, supportEmail: string | null, developerId: string]
-type FileColumns = [productId: string, id: string, version: string, platform: ProductFile['platform'], filename: string, sizeBytes: number]
+type EntitlementColumns = [
+  id: string,
+  productId: string,
+  source: Entitlement['source'],
+  createdAt: string,
+  orderStatus: Order['status'] | null
+]
+type ProductColumns = [
+  id: string,
+  name: string,
+  storefrontSlug: string | null,
+  supportEmail: string | null,
+  developerId: string
+]
+type FileColumns = [
+  productId: string,
+  id: string,
+  version: string,
+  platform: ProductFile['platform'],
+  filename: string,
+  sizeBytes: number
+]
 /** An order's columns, then one of its items': one row per item. */
 type OrderItemColumns = [
   orderId: string,
@@ -64,9 +83,14 @@ type OrderItemColumns = [
 ]
 
 /** A live activation, as the library lists it. */
-export type LibraryActivation = Pick<Activation, 'id' | 'instanceId' | 'instanceName' | 'platform' | 'appVersion' | 'firstSeenAt' | 'lastSeenAt'>
+export type LibraryActivation = Pick<
+  Activation,
+  'id' | 'instanceId' | 'instanceName' | 'platform' | 'appVersion' | 'firstSeenAt' | 'lastSeenAt'
+>
 /** An active entitlement: the only kind the library shows, with the status of the order that granted it. */
-export type LibraryEntitlement = Pick<Entitlement, 'id' | 'productId' | 'source' | 'createdAt'> & { orderStatus: Order['status'] | null }
+export type LibraryEntitlement = Pick<Entitlement, 'id' | 'productId' | 'source' | 'createdAt'> & {
+  orderStatus: Order['status'] | null
+}
 export type LibraryProduct = Pick<Product, 'id' | 'name' | 'storefrontSlug' | 'supportEmail' | 'developerId'>
 export type LibraryFile = Pick<ProductFile, 'id' | 'version' | 'platform' | 'filename' | 'sizeBytes'>
 export type LibraryOrderItem = Pick<OrderItem, 'id' | 'productId' | 'kind' | 'unitPriceCents' | 'claimedAt'>
@@ -126,7 +150,9 @@ export function createLibraryRepository(store: Store) {
   // By the ids the other rows name (a JSON array): 0.9 ms against 1.7 ms for the same set as a
   // four-way UNION of subqueries over the customer's tables.
   const products = db
-    .prepare('SELECT id, name, storefront_slug, support_email, developer_id FROM products WHERE id IN (SELECT value FROM json_each(?))')
+    .prepare(
+      'SELECT id, name, storefront_slug, support_email, developer_id FROM products WHERE id IN (SELECT value FROM json_each(?))'
+    )
     .raw(true)
   const files = db
     .prepare(
@@ -197,14 +223,22 @@ export function createLibraryRepository(store: Store) {
           }
         })
 
-        const entitlementList = (entitlements.all(customerId) as EntitlementColumns[]).map((row): LibraryEntitlement => {
-          productIds.add(row[1])
-          return { id: row[0], productId: row[1], source: row[2], createdAt: row[3], orderStatus: row[4] }
-        })
+        const entitlementList = (entitlements.all(customerId) as EntitlementColumns[]).map(
+          (row): LibraryEntitlement => {
+            productIds.add(row[1])
+            return { id: row[0], productId: row[1], source: row[2], createdAt: row[3], orderStatus: row[4] }
+          }
+        )
 
         const filesByProduct = new Map<string, LibraryFile[]>()
         for (const row of files.all(customerId) as FileColumns[]) {
-          pushTo(filesByProduct, row[0], { id: row[1], version: row[2], platform: row[3], filename: row[4], sizeBytes: row[5] })
+          pushTo(filesByProduct, row[0], {
+            id: row[1],
+            version: row[2],
+            platform: row[3],
+            filename: row[4],
+            sizeBytes: row[5]
+          })
         }
 
         const orderList: LibraryOrder[] = []
@@ -226,12 +260,24 @@ export function createLibraryRepository(store: Store) {
             orderList.push(order)
           }
           productIds.add(row[9])
-          order.items.push({ id: row[8], productId: row[9], kind: row[10], unitPriceCents: row[11], claimedAt: row[12] })
+          order.items.push({
+            id: row[8],
+            productId: row[9],
+            kind: row[10],
+            unitPriceCents: row[11],
+            claimedAt: row[12]
+          })
         }
 
         const productsById = new Map<string, LibraryProduct>()
         for (const row of products.all(JSON.stringify([...productIds])) as ProductColumns[]) {
-          productsById.set(row[0], { id: row[0], name: row[1], storefrontSlug: row[2], supportEmail: row[3], developerId: row[4] })
+          productsById.set(row[0], {
+            id: row[0],
+            name: row[1],
+            storefrontSlug: row[2],
+            supportEmail: row[3],
+            developerId: row[4]
+          })
         }
 
         return {

@@ -1,13 +1,13 @@
-import type { CustomerService, Customer } from '../customers/customers'
-import type { LibraryLinks } from './library-links'
 import type { Clock } from '../clock/clock'
+import type { Customer, CustomerService } from '../customers/customers'
+import { DomainError } from '../errors/domain-error'
+import type { LicenseRepository } from '../licensing/license-repository'
+import type { Product, ProductService } from '../products/products'
+import type { LibraryLinks } from './library-links'
 import { DOWNLOAD_TOKEN_TTL_S } from './library-tokens'
 import type { LibraryGrant, LibraryTokens } from './library-tokens'
 import type { LibraryView } from './library-view'
 import { toWebviewPayload } from './webview-view'
-import type { LicenseRepository } from '../licensing/license-repository'
-import type { Product, ProductService } from '../products/products'
-import { DomainError } from '../errors/domain-error'
 
 /** How far a request's token reaches: one vendor's products, and the download token it already is. */
 export interface LibraryScope {
@@ -41,16 +41,22 @@ export function createLibraryService(deps: {
   async function grantOf(token: string): Promise<{ customer: Customer; grant: LibraryGrant }> {
     const grant = await tokens.verify(token)
     const customer = customers.find(grant.customerId)
-    if (!customer) throw new DomainError('LIBRARY_TOKEN_INVALID', 'The customer of this library token no longer exists.')
+    if (!customer)
+      throw new DomainError('LIBRARY_TOKEN_INVALID', 'The customer of this library token no longer exists.')
     return { customer, grant }
   }
 
   /** Plugin context: an authenticated product plus a license key of that product names the customer. */
   function customerFromLicense(product: Product, licenseKey: string | null): Customer {
-    if (!licenseKey) throw new DomainError('LIBRARY_TOKEN_INVALID', 'Send a library token, or the product credential headers with a license_key.')
+    if (!licenseKey)
+      throw new DomainError(
+        'LIBRARY_TOKEN_INVALID',
+        'Send a library token, or the product credential headers with a license_key.'
+      )
     const license = licenses.byKey(licenseKey.trim())
     if (!license) throw new DomainError('NOT_FOUND', 'No license has this key.')
-    if (license.productId !== product.id) throw new DomainError('PRODUCT_SCOPE_MISMATCH', 'The license belongs to another product.')
+    if (license.productId !== product.id)
+      throw new DomainError('PRODUCT_SCOPE_MISMATCH', 'The license belongs to another product.')
     return customers.require(license.customerId)
   }
 
@@ -61,7 +67,8 @@ export function createLibraryService(deps: {
     const now = clock.now().getTime()
     const key = `${customerId} ${vendorId ?? ''}`
     const cached = downloadTokens.get(key)
-    if (cached && cached.expiresAtMs - now > REUSE_MARGIN_MS && cached.expiresAtMs - now <= DOWNLOAD_TOKEN_TTL_S * 1000) return cached.token
+    if (cached && cached.expiresAtMs - now > REUSE_MARGIN_MS && cached.expiresAtMs - now <= DOWNLOAD_TOKEN_TTL_S * 1000)
+      return cached.token
     const issued = await tokens.issue(customerId, 'download', vendorId)
     if (downloadTokens.size >= 10_000) downloadTokens.clear()
     downloadTokens.set(key, { token: issued.token, expiresAtMs: Date.parse(issued.expiresAt) })

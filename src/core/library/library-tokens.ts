@@ -1,8 +1,9 @@
 import { errors, jwtVerify } from 'jose'
-import type { Clock } from '../clock/clock'
-import type { SigningKeyRing } from '../crypto/signing-keys'
-import { createJwtSigner } from '../crypto/jwt-signer'
+
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
+import type { Clock } from '../clock/clock'
+import { createJwtSigner } from '../crypto/jwt-signer'
+import type { SigningKeyRing } from '../crypto/signing-keys'
 import { DomainError } from '../errors/domain-error'
 
 const AUDIENCE = 'library'
@@ -24,7 +25,11 @@ export interface LibraryGrant {
 
 export interface LibraryTokens {
   /** `vendorId` narrows the token to one developer's products (a token minted from a plugin context). */
-  issue(customerId: string, scope?: LibraryTokenScope, vendorId?: string | null): Promise<{ token: string; expiresAt: string }>
+  issue(
+    customerId: string,
+    scope?: LibraryTokenScope,
+    vendorId?: string | null
+  ): Promise<{ token: string; expiresAt: string }>
   /** The grant of a library or download token; LIBRARY_TOKEN_INVALID otherwise (saying when it expired). */
   verify(token: string): Promise<LibraryGrant>
 }
@@ -37,7 +42,13 @@ export function createLibraryTokens(keys: SigningKeyRing, clock: Clock): Library
     async issue(customerId, scope = 'library', vendorId = null) {
       const nowS = Math.floor(clock.now().getTime() / 1000)
       const exp = nowS + (scope === 'download' ? DOWNLOAD_TOKEN_TTL_S : LIBRARY_TOKEN_TTL_S)
-      const token = await signJwt(vendorId ? { scope, vendor: vendorId } : { scope }, { iss: TOKEN_ISSUER, aud: AUDIENCE, sub: customerId, iat: nowS, exp })
+      const token = await signJwt(vendorId ? { scope, vendor: vendorId } : { scope }, {
+        iss: TOKEN_ISSUER,
+        aud: AUDIENCE,
+        sub: customerId,
+        iat: nowS,
+        exp
+      })
       return { token, expiresAt: new Date(exp * 1000).toISOString() }
     },
     async verify(token) {
@@ -54,7 +65,10 @@ export function createLibraryTokens(keys: SigningKeyRing, clock: Clock): Library
         return { customerId: payload.sub, scope, vendorId, expiresAt: new Date(payload.exp * 1000).toISOString() }
       } catch (error) {
         if (error instanceof errors.JWTExpired) {
-          throw new DomainError('LIBRARY_TOKEN_INVALID', `The ${error.payload.scope === 'download' ? 'download' : 'library'} token has expired.`)
+          throw new DomainError(
+            'LIBRARY_TOKEN_INVALID',
+            `The ${error.payload.scope === 'download' ? 'download' : 'library'} token has expired.`
+          )
         }
         throw new DomainError('LIBRARY_TOKEN_INVALID', 'The library token is missing, not valid or expired.')
       }

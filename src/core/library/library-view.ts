@@ -1,14 +1,20 @@
 import type { Clock } from '../clock/clock'
 import type { Customer, CustomerService } from '../customers/customers'
-import type { License, Subscription } from '../licensing/license-repository'
-import { effectiveExpiry, judgeLicense } from '../licensing/license-judgement'
 import { entitlementGrants } from '../entitlements/entitlement-access'
+import { effectiveExpiry, judgeLicense } from '../licensing/license-judgement'
+import type { License, Subscription } from '../licensing/license-repository'
+import type { GracePeriod } from '../subscriptions/grace-period'
 import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
-import type { GracePeriod } from '../subscriptions/grace-period'
-import { pushTo } from './library-repository'
 import type { LibraryLinks } from './library-links'
-import type { LibraryActivation, LibraryEntitlement, LibraryFile, LibraryProduct, LibraryRepository } from './library-repository'
+import { pushTo } from './library-repository'
+import type {
+  LibraryActivation,
+  LibraryEntitlement,
+  LibraryFile,
+  LibraryProduct,
+  LibraryRepository
+} from './library-repository'
 
 /** Options of one library request: storefront filter, the device asking, where links point. */
 export interface LibraryQuery {
@@ -32,9 +38,15 @@ export interface DownloadLink {
 }
 
 /** Reads one customer's library from the store; the payload groups of docs/api.md section 4. */
-export function createLibraryView(deps: { clock: Clock; customers: CustomerService; queries: Pick<LibraryRepository, 'holdings'>; grace: GracePeriod }) {
+export function createLibraryView(deps: {
+  clock: Clock
+  customers: CustomerService
+  queries: Pick<LibraryRepository, 'holdings'>
+  grace: GracePeriod
+}) {
   const { clock, customers, queries, grace } = deps
-  const supportEmail = (product: LibraryProduct) => product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
+  const supportEmail = (product: LibraryProduct) =>
+    product.supportEmail ?? `support+${product.storefrontSlug ?? product.id}@plugin-license-emulator.test`
 
   /** `urlPrefix` is the links' downloadPrefix; `tokenQuery` is `?download_token=<encoded>`: both built once per page, not per link. */
   function downloadLink(file: LibraryFile, urlPrefix: string, tokenQuery: string): DownloadLink {
@@ -113,7 +125,8 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
       (onlyProductId === undefined || product.id === onlyProductId) &&
       (onlyVendorId === undefined || product.developerId === onlyVendorId)
     const ofProductAndVendor = (productId: string) =>
-      (onlyProductId === undefined || productId === onlyProductId) && (onlyVendorId === undefined || held.products.get(productId)?.developerId === onlyVendorId)
+      (onlyProductId === undefined || productId === onlyProductId) &&
+      (onlyVendorId === undefined || held.products.get(productId)?.developerId === onlyVendorId)
     const urlPrefix = query.links.downloadPrefix
     const tokenQuery = `?download_token=${encodeURIComponent(query.downloadToken)}`
     const noActivations: readonly LibraryActivation[] = []
@@ -127,7 +140,8 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
     const licenseViews: LicenseView[] = []
     const licensesByProduct = new Map<string, LicenseView[]>()
     for (const l of held.licenses) {
-      if (l.entitlementId !== null && !licenseByEntitlement.has(l.entitlementId)) licenseByEntitlement.set(l.entitlementId, l)
+      if (l.entitlementId !== null && !licenseByEntitlement.has(l.entitlementId))
+        licenseByEntitlement.set(l.entitlementId, l)
       const product = held.products.get(l.productId)
       if (!inScope(product)) continue
       const subscription = l.subscriptionId ? (standingById.get(l.subscriptionId) ?? null) : null
@@ -138,7 +152,8 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
 
     // In the order each product was first acquired: the product list follows its first entitlement.
     const entitlementsByProduct = new Map<string, LibraryEntitlement[]>()
-    for (const e of held.entitlements) if (inScope(held.products.get(e.productId))) pushTo(entitlementsByProduct, e.productId, e)
+    for (const e of held.entitlements)
+      if (inScope(held.products.get(e.productId))) pushTo(entitlementsByProduct, e.productId, e)
     const ownedProducts: LibraryProduct[] = []
     const productViews = []
     for (const [productId, own] of entitlementsByProduct) {
@@ -165,14 +180,16 @@ export function createLibraryView(deps: { clock: Clock; customers: CustomerServi
         entitled,
         downloads: entitled ? productFiles.map((f) => downloadLink(f, urlPrefix, tokenQuery)) : [],
         license_ids: ownLicenses.map((l) => l.id),
-        activated_on_this_device: instanceId === undefined ? null : ownLicenses.some((l) => l.activated_on_this_device === true)
+        activated_on_this_device:
+          instanceId === undefined ? null : ownLicenses.some((l) => l.activated_on_this_device === true)
       })
     }
 
     const subscriptionViews = []
     for (const s of held.subscriptions) {
       const product = held.products.get(s.productId)
-      if (inScope(product)) subscriptionViews.push(subscriptionView(s, standingById.get(s.id) as SubscriptionStanding, product))
+      if (inScope(product))
+        subscriptionViews.push(subscriptionView(s, standingById.get(s.id) as SubscriptionStanding, product))
     }
 
     const orderViews = []

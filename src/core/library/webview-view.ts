@@ -14,7 +14,12 @@ export function toWebviewPayload(library: LibraryPayload, scope: { productId: st
       product_id: p.product_id,
       name: p.name,
       version: p.version,
-      downloads: p.downloads.map((d) => ({ platform: d.platform, version: d.version, size_bytes: d.size_bytes, url: d.url }))
+      downloads: p.downloads.map((d) => ({
+        platform: d.platform,
+        version: d.version,
+        size_bytes: d.size_bytes,
+        url: d.url
+      }))
     })),
     licenses: library.licenses.map((l) => ({
       id: l.id,

@@ -1,7 +1,7 @@
-import { DomainError } from '../errors/domain-error'
-import type { License, LicenseRepository } from './license-repository'
 import type { LicenseStatus } from '../../shared/contract/licensing'
+import { DomainError } from '../errors/domain-error'
 import { shownId } from '../redaction/shown-id'
+import type { License, LicenseRepository } from './license-repository'
 
 export interface LicenseChanges {
   status?: LicenseStatus | undefined
@@ -25,7 +25,8 @@ export function createLicenseAdmin(rows: LicenseRepository) {
     },
     activations: (id: string) => rows.allActivations(require(id).id),
     ofCustomer: (customerId: string) => rows.forCustomer(customerId),
-    list: (filter: { productId?: string | undefined; customerId?: string | undefined; limit?: number | undefined }) => rows.list(filter)
+    list: (filter: { productId?: string | undefined; customerId?: string | undefined; limit?: number | undefined }) =>
+      rows.list(filter)
   }
 }
 

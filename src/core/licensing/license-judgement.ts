@@ -1,6 +1,6 @@
 import type { LicenseCode } from '../../shared/contract/licensing'
-import type { License } from './license-repository'
 import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
+import type { License } from './license-repository'
 
 export const LICENSE_MESSAGES: Record<LicenseCode, string> = {
   VALID: 'The license is valid.',

@@ -1,7 +1,6 @@
-import type { Store } from '../store/store'
-
 import type { LicenseKind, LicenseStatus } from '../../shared/contract/licensing'
 import type { BillingPeriod, SubscriptionStatus } from '../../shared/contract/subscriptions'
+import type { Store } from '../store/store'
 
 export interface License {
   id: string
@@ -162,15 +161,30 @@ export interface LicenseRepository {
   byId(id: string): License | null
   forCustomer(customerId: string): License[]
   /** Newest first, filtered by product and/or customer. */
-  list(filter: { productId?: string | undefined; customerId?: string | undefined; limit?: number | undefined }): License[]
+  list(filter: {
+    productId?: string | undefined
+    customerId?: string | undefined
+    limit?: number | undefined
+  }): License[]
   insert(license: NewLicense): void
-  update(id: string, changes: { status?: LicenseStatus | undefined; expiresAt?: string | null | undefined; maxActivations?: number | undefined }): void
+  update(
+    id: string,
+    changes: {
+      status?: LicenseStatus | undefined
+      expiresAt?: string | null | undefined
+      maxActivations?: number | undefined
+    }
+  ): void
   liveActivations(licenseId: string): Activation[]
   liveActivationCount(licenseId: string): number
   allActivations(licenseId: string): Activation[]
   liveActivation(licenseId: string, instanceId: string): Activation | null
   insertActivation(activation: Omit<Activation, 'deactivatedAt'>): void
-  touchActivation(id: string, at: string, details: { instanceName?: string | null; platform?: string | null; appVersion?: string | null }): void
+  touchActivation(
+    id: string,
+    at: string,
+    details: { instanceName?: string | null; platform?: string | null; appVersion?: string | null }
+  ): void
   deactivate(id: string, at: string): void
   /** The first license granted with an entitlement (null when it has none, as some imported ones). */
   firstOfEntitlement(entitlementId: string): License | null
@@ -184,7 +198,9 @@ export interface LicenseRepository {
 export function createLicenseRepository(store: Store): LicenseRepository {
   const { db } = store
   const byKey = db.prepare('SELECT * FROM licenses WHERE license_key = ?')
-  const firstOfEntitlement = db.prepare('SELECT * FROM licenses WHERE entitlement_id = ? ORDER BY created_at, rowid LIMIT 1')
+  const firstOfEntitlement = db.prepare(
+    'SELECT * FROM licenses WHERE entitlement_id = ? ORDER BY created_at, rowid LIMIT 1'
+  )
   const byKeyWithActivations = db.prepare(
     `SELECT l.*,
             (SELECT COUNT(*) FROM activations c INDEXED BY activations_one_live_per_instance
@@ -205,14 +221,18 @@ export function createLicenseRepository(store: Store): LicenseRepository {
     `INSERT INTO licenses (id, license_key, customer_id, product_id, entitlement_id, subscription_id, kind, status, expires_at, max_activations, created_at)
      VALUES (@id, @key, @customerId, @productId, @entitlementId, @subscriptionId, @kind, 'active', @expiresAt, @maxActivations, @createdAt)`
   )
-  const live = db.prepare('SELECT * FROM activations WHERE license_id = ? AND deactivated_at IS NULL ORDER BY first_seen_at, rowid')
+  const live = db.prepare(
+    'SELECT * FROM activations WHERE license_id = ? AND deactivated_at IS NULL ORDER BY first_seen_at, rowid'
+  )
   const all = db.prepare('SELECT * FROM activations WHERE license_id = ? ORDER BY first_seen_at, rowid')
   // Counted over the partial index of live activations: the planner picks activations_by_license
   // and reads every row, deactivated ones included (half the speed at 400 activations a license).
   const liveCount = db.prepare(
     'SELECT COUNT(*) AS n FROM activations INDEXED BY activations_one_live_per_instance WHERE license_id = ? AND deactivated_at IS NULL'
   )
-  const liveOne = db.prepare('SELECT * FROM activations WHERE license_id = ? AND instance_id = ? AND deactivated_at IS NULL')
+  const liveOne = db.prepare(
+    'SELECT * FROM activations WHERE license_id = ? AND instance_id = ? AND deactivated_at IS NULL'
+  )
   const insertActivation = db.prepare(
     `INSERT INTO activations (id, license_id, instance_id, instance_name, platform, app_version, first_seen_at, last_seen_at)
      VALUES (@id, @licenseId, @instanceId, @instanceName, @platform, @appVersion, @firstSeenAt, @lastSeenAt)`
@@ -226,7 +246,9 @@ export function createLicenseRepository(store: Store): LicenseRepository {
   )
   const deactivate = db.prepare('UPDATE activations SET deactivated_at = ? WHERE id = ? AND deactivated_at IS NULL')
   const subscription = db.prepare('SELECT * FROM subscriptions WHERE id = ?')
-  const subscriptionsForCustomer = db.prepare('SELECT * FROM subscriptions WHERE customer_id = ? ORDER BY created_at, rowid')
+  const subscriptionsForCustomer = db.prepare(
+    'SELECT * FROM subscriptions WHERE customer_id = ? ORDER BY created_at, rowid'
+  )
   const insertSubscription = db.prepare(
     `INSERT INTO subscriptions (id, customer_id, product_id, plan, status, current_period_end, cancel_at_period_end, canceled_at, payment_failed_at, created_at)
      VALUES (@id, @customerId, @productId, @plan, @status, @currentPeriodEnd, @cancelAtPeriodEnd, @canceledAt, @paymentFailedAt, @createdAt)`
@@ -267,7 +289,13 @@ export function createLicenseRepository(store: Store): LicenseRepository {
     byId: (id) => one(byId.get(id), toLicense),
     forCustomer: (customerId) => (forCustomer.all(customerId) as LicenseRow[]).map(toLicense),
     list: ({ productId, customerId, limit }) =>
-      (filtered.all({ productId: productId ?? null, customerId: customerId ?? null, limit: limit ?? 500 }) as LicenseRow[]).map(toLicense),
+      (
+        filtered.all({
+          productId: productId ?? null,
+          customerId: customerId ?? null,
+          limit: limit ?? 500
+        }) as LicenseRow[]
+      ).map(toLicense),
     insert: (license) => void insert.run(license),
     update(id, changes) {
       const sets: string[] = []
@@ -292,11 +320,18 @@ export function createLicenseRepository(store: Store): LicenseRepository {
     liveActivation: (licenseId, instanceId) => one(liveOne.get(licenseId, instanceId), toActivation),
     insertActivation: (activation) => void insertActivation.run(activation),
     touchActivation: (id, at, details) =>
-      void touch.run({ id, at, instanceName: details.instanceName ?? null, platform: details.platform ?? null, appVersion: details.appVersion ?? null }),
+      void touch.run({
+        id,
+        at,
+        instanceName: details.instanceName ?? null,
+        platform: details.platform ?? null,
+        appVersion: details.appVersion ?? null
+      }),
     deactivate: (id, at) => void deactivate.run(at, id),
     firstOfEntitlement: (entitlementId) => one(firstOfEntitlement.get(entitlementId), toLicense),
     subscription: (id) => one(subscription.get(id), toSubscription),
-    subscriptionsForCustomer: (customerId) => (subscriptionsForCustomer.all(customerId) as SubscriptionRow[]).map(toSubscription),
+    subscriptionsForCustomer: (customerId) =>
+      (subscriptionsForCustomer.all(customerId) as SubscriptionRow[]).map(toSubscription),
     insertSubscription: (s) => void insertSubscription.run({ ...s, cancelAtPeriodEnd: s.cancelAtPeriodEnd ? 1 : 0 }),
     updateSubscription: (s) =>
       void updateSubscription.run({

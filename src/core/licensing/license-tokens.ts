@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import type { Clock } from '../clock/clock'
-import type { SigningKeyRing } from '../crypto/signing-keys'
-import { createJwtSigner } from '../crypto/jwt-signer'
+
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
+import type { Clock } from '../clock/clock'
+import { createJwtSigner } from '../crypto/jwt-signer'
+import type { SigningKeyRing } from '../crypto/signing-keys'
 import type { Activation, License } from './license-repository'
 
 export const LICENSE_TOKEN_TYPE = 'license+jwt' as const
@@ -42,7 +43,15 @@ export function createLicenseTokens(keys: SigningKeyRing, clock: Clock, ttlS: nu
         claims.activation_id = activation.id
       }
       if (input.nonce !== null) claims.nonce = input.nonce
-      return signJwt(claims, { iss: TOKEN_ISSUER, aud: input.appId, sub: license.id, jti: randomUUID(), iat: nowS, nbf: nowS, exp: nowS + ttlS })
+      return signJwt(claims, {
+        iss: TOKEN_ISSUER,
+        aud: input.appId,
+        sub: license.id,
+        jti: randomUUID(),
+        iat: nowS,
+        nbf: nowS,
+        exp: nowS + ttlS
+      })
     }
   }
 }

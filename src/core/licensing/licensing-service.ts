@@ -1,14 +1,14 @@
-import type { Store } from '../store/store'
-import type { Clock } from '../clock/clock'
-import type { Product } from '../products/products'
-import { DomainError } from '../errors/domain-error'
 import type { LicenseCode, LicenseFailureCode } from '../../shared/contract/licensing'
+import type { Clock } from '../clock/clock'
 import { newId } from '../crypto/random'
-import type { Activation, License, LicenseRepository } from './license-repository'
+import { DomainError } from '../errors/domain-error'
+import type { Product } from '../products/products'
+import type { Store } from '../store/store'
+import type { GracePeriod } from '../subscriptions/grace-period'
 import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
-import type { GracePeriod } from '../subscriptions/grace-period'
-import { LICENSE_MESSAGES, effectiveExpiry, judgeLicense } from './license-judgement'
+import { effectiveExpiry, judgeLicense, LICENSE_MESSAGES } from './license-judgement'
+import type { Activation, License, LicenseRepository } from './license-repository'
 import type { LicenseTokens } from './license-tokens'
 import { magicActivation, magicCodeOf, magicLicense } from './magic-keys'
 
@@ -45,7 +45,10 @@ export interface ValidationResult {
 }
 
 export interface LicensingService {
-  activate(product: Product, input: ActivateInput): Promise<{ created: boolean; standing: LicenseStanding; licenseToken: string }>
+  activate(
+    product: Product,
+    input: ActivateInput
+  ): Promise<{ created: boolean; standing: LicenseStanding; licenseToken: string }>
   validate(product: Product, input: ValidateInput): Promise<ValidationResult>
   deactivate(product: Product, input: { licenseKey: string; instanceId: string }): LicenseStanding
 }
@@ -62,7 +65,11 @@ export function createLicensingService(deps: {
 
   const failure = (code: LicenseFailureCode) => new DomainError(code, LICENSE_MESSAGES[code])
 
-  function standingOf(license: License, subscription: SubscriptionStanding | null, instanceId: string | undefined): LicenseStanding {
+  function standingOf(
+    license: License,
+    subscription: SubscriptionStanding | null,
+    instanceId: string | undefined
+  ): LicenseStanding {
     return {
       license,
       activation: instanceId === undefined ? null : rows.liveActivation(license.id, instanceId),
@@ -77,7 +84,10 @@ export function createLicensingService(deps: {
     return subscription ? subscriptionStanding(subscription, clock.now(), grace.ms()) : null
   }
 
-  function judge(product: Product, license: License | null): { code: LicenseCode; subscription: SubscriptionStanding | null } {
+  function judge(
+    product: Product,
+    license: License | null
+  ): { code: LicenseCode; subscription: SubscriptionStanding | null } {
     const subscription = subscriptionOf(license)
     return { code: judgeLicense({ license, subscription, productId: product.id, now: clock.now() }), subscription }
   }
@@ -115,7 +125,11 @@ export function createLicensingService(deps: {
         const at = clock.nowIso()
         if (found.activation) {
           // Idempotent per instance: no slot used, just seen again.
-          rows.touchActivation(found.activation.id, at, { instanceName: input.instanceName, platform: input.platform, appVersion: input.appVersion })
+          rows.touchActivation(found.activation.id, at, {
+            instanceName: input.instanceName,
+            platform: input.platform,
+            appVersion: input.appVersion
+          })
           return { created: false, standing: standingOf(license, subscription, input.instanceId) }
         }
         if (found.liveActivationCount >= license.maxActivations) throw failure('TOO_MANY_ACTIVATIONS')

@@ -1,6 +1,6 @@
+import type { LicenseCode } from '../../shared/contract/licensing'
 import type { Product } from '../products/products'
 import type { Activation, License } from './license-repository'
-import type { LicenseCode } from '../../shared/contract/licensing'
 
 /**
  * Magic license keys: each answers one licensing code, deterministically, for any product,

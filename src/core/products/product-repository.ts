@@ -48,7 +48,9 @@ export function createProductRepository(store: Store): ProductRepository {
   const insert = store.db.prepare(
     'INSERT INTO products (id, developer_id, name, app_id, storefront_slug, support_email, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'
   )
-  const insertStorefront = store.db.prepare('INSERT OR IGNORE INTO storefronts (slug, name, created_at) VALUES (?, ?, ?)')
+  const insertStorefront = store.db.prepare(
+    'INSERT OR IGNORE INTO storefronts (slug, name, created_at) VALUES (?, ?, ?)'
+  )
   const byId = store.db.prepare('SELECT * FROM products WHERE id = ?')
   const byDeveloper = store.db.prepare('SELECT * FROM products WHERE developer_id = ? ORDER BY created_at, rowid')
   const all = store.db.prepare('SELECT * FROM products ORDER BY created_at, rowid')

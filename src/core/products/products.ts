@@ -1,11 +1,11 @@
-import type { Store } from '../store/store'
-import type { Clock } from '../clock/clock'
 import type { DeveloperActor } from '../accounts/actor'
-import { DomainError } from '../errors/domain-error'
+import type { Clock } from '../clock/clock'
 import { newId, randomBase62 } from '../crypto/random'
+import { DomainError } from '../errors/domain-error'
+import { shownId } from '../redaction/shown-id'
+import type { Store } from '../store/store'
 import { createProductRepository } from './product-repository'
 import type { Product } from './product-repository'
-import { shownId } from '../redaction/shown-id'
 
 export type { Product } from './product-repository'
 
@@ -13,7 +13,12 @@ export type { Product } from './product-repository'
 export const newAppId = (): string => `app_${randomBase62(16)}`
 
 export interface ProductService {
-  create(input: { developerId: string; name: string; storefrontSlug?: string | undefined; supportEmail?: string | undefined }): Product
+  create(input: {
+    developerId: string
+    name: string
+    storefrontSlug?: string | undefined
+    supportEmail?: string | undefined
+  }): Product
   find(id: string): Product | null
   /** The product, or PRODUCT_NOT_FOUND (the control plane sees every product). */
   require(id: string): Product

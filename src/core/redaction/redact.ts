@@ -43,7 +43,10 @@ export function redactJson(value: unknown, secretKeys: ReadonlySet<string> = SEC
   if (Array.isArray(value)) return value.map((item) => redactJson(item, secretKeys, depth + 1))
   const out: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(value)) {
-    out[key] = secretKeys.has(key.toLowerCase()) && typeof item === 'string' ? previewOf(item) : redactJson(item, secretKeys, depth + 1)
+    out[key] =
+      secretKeys.has(key.toLowerCase()) && typeof item === 'string'
+        ? previewOf(item)
+        : redactJson(item, secretKeys, depth + 1)
   }
   return out
 }
@@ -73,14 +76,22 @@ export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
 ])
 
 const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
-const SECRET_JSON_MEMBER = new RegExp(`"(${[...SECRET_FIELD_NAMES].map(escapeForRegExp).join('|')})"(\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'gi')
+const SECRET_JSON_MEMBER = new RegExp(
+  `"(${[...SECRET_FIELD_NAMES].map(escapeForRegExp).join('|')})"(\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`,
+  'gi'
+)
 
 /**
  * JSON text (possibly cut short, so not parseable) with secret-named string members and
  * secret-looking values previewed: for bodies too large to parse just to show their start.
  */
 export function redactJsonText(text: string): string {
-  return redactText(text.replace(SECRET_JSON_MEMBER, (_match, name: string, separator: string, value: string) => `"${name}"${separator}"${previewOf(value)}"`))
+  return redactText(
+    text.replace(
+      SECRET_JSON_MEMBER,
+      (_match, name: string, separator: string, value: string) => `"${name}"${separator}"${previewOf(value)}"`
+    )
+  )
 }
 
 /** What stands in for a value that must not be shown even in part. */
@@ -110,7 +121,12 @@ export function redactUrl(url: string): string {
  * Header names whose values are secret whatever they look like, besides SECRET_FIELD_NAMES
  * and the prefixed product credential headers (whose names depend on the configured prefix).
  */
-export const SECRET_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
+export const SECRET_HEADER_NAMES: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie'
+])
 
 export type HeaderValue = string | number | readonly string[] | undefined
 
@@ -126,14 +142,18 @@ export interface HeaderRedaction {
  * value, the scheme of an Authorization value kept (`Bearer eyJhbGci...`), and secret-looking
  * text in any other header. Names come out lower-case; absent values are dropped.
  */
-export function redactHeaders(headers: Readonly<Record<string, HeaderValue>>, rules: HeaderRedaction = {}): Record<string, string | string[]> {
+export function redactHeaders(
+  headers: Readonly<Record<string, HeaderValue>>,
+  rules: HeaderRedaction = {}
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
   for (const [rawName, value] of Object.entries(headers)) {
     if (value === undefined) continue
     const name = rawName.toLowerCase()
     const redactOne = (item: string): string => {
       if (rules.hidden?.has(name)) return HIDDEN
-      if (SECRET_HEADER_NAMES.has(name) || SECRET_FIELD_NAMES.has(name) || rules.previewed?.has(name)) return previewWithScheme(item)
+      if (SECRET_HEADER_NAMES.has(name) || SECRET_FIELD_NAMES.has(name) || rules.previewed?.has(name))
+        return previewWithScheme(item)
       return redactText(item)
     }
     out[name] = Array.isArray(value) ? value.map((item) => redactOne(String(item))) : redactOne(String(value))

@@ -1,8 +1,8 @@
+import { FILE_EXTENSIONS, FILE_PLATFORMS } from '../../shared/contract/downloads'
+import type { LicenseKind } from '../../shared/contract/licensing'
+import { sha256Hex } from '../crypto/digest'
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
-import { sha256Hex } from '../crypto/digest'
-import type { LicenseKind } from '../../shared/contract/licensing'
-import { FILE_EXTENSIONS, FILE_PLATFORMS } from '../../shared/contract/downloads'
 
 /**
  * Built-in scenarios QA would otherwise build by hand. Ids, keys and secrets are fixed and
@@ -32,7 +32,15 @@ export const PRESET_CLAIM_TOKEN = 'clm_PresetResellerClaim00000000001'
 
 function developerAndProduct(now: Date): Pick<ScenarioDocument, 'developers' | 'products'> {
   return {
-    developers: [{ id: 'dev_demo', email: 'developer@example.test', name: 'Demo Developer', role: 'developer', createdAt: at(now, -30) }],
+    developers: [
+      {
+        id: 'dev_demo',
+        email: 'developer@example.test',
+        name: 'Demo Developer',
+        role: 'developer',
+        createdAt: at(now, -30)
+      }
+    ],
     products: [
       {
         id: PRESET_CREDENTIAL.productId,
@@ -79,8 +87,21 @@ function document(name: string, description: string, body: Partial<ScenarioDocum
 function owned(now: Date, n: number, kind: LicenseKind, license: ScenarioRow, subscriptionId: string | null = null) {
   const createdAt = at(now, -20 + n)
   return {
-    order: { id: `ord_demo_${n}`, customerId: 'cus_demo', channel: 'direct', storefrontSlug: 'demo-audio', totalCents: kind === 'trial' ? 0 : 9900, createdAt },
-    item: { id: `item_demo_${n}`, orderId: `ord_demo_${n}`, productId: PRESET_CREDENTIAL.productId, kind, unitPriceCents: kind === 'trial' ? 0 : 9900 },
+    order: {
+      id: `ord_demo_${n}`,
+      customerId: 'cus_demo',
+      channel: 'direct',
+      storefrontSlug: 'demo-audio',
+      totalCents: kind === 'trial' ? 0 : 9900,
+      createdAt
+    },
+    item: {
+      id: `item_demo_${n}`,
+      orderId: `ord_demo_${n}`,
+      productId: PRESET_CREDENTIAL.productId,
+      kind,
+      unitPriceCents: kind === 'trial' ? 0 : 9900
+    },
     entitlement: {
       id: `ent_demo_${n}`,
       customerId: 'cus_demo',
@@ -153,10 +174,24 @@ function subscriptionLines(now: Date) {
         storefrontSlug: 'demo-audio',
         createdAt: at(now, -30)
       },
-      order: { id: `ord_sub_${n}`, customerId: 'cus_demo', channel: 'direct', storefrontSlug: 'demo-audio', totalCents: 999, createdAt },
+      order: {
+        id: `ord_sub_${n}`,
+        customerId: 'cus_demo',
+        channel: 'direct',
+        storefrontSlug: 'demo-audio',
+        totalCents: 999,
+        createdAt
+      },
       item: { id: `item_sub_${n}`, orderId: `ord_sub_${n}`, productId, kind: 'subscription', unitPriceCents: 999 },
       subscription: { id: `sub_demo_${n}`, customerId: 'cus_demo', productId, plan: 'monthly', createdAt, ...sub },
-      entitlement: { id: `ent_sub_${n}`, customerId: 'cus_demo', productId, orderItemId: `item_sub_${n}`, source: 'subscription', createdAt },
+      entitlement: {
+        id: `ent_sub_${n}`,
+        customerId: 'cus_demo',
+        productId,
+        orderItemId: `item_sub_${n}`,
+        source: 'subscription',
+        createdAt
+      },
       license: {
         id: `lic_sub_${n}`,
         key,
@@ -186,12 +221,14 @@ export const PRESETS: readonly Preset[] = [
     name: 'fresh-developer',
     title: 'Fresh developer',
     description: 'One developer with one product and no credential yet: the first-run state.',
-    build: (now) => document('fresh-developer', 'One developer with one product and no credential yet.', developerAndProduct(now))
+    build: (now) =>
+      document('fresh-developer', 'One developer with one product and no credential yet.', developerAndProduct(now))
   },
   {
     name: 'full-library',
     title: 'Customer with a full library',
-    description: 'A customer owning Demo Synth seven ways: perpetual, subscription, trial, expired, revoked, suspended, and activation limit reached.',
+    description:
+      'A customer owning Demo Synth seven ways: perpetual, subscription, trial, expired, revoked, suspended, and activation limit reached.',
     build(now) {
       const lines = [
         owned(now, 1, 'perpetual', { key: 'DEMO1-PERPE-TUAL0-00000-00001' }),
@@ -206,9 +243,19 @@ export const PRESETS: readonly Preset[] = [
         ...developerAndProduct(now),
         credentials: [activeCredential(now)],
         customers: [
-          { id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', country: 'DE', locale: 'en-DE', createdAt: at(now, -25) }
+          {
+            id: 'cus_demo',
+            userId: 'usr_demo',
+            email: 'customer@example.test',
+            name: 'Demo Customer',
+            country: 'DE',
+            locale: 'en-DE',
+            createdAt: at(now, -25)
+          }
         ],
-        marketingPreferences: [{ customerId: 'cus_demo', newsletter: true, productUpdates: true, updatedAt: at(now, -25) }],
+        marketingPreferences: [
+          { customerId: 'cus_demo', newsletter: true, productUpdates: true, updatedAt: at(now, -25) }
+        ],
         orders: lines.map((l) => l.order),
         orderItems: lines.map((l) => l.item),
         subscriptions: [
@@ -258,8 +305,18 @@ export const PRESETS: readonly Preset[] = [
       return document('reseller-claim', this.description, {
         ...developerAndProduct(now),
         credentials: [activeCredential(now)],
-        customers: [{ id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', createdAt: at(now, -25) }],
-        marketingPreferences: [{ customerId: 'cus_demo', newsletter: false, productUpdates: true, updatedAt: at(now, -25) }],
+        customers: [
+          {
+            id: 'cus_demo',
+            userId: 'usr_demo',
+            email: 'customer@example.test',
+            name: 'Demo Customer',
+            createdAt: at(now, -25)
+          }
+        ],
+        marketingPreferences: [
+          { customerId: 'cus_demo', newsletter: false, productUpdates: true, updatedAt: at(now, -25) }
+        ],
         orders: [
           {
             id: 'ord_reseller',
@@ -293,7 +350,12 @@ export const PRESETS: readonly Preset[] = [
       return document('revoked-credential', this.description, {
         ...developerAndProduct(now),
         credentials: [
-          activeCredential(now, { status: 'revoked', revokedAt: at(now, -1), revokedReason: 'Exposed in a public repository', revocationCause: 'revoke' })
+          activeCredential(now, {
+            status: 'revoked',
+            revokedAt: at(now, -1),
+            revokedReason: 'Exposed in a public repository',
+            revocationCause: 'revoke'
+          })
         ]
       })
     }
@@ -301,7 +363,8 @@ export const PRESETS: readonly Preset[] = [
   {
     name: 'legacy-credential',
     title: 'Legacy unrecoverable credential',
-    description: 'Demo Synth with an active credential made before recoverable storage: reveal-secret answers PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE.',
+    description:
+      'Demo Synth with an active credential made before recoverable storage: reveal-secret answers PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE.',
     build(now) {
       return document('legacy-credential', this.description, {
         ...developerAndProduct(now),
@@ -322,9 +385,19 @@ export const PRESETS: readonly Preset[] = [
         products: [...(products ?? []), ...lines.slice(1).map((l) => l.product)],
         credentials: [activeCredential(now)],
         customers: [
-          { id: 'cus_demo', userId: 'usr_demo', email: 'customer@example.test', name: 'Demo Customer', country: 'DE', locale: 'en-DE', createdAt: at(now, -45) }
+          {
+            id: 'cus_demo',
+            userId: 'usr_demo',
+            email: 'customer@example.test',
+            name: 'Demo Customer',
+            country: 'DE',
+            locale: 'en-DE',
+            createdAt: at(now, -45)
+          }
         ],
-        marketingPreferences: [{ customerId: 'cus_demo', newsletter: false, productUpdates: true, updatedAt: at(now, -45) }],
+        marketingPreferences: [
+          { customerId: 'cus_demo', newsletter: false, productUpdates: true, updatedAt: at(now, -45) }
+        ],
         orders: lines.map((l) => l.order),
         orderItems: lines.map((l) => l.item),
         subscriptions: lines.map((l) => l.subscription),

@@ -26,11 +26,16 @@ export function createScenarioRepository(store: Store): ScenarioRepository {
   return {
     rowsOf(spec) {
       const columns = spec.columns.map((c) => c.column).join(', ')
-      return db.prepare(`SELECT ${columns} FROM ${spec.table} ORDER BY ${spec.orderBy}`).all() as Record<string, unknown>[]
+      return db.prepare(`SELECT ${columns} FROM ${spec.table} ORDER BY ${spec.orderBy}`).all() as Record<
+        string,
+        unknown
+      >[]
     },
     inserterOf(spec) {
       const columns = spec.columns.map((c) => c.column)
-      const insert = db.prepare(`INSERT INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+      const insert = db.prepare(
+        `INSERT INTO ${spec.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`
+      )
       return (values) => void insert.run(values)
     },
     emptyDataTables() {

@@ -1,13 +1,14 @@
 import { Type } from 'typebox'
 import type { TSchema } from 'typebox'
-import { MAX_INTEGER, SECTIONS } from './scenario-tables'
-import type { ColumnSpec, SectionName, SectionSpec } from './scenario-tables'
+
 import { MAX_CLOCK_OFFSET_S } from '../../shared/contract/clock'
+import { FAULT_LIMITS } from '../../shared/contract/faults'
 import { FaultRuleInputSchema } from '../../shared/schemas/faults'
 import { RuntimeSettingsPatchSchema } from '../../shared/schemas/server-info'
-import { FAULT_LIMITS } from '../../shared/contract/faults'
 import type { FaultRuleInput } from '../faults/fault-rules'
 import type { RuntimeSettingsValues } from '../settings/runtime-settings'
+import { MAX_INTEGER, SECTIONS } from './scenario-tables'
+import type { ColumnSpec, SectionName, SectionSpec } from './scenario-tables'
 
 export const SCENARIO_FORMAT = 'plugin-license-emulator/scenario'
 /**
@@ -54,7 +55,10 @@ function columnSchema(column: ColumnSpec): TSchema {
             : column.type === 'boolean'
               ? Type.Boolean()
               : column.dateTime
-                ? Type.String({ pattern: DATE_TIME_PATTERN, description: `RFC 3339 date-time with a time and an offset, e.g. ${DATE_TIME_EXAMPLE}` })
+                ? Type.String({
+                    pattern: DATE_TIME_PATTERN,
+                    description: `RFC 3339 date-time with a time and an offset, e.g. ${DATE_TIME_EXAMPLE}`
+                  })
                 : column.pattern
                   ? Type.String({ pattern: column.pattern.regex, description: column.pattern.description })
                   : Type.String({ maxLength: 10_000 })
@@ -66,23 +70,32 @@ function sectionSchema(spec: SectionSpec): TSchema {
   const properties: Record<string, TSchema> = {}
   for (const column of spec.columns) {
     const optional =
-      column.nullable === true || column.default !== undefined || (spec.section === 'credentials' && DERIVABLE_CREDENTIAL_FIELDS.has(column.field))
+      column.nullable === true ||
+      column.default !== undefined ||
+      (spec.section === 'credentials' && DERIVABLE_CREDENTIAL_FIELDS.has(column.field))
     properties[column.field] = optional ? Type.Optional(columnSchema(column)) : columnSchema(column)
   }
   if (spec.section === 'credentials') {
     // An author may write a credential in plain; the import stores only hashes (and a sealed copy).
     properties.pluginKey = Type.Optional(
-      Type.String({ pattern: '^pk_[A-Za-z0-9]{16,}$', description: 'Plain plugin key (author-written scenarios only; never exported).' })
+      Type.String({
+        pattern: '^pk_[A-Za-z0-9]{16,}$',
+        description: 'Plain plugin key (author-written scenarios only; never exported).'
+      })
     )
     properties.pluginSecret = Type.Optional(
-      Type.String({ pattern: '^sk_[A-Za-z0-9]{16,}$', description: 'Plain plugin secret (author-written scenarios only; never exported).' })
+      Type.String({
+        pattern: '^sk_[A-Za-z0-9]{16,}$',
+        description: 'Plain plugin secret (author-written scenarios only; never exported).'
+      })
     )
   }
   return Type.Object(properties, { additionalProperties: false })
 }
 
 const sections: Record<string, TSchema> = {}
-for (const spec of SECTIONS) sections[spec.section] = Type.Optional(Type.Array(sectionSchema(spec), { maxItems: 2_000_000 }))
+for (const spec of SECTIONS)
+  sections[spec.section] = Type.Optional(Type.Array(sectionSchema(spec), { maxItems: 2_000_000 }))
 
 /** One versioned JSON document holding the emulator's whole state. */
 export const ScenarioDocumentSchema = Type.Object(
@@ -106,21 +119,34 @@ export const ScenarioDocumentSchema = Type.Object(
             })
           ),
           now: Type.Optional(
-            Type.String({ pattern: DATE_TIME_PATTERN, description: 'Or an absolute instant the clock is set to at import (author-written; never both).' })
+            Type.String({
+              pattern: DATE_TIME_PATTERN,
+              description: 'Or an absolute instant the clock is set to at import (author-written; never both).'
+            })
           )
         },
         { additionalProperties: false, description: 'The emulator clock. Left out: the clock runs at the system time.' }
       )
     ),
     settings: Type.Optional(
-      Type.Object(RuntimeSettingsPatchSchema.properties, { additionalProperties: false, description: 'Runtime settings. Left out: they stay as they are.' })
+      Type.Object(RuntimeSettingsPatchSchema.properties, {
+        additionalProperties: false,
+        description: 'Runtime settings. Left out: they stay as they are.'
+      })
     ),
     faults: Type.Optional(
-      Type.Array(FaultRuleInputSchema, { maxItems: FAULT_LIMITS.maxRules, description: 'Fault rules, in the order they are checked. Left out: none.' })
+      Type.Array(FaultRuleInputSchema, {
+        maxItems: FAULT_LIMITS.maxRules,
+        description: 'Fault rules, in the order they are checked. Left out: none.'
+      })
     ),
     ...sections
   },
-  { additionalProperties: false, title: 'Plugin License Emulator scenario', $id: 'https://plugin-license-emulator.local/scenario.schema.json' }
+  {
+    additionalProperties: false,
+    title: 'Plugin License Emulator scenario',
+    $id: 'https://plugin-license-emulator.local/scenario.schema.json'
+  }
 )
 
 export type ScenarioRow = Record<string, unknown>

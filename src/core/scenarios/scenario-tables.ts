@@ -3,12 +3,12 @@
  * export, the import, the reference checks and the JSON Schema, so they cannot drift apart.
  * Sections are listed parents first, the order rows are written in.
  */
-import { LICENSE_KINDS, LICENSE_STATUSES } from '../../shared/contract/licensing'
-import { BILLING_PERIODS, SUBSCRIPTION_STATUSES } from '../../shared/contract/subscriptions'
 import { DEVELOPER_ROLES } from '../../shared/contract/accounts'
 import { FILE_PLATFORMS } from '../../shared/contract/downloads'
-import { AUTH_KINDS, REQUEST_SOURCES, SURFACES } from '../../shared/contract/inspector'
 import { FAULT_KINDS } from '../../shared/contract/faults'
+import { AUTH_KINDS, REQUEST_SOURCES, SURFACES } from '../../shared/contract/inspector'
+import { LICENSE_KINDS, LICENSE_STATUSES } from '../../shared/contract/licensing'
+import { BILLING_PERIODS, SUBSCRIPTION_STATUSES } from '../../shared/contract/subscriptions'
 
 /** `number`: any finite number; `json`: any JSON value, kept as text in its column. */
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'json'
@@ -66,14 +66,46 @@ export interface SectionSpec {
 
 const id: ColumnSpec = { field: 'id', column: 'id', type: 'string' }
 const createdAt: ColumnSpec = { field: 'createdAt', column: 'created_at', type: 'string', dateTime: true }
-const str = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'string', ...extra })
-const opt = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'string', nullable: true, ...extra })
-const int = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'integer', ...extra })
+const str = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({
+  field,
+  column,
+  type: 'string',
+  ...extra
+})
+const opt = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({
+  field,
+  column,
+  type: 'string',
+  nullable: true,
+  ...extra
+})
+const int = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({
+  field,
+  column,
+  type: 'integer',
+  ...extra
+})
 const at = (field: string, column: string): ColumnSpec => ({ field, column, type: 'string', dateTime: true })
-const optAt = (field: string, column: string): ColumnSpec => ({ field, column, type: 'string', nullable: true, dateTime: true })
+const optAt = (field: string, column: string): ColumnSpec => ({
+  field,
+  column,
+  type: 'string',
+  nullable: true,
+  dateTime: true
+})
 const num = (field: string, column: string): ColumnSpec => ({ field, column, type: 'number' })
-const json = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({ field, column, type: 'json', ...extra })
-const bool = (field: string, column: string, fallback: boolean): ColumnSpec => ({ field, column, type: 'boolean', default: fallback })
+const json = (field: string, column: string, extra: Partial<ColumnSpec> = {}): ColumnSpec => ({
+  field,
+  column,
+  type: 'json',
+  ...extra
+})
+const bool = (field: string, column: string, fallback: boolean): ColumnSpec => ({
+  field,
+  column,
+  type: 'boolean',
+  default: fallback
+})
 
 export const SECTIONS: readonly SectionSpec[] = [
   {
@@ -81,7 +113,13 @@ export const SECTIONS: readonly SectionSpec[] = [
     table: 'developers',
     orderBy: 'created_at, id',
     idField: 'id',
-    columns: [id, str('email', 'email'), opt('name', 'name'), str('role', 'role', { enum: DEVELOPER_ROLES, default: 'developer' }), createdAt]
+    columns: [
+      id,
+      str('email', 'email'),
+      opt('name', 'name'),
+      str('role', 'role', { enum: DEVELOPER_ROLES, default: 'developer' }),
+      createdAt
+    ]
   },
   {
     section: 'products',
@@ -290,7 +328,9 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('productId', 'product_id', { ref: 'products' }),
       // Not a reference: a failed attempt records the id it was shown, which may name no credential.
       opt('credentialId', 'credential_id'),
-      str('action', 'action', { enum: ['create', 'ensure', 'reveal-secret', 'rotate-key', 'rotate-secret', 'revoke', 'verify', 'create-legacy'] }),
+      str('action', 'action', {
+        enum: ['create', 'ensure', 'reveal-secret', 'rotate-key', 'rotate-secret', 'revoke', 'verify', 'create-legacy']
+      }),
       str('outcome', 'outcome', { enum: ['success', 'failure', 'noop'] }),
       str('actorKind', 'actor_kind'),
       opt('actorId', 'actor_id'),

@@ -1,10 +1,10 @@
+import type { FaultRule } from '../faults/fault-rules'
+import type { RuntimeSettingsValues } from '../settings/runtime-settings'
 import type { Store } from '../store/store'
-import { SECTIONS } from './scenario-tables'
 import { createScenarioRepository } from './scenario-repository'
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
-import type { FaultRule } from '../faults/fault-rules'
-import type { RuntimeSettingsValues } from '../settings/runtime-settings'
+import { SECTIONS } from './scenario-tables'
 
 /** What a scenario holds besides the tables: the in-memory state. */
 export interface RuntimeState {
@@ -45,7 +45,11 @@ export function exportState(store: Store, runtime: RuntimeState | null, options:
         for (const column of spec.columns) {
           const value = row[column.column]
           out[column.field] =
-            column.type === 'boolean' ? value === 1 : column.type === 'json' && typeof value === 'string' ? (JSON.parse(value) as unknown) : value
+            column.type === 'boolean'
+              ? value === 1
+              : column.type === 'json' && typeof value === 'string'
+                ? (JSON.parse(value) as unknown)
+                : value
         }
         return out
       })

@@ -1,16 +1,17 @@
 import { Compile } from 'typebox/compile'
-import type { Store } from '../store/store'
-import type { SecretBox } from '../crypto/secret-box'
-import { sha256Hex } from '../crypto/digest'
-import { previewOf } from '../redaction/redact'
-import { DomainError } from '../errors/domain-error'
+
 import { createCredentialRepository } from '../credentials/credential-repository'
 import { labelSealedByCurrentKey } from '../credentials/sealed-key-labels'
-import { SECTIONS } from './scenario-tables'
+import { sha256Hex } from '../crypto/digest'
+import type { SecretBox } from '../crypto/secret-box'
+import { DomainError } from '../errors/domain-error'
+import { previewOf } from '../redaction/redact'
+import type { Store } from '../store/store'
 import { createScenarioRepository } from './scenario-repository'
-import type { ColumnSpec, SectionName } from './scenario-tables'
-import { SCENARIO_VERSION, ScenarioDocumentSchema, allowedValues } from './scenario-schema'
+import { allowedValues, SCENARIO_VERSION, ScenarioDocumentSchema } from './scenario-schema'
 import type { ScenarioDocument } from './scenario-schema'
+import { SECTIONS } from './scenario-tables'
+import type { ColumnSpec, SectionName } from './scenario-tables'
 
 const checkDocument = Compile(ScenarioDocumentSchema)
 
@@ -19,14 +20,26 @@ export type ImportCounts = Record<SectionName, number>
 /** The 400 for a refused document: the JSON path, the value found there and what is allowed. */
 export function invalid(path: string, problem: string, found?: { value: unknown; allowed?: string }): DomainError {
   const at = path || '/'
-  const shown = found === undefined ? '' : ` (found ${describeValue(found.value)}${found.allowed ? `; allowed: ${found.allowed}` : ''})`
-  return new DomainError('VALIDATION_ERROR', `The scenario is not valid at ${at}: ${problem}${shown}. Nothing was changed.`, {
-    details: {
-      path: at,
-      ...(found === undefined ? {} : { value: found.value === undefined ? null : found.value, ...(found.allowed ? { allowed: found.allowed } : {}) }),
-      details: [{ location: 'body', path: at, problem }]
+  const shown =
+    found === undefined
+      ? ''
+      : ` (found ${describeValue(found.value)}${found.allowed ? `; allowed: ${found.allowed}` : ''})`
+  return new DomainError(
+    'VALIDATION_ERROR',
+    `The scenario is not valid at ${at}: ${problem}${shown}. Nothing was changed.`,
+    {
+      details: {
+        path: at,
+        ...(found === undefined
+          ? {}
+          : {
+              value: found.value === undefined ? null : found.value,
+              ...(found.allowed ? { allowed: found.allowed } : {})
+            }),
+        details: [{ location: 'body', path: at, problem }]
+      }
     }
-  })
+  )
 }
 
 /** A value as a message shows it: short, and never a whole nested document. */
@@ -43,7 +56,8 @@ function locate(document: unknown, pointer: string): { value: unknown; column: C
     .slice(1)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
   let value: unknown = document
-  for (const part of parts) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined
+  for (const part of parts)
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined
   const [section, , field] = parts
   const spec = SECTIONS.find((candidate) => candidate.section === section)
   return { value, column: parts.length === 3 ? spec?.columns.find((column) => column.field === field) : undefined }
@@ -63,7 +77,11 @@ function firstSchemaError(document: unknown): DomainError | null {
   if (first.keyword === 'required') {
     const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0]
     const { column } = locate(document, `${first.instancePath}/${missing ?? ''}`)
-    return invalid(`${first.instancePath}/${missing ?? ''}`, 'is required', column ? { value: undefined, allowed: allowedValues(column) } : undefined)
+    return invalid(
+      `${first.instancePath}/${missing ?? ''}`,
+      'is required',
+      column ? { value: undefined, allowed: allowedValues(column) } : undefined
+    )
   }
   // A field of a row: say what it holds and what it may hold, whatever the schema's wording.
   const deepest = errors.reduce((best, e) => (e.instancePath.length > best.instancePath.length ? e : best), first)
@@ -82,7 +100,10 @@ function checkValues(document: ScenarioDocument): void {
         const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(value) ?? []
         const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
         if (Number.isNaN(Date.parse(value)) || date.getUTCDate() !== Number(day)) {
-          throw invalid(`/${spec.section}/${index}/${column.field}`, 'is not a real date', { value, allowed: allowedValues(column) })
+          throw invalid(`/${spec.section}/${index}/${column.field}`, 'is not a real date', {
+            value,
+            allowed: allowedValues(column)
+          })
         }
       }
     })
@@ -96,8 +117,10 @@ function normaliseCredentials(document: ScenarioDocument, secretBox: SecretBox |
   credentials.forEach((credential, index) => {
     const path = `/credentials/${index}`
     const { pluginKey, pluginSecret } = credential as { pluginKey?: string; pluginSecret?: string }
-    if (credential.keyHash === undefined && pluginKey === undefined) throw invalid(`${path}/keyHash`, 'needs keyHash or pluginKey')
-    if (credential.secretHash === undefined && pluginSecret === undefined) throw invalid(`${path}/secretHash`, 'needs secretHash or pluginSecret')
+    if (credential.keyHash === undefined && pluginKey === undefined)
+      throw invalid(`${path}/keyHash`, 'needs keyHash or pluginKey')
+    if (credential.secretHash === undefined && pluginSecret === undefined)
+      throw invalid(`${path}/secretHash`, 'needs secretHash or pluginSecret')
     if (pluginKey !== undefined) {
       credential.keyHash ??= sha256Hex(pluginKey)
       credential.keyPreview ??= previewOf(pluginKey)
@@ -139,7 +162,10 @@ function checkReferences(document: ScenarioDocument): void {
       for (const column of spec.columns) {
         const value = row[column.field]
         if (column.ref && value !== undefined && value !== null && !ids.get(column.ref)?.has(value)) {
-          throw invalid(`/${spec.section}/${index}/${column.field}`, `names no ${column.ref} entry with id ${String(value)}`)
+          throw invalid(
+            `/${spec.section}/${index}/${column.field}`,
+            `names no ${column.ref} entry with id ${String(value)}`
+          )
         }
       }
     })
@@ -158,7 +184,8 @@ export function checkScenario(input: unknown, secretBox: SecretBox | null): Scen
   checkValues(document)
   normaliseCredentials(document, secretBox)
   checkReferences(document)
-  if (document.clock?.offsetS !== undefined && document.clock.now !== undefined) throw invalid('/clock', 'has both offsetS and now; give one')
+  if (document.clock?.offsetS !== undefined && document.clock.now !== undefined)
+    throw invalid('/clock', 'has both offsetS and now; give one')
   return document
 }
 

@@ -1,5 +1,6 @@
-import type { Store } from '../store/store'
+import type { WholeStateCause } from '../../shared/contract/changes'
 import { MAX_CLOCK_OFFSET_S } from '../../shared/contract/clock'
+import type { ChangeFeed } from '../changes/change-feed'
 import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
@@ -7,14 +8,13 @@ import { createFaultRules } from '../faults/fault-rules'
 import type { FaultRules } from '../faults/fault-rules'
 import type { RequestLog } from '../inspector/request-log'
 import type { RuntimeSettings } from '../settings/runtime-settings'
-import type { ChangeFeed } from '../changes/change-feed'
-import type { WholeStateCause } from '../../shared/contract/changes'
+import type { Store } from '../store/store'
+import { findPreset, PRESETS } from './presets'
+import type { ScenarioDocument } from './scenario-schema'
 import { exportState } from './state-export'
 import type { ExportOptions } from './state-export'
 import { checkScenario, invalid, resetState, writeScenario } from './state-import'
 import type { ImportCounts } from './state-import'
-import { PRESETS, findPreset } from './presets'
-import type { ScenarioDocument } from './scenario-schema'
 
 /**
  * Whole-state operations: export, atomic import, reset and the built-in presets. The state is
@@ -71,7 +71,11 @@ export function createStateService(deps: StateServiceDeps): StateService {
     export(options) {
       // A request that has finished is in the exported log, as in the inspector's list.
       if (options?.includeRequests) requests.flush()
-      return exportState(store, { clockOffsetS: clock.offsetMs() / 1000, settings: settings.get(), faults: faults.list() }, options)
+      return exportState(
+        store,
+        { clockOffsetS: clock.offsetMs() / 1000, settings: settings.get(), faults: faults.list() },
+        options
+      )
     },
     import: (document) => replaceWith(document, 'import'),
     reset() {

@@ -19,7 +19,11 @@ export interface RuntimeSettings {
   update(patch: Partial<RuntimeSettingsValues>): RuntimeSettingsValues
 }
 
-export function createRuntimeSettings(initial: { headerPrefix: string; strict: boolean }, grace: GracePeriod, onChange: () => void): RuntimeSettings {
+export function createRuntimeSettings(
+  initial: { headerPrefix: string; strict: boolean },
+  grace: GracePeriod,
+  onChange: () => void
+): RuntimeSettings {
   let headerPrefix = initial.headerPrefix.toLowerCase()
   let strict = initial.strict
   const get = (): RuntimeSettingsValues => ({ headerPrefix, strict, subscriptionGraceDays: grace.days() })

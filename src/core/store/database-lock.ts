@@ -1,4 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3'
+
 import { nativeBindingOption } from './native-binding'
 
 /** Where `serve` holds its lock: beside the database, as the runtime key is. */

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3'
-import { migrations, latestSchemaVersion } from './migrations'
+
+import { latestSchemaVersion, migrations } from './migrations'
 
 export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number
@@ -24,7 +25,8 @@ export function migrate(db: Database, target: number = latestSchemaVersion): num
         db.exec(migration.sql)
         if (migration.rebuildsTables) {
           const broken = db.pragma('foreign_key_check') as unknown[]
-          if (broken.length > 0) throw new Error(`Migration ${migration.version} would break ${broken.length} references.`)
+          if (broken.length > 0)
+            throw new Error(`Migration ${migration.version} would break ${broken.length} references.`)
         }
         db.pragma(`user_version = ${migration.version}`)
       }).immediate()

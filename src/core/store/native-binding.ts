@@ -7,7 +7,10 @@
 export const NATIVE_BINDING_ENV = 'PLUGIN_LICENSE_EMULATOR_NATIVE_BINDING'
 
 /** better-sqlite3's constructor options for `explicit`, else the environment's build, else none. */
-export function nativeBindingOption(explicit?: string, env: NodeJS.ProcessEnv = process.env): { nativeBinding?: string } {
+export function nativeBindingOption(
+  explicit?: string,
+  env: NodeJS.ProcessEnv = process.env
+): { nativeBinding?: string } {
   const path = explicit ?? (env[NATIVE_BINDING_ENV]?.trim() || undefined)
   return path ? { nativeBinding: path } : {}
 }

@@ -1,5 +1,5 @@
-import type { Store } from './store'
 import type { RequestLog } from '../inspector/request-log'
+import type { Store } from './store'
 
 /** How much the emulator holds, for the Overview screen. */
 export interface RecordCounts {

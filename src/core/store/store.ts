@@ -1,8 +1,9 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
+
 import { migrate } from './migrate'
-import { nativeBindingOption } from './native-binding'
 import { latestSchemaVersion } from './migrations'
+import { nativeBindingOption } from './native-binding'
 
 export interface StoreOptions {
   /** A file path, or ':memory:'. */

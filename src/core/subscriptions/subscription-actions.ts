@@ -24,11 +24,13 @@ export function actionOutcome(standing: SubscriptionStanding, action: Subscripti
       if (!active) return conflict('Only an active subscription can be cancelled; renew now starts a new one.')
       return standing.cancelAtPeriodEnd ? UNCHANGED : CHANGES
     case 'resume':
-      if (!active) return conflict('Only a subscription set to cancel at its period end can resume; renew now starts a new one.')
+      if (!active)
+        return conflict('Only a subscription set to cancel at its period end can resume; renew now starts a new one.')
       return standing.cancelAtPeriodEnd ? CHANGES : UNCHANGED
     case 'payment-fails':
       if (standing.state === 'past_due') return UNCHANGED
-      if (!active || standing.cancelAtPeriodEnd) return conflict('Only a renewing subscription is charged; resume or renew now first.')
+      if (!active || standing.cancelAtPeriodEnd)
+        return conflict('Only a renewing subscription is charged; resume or renew now first.')
       return CHANGES
     case 'payment-succeeds':
       if (active) return UNCHANGED

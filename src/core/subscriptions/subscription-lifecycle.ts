@@ -1,5 +1,5 @@
-import type { Subscription } from '../licensing/license-repository'
 import type { SubscriptionState } from '../../shared/contract/subscriptions'
+import type { Subscription } from '../licensing/license-repository'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -78,5 +78,14 @@ export function subscriptionStanding(subscription: Subscription, now: Date, grac
     const period = periodMs(subscription.plan)
     end = iso(storedEnd + (Math.floor((nowMs - storedEnd) / period) + 1) * period)
   }
-  return { state: 'active', currentPeriodEnd: end, renewsAt: end, cancelAtPeriodEnd: false, graceUntil: null, endedAt: null, live: true, accessUntil: end }
+  return {
+    state: 'active',
+    currentPeriodEnd: end,
+    renewsAt: end,
+    cancelAtPeriodEnd: false,
+    graceUntil: null,
+    endedAt: null,
+    live: true,
+    accessUntil: end
+  }
 }

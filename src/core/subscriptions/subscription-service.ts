@@ -1,13 +1,13 @@
-import type { Store } from '../store/store'
+import type { SubscriptionAction } from '../../shared/contract/subscriptions'
 import type { Clock } from '../clock/clock'
 import { DomainError } from '../errors/domain-error'
 import type { LicenseRepository, Subscription } from '../licensing/license-repository'
+import { shownId } from '../redaction/shown-id'
+import type { Store } from '../store/store'
+import type { GracePeriod } from './grace-period'
+import { actionOutcome, availableActions } from './subscription-actions'
 import { periodMs, subscriptionStanding } from './subscription-lifecycle'
 import type { SubscriptionStanding } from './subscription-lifecycle'
-import type { GracePeriod } from './grace-period'
-import { shownId } from '../redaction/shown-id'
-import type { SubscriptionAction } from '../../shared/contract/subscriptions'
-import { actionOutcome, availableActions } from './subscription-actions'
 
 export interface SubscriptionWithStanding {
   subscription: Subscription
@@ -25,7 +25,12 @@ export interface SubscriptionService {
  * Each action first settles the renewals the clock has passed (so it acts on the subscription
  * as it stands now), then writes the new stored state; the lifecycle walks on from there.
  */
-export function createSubscriptionService(deps: { store: Store; clock: Clock; licenses: LicenseRepository; grace: GracePeriod }): SubscriptionService {
+export function createSubscriptionService(deps: {
+  store: Store
+  clock: Clock
+  licenses: LicenseRepository
+  grace: GracePeriod
+}): SubscriptionService {
   const { store, clock, licenses, grace } = deps
 
   const withStanding = (subscription: Subscription): SubscriptionWithStanding => {
@@ -35,18 +40,28 @@ export function createSubscriptionService(deps: { store: Store; clock: Clock; li
 
   function find(id: string): Subscription {
     const subscription = licenses.subscription(id)
-    if (!subscription) throw new DomainError('SUBSCRIPTION_NOT_FOUND', `No subscription has the id ${shownId(id, 'sub')}.`)
+    if (!subscription)
+      throw new DomainError('SUBSCRIPTION_NOT_FOUND', `No subscription has the id ${shownId(id, 'sub')}.`)
     return subscription
   }
 
   /** The next stored state, or null when the action changes nothing (it is idempotent there). */
-  function next(current: Subscription, standing: SubscriptionStanding, action: SubscriptionAction, now: Date): Subscription | null {
+  function next(
+    current: Subscription,
+    standing: SubscriptionStanding,
+    action: SubscriptionAction,
+    now: Date
+  ): Subscription | null {
     const outcome = actionOutcome(standing, action)
     if (outcome.kind === 'unchanged') return null
     if (outcome.kind === 'conflict') {
-      throw new DomainError('SUBSCRIPTION_STATE_CONFLICT', `Cannot ${action.replace('-', ' ')}: the subscription is ${describe(standing)}. ${outcome.hint}`, {
-        details: { state: standing.state }
-      })
+      throw new DomainError(
+        'SUBSCRIPTION_STATE_CONFLICT',
+        `Cannot ${action.replace('-', ' ')}: the subscription is ${describe(standing)}. ${outcome.hint}`,
+        {
+          details: { state: standing.state }
+        }
+      )
     }
     const nowIso = now.toISOString()
     // The renewals the clock has passed, written down before anything else changes.
@@ -91,7 +106,8 @@ export function createSubscriptionService(deps: { store: Store; clock: Clock; li
 }
 
 function describe(standing: SubscriptionStanding): string {
-  if (standing.state === 'active') return standing.cancelAtPeriodEnd ? 'active and set to cancel at its period end' : 'active and renewing'
+  if (standing.state === 'active')
+    return standing.cancelAtPeriodEnd ? 'active and set to cancel at its period end' : 'active and renewing'
   if (standing.state === 'past_due') return `past_due (grace until ${standing.graceUntil})`
   return `${standing.state} since ${standing.endedAt}`
 }

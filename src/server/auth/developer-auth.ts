@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+
 import type { DeveloperActor } from '../../core/accounts/actor'
 import { DomainError } from '../../core/errors/domain-error'
 

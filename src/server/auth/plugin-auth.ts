@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Product } from '../../core/products/products'
+
 import { authenticatePluginCredential } from '../../core/credentials/plugin-credential-auth'
-import { bearerToken, credentialHeaderNames } from './credential-headers'
+import type { Product } from '../../core/products/products'
 import type { DOWNLOAD_TOKEN_NAMES } from '../../shared/contract/token-kinds'
 import { oneValue } from '../http/one-value'
+import { bearerToken, credentialHeaderNames } from './credential-headers'
 
 /** The product credential as a licensing request presents it, with the compatibility forms of the key. */
 export function presentedCredential(request: FastifyRequest, prefix: string) {
@@ -27,7 +28,10 @@ export function presentedCredential(request: FastifyRequest, prefix: string) {
 }
 
 /** Authenticates the plugin behind a licensing request: PRODUCT_CREDENTIAL_INVALID otherwise. */
-export function authenticatePlugin(app: FastifyInstance, request: FastifyRequest): { product: Product; credentialId: string } {
+export function authenticatePlugin(
+  app: FastifyInstance,
+  request: FastifyRequest
+): { product: Product; credentialId: string } {
   return authenticatePluginCredential(app.core, presentedCredential(request, app.settings.headerPrefix))
 }
 

@@ -1,18 +1,20 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+
+import { sameSecret } from '../../core/crypto/digest'
 import type { Customer } from '../../core/customers/customers'
+import { DomainError } from '../../core/errors/domain-error'
 import type { LibraryScope } from '../../core/library/library-service'
 import type { Product } from '../../core/products/products'
-import { DomainError } from '../../core/errors/domain-error'
 import type { DomainErrorCode } from '../../shared/contract/error-codes'
-import { TOKEN_KIND_INFO, describeTokenKinds } from '../../shared/contract/token-kinds'
+import { describeTokenKinds, TOKEN_KIND_INFO } from '../../shared/contract/token-kinds'
 import type { TokenKind } from '../../shared/contract/token-kinds'
 import { bearerToken, looksLikeProductCredential, presentsProductCredential } from './credential-headers'
 import { authenticatePlugin, libraryTokenHint } from './plugin-auth'
 import type { LibraryTokenField } from './plugin-auth'
 import { recogniseTokenKind } from './token-kind-of'
-import { sameSecret } from '../../core/crypto/digest'
 import type { RecognisedKind } from './token-kind-of'
+
 import './route-tokens'
 import './developer-auth'
 
@@ -68,7 +70,9 @@ export const tokenAuth = fp(
       // The UI's static files (hidden from the OpenAPI document) are public by nature.
       const hidden = route.schema?.hide === true
       if (declared === undefined && !hidden) {
-        throw new Error(`Route ${String(route.method)} ${route.url} declares no token kinds (config.tokens); see docs/api.md "Tokens and scopes".`)
+        throw new Error(
+          `Route ${String(route.method)} ${route.url} declares no token kinds (config.tokens); see docs/api.md "Tokens and scopes".`
+        )
       }
       const tokens = declared ?? []
       for (const method of [route.method].flat()) declarations.push({ method, url: route.url, tokens })
@@ -99,7 +103,11 @@ function failureCode(kinds: readonly TokenKind[]): DomainErrorCode {
 }
 
 function labelOf(kind: RecognisedKind): string {
-  return kind === 'licenseToken' ? 'a license token (it proves a license offline; it is no request credential)' : kind ? TOKEN_KIND_INFO[kind].label : ''
+  return kind === 'licenseToken'
+    ? 'a license token (it proves a license offline; it is no request credential)'
+    : kind
+      ? TOKEN_KIND_INFO[kind].label
+      : ''
 }
 
 /** 401 (403 for a product credential on the management API) naming the kind received and the kinds taken. */
@@ -119,7 +127,8 @@ function wrongKind(kinds: readonly TokenKind[], received: Exclude<RecognisedKind
 /** The names a route reads a library token under: the union of its kinds' names. */
 function tokenFields(kinds: readonly TokenKind[], part: 'query' | 'body'): LibraryTokenField[] {
   const names = new Set<LibraryTokenField>()
-  for (const kind of kinds) for (const name of TOKEN_KIND_INFO[kind].transport[part]) names.add(name as LibraryTokenField)
+  for (const kind of kinds)
+    for (const name of TOKEN_KIND_INFO[kind].transport[part]) names.add(name as LibraryTokenField)
   return [...names]
 }
 
@@ -132,21 +141,34 @@ function firstField(part: unknown, fields: readonly string[]): string | null {
   return null
 }
 
-function missingTokenError(kinds: readonly TokenKind[], request: FastifyRequest, fields: { query: string[]; body: string[] }): DomainError {
+function missingTokenError(
+  kinds: readonly TokenKind[],
+  request: FastifyRequest,
+  fields: { query: string[]; body: string[] }
+): DomainError {
   const code = failureCode(kinds)
   if (code === 'LIBRARY_TOKEN_INVALID') {
     const named = [...new Set([...fields.query, ...fields.body])] as LibraryTokenField[]
     const where = request.method === 'POST' && fields.body.length > 0 ? 'query or body' : 'query'
-    const plugin = kinds.includes('productCredential') ? ' Or send the product credential headers with a `license_key`.' : ''
+    const plugin = kinds.includes('productCredential')
+      ? ' Or send the product credential headers with a `license_key`.'
+      : ''
     return new DomainError(code, `${libraryTokenHint(named, where)}${plugin}`)
   }
   if (kinds.includes('customerJwt')) {
-    return new DomainError('AUTH_REQUIRED', 'Sign in: send a customer or developer session token as "Authorization: Bearer <token>".')
+    return new DomainError(
+      'AUTH_REQUIRED',
+      'Sign in: send a customer or developer session token as "Authorization: Bearer <token>".'
+    )
   }
   return new DomainError('AUTH_REQUIRED', 'Send a developer session token as "Authorization: Bearer <token>".')
 }
 
-async function authenticate(app: FastifyInstance, request: FastifyRequest, kinds: readonly TokenKind[]): Promise<RequestAuth> {
+async function authenticate(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  kinds: readonly TokenKind[]
+): Promise<RequestAuth> {
   const { core, settings } = app
   const accepts = (kind: TokenKind) => kinds.includes(kind)
 
@@ -161,7 +183,8 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest, kinds
       const how = request.routeOptions.config.adminTokenInQuery ? ' (or, for EventSource, as ?token=)' : ''
       throw new DomainError('AUTH_REQUIRED', `Send the admin token in the x-emulator-token header${how}.${instead}`)
     }
-    if (!sameSecret(value, settings.adminToken)) throw new DomainError('INVALID_TOKEN', 'The admin token does not match.')
+    if (!sameSecret(value, settings.adminToken))
+      throw new DomainError('INVALID_TOKEN', 'The admin token does not match.')
     return { kind: 'adminToken', customer: null, scope: null, plugin: null }
   }
 
@@ -174,20 +197,29 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest, kinds
     return { kind: 'productCredential', customer: null, scope: null, plugin: authenticatePlugin(app, request) }
   }
   // The management API refuses any product credential outright, even beside a session token.
-  if (presentsCredential && accepts('developerJwt') && !accepts('customerJwt')) throw wrongKind(kinds, 'productCredential')
+  if (presentsCredential && accepts('developerJwt') && !accepts('customerJwt'))
+    throw wrongKind(kinds, 'productCredential')
   const plugin = presentsCredential && accepts('productCredential') ? authenticatePlugin(app, request) : null
 
-  const fields = { query: tokenFields(kinds, 'query'), body: request.method === 'POST' ? tokenFields(kinds, 'body') : [] }
+  const fields = {
+    query: tokenFields(kinds, 'query'),
+    body: request.method === 'POST' ? tokenFields(kinds, 'body') : []
+  }
   const bearer = bearerToken(request.headers)
   const value =
-    (bearer && !looksLikeProductCredential(bearer) ? bearer : null) ?? firstField(request.query, fields.query) ?? firstField(request.body, fields.body)
+    (bearer && !looksLikeProductCredential(bearer) ? bearer : null) ??
+    firstField(request.query, fields.query) ??
+    firstField(request.body, fields.body)
 
   if (!value) {
     if (plugin) return { kind: 'productCredential', customer: null, scope: null, plugin }
     if (presentsCredential) throw wrongKind(kinds, 'productCredential')
     // "Bearer a b" is a token sent badly, not no token.
     if (/^Bearer\s+\S/i.test(request.headers.authorization ?? '')) {
-      throw new DomainError(failureCode(kinds), 'The Authorization header must be "Bearer <token>" with a single token.')
+      throw new DomainError(
+        failureCode(kinds),
+        'The Authorization header must be "Bearer <token>" with a single token.'
+      )
     }
     throw missingTokenError(kinds, request, fields)
   }
@@ -220,7 +252,10 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest, kinds
       const { customer, grant } = await core.library.grantOf(value)
       // A plugin may use a vendor's token only when it is that vendor's plugin: no widening across vendors.
       if (plugin && grant.vendorId !== null && grant.vendorId !== plugin.product.developerId) {
-        throw new DomainError('LIBRARY_TOKEN_INVALID', "This vendor library token is for another vendor's products than the calling plugin's.")
+        throw new DomainError(
+          'LIBRARY_TOKEN_INVALID',
+          "This vendor library token is for another vendor's products than the calling plugin's."
+        )
       }
       const downloadToken = recognised === 'downloadToken' ? value : null
       return { kind: recognised, customer, scope: { vendorId: grant.vendorId, downloadToken }, plugin }
@@ -228,7 +263,10 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest, kinds
     case 'productCredential':
     case 'adminToken':
       // A plugin key or secret sent where a library token goes (`?token=pk_...`).
-      throw new DomainError(failureCode(kinds), `Send the product credential in the x-${settings.headerPrefix}-* headers, not as a token field.`)
+      throw new DomainError(
+        failureCode(kinds),
+        `Send the product credential in the x-${settings.headerPrefix}-* headers, not as a token field.`
+      )
   }
 }
 
@@ -241,7 +279,8 @@ export function requestAuth(request: FastifyRequest): RequestAuth {
 /** The plugin behind a request whose route takes the product credential and got it. */
 export function requestPlugin(request: FastifyRequest): NonNullable<RequestAuth['plugin']> {
   const plugin = requestAuth(request).plugin
-  if (!plugin) throw new DomainError('PRODUCT_CREDENTIAL_INVALID', 'Send the App ID, plugin key and plugin secret headers.')
+  if (!plugin)
+    throw new DomainError('PRODUCT_CREDENTIAL_INVALID', 'Send the App ID, plugin key and plugin secret headers.')
   return plugin
 }
 

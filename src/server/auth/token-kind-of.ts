@@ -1,7 +1,8 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose'
+
+import { sameSecret } from '../../core/crypto/digest'
 import type { TokenKind } from '../../shared/contract/token-kinds'
 import { looksLikeProductCredential } from './credential-headers'
-import { sameSecret } from '../../core/crypto/digest'
 
 /** What a presented value looks like: a token kind, a license token (no request credential), or nothing known. */
 export type RecognisedKind = TokenKind | 'licenseToken' | null

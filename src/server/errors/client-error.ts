@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
+
 import { errorStatus } from '../../shared/contract/error-codes'
 import type { TransportErrorCode } from '../../shared/contract/error-codes'
 
@@ -18,7 +19,11 @@ export interface ClientErrorAnswer {
   message: string
 }
 
-const answer = (error: TransportErrorCode, message: string): ClientErrorAnswer => ({ status: errorStatus(error), error, message })
+const answer = (error: TransportErrorCode, message: string): ClientErrorAnswer => ({
+  status: errorStatus(error),
+  error,
+  message
+})
 
 /**
  * What a request Node's HTTP parser refused before Fastify saw it is answered with, in the
@@ -37,7 +42,10 @@ export function clientErrorAnswer(error: ClientError): ClientErrorAnswer {
     }
     return answer('HEADERS_TOO_LARGE', 'The request headers are larger than this server accepts.')
   }
-  return answer('MALFORMED_REQUEST', 'The request is not valid HTTP/1.1 (framing, Content-Length, header or request line).')
+  return answer(
+    'MALFORMED_REQUEST',
+    'The request is not valid HTTP/1.1 (framing, Content-Length, header or request line).'
+  )
 }
 
 /**

@@ -14,7 +14,10 @@ const ROUTES = {
  * A domain error's recovery as the answer carries it: `recovery` names each route to call, and
  * where the error asks, its message ends by naming them too (docs/api.md section 2).
  */
-export function recoveryAnswer(recovery: CredentialRecovery, message: string): { recovery: Record<string, string>; message: string } {
+export function recoveryAnswer(
+  recovery: CredentialRecovery,
+  message: string
+): { recovery: Record<string, string>; message: string } {
   const base = `${MANAGEMENT_PREFIX}/${encodeURIComponent(recovery.productId)}`
   const routes = recovery.actions.map((action) => ({ ...ROUTES[action], path: `${base}${ROUTES[action].suffix}` }))
   const named = routes.map((route) => `${route.words} with POST ${route.path}`).join(' or ')

@@ -49,7 +49,10 @@ export function eventStreams(app: FastifyInstance) {
     // Fastify destroys the stream when the client disconnects.
     stream.once('close', end)
     stream.write(`retry: 3000\n: connected\n\n`)
-    reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-cache, no-transform').header('x-accel-buffering', 'no')
+    reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache, no-transform')
+      .header('x-accel-buffering', 'no')
     return { send, end, reply: reply.send(stream) }
   }
 }

@@ -11,9 +11,15 @@ export function oneValue(byName: Record<string, string | undefined>, where: stri
     if (value === undefined) continue
     if (chosen === undefined) chosen = { name, value }
     else if (chosen.value !== value) {
-      throw new DomainError('VALIDATION_ERROR', `"${chosen.name}" and "${name}" name the same value but disagree: send one of them.`, {
-        details: { details: [{ location: where, path: `/${chosen.name}`, problem: `disagrees with "${name}"`, field: name }] }
-      })
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `"${chosen.name}" and "${name}" name the same value but disagree: send one of them.`,
+        {
+          details: {
+            details: [{ location: where, path: `/${chosen.name}`, problem: `disagrees with "${name}"`, field: name }]
+          }
+        }
+      )
     }
   }
   return chosen?.value

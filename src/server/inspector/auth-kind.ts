@@ -1,4 +1,5 @@
 import { decodeJwt } from 'jose'
+
 import type { AuthEvidence } from '../../core/inspector/types'
 import type { AuthKind } from '../../shared/contract/inspector'
 import { looksLikeProductCredential } from '../auth/credential-headers'
@@ -18,9 +19,15 @@ export function authKindOf(evidence: AuthEvidence): AuthKind {
   const credentialHeaders = [redaction.appIdHeader, ...redaction.credentialHeaders]
   if (credentialHeaders.some((name) => headers[name] !== undefined)) return 'product-credential'
   if (bearer !== null) return jwtKind(bearer) ?? expectedBearerKind(evidence)
-  const queryToken = LIBRARY_TOKEN_FIELDS.some((name) => Object.keys(evidence.query).some((key) => key.toLowerCase() === name))
+  const queryToken = LIBRARY_TOKEN_FIELDS.some((name) =>
+    Object.keys(evidence.query).some((key) => key.toLowerCase() === name)
+  )
   const body = evidence.body
-  const bodyToken = body !== null && typeof body === 'object' && !Array.isArray(body) && typeof (body as Record<string, unknown>).library_token === 'string'
+  const bodyToken =
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    typeof (body as Record<string, unknown>).library_token === 'string'
   if (queryToken || bodyToken) return 'library-token'
   return 'none'
 }

@@ -15,15 +15,24 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /** The header each answer of a kind carries, as the server sends it. */
 const RETRY_AFTER = { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } }
 const DOWNLOAD_HEADERS = {
-  'Accept-Ranges': { description: 'Always `bytes`: a Range request is served.', schema: { type: 'string', enum: ['bytes'] } },
+  'Accept-Ranges': {
+    description: 'Always `bytes`: a Range request is served.',
+    schema: { type: 'string', enum: ['bytes'] }
+  },
   'Content-Length': { description: 'Bytes in this answer.', schema: { type: 'integer', minimum: 0 } },
   'Content-Disposition': { description: 'attachment, with the file name.', schema: { type: 'string' } }
 }
-const CONTENT_RANGE = { description: 'The range served, `bytes start-end/size` (416: `bytes */size`).', schema: { type: 'string' } }
+const CONTENT_RANGE = {
+  description: 'The range served, `bytes start-end/size` (416: `bytes */size`).',
+  schema: { type: 'string' }
+}
 
 export function finishDocument(document: Json): Json {
   document.info.license = { name: 'MIT', identifier: 'MIT' }
-  document.info.contact = { name: 'Plugin License Emulator contributors', url: 'https://www.npmjs.com/package/plugin-license-emulator' }
+  document.info.contact = {
+    name: 'Plugin License Emulator contributors',
+    url: 'https://www.npmjs.com/package/plugin-license-emulator'
+  }
   document.servers = [
     {
       url: 'http://127.0.0.1:{port}',
@@ -43,7 +52,8 @@ export function finishDocument(document: Json): Json {
       const operation = (item[method] = structuredClone(item[method])) as Json
       const key = `${method.toUpperCase()} ${routePath}`
       const operationId = OPERATION_IDS[key]
-      if (!operationId) throw new Error(`OpenAPI: no operationId for ${key}; add one to src/server/openapi/operation-ids.ts`)
+      if (!operationId)
+        throw new Error(`OpenAPI: no operationId for ${key}; add one to src/server/openapi/operation-ids.ts`)
       operation.operationId = operationId
       requireBodyOnlyWhenNeeded(document, operation)
       declareErrorShapes(operation)
@@ -76,8 +86,12 @@ function declareErrorShapes(operation: Json): void {
     const codes = [...new Set(values.map((value) => value.error as string))]
     // The detail keys these answers carry, each as ErrorResponse declares it (not required: a
     // code's answer carries them when it has something to say, as in the examples).
-    const detailKeys = [...new Set(values.flatMap((value) => Object.keys(value)))].filter((k) => !['ok', 'error', 'message'].includes(k))
-    const details = Object.fromEntries(detailKeys.map((k) => [k, { $ref: `#/components/schemas/ErrorResponse/properties/${k}` }]))
+    const detailKeys = [...new Set(values.flatMap((value) => Object.keys(value)))].filter(
+      (k) => !['ok', 'error', 'message'].includes(k)
+    )
+    const details = Object.fromEntries(
+      detailKeys.map((k) => [k, { $ref: `#/components/schemas/ErrorResponse/properties/${k}` }])
+    )
     // The codes are named, not enumerated: the examples show this route's own answers, while a
     // fault rule or an auth failure can answer another code with the same status.
     content.schema = {
@@ -99,13 +113,22 @@ function declareRateLimit(operation: Json): void {
         schema: {
           allOf: [
             { $ref: '#/components/schemas/ErrorResponse' },
-            { type: 'object', properties: { error: { type: 'string', enum: ['RATE_LIMITED'] } }, required: ['retryAfter'] }
+            {
+              type: 'object',
+              properties: { error: { type: 'string', enum: ['RATE_LIMITED'] } },
+              required: ['retryAfter']
+            }
           ]
         },
         examples: {
           RATE_LIMITED: {
             summary: 'Too many requests',
-            value: { ok: false, error: 'RATE_LIMITED', message: 'Too many requests (injected fault, rule flt_1); retry after 2 s.', retryAfter: 2 }
+            value: {
+              ok: false,
+              error: 'RATE_LIMITED',
+              message: 'Too many requests (injected fault, rule flt_1); retry after 2 s.',
+              retryAfter: 2
+            }
           }
         }
       }
@@ -131,7 +154,16 @@ function declareScenarioDocument(item: Json | undefined): void {
   const body = item?.put?.requestBody?.content?.['application/json'] as Json | undefined
   if (body) {
     body.schema = {
-      oneOf: [ref, { type: 'object', required: ['state'], properties: { state: ref }, additionalProperties: false, description: 'As GET answers it.' }]
+      oneOf: [
+        ref,
+        {
+          type: 'object',
+          required: ['state'],
+          properties: { state: ref },
+          additionalProperties: false,
+          description: 'As GET answers it.'
+        }
+      ]
     }
     item!.put.requestBody.required = true
   }

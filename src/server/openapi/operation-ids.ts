@@ -101,7 +101,8 @@ export const TAGS = [
   },
   {
     name: 'Plugin connections',
-    description: 'What a plugin calls first in development: check that product ID, App ID, plugin key and plugin secret belong together.'
+    description:
+      'What a plugin calls first in development: check that product ID, App ID, plugin key and plugin secret belong together.'
   },
   {
     name: 'Licensing v1',
@@ -110,9 +111,13 @@ export const TAGS = [
   },
   {
     name: 'Customer library',
-    description: "A customer's library as a customer page or a plugin's web view reads it, claims of reseller orders, and the support page."
+    description:
+      "A customer's library as a customer page or a plugin's web view reads it, claims of reseller orders, and the support page."
   },
-  { name: 'Downloads', description: 'Product files behind the download token and a live entitlement, with byte ranges.' },
+  {
+    name: 'Downloads',
+    description: 'Product files behind the download token and a live entitlement, with byte ranges.'
+  },
   { name: 'Keys', description: 'The public keys that verify license tokens.' },
   { name: 'Legacy', description: 'Developer-level plugin keys, retired: every call answers 410 with the replacement.' },
   {

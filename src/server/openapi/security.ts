@@ -1,4 +1,4 @@
-import { TOKEN_KINDS, TOKEN_KIND_INFO } from '../../shared/contract/token-kinds'
+import { TOKEN_KIND_INFO, TOKEN_KINDS } from '../../shared/contract/token-kinds'
 import type { TokenKind } from '../../shared/contract/token-kinds'
 
 // The OpenAPI security schemes and each operation's `security`, derived from the token-kind table
@@ -6,12 +6,19 @@ import type { TokenKind } from '../../shared/contract/token-kinds'
 // document says what the server enforces, from the same declaration.
 
 export type SecurityScheme =
-  { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description: string } | { type: 'apiKey'; in: 'header' | 'query'; name: string; description: string }
+  | { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description: string }
+  | { type: 'apiKey'; in: 'header' | 'query'; name: string; description: string }
 
 export type SecurityRequirement = Record<string, string[]>
 
 /** The product credential's parts: three headers sent together; the key may travel two other ways. */
-const CREDENTIAL = { appId: 'productAppId', key: 'productPluginKey', apiKey: 'productApiKey', keyBearer: 'productKeyBearer', secret: 'productPluginSecret' }
+const CREDENTIAL = {
+  appId: 'productAppId',
+  key: 'productPluginKey',
+  apiKey: 'productApiKey',
+  keyBearer: 'productKeyBearer',
+  secret: 'productPluginSecret'
+}
 
 const JWT_KINDS: readonly TokenKind[] = ['developerJwt', 'customerJwt']
 
@@ -23,24 +30,50 @@ export function securitySchemes(headerPrefix: string): Record<string, SecuritySc
     const about = `${capitalize(info.label)}: ${info.speaksFor}. Issued by ${info.issuedBy}; lives ${info.lifetime}.`
     if (kind === 'productCredential') {
       const header = (name: string) => name.replace('x-svc-', `x-${headerPrefix}-`)
-      schemes[CREDENTIAL.appId] = { type: 'apiKey', in: 'header', name: header('x-svc-app-id'), description: `The App ID. ${about}` }
-      schemes[CREDENTIAL.key] = { type: 'apiKey', in: 'header', name: header('x-svc-plugin-key'), description: 'The plugin key.' }
+      schemes[CREDENTIAL.appId] = {
+        type: 'apiKey',
+        in: 'header',
+        name: header('x-svc-app-id'),
+        description: `The App ID. ${about}`
+      }
+      schemes[CREDENTIAL.key] = {
+        type: 'apiKey',
+        in: 'header',
+        name: header('x-svc-plugin-key'),
+        description: 'The plugin key.'
+      }
       schemes[CREDENTIAL.apiKey] = {
         type: 'apiKey',
         in: 'header',
         name: header('x-svc-api-key'),
         description: `The plugin key under its compatibility name (instead of ${header('x-svc-plugin-key')}).`
       }
-      schemes[CREDENTIAL.keyBearer] = { type: 'http', scheme: 'bearer', description: 'The plugin key as a Bearer value (compatibility, licensing routes).' }
-      schemes[CREDENTIAL.secret] = { type: 'apiKey', in: 'header', name: header('x-svc-plugin-secret'), description: 'The plugin secret.' }
+      schemes[CREDENTIAL.keyBearer] = {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'The plugin key as a Bearer value (compatibility, licensing routes).'
+      }
+      schemes[CREDENTIAL.secret] = {
+        type: 'apiKey',
+        in: 'header',
+        name: header('x-svc-plugin-secret'),
+        description: 'The plugin secret.'
+      }
       continue
     }
     const { bearer, headers, query, body } = info.transport
-    if (bearer) schemes[kind] = { type: 'http', scheme: 'bearer', ...(JWT_KINDS.includes(kind) ? { bearerFormat: 'JWT' } : {}), description: about }
+    if (bearer)
+      schemes[kind] = {
+        type: 'http',
+        scheme: 'bearer',
+        ...(JWT_KINDS.includes(kind) ? { bearerFormat: 'JWT' } : {}),
+        description: about
+      }
     for (const name of headers) schemes[kind] = { type: 'apiKey', in: 'header', name, description: about }
     const [firstQuery, ...otherQuery] = query
     if (firstQuery) {
-      const others = otherQuery.length > 0 ? ` The same value is taken as ${otherQuery.map((n) => `?${n}=`).join(', ')}` : ''
+      const others =
+        otherQuery.length > 0 ? ` The same value is taken as ${otherQuery.map((n) => `?${n}=`).join(', ')}` : ''
       const inBody = body.length > 0 ? `${others ? ',' : ' It is also taken'} in a POST body as ${body.join(', ')}` : ''
       schemes[`${kind}Query`] = {
         type: 'apiKey',
@@ -54,13 +87,17 @@ export function securitySchemes(headerPrefix: string): Record<string, SecuritySc
     type: 'apiKey',
     in: 'query',
     name: 'token',
-    description: 'The admin token as ?token=, on the request event stream only (a browser EventSource cannot send headers).'
+    description:
+      'The admin token as ?token=, on the request event stream only (a browser EventSource cannot send headers).'
   }
   return schemes
 }
 
 /** An operation's `security`: any one of its kinds, each by any way it travels; `[]` for a public route. */
-export function securityFor(kinds: readonly TokenKind[], options: { adminTokenInQuery?: boolean } = {}): SecurityRequirement[] {
+export function securityFor(
+  kinds: readonly TokenKind[],
+  options: { adminTokenInQuery?: boolean } = {}
+): SecurityRequirement[] {
   const requirements: SecurityRequirement[] = []
   for (const kind of kinds) {
     if (kind === 'productCredential') {

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+
 import type { EmulatorCore } from '../../core/emulator-core'
 
 /** Settings every surface reads at request time; header prefix and strict mode change at runtime (core.settings). */

@@ -1,12 +1,13 @@
-import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+
 import { isDomainError } from '../../core/errors/domain-error'
 import { previewOf, redactText } from '../../core/redaction/redact'
-import { httpStatusOf } from '../errors/http-status'
-import { recoveryAnswer } from '../errors/credential-recovery'
-import { TransportError } from '../errors/transport-codes'
 import { errorStatus } from '../../shared/contract/error-codes'
 import type { ErrorCode } from '../../shared/contract/error-codes'
+import { recoveryAnswer } from '../errors/credential-recovery'
+import { httpStatusOf } from '../errors/http-status'
+import { TransportError } from '../errors/transport-codes'
 import { closeIgnoredField } from './tolerant-requests'
 
 export interface ErrorBody {
@@ -20,9 +21,15 @@ export interface ErrorBody {
 const FASTIFY_CLIENT_ERRORS: Record<string, { error: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { error: 'VALIDATION_ERROR', message: 'The request body is not valid JSON.' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { error: 'VALIDATION_ERROR', message: 'The request body is empty.' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { error: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than this endpoint accepts.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    error: 'PAYLOAD_TOO_LARGE',
+    message: 'The request body is larger than this endpoint accepts.'
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { error: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { error: 'VALIDATION_ERROR', message: 'The Content-Length does not match the body.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    error: 'VALIDATION_ERROR',
+    message: 'The Content-Length does not match the body.'
+  },
   FST_ERR_CTP_INVALID_TYPE: { error: 'VALIDATION_ERROR', message: 'The Content-Type header is not valid.' },
   FST_ERR_BAD_URL: { error: 'VALIDATION_ERROR', message: 'The request URL is not valid.' },
   FST_ERR_ASYNC_CONSTRAINT: { error: 'VALIDATION_ERROR', message: 'The request could not be routed.' }
@@ -78,7 +85,9 @@ export const errorHandling = fp(
             location: error.validationContext ?? 'body',
             path: issue.instancePath || '/',
             problem: issue.message ?? 'is not valid',
-            ...(issue.keyword === 'additionalProperties' ? { field: (issue.params as { additionalProperty?: string }).additionalProperty } : {})
+            ...(issue.keyword === 'additionalProperties'
+              ? { field: (issue.params as { additionalProperty?: string }).additionalProperty }
+              : {})
           }))
         })
       }
@@ -89,7 +98,10 @@ export const errorHandling = fp(
         const answer = CLIENT_ERRORS_BY_STATUS[error.statusCode] ?? CLIENT_ERRORS_BY_STATUS[400]!
         return send(reply, errorStatus(answer.error), { ok: false, error: answer.error, message: answer.message })
       }
-      request.log.error({ requestId: request.id, err: { type: error.name, message: redactText(error.message), stack: error.stack } }, 'unhandled error')
+      request.log.error(
+        { requestId: request.id, err: { type: error.name, message: redactText(error.message), stack: error.stack } },
+        'unhandled error'
+      )
       return send(reply, errorStatus('INTERNAL'), {
         ok: false,
         error: 'INTERNAL',
@@ -114,7 +126,11 @@ export const errorHandling = fp(
           message: `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`
         })
       }
-      return send(reply, errorStatus('NOT_FOUND'), { ok: false, error: 'NOT_FOUND', message: `No route ${request.method} ${path}.` })
+      return send(reply, errorStatus('NOT_FOUND'), {
+        ok: false,
+        error: 'NOT_FOUND',
+        message: `No route ${request.method} ${path}.`
+      })
     })
   },
   { name: 'error-handling', dependencies: ['emulator-context'] }
@@ -140,7 +156,10 @@ function scrubbed(body: ErrorBody, adminToken: string): ErrorBody {
 }
 
 function send(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(scrubbed(body, reply.server.settings.adminToken))
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(scrubbed(body, reply.server.settings.adminToken))
 }
 
 function describeValidation(error: FastifyError, request: FastifyRequest): string {
@@ -155,7 +174,8 @@ function describeValidation(error: FastifyError, request: FastifyRequest): strin
     const field = (first.params as { missingProperty?: string }).missingProperty
     // An unknown name close to the missing one was ignored: likely the same field, misspelt.
     const close = field ? closeIgnoredField(request, field) : null
-    if (close) return `Missing required field "${field}" in the ${where}; "${close.field}" (${close.location}) is not a field here: did you mean \`${field}\`?`
+    if (close)
+      return `Missing required field "${field}" in the ${where}; "${close.field}" (${close.location}) is not a field here: did you mean \`${field}\`?`
     return `Missing required field "${field}" in the ${where}.`
   }
   const path = first.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : where

@@ -1,13 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+
 import type { FaultHit } from '../../core/faults/fault-rules'
-import { FAULT_DEFAULTS } from '../../shared/contract/faults'
 import { normalizePath } from '../../core/faults/route-pattern'
-import { isServiceRequest } from '../inspector/surfaces'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
-import type { ErrorBody } from './error-handling'
 import { errorStatus } from '../../shared/contract/error-codes'
+import { FAULT_DEFAULTS } from '../../shared/contract/faults'
+import { isServiceRequest } from '../inspector/surfaces'
+import type { ErrorBody } from './error-handling'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -87,9 +88,20 @@ export const faultInjection = fp(
     })
 
     // In callback form: it runs on every answer, and nearly always has nothing to do.
-    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-      done(null, request.fault?.rule.kind === 'trickle' ? trickled(request.fault.delayMs, request, reply, payload) : payload)
-    })
+    app.addHook(
+      'onSend',
+      (
+        request: FastifyRequest,
+        reply: FastifyReply,
+        payload: unknown,
+        done: (error: null, payload: unknown) => void
+      ) => {
+        done(
+          null,
+          request.fault?.rule.kind === 'trickle' ? trickled(request.fault.delayMs, request, reply, payload) : payload
+        )
+      }
+    )
   },
   { name: 'fault-injection', dependencies: ['emulator-context'] }
 )
@@ -166,6 +178,13 @@ async function waitWhileConnected(reply: FastifyReply, ms: number): Promise<bool
 }
 
 /** A Node readable stream (what `reply.send(stream)` takes), read here as an async iterable. */
-function isByteStream(payload: unknown): payload is AsyncIterable<Buffer | Uint8Array | string> & NodeJS.ReadableStream {
-  return typeof payload === 'object' && payload !== null && typeof (payload as { pipe?: unknown }).pipe === 'function' && Symbol.asyncIterator in payload
+function isByteStream(
+  payload: unknown
+): payload is AsyncIterable<Buffer | Uint8Array | string> & NodeJS.ReadableStream {
+  return (
+    typeof payload === 'object' &&
+    payload !== null &&
+    typeof (payload as { pipe?: unknown }).pipe === 'function' &&
+    Symbol.asyncIterator in payload
+  )
 }

@@ -37,19 +37,28 @@ function toAjvIssues(errors: readonly TypeBoxIssue[]): FastifySchemaValidationEr
     if (issue.keyword === 'boolean' && hasUnknownField) continue
     if (issue.keyword === 'additionalProperties' && Array.isArray(params.additionalProperties)) {
       for (const field of params.additionalProperties as unknown[]) {
-        out.push({ ...base, params: { additionalProperty: String(field) }, message: 'must NOT have additional properties' })
+        out.push({
+          ...base,
+          params: { additionalProperty: String(field) },
+          message: 'must NOT have additional properties'
+        })
       }
       continue
     }
     if (issue.keyword === 'required' && Array.isArray(params.requiredProperties)) {
       for (const field of params.requiredProperties as unknown[]) {
-        out.push({ ...base, params: { missingProperty: String(field) }, message: `must have required property '${String(field)}'` })
+        out.push({
+          ...base,
+          params: { missingProperty: String(field) },
+          message: `must have required property '${String(field)}'`
+        })
       }
       continue
     }
     out.push({ ...base, params, message: issue.message })
   }
-  if (out.length === 0) out.push({ keyword: 'type', instancePath: '', schemaPath: '#', params: {}, message: 'is not valid' })
+  if (out.length === 0)
+    out.push({ keyword: 'type', instancePath: '', schemaPath: '#', params: {}, message: 'is not valid' })
   return out
 }
 

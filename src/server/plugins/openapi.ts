@@ -1,12 +1,13 @@
-import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
-import { ErrorResponse } from '../../shared/schemas/common'
+import fp from 'fastify-plugin'
+
 import { ERROR_CODES } from '../../shared/contract/error-codes'
-import { documentTolerance } from './tolerant-requests'
-import { NO_TOKEN } from '../auth/route-tokens'
 import { describeTokenKinds } from '../../shared/contract/token-kinds'
-import { securityFor, securitySchemes } from '../openapi/security'
+import { ErrorResponse } from '../../shared/schemas/common'
+import { NO_TOKEN } from '../auth/route-tokens'
 import { finishDocument } from '../openapi/document'
+import { securityFor, securitySchemes } from '../openapi/security'
+import { documentTolerance } from './tolerant-requests'
 
 /** The OpenAPI 3.1 document, generated from the route schemas and served at /openapi.json. */
 export const openApi = fp(
@@ -20,7 +21,8 @@ export const openApi = fp(
         error: {
           type: 'string',
           enum: [...ERROR_CODES],
-          description: 'UPPER_SNAKE error code: one of these, each listed with its status and meaning in the README (Errors).'
+          description:
+            'UPPER_SNAKE error code: one of these, each listed with its status and meaning in the README (Errors).'
         }
       }
     })
@@ -46,7 +48,9 @@ export const openApi = fp(
         const described = {
           ...schema,
           security: securityFor(tokens, { adminTokenInQuery: route.config?.adminTokenInQuery }),
-          description: schema.description ? `${schema.description} ${takes}` : `${schema.summary ?? ''}. ${takes}`.replace(/^\. /, '')
+          description: schema.description
+            ? `${schema.description} ${takes}`
+            : `${schema.summary ?? ''}. ${takes}`.replace(/^\. /, '')
         }
         // Unknown query parameters and body fields are ignored on the service API: documented as accepted.
         return { schema: documentTolerance(described, url), url }

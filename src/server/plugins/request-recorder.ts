@@ -1,12 +1,13 @@
 import { performance } from 'node:perf_hooks'
-import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { isServiceRequest } from '../inspector/surfaces'
+import fp from 'fastify-plugin'
+
 import type { CapturedPayload, CaptureRedaction } from '../../core/inspector/types'
 import { redactText } from '../../core/redaction/redact'
 import { credentialHeaderNames } from '../auth/credential-headers'
-import { ignoredFieldWarnings } from './tolerant-requests'
 import { requestClassifier } from '../inspector/request-classifier'
+import { isServiceRequest } from '../inspector/surfaces'
+import { ignoredFieldWarnings } from './tolerant-requests'
 
 /** What the recorder holds for a request between its first hook and its response. */
 interface InFlight {
@@ -47,7 +48,10 @@ export const requestRecorder = fp(
     }
     const stopReporting = log.onWriteError((error) => {
       const message = error instanceof Error ? error.message : String(error)
-      app.log.error({ err: { message: redactText(message) } }, 'request inspector: a batch of requests could not be recorded')
+      app.log.error(
+        { err: { message: redactText(message) } },
+        'request inspector: a batch of requests could not be recorded'
+      )
     })
     app.addHook('onClose', async () => stopReporting())
 

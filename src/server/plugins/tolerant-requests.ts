@@ -1,8 +1,8 @@
+import { distance } from 'fastest-levenshtein'
+import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
-import type { FastifyRequest } from 'fastify'
-import { distance } from 'fastest-levenshtein'
 
 /** A query parameter or body field the route does not know, dropped before validation. */
 export interface IgnoredField {
@@ -71,7 +71,12 @@ export function withoutNullOptionals(value: unknown, schema: unknown): unknown {
   for (const [field, item] of Object.entries(value)) {
     const property = properties[field]
     if (!property) continue
-    const next = item === null ? (required?.includes(field) || takesNull(property) ? null : REMOVED) : withoutNullOptionals(item, property)
+    const next =
+      item === null
+        ? required?.includes(field) || takesNull(property)
+          ? null
+          : REMOVED
+        : withoutNullOptionals(item, property)
     if (next === item) continue
     out ??= { ...(value as Record<string, unknown>) }
     if (next === REMOVED) delete out[field]
@@ -93,9 +98,14 @@ function takesNull(schema: TSchema): boolean {
 
 function dropUnknown(part: unknown, schema: unknown, location: IgnoredField['location']): IgnoredField[] {
   if (!part || typeof part !== 'object' || Array.isArray(part)) return []
-  const declared = schema && typeof schema === 'object' ? (schema as { properties?: unknown; additionalProperties?: unknown }) : null
+  const declared =
+    schema && typeof schema === 'object' ? (schema as { properties?: unknown; additionalProperties?: unknown }) : null
   // A schema that takes any name (a record, or extra properties allowed) knows them all.
-  if (declared && (declared.additionalProperties !== false || !declared.properties || typeof declared.properties !== 'object')) return []
+  if (
+    declared &&
+    (declared.additionalProperties !== false || !declared.properties || typeof declared.properties !== 'object')
+  )
+    return []
   const known = new Set(declared ? Object.keys(declared.properties as object) : [])
   const ignored: IgnoredField[] = []
   const fields = part as Record<string, unknown>
@@ -110,7 +120,9 @@ function dropUnknown(part: unknown, schema: unknown, location: IgnoredField['loc
 /** The inspector's warning for each ignored name. */
 export function ignoredFieldWarnings(request: FastifyRequest): string[] | undefined {
   return request.ignoredFields?.map(({ location, field }) =>
-    location === 'query' ? `Ignored unknown query parameter "${field.slice(0, 100)}".` : `Ignored unknown body field "${field.slice(0, 100)}".`
+    location === 'query'
+      ? `Ignored unknown query parameter "${field.slice(0, 100)}".`
+      : `Ignored unknown body field "${field.slice(0, 100)}".`
   )
 }
 
@@ -131,7 +143,8 @@ export function closeIgnoredField(request: FastifyRequest, missing: string): Ign
 const MAX_COMPARED_LENGTH = 100
 
 function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2 || a.length > MAX_COMPARED_LENGTH || b.length > MAX_COMPARED_LENGTH) return Number.POSITIVE_INFINITY
+  if (Math.abs(a.length - b.length) > 2 || a.length > MAX_COMPARED_LENGTH || b.length > MAX_COMPARED_LENGTH)
+    return Number.POSITIVE_INFINITY
   return distance(a, b)
 }
 
@@ -139,7 +152,10 @@ function editDistance(a: string, b: string): number {
  * The OpenAPI view of a route's schema: on the service API, query and body objects take extra
  * names (ignored), so the document says so; control-plane documents stay closed.
  */
-export function documentTolerance<S extends { querystring?: unknown; body?: unknown } | undefined>(schema: S, url: string): S {
+export function documentTolerance<S extends { querystring?: unknown; body?: unknown } | undefined>(
+  schema: S,
+  url: string
+): S {
   if (!schema || url === '/_emulator' || url.startsWith('/_emulator/')) return schema
   const open = (part: unknown) =>
     part && typeof part === 'object' && (part as { additionalProperties?: unknown }).additionalProperties === false

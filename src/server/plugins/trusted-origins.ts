@@ -18,7 +18,10 @@ export const trustedOrigins = fp(
         await reply
           .code(204)
           .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE')
-          .header('access-control-allow-headers', typeof asked === 'string' ? asked : 'content-type, authorization, x-emulator-token')
+          .header(
+            'access-control-allow-headers',
+            typeof asked === 'string' ? asked : 'content-type, authorization, x-emulator-token'
+          )
           .header('access-control-max-age', '600')
           .send()
       }

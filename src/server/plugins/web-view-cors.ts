@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+
 import { SOURCE_HEADER } from '../../shared/contract/inspector'
 
 /**
@@ -6,7 +7,11 @@ import { SOURCE_HEADER } from '../../shared/contract/inspector'
  * scheme): the library, webview-library, library-token and downloads (docs/api.md, "Tokens and
  * scopes"). They carry a Bearer token, never a cookie, so any origin may read them.
  */
-const WEB_VIEW_PATHS: readonly RegExp[] = [/^\/api\/library\/?$/, /^\/api\/license\/v1\/(?:webview-library|library-token)\/?$/, /^\/api\/downloads\/[^/]+\/?$/]
+const WEB_VIEW_PATHS: readonly RegExp[] = [
+  /^\/api\/library\/?$/,
+  /^\/api\/license\/v1\/(?:webview-library|library-token)\/?$/,
+  /^\/api\/downloads\/[^/]+\/?$/
+]
 
 /** What a download answer's page needs to read: the range served, the file name, when to retry. */
 const EXPOSED_HEADERS = 'Content-Range, Content-Disposition, Retry-After, Accept-Ranges, Content-Length'

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { DomainError } from '../../core/errors/domain-error'
+
 import { generatedByteStream } from '../../core/downloads/generated-bytes'
-import { parseByteRange } from '../http/byte-range'
-import { TransportError } from '../errors/transport-codes'
+import { DomainError } from '../../core/errors/domain-error'
+import { shownId } from '../../core/redaction/shown-id'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { DownloadHeaders, DownloadParams, DownloadQuery, FileBytesResponse } from '../../shared/schemas/library'
-import { requestCustomer } from '../auth/token-auth'
-import { shownId } from '../../core/redaction/shown-id'
 import { DOWNLOAD } from '../auth/route-tokens'
+import { requestCustomer } from '../auth/token-auth'
+import { TransportError } from '../errors/transport-codes'
+import { parseByteRange } from '../http/byte-range'
 
 /** Entitlement-gated delivery: the library's download links land here (docs/api.md section 4). */
 export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -38,12 +39,16 @@ export const downloadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const { customer, scope } = requestCustomer(request)
       const file = files.find(request.params.fileId)
-      if (!file) throw new DomainError('FILE_NOT_FOUND', `No file has the id ${shownId(request.params.fileId, 'file')}.`)
+      if (!file)
+        throw new DomainError('FILE_NOT_FOUND', `No file has the id ${shownId(request.params.fileId, 'file')}.`)
       entitlements.requireDownload(customer.id, file.productId, scope?.vendorId ?? null)
       const range = parseByteRange(request.headers.range, file.sizeBytes)
       if (range === 'unsatisfiable') {
         reply.header('content-range', `bytes */${file.sizeBytes}`)
-        throw new TransportError('RANGE_NOT_SATISFIABLE', `The requested range is outside the file's ${file.sizeBytes} bytes.`)
+        throw new TransportError(
+          'RANGE_NOT_SATISFIABLE',
+          `The requested range is outside the file's ${file.sizeBytes} bytes.`
+        )
       }
       const start = range?.start ?? 0
       const end = range?.end ?? file.sizeBytes - 1

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
+
 import { NO_TOKEN } from '../auth/route-tokens'
 
 /** A placeholder at `/` until the renderer is served here: says what is running and where. */

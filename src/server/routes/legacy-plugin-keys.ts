@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { DomainError } from '../../core/errors/domain-error'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { NO_TOKEN } from '../auth/route-tokens'
@@ -11,9 +12,13 @@ const REPLACEMENT = '/api/developer/plugin-keys/products/:productId'
  */
 export const legacyPluginKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const retired = async () => {
-    throw new DomainError('LEGACY_PLUGIN_KEYS_RETIRED', 'Developer-level plugin keys are retired. Use product-scoped credentials instead.', {
-      details: { replacement: REPLACEMENT }
-    })
+    throw new DomainError(
+      'LEGACY_PLUGIN_KEYS_RETIRED',
+      'Developer-level plugin keys are retired. Use product-scoped credentials instead.',
+      {
+        details: { replacement: REPLACEMENT }
+      }
+    )
   }
   const schema = {
     tags: ['Legacy'],
@@ -27,7 +32,10 @@ export const legacyPluginKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/api/developer/plugin-keys/reveal-secret',
-    { config: { tokens: NO_TOKEN }, schema: { ...schema, summary: 'Retired: reveal the developer-level plugin secret' } },
+    {
+      config: { tokens: NO_TOKEN },
+      schema: { ...schema, summary: 'Retired: reveal the developer-level plugin secret' }
+    },
     retired
   )
   app.get(

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { VerifiedConnectionResponse, VerifyConnectionBody } from '../../shared/schemas/plugin-connections'
 import { NO_TOKEN } from '../auth/route-tokens'
@@ -16,7 +17,10 @@ export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => 
         description:
           'Records the product connection status on every attempt. Failure is 401 PLUGIN_CONNECTION_FAILED with `verified: false` and a `reason` (UNKNOWN_PRODUCT, APP_ID_MISMATCH, KEY_MISMATCH, SECRET_MISMATCH, CREDENTIAL_REVOKED), hidden in --strict mode.',
         body: VerifyConnectionBody,
-        response: { 200: VerifiedConnectionResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.connectionFailed) }
+        response: {
+          200: VerifiedConnectionResponse,
+          ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.connectionFailed)
+        }
       }
     },
     async (request) => {

@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify'
 import fastifyStatic from '@fastify/static'
+import type { FastifyPluginAsync } from 'fastify'
 
 /** What the UI may load and call: itself only. The same policy as the Electron window's. */
 export const RENDERER_CSP =

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
+
 import { errorResponses } from '../../shared/schemas/common'
 import { NO_TOKEN } from '../auth/route-tokens'
 

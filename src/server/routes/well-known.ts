@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { JwksResponse } from '../../shared/schemas/licensing'
+
 import { errorResponses } from '../../shared/schemas/common'
+import { JwksResponse } from '../../shared/schemas/licensing'
 import { NO_TOKEN } from '../auth/route-tokens'
 
 /** Public signing keys: verify developer session tokens and signed license tokens offline. */

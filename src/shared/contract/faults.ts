@@ -30,7 +30,10 @@ export const FAULT_DEFAULTS = {
  * kind takes: the delay of a latency rule, the spread of a trickle rule, a wait before the others
  * act. `status` belongs to `error` alone, `retryAfterS` to `rate_limit` alone.
  */
-export const FAULT_KIND_FIELDS: Record<FaultKind, { status: boolean; retryAfterS: boolean; /** ms when none is given. */ defaultMs: number | null }> = {
+export const FAULT_KIND_FIELDS: Record<
+  FaultKind,
+  { status: boolean; retryAfterS: boolean; /** ms when none is given. */ defaultMs: number | null }
+> = {
   latency: { status: false, retryAfterS: false, defaultMs: FAULT_DEFAULTS.ms },
   error: { status: true, retryAfterS: false, defaultMs: null },
   rate_limit: { status: false, retryAfterS: true, defaultMs: null },
@@ -47,7 +50,9 @@ export interface ResolvedFaultFields {
 }
 
 /** What a rule's absent fields mean: how the server stores it, and what a summary of it states. */
-export function resolveFaultFields(rule: { kind: FaultKind } & { [K in keyof ResolvedFaultFields]?: number | null | undefined }): ResolvedFaultFields {
+export function resolveFaultFields(
+  rule: { kind: FaultKind } & { [K in keyof ResolvedFaultFields]?: number | null | undefined }
+): ResolvedFaultFields {
   const fields = FAULT_KIND_FIELDS[rule.kind]
   return {
     ms: rule.ms ?? fields.defaultMs,

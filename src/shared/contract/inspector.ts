@@ -1,11 +1,27 @@
 /** The request inspector's vocabulary, as core stores it, the server answers it and the UI filters by it. */
 
 /** Which part of the service API a request went to, by path prefix (in the order the UI offers them). */
-export const SURFACES = ['developer-plugin-keys', 'plugin-connections', 'library', 'license-v1', 'downloads', 'legacy', 'well-known', 'other'] as const
+export const SURFACES = [
+  'developer-plugin-keys',
+  'plugin-connections',
+  'library',
+  'license-v1',
+  'downloads',
+  'legacy',
+  'well-known',
+  'other'
+] as const
 export type Surface = (typeof SURFACES)[number]
 
 /** How a request presented itself, read from its headers and query (never verified by the inspector). */
-export const AUTH_KINDS = ['developer-jwt', 'product-credential', 'product-credential-bearer', 'library-token', 'user-jwt', 'none'] as const
+export const AUTH_KINDS = [
+  'developer-jwt',
+  'product-credential',
+  'product-credential-bearer',
+  'library-token',
+  'user-jwt',
+  'none'
+] as const
 export type AuthKind = (typeof AUTH_KINDS)[number]
 
 /** The most entries one page of the request log holds. */

@@ -4,7 +4,15 @@
  * server enforces them in one place. The names are stable identifiers: they double as the
  * OpenAPI security scheme names.
  */
-export const TOKEN_KINDS = ['developerJwt', 'customerJwt', 'libraryToken', 'vendorLibraryToken', 'downloadToken', 'adminToken', 'productCredential'] as const
+export const TOKEN_KINDS = [
+  'developerJwt',
+  'customerJwt',
+  'libraryToken',
+  'vendorLibraryToken',
+  'downloadToken',
+  'adminToken',
+  'productCredential'
+] as const
 export type TokenKind = (typeof TOKEN_KINDS)[number]
 
 /** How a kind travels on a request. */

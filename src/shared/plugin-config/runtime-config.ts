@@ -106,7 +106,8 @@ export function toCppHeader(config: RuntimeConfig): string {
     'namespace plugin_license_config {',
     ''
   ]
-  for (const [key, , constant] of FIELDS) lines.push(`inline constexpr const char* ${constant} = ${cppString(config[key])};`)
+  for (const [key, , constant] of FIELDS)
+    lines.push(`inline constexpr const char* ${constant} = ${cppString(config[key])};`)
   const p = config.headerPrefix.toLowerCase()
   lines.push('', '// Header names of the product credential on /api/license/v1/*.')
   lines.push(`inline constexpr const char* kAppIdHeader = ${cppString(`x-${p}-app-id`)};`)

@@ -1,8 +1,14 @@
 import { Type } from 'typebox'
-import { Email, Id, Nullable, Ok, Timestamp } from './common'
-import { LICENSE_KINDS, LICENSE_STATUSES } from '../contract/licensing'
-import { BILLING_PERIODS, SUBSCRIPTION_ACTIONS, SUBSCRIPTION_STATES, SUBSCRIPTION_STATUSES } from '../contract/subscriptions'
+
 import { FILE_PLATFORMS } from '../contract/downloads'
+import { LICENSE_KINDS, LICENSE_STATUSES } from '../contract/licensing'
+import {
+  BILLING_PERIODS,
+  SUBSCRIPTION_ACTIONS,
+  SUBSCRIPTION_STATES,
+  SUBSCRIPTION_STATUSES
+} from '../contract/subscriptions'
+import { Email, Id, Nullable, Ok, Timestamp } from './common'
 
 export const CustomerSchema = Type.Object({
   id: Type.String(),
@@ -21,7 +27,9 @@ export const OrderSchema = Type.Object({
   channel: Type.Union([Type.Literal('direct'), Type.Literal('reseller')]),
   reseller: Nullable(Type.String()),
   storefrontSlug: Nullable(Type.String()),
-  status: Type.String({ description: '`paid`, `refunded` (the vendor gave the money back) or `chargeback` (the bank took it back).' }),
+  status: Type.String({
+    description: '`paid`, `refunded` (the vendor gave the money back) or `chargeback` (the bank took it back).'
+  }),
   currency: Type.String(),
   totalCents: Type.Integer(),
   createdAt: Timestamp,
@@ -89,10 +97,15 @@ export const SubscriptionStandingResponse = Type.Object({
   subscription: SubscriptionSchema,
   standing: Type.Object({
     state: SubscriptionStateSchema,
-    currentPeriodEnd: Type.String({ format: 'date-time', description: 'The end of the current paid period, after every renewal the clock has passed.' }),
+    currentPeriodEnd: Type.String({
+      format: 'date-time',
+      description: 'The end of the current paid period, after every renewal the clock has passed.'
+    }),
     renewsAt: Nullable(Timestamp),
     cancelAtPeriodEnd: Type.Boolean(),
-    graceUntil: Type.Union([Timestamp, Type.Null()], { description: 'While past_due: when access ends unless a payment succeeds.' }),
+    graceUntil: Type.Union([Timestamp, Type.Null()], {
+      description: 'While past_due: when access ends unless a payment succeeds.'
+    }),
     endedAt: Type.Union([Timestamp, Type.Null()], { description: 'When it stopped granting access.' }),
     live: Type.Boolean({ description: 'Grants access now (licensing VALID, downloads allowed).' }),
     accessUntil: Type.String({ format: 'date-time', description: 'Until when access holds with no further event.' })
@@ -139,7 +152,8 @@ export const PurchaseResponse = Ok(PurchaseSchema)
 export const OrderReversalSchema = Type.Object({
   order: OrderSchema,
   entitlements: Type.Array(EntitlementSchema, {
-    description: 'What the order granted: they follow the order, so they no longer grant downloads (the library lists the product with `entitled: false`).'
+    description:
+      'What the order granted: they follow the order, so they no longer grant downloads (the library lists the product with `entitled: false`).'
   }),
   licenses: Type.Array(LicenseSchema, { description: 'Revoked: activate and validate answer REVOKED.' }),
   subscriptions: Type.Array(SubscriptionSchema, { description: 'A subscription the order paid for, ended now.' }),
@@ -148,7 +162,12 @@ export const OrderReversalSchema = Type.Object({
 export const OrderReversalResponse = Ok(OrderReversalSchema)
 
 /** A reseller order waiting for its claim; the claim token is shown this once. */
-export const ResellerOrderSchema = Type.Object({ order: OrderSchema, item: OrderItemSchema, claimToken: Type.String(), claimUrl: Type.String() })
+export const ResellerOrderSchema = Type.Object({
+  order: OrderSchema,
+  item: OrderItemSchema,
+  claimToken: Type.String(),
+  claimUrl: Type.String()
+})
 export const ResellerOrderResponse = Ok(ResellerOrderSchema)
 
 // ---- Control-plane requests and answers (/_emulator, docs/api.md section 6) -------------------
@@ -165,7 +184,11 @@ export const CreateCustomerBody = Type.Object(
 )
 export const CustomerResponse = Type.Object({ ok: Type.Literal(true), customer: CustomerSchema })
 export const CustomerListResponse = Type.Object({ ok: Type.Literal(true), customers: Type.Array(CustomerSchema) })
-export const CustomerLibraryTokenResponse = Type.Object({ ok: Type.Literal(true), libraryToken: Type.String(), expiresAt: Type.String() })
+export const CustomerLibraryTokenResponse = Type.Object({
+  ok: Type.Literal(true),
+  libraryToken: Type.String(),
+  expiresAt: Type.String()
+})
 
 const PriceCents = Type.Integer({ minimum: 0, maximum: 100_000_000 })
 const MaxActivations = Type.Integer({ minimum: 0, maximum: 1000 })
@@ -190,18 +213,30 @@ export const ResellerOrderBody = Type.Object(
 
 /** Suspend, revoke, reinstate or expire a license, or change its activation limit. */
 export const LicensePatchBody = Type.Object(
-  { status: Type.Optional(LicenseStatusSchema), expiresAt: Type.Optional(Nullable(Timestamp)), maxActivations: Type.Optional(MaxActivations) },
+  {
+    status: Type.Optional(LicenseStatusSchema),
+    expiresAt: Type.Optional(Nullable(Timestamp)),
+    maxActivations: Type.Optional(MaxActivations)
+  },
   { additionalProperties: false }
 )
 
 export const LicenseListQuery = Type.Object(
-  { productId: Type.Optional(Id), customerId: Type.Optional(Id), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },
+  {
+    productId: Type.Optional(Id),
+    customerId: Type.Optional(Id),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 }))
+  },
   { additionalProperties: false }
 )
 
 export const LicenseResponse = Type.Object({ ok: Type.Literal(true), license: LicenseSchema })
 export const LicenseListResponse = Type.Object({ ok: Type.Literal(true), licenses: Type.Array(LicenseSchema) })
-export const LicenseDetailResponse = Type.Object({ ok: Type.Literal(true), license: LicenseSchema, activations: Type.Array(ActivationSchema) })
+export const LicenseDetailResponse = Type.Object({
+  ok: Type.Literal(true),
+  license: LicenseSchema,
+  activations: Type.Array(ActivationSchema)
+})
 
 /** A downloadable build added to a product; the emulator serves generated bytes of the given size. */
 export const ProductFileBody = Type.Object(

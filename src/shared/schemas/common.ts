@@ -5,9 +5,13 @@ import type { TObject, TProperties, TSchema } from 'typebox'
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
 /** A success body (docs/api.md section 1): `ok: true` beside the fields of `schema`, which stays usable on its own. */
-export const Ok = <P extends TProperties>(schema: TObject<P>) => Type.Object({ ok: Type.Literal(true), ...schema.properties })
+export const Ok = <P extends TProperties>(schema: TObject<P>) =>
+  Type.Object({ ok: Type.Literal(true), ...schema.properties })
 
-export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 instant (UTC), on the emulator clock.' })
+export const Timestamp = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601 instant (UTC), on the emulator clock.'
+})
 
 /** An id sent by a client (a path segment, a filter, a device): empty would match nothing, so it is refused. */
 export const Id = Type.String({ minLength: 1, maxLength: 200 })
@@ -43,7 +47,11 @@ export const ErrorResponse = Type.Object(
         { description: 'VALIDATION_ERROR: each problem found.' }
       )
     ),
-    reason: Type.Optional(Type.String({ description: 'Why, as a code: PLUGIN_CONNECTION_FAILED and LIBRARY_CLAIM_FAILED (hidden by --strict).' })),
+    reason: Type.Optional(
+      Type.String({
+        description: 'Why, as a code: PLUGIN_CONNECTION_FAILED and LIBRARY_CLAIM_FAILED (hidden by --strict).'
+      })
+    ),
     verified: Type.Optional(Type.Literal(false, { description: 'PLUGIN_CONNECTION_FAILED.' })),
     replacement: Type.Optional(Type.String({ description: 'LEGACY_PLUGIN_KEYS_RETIRED: the route to use instead.' })),
     recovery: Type.Optional(
@@ -61,9 +69,17 @@ export const ErrorResponse = Type.Object(
         }
       )
     ),
-    retryAfter: Type.Optional(Type.Number({ minimum: 0, description: 'RATE_LIMITED: seconds to wait, as the Retry-After header says.' })),
-    state: Type.Optional(Type.String({ description: "SUBSCRIPTION_STATE_CONFLICT: the subscription's state; ORDER_STATE_CONFLICT: the order's." })),
-    path: Type.Optional(Type.String({ description: 'Scenario import VALIDATION_ERROR: the JSON pointer of the first problem.' })),
+    retryAfter: Type.Optional(
+      Type.Number({ minimum: 0, description: 'RATE_LIMITED: seconds to wait, as the Retry-After header says.' })
+    ),
+    state: Type.Optional(
+      Type.String({
+        description: "SUBSCRIPTION_STATE_CONFLICT: the subscription's state; ORDER_STATE_CONFLICT: the order's."
+      })
+    ),
+    path: Type.Optional(
+      Type.String({ description: 'Scenario import VALIDATION_ERROR: the JSON pointer of the first problem.' })
+    ),
     value: Type.Optional(Type.Unknown({ description: 'Scenario import VALIDATION_ERROR: the value found there.' })),
     allowed: Type.Optional(Type.String({ description: 'Scenario import VALIDATION_ERROR: what that field accepts.' })),
     tokenKind: Type.Optional(

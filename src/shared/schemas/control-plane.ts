@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
-import { Email, Id, Nullable, Ok, Timestamp } from './common'
+
 import { DEVELOPER_ROLES } from '../contract/accounts'
+import { Email, Id, Nullable, Ok, Timestamp } from './common'
 import { CredentialRecordSchema } from './credentials'
 
 export const DeveloperSchema = Type.Object({
@@ -29,7 +30,8 @@ export const ProductListQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 200,
-        description: 'A developer id: only the products that developer sees on the management API (their own; every product for an admin).'
+        description:
+          'A developer id: only the products that developer sees on the management API (their own; every product for an admin).'
       })
     )
   },
@@ -42,7 +44,11 @@ export const SessionResponse = Ok(SessionSchema)
 
 /** Body of the session-minting routes (developer and customer). */
 export const SessionBody = Type.Object(
-  { ttlS: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 * 24 * 60 * 60, description: 'Lifetime in seconds (default 12 h).' })) },
+  {
+    ttlS: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 30 * 24 * 60 * 60, description: 'Lifetime in seconds (default 12 h).' })
+    )
+  },
   { additionalProperties: false }
 )
 
@@ -74,7 +80,11 @@ export const ConnectionStatusSchema = Type.Object({
 // ---- Developers and products (POST /_emulator/developers, /products) -------------------------
 
 export const CreateDeveloperBody = Type.Object(
-  { email: Email, name: Type.Optional(Type.String({ maxLength: 200 })), role: Type.Optional(Type.Enum([...DEVELOPER_ROLES])) },
+  {
+    email: Email,
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    role: Type.Optional(Type.Enum([...DEVELOPER_ROLES]))
+  },
   { additionalProperties: false }
 )
 export const DeveloperResponse = Type.Object({ ok: Type.Literal(true), developer: DeveloperSchema })
@@ -97,6 +107,12 @@ export const LegacyCredentialResponse = Type.Object({
   credential: CredentialRecordSchema,
   oneTimeReveal: Type.Object({ appId: Type.String(), pluginKey: Type.String(), pluginSecret: Type.String() })
 })
-export const ProductCredentialsResponse = Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema) })
+export const ProductCredentialsResponse = Type.Object({
+  ok: Type.Literal(true),
+  credentials: Type.Array(CredentialRecordSchema)
+})
 export const ProductAuditResponse = Type.Object({ ok: Type.Literal(true), entries: Type.Array(AuditEntrySchema) })
-export const ProductConnectionResponse = Type.Object({ ok: Type.Literal(true), connection: Nullable(ConnectionStatusSchema) })
+export const ProductConnectionResponse = Type.Object({
+  ok: Type.Literal(true),
+  connection: Nullable(ConnectionStatusSchema)
+})

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+
 import { Id, Nullable, Timestamp } from './common'
 
 const CredentialStatus = Type.Union([Type.Literal('active'), Type.Literal('revoked')])
@@ -14,10 +15,13 @@ export const CredentialRecordSchema = Type.Object(
     status: CredentialStatus,
     isActive: Type.Boolean(),
     createdAt: Timestamp,
-    createdBy: Nullable(Type.String({ description: 'Developer ID that issued it; null when issued by the emulator control plane.' })),
+    createdBy: Nullable(
+      Type.String({ description: 'Developer ID that issued it; null when issued by the emulator control plane.' })
+    ),
     lastUsedAt: Nullable(Timestamp),
     hasRecoverableSecret: Type.Boolean({
-      description: 'True when reveal-secret can show the full secret again: a sealed copy exists and the runtime key this emulator runs with opens it.'
+      description:
+        'True when reveal-secret can show the full secret again: a sealed copy exists and the runtime key this emulator runs with opens it.'
     }),
     unrecoverableReason: Nullable(
       Type.Union([Type.Literal('not-kept'), Type.Literal('other-runtime-key'), Type.Literal('no-runtime-key')], {
@@ -34,7 +38,9 @@ export const CredentialRecordSchema = Type.Object(
         description: 'Revocation metadata: an explicit revoke, or the rotation that replaced it.'
       })
     ),
-    secretShownOnce: Type.Boolean({ description: 'One-time reveal metadata: the full secret was returned once at issue.' }),
+    secretShownOnce: Type.Boolean({
+      description: 'One-time reveal metadata: the full secret was returned once at issue.'
+    }),
     secretShownOnceAt: Nullable(Timestamp),
     revealCount: Type.Integer({ description: 'How many times reveal-secret returned the full secret.' }),
     lastRevealedAt: Nullable(Timestamp)
@@ -66,7 +72,11 @@ export const RevealedMaterialSchema = Type.Object(
 
 // The answers of the credential management routes (docs/api.md section 2).
 
-export const CredentialListResponse = Type.Object({ ok: Type.Literal(true), credentials: Type.Array(CredentialRecordSchema), count: Type.Integer() })
+export const CredentialListResponse = Type.Object({
+  ok: Type.Literal(true),
+  credentials: Type.Array(CredentialRecordSchema),
+  count: Type.Integer()
+})
 
 export const CurrentCredentialResponse = Type.Object({
   ok: Type.Literal(true),
@@ -84,9 +94,17 @@ export const IssuedResponse = Type.Object({
 })
 
 /** ensure when an active credential already existed: no material. */
-export const ExistingResponse = Type.Object({ ok: Type.Literal(true), credential: CredentialRecordSchema, created: Type.Literal(false) })
+export const ExistingResponse = Type.Object({
+  ok: Type.Literal(true),
+  credential: CredentialRecordSchema,
+  created: Type.Literal(false)
+})
 
-export const RevealResponse = Type.Object({ ok: Type.Literal(true), credential: CredentialRecordSchema, one_time_reveal: RevealedMaterialSchema })
+export const RevealResponse = Type.Object({
+  ok: Type.Literal(true),
+  credential: CredentialRecordSchema,
+  one_time_reveal: RevealedMaterialSchema
+})
 
 export const RotatedResponse = Type.Object({
   ok: Type.Literal(true),

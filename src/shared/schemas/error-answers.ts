@@ -1,8 +1,9 @@
 import { Type } from 'typebox'
 import type { TSchema } from 'typebox'
-import { errorResponses } from './common'
+
 import { errorStatus } from '../contract/error-codes'
 import type { ErrorCode } from '../contract/error-codes'
+import { errorResponses } from './common'
 
 /** One specific error a route answers: its status and code, and an example body for the OpenAPI document. */
 export interface ErrorAnswer {
@@ -32,7 +33,10 @@ export function errorAnswers(...answers: ErrorAnswer[]): Record<string, TSchema>
           examples: Object.fromEntries(
             list.map((answer) => [
               answer.error,
-              { summary: answer.message, value: { ok: false, error: answer.error, message: answer.message, ...answer.details } }
+              {
+                summary: answer.message,
+                value: { ok: false, error: answer.error, message: answer.message, ...answer.details }
+              }
             ])
           )
         }
@@ -45,7 +49,9 @@ export function errorAnswers(...answers: ErrorAnswer[]): Record<string, TSchema>
 const PRODUCT = '/api/developer/plugin-keys/products/prod_123'
 
 /** Each answer's status is its code's in the contract's one table, never written here. */
-function withStatuses<Name extends string>(answers: Record<Name, Omit<ErrorAnswer, 'status'>>): Record<Name, ErrorAnswer> {
+function withStatuses<Name extends string>(
+  answers: Record<Name, Omit<ErrorAnswer, 'status'>>
+): Record<Name, ErrorAnswer> {
   const entries = Object.entries<Omit<ErrorAnswer, 'status'>>(answers).map(([name, answer]) => [
     name,
     { status: errorStatus(answer.error, answer.details?.reason), ...answer }
@@ -60,7 +66,10 @@ export const ERROR_ANSWERS = withStatuses({
     message: 'Missing required field "license_key" in the body.',
     details: { details: [{ location: 'body', path: '/', problem: "must have required property 'license_key'" }] }
   },
-  authRequired: { error: 'AUTH_REQUIRED', message: 'Send a developer session token as "Authorization: Bearer <token>".' },
+  authRequired: {
+    error: 'AUTH_REQUIRED',
+    message: 'Send a developer session token as "Authorization: Bearer <token>".'
+  },
   invalidToken: { error: 'INVALID_TOKEN', message: 'The token was not issued by this emulator.' },
   tokenExpired: { error: 'TOKEN_EXPIRED', message: 'The session token has expired; mint a new one.' },
   credentialNotAccepted: {
@@ -69,7 +78,10 @@ export const ERROR_ANSWERS = withStatuses({
       'Product credentials (App ID, plugin key, plugin secret) are for plugins and the licensing API; the management API needs a developer session token.'
   },
   productNotFound: { error: 'PRODUCT_NOT_FOUND', message: 'No product prod_123 is visible to this developer.' },
-  credentialNotFound: { error: 'PRODUCT_CREDENTIAL_NOT_FOUND', message: 'Product prod_123 has no credential yet; create or ensure one.' },
+  credentialNotFound: {
+    error: 'PRODUCT_CREDENTIAL_NOT_FOUND',
+    message: 'Product prod_123 has no credential yet; create or ensure one.'
+  },
   activeCredentialExists: {
     error: 'ACTIVE_CREDENTIAL_EXISTS',
     message: 'Product prod_123 already has an active credential. Use ensure or rotate instead.'
@@ -93,7 +105,10 @@ export const ERROR_ANSWERS = withStatuses({
     error: 'PRODUCT_CREDENTIAL_INVALID',
     message: 'Send the product credential: x-svc-app-id, x-svc-plugin-key and x-svc-plugin-secret.'
   },
-  libraryTokenInvalid: { error: 'LIBRARY_TOKEN_INVALID', message: 'The library token is missing, not valid or expired.' },
+  libraryTokenInvalid: {
+    error: 'LIBRARY_TOKEN_INVALID',
+    message: 'The library token is missing, not valid or expired.'
+  },
   claimInvalid: {
     error: 'LIBRARY_CLAIM_FAILED',
     message: 'No reseller order item has this claim token.',
@@ -106,10 +121,14 @@ export const ERROR_ANSWERS = withStatuses({
   },
   entitlementRequired: {
     error: 'ENTITLEMENT_REQUIRED',
-    message: 'This account no longer has a live entitlement to the product of this file: what granted it was revoked, refunded or has expired.'
+    message:
+      'This account no longer has a live entitlement to the product of this file: what granted it was revoked, refunded or has expired.'
   },
   fileNotFound: { error: 'FILE_NOT_FOUND', message: 'No file has the id file_123.' },
-  rangeNotSatisfiable: { error: 'RANGE_NOT_SATISFIABLE', message: "The requested range is outside the file's 4096 bytes." },
+  rangeNotSatisfiable: {
+    error: 'RANGE_NOT_SATISFIABLE',
+    message: "The requested range is outside the file's 4096 bytes."
+  },
   licenseNotFound: { error: 'NOT_FOUND', message: 'No license has this key.' },
   notActivated: { error: 'NOT_ACTIVATED', message: 'The license is not active on this instance.' },
   suspended: { error: 'SUSPENDED', message: 'The license is suspended.' },
@@ -117,7 +136,10 @@ export const ERROR_ANSWERS = withStatuses({
   revoked: { error: 'REVOKED', message: 'The license was revoked.' },
   trialExpired: { error: 'TRIAL_EXPIRED', message: 'The trial has ended.' },
   scopeMismatch: { error: 'PRODUCT_SCOPE_MISMATCH', message: 'The license belongs to another product.' },
-  tooManyActivations: { error: 'TOO_MANY_ACTIVATIONS', message: 'All 2 activations of this license are in use; deactivate one first.' },
+  tooManyActivations: {
+    error: 'TOO_MANY_ACTIVATIONS',
+    message: 'All 2 activations of this license are in use; deactivate one first.'
+  },
   subscriptionNotFound: { error: 'SUBSCRIPTION_NOT_FOUND', message: 'No subscription has the id sub_123.' },
   orderNotFound: { error: 'ORDER_NOT_FOUND', message: 'No order has the id ord_123.' },
   orderStateConflict: {
@@ -135,7 +157,14 @@ export const ERROR_ANSWERS = withStatuses({
 
 const A = ERROR_ANSWERS
 /** Every management route: developer auth and product ownership. */
-export const MANAGEMENT_ERRORS: ErrorAnswer[] = [A.validation, A.authRequired, A.invalidToken, A.tokenExpired, A.credentialNotAccepted, A.productNotFound]
+export const MANAGEMENT_ERRORS: ErrorAnswer[] = [
+  A.validation,
+  A.authRequired,
+  A.invalidToken,
+  A.tokenExpired,
+  A.credentialNotAccepted,
+  A.productNotFound
+]
 /** The licensing routes that act on a license (activate, deactivate). */
 export const LICENSE_ACTION_ERRORS: ErrorAnswer[] = [
   A.validation,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
-import { Nullable } from './common'
+
 import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_LIMITS } from '../contract/faults'
+import { Nullable } from './common'
 
 export const FaultKindSchema = Type.Enum([...FAULT_KINDS], {
   description:
@@ -9,7 +10,8 @@ export const FaultKindSchema = Type.Enum([...FAULT_KINDS], {
     'trickle: send the real response slowly, its body in small pieces spread over ms.'
 })
 
-const Milliseconds = (description: string) => Nullable(Type.Integer({ minimum: 0, maximum: FAULT_LIMITS.maxMs, description }))
+const Milliseconds = (description: string) =>
+  Nullable(Type.Integer({ minimum: 0, maximum: FAULT_LIMITS.maxMs, description }))
 
 /**
  * A rule as written by a client. Absent and null mean the same, so a rule from GET can be sent
@@ -17,15 +19,23 @@ const Milliseconds = (description: string) => Nullable(Type.Integer({ minimum: 0
  */
 export const FaultRuleInputSchema = Type.Object(
   {
-    id: Type.Optional(Nullable(Type.String({ pattern: FAULT_LIMITS.idPattern, description: 'Kept when given; generated otherwise.' }))),
+    id: Type.Optional(
+      Nullable(Type.String({ pattern: FAULT_LIMITS.idPattern, description: 'Kept when given; generated otherwise.' }))
+    ),
     method: Type.Optional(
-      Nullable(Type.String({ pattern: FAULT_LIMITS.methodPattern, description: 'HTTP method, any case; absent or null matches every method.' }))
+      Nullable(
+        Type.String({
+          pattern: FAULT_LIMITS.methodPattern,
+          description: 'HTTP method, any case; absent or null matches every method.'
+        })
+      )
     ),
     route: Type.String({
       minLength: 1,
       maxLength: FAULT_LIMITS.maxRouteLength,
       pattern: '^[/*][^\\s?#]*$',
-      description: 'Path pattern, matched against the path without the query: `*` within one segment, `**` across segments.'
+      description:
+        'Path pattern, matched against the path without the query: `*` within one segment, `**` across segments.'
     }),
     kind: FaultKindSchema,
     ms: Type.Optional(
@@ -36,9 +46,19 @@ export const FaultRuleInputSchema = Type.Object(
     ),
     jitterMs: Type.Optional(Milliseconds('ms varies uniformly by up to this much either way (default 0).')),
     status: Type.Optional(
-      Nullable(Type.Integer({ minimum: 400, maximum: 599, description: `error only: the status answered (default ${FAULT_DEFAULTS.errorStatus}).` }))
+      Nullable(
+        Type.Integer({
+          minimum: 400,
+          maximum: 599,
+          description: `error only: the status answered (default ${FAULT_DEFAULTS.errorStatus}).`
+        })
+      )
     ),
-    probability: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Chance that a matching request is faulted (default 1).' }))),
+    probability: Type.Optional(
+      Nullable(
+        Type.Number({ minimum: 0, maximum: 1, description: 'Chance that a matching request is faulted (default 1).' })
+      )
+    ),
     retryAfterS: Type.Optional(
       Nullable(
         Type.Integer({

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
-import { BillingPeriodSchema, LicenseKindSchema, LicenseStatusSchema } from './commerce'
+
 import { SUBSCRIPTION_STATES } from '../contract/subscriptions'
+import { BillingPeriodSchema, LicenseKindSchema, LicenseStatusSchema } from './commerce'
 import { Id, Nullable, Ok, Timestamp, TokenField } from './common'
 import { ActivationViewSchema, LicenseCodeSchema } from './licensing'
 
@@ -27,9 +28,17 @@ export const LibraryProductSchema = Type.Object({
   name: Type.String(),
   version: Nullable(Type.String({ description: 'The newest file version; null when the product has no files.' })),
   storefront_slug: Nullable(Type.String()),
-  sources: Type.Array(Type.Union([Type.Literal('purchase'), Type.Literal('subscription'), Type.Literal('trial'), Type.Literal('reseller_claim')]), {
-    description: 'How the customer came to own it, one entry per kind of entitlement.'
-  }),
+  sources: Type.Array(
+    Type.Union([
+      Type.Literal('purchase'),
+      Type.Literal('subscription'),
+      Type.Literal('trial'),
+      Type.Literal('reseller_claim')
+    ]),
+    {
+      description: 'How the customer came to own it, one entry per kind of entitlement.'
+    }
+  ),
   entitlement_ids: Type.Array(Type.String()),
   acquired_at: Nullable(Timestamp),
   entitled: Type.Boolean({
@@ -73,8 +82,12 @@ export const LibrarySubscriptionSchema = Type.Object({
   renews_at: Nullable(Timestamp),
   cancel_at_period_end: Type.Boolean(),
   canceled_at: Nullable(Timestamp),
-  grace_until: Type.Union([Timestamp, Type.Null()], { description: 'While past_due: when access ends unless a payment succeeds.' }),
-  ended_at: Type.Union([Timestamp, Type.Null()], { description: 'When it stopped granting access (canceled or expired).' })
+  grace_until: Type.Union([Timestamp, Type.Null()], {
+    description: 'While past_due: when access ends unless a payment succeeds.'
+  }),
+  ended_at: Type.Union([Timestamp, Type.Null()], {
+    description: 'When it stopped granting access (canceled or expired).'
+  })
 })
 
 export const LibraryOrderItemSchema = Type.Object({
@@ -93,7 +106,8 @@ export const LibraryOrderSchema = Type.Object({
   reseller: Nullable(Type.String()),
   storefront_slug: Nullable(Type.String()),
   status: Type.Union([Type.Literal('paid'), Type.Literal('refunded'), Type.Literal('chargeback')], {
-    description: '`refunded`: the vendor gave the money back; `chargeback`: the bank took it back. Either ends what the order granted.'
+    description:
+      '`refunded`: the vendor gave the money back; `chargeback`: the bank took it back. Either ends what the order granted.'
   }),
   currency: Type.String(),
   total_cents: Type.Integer(),
@@ -120,7 +134,9 @@ export const LibrarySupportSchema = Type.Object({
   customer_reference: Type.String(),
   contact_email: Type.String(),
   help_url: Type.String(),
-  product_contacts: Type.Array(Type.Object({ product_id: Type.String(), product_name: Type.String(), email: Type.String() }))
+  product_contacts: Type.Array(
+    Type.Object({ product_id: Type.String(), product_name: Type.String(), email: Type.String() })
+  )
 })
 
 export const LibraryPayloadSchema = Type.Object({
@@ -138,9 +154,14 @@ export const LibraryResponse = Ok(LibraryPayloadSchema)
 
 /** The library cut down to what a small panel inside a plugin shows. */
 export const WebviewPayloadSchema = Type.Object({
-  scope: Type.Union([Type.Literal('product'), Type.Literal('library')], { description: 'product when the calling product is known.' }),
+  scope: Type.Union([Type.Literal('product'), Type.Literal('library')], {
+    description: 'product when the calling product is known.'
+  }),
   product_id: Nullable(Type.String()),
-  owned: Type.Boolean({ description: 'The customer owns the product in scope (any product, for the library scope) through a source that still grants it.' }),
+  owned: Type.Boolean({
+    description:
+      'The customer owns the product in scope (any product, for the library scope) through a source that still grants it.'
+  }),
   products: Type.Array(
     Type.Object({
       product_id: Type.String(),
@@ -161,7 +182,9 @@ export const WebviewPayloadSchema = Type.Object({
       'activated_on_this_device'
     ])
   ),
-  subscriptions: Type.Array(Type.Pick(LibrarySubscriptionSchema, ['id', 'product_id', 'status', 'renews_at', 'current_period_end'])),
+  subscriptions: Type.Array(
+    Type.Pick(LibrarySubscriptionSchema, ['id', 'product_id', 'status', 'renews_at', 'current_period_end'])
+  ),
   orders: Type.Array(LibraryOrderSchema, { description: 'As in the library; with a calling product, only its items.' }),
   marketing_preferences: MarketingPreferencesSchema,
   profile: Type.Pick(LibraryProfileSchema, ['name', 'email']),
@@ -177,9 +200,24 @@ export const ClaimResponse = Type.Object({
   ok: Type.Literal(true),
   claimed: Type.Literal(true),
   already_claimed: Type.Boolean(),
-  order_item: Type.Object({ id: Type.String(), order_id: Type.String(), product_id: Type.String(), claimed_at: Type.String() }),
-  entitlement: Type.Object({ id: Type.String(), product_id: Type.String(), source: Type.String(), status: Type.String() }),
-  license: Type.Object({ id: Type.String(), license_key: Type.String(), product_id: Type.String(), max_activations: Type.Integer() })
+  order_item: Type.Object({
+    id: Type.String(),
+    order_id: Type.String(),
+    product_id: Type.String(),
+    claimed_at: Type.String()
+  }),
+  entitlement: Type.Object({
+    id: Type.String(),
+    product_id: Type.String(),
+    source: Type.String(),
+    status: Type.String()
+  }),
+  license: Type.Object({
+    id: Type.String(),
+    license_key: Type.String(),
+    product_id: Type.String(),
+    max_activations: Type.Integer()
+  })
 })
 
 // ---- Requests of the library, the web view library and downloads -----------------------------
@@ -193,7 +231,11 @@ export const libraryTokenFields = {
 /** One storefront's products only. */
 export const storefrontFields = { storefront: Type.Optional(Id), storefrontSlug: Type.Optional(Id) }
 /** The device asking: marks what is activated on it. */
-export const deviceFields = { instance_id: Type.Optional(Id), instanceId: Type.Optional(Id), machine_id: Type.Optional(Id) }
+export const deviceFields = {
+  instance_id: Type.Optional(Id),
+  instanceId: Type.Optional(Id),
+  machine_id: Type.Optional(Id)
+}
 
 /** GET /api/library: the library token, a storefront filter, the device. */
 export const LibraryQuery = Type.Object(
@@ -202,17 +244,24 @@ export const LibraryQuery = Type.Object(
 )
 
 /** The claim token, as `claim` or `claim_token`, in the query or the body. */
-export const ClaimFields = Type.Object({ claim: Type.Optional(TokenField), claim_token: Type.Optional(TokenField) }, { additionalProperties: false })
+export const ClaimFields = Type.Object(
+  { claim: Type.Optional(TokenField), claim_token: Type.Optional(TokenField) },
+  { additionalProperties: false }
+)
 
 export const DownloadParams = Type.Object({ fileId: Id }, { additionalProperties: false })
 export const DownloadHeaders = Type.Object({
   range: Type.Optional(
     Type.String({
-      description: 'One byte range (RFC 9110 section 14), e.g. bytes=0-99, bytes=100- or bytes=-100. Several ranges, or another unit, get the whole file.'
+      description:
+        'One byte range (RFC 9110 section 14), e.g. bytes=0-99, bytes=100- or bytes=-100. Several ranges, or another unit, get the whole file.'
     })
   )
 })
-export const DownloadQuery = Type.Object({ download_token: Type.Optional(TokenField), ...libraryTokenFields }, { additionalProperties: false })
+export const DownloadQuery = Type.Object(
+  { download_token: Type.Optional(TokenField), ...libraryTokenFields },
+  { additionalProperties: false }
+)
 
 /**
  * library-token and webview-library (/api/license/v1): who is asking (a library token, or the
@@ -220,10 +269,19 @@ export const DownloadQuery = Type.Object({ download_token: Type.Optional(TokenFi
  * view, a product. The same fields in the query and, for POST, in the body.
  */
 export const LibraryContextFields = Type.Object(
-  { ...libraryTokenFields, license_key: Type.Optional(Type.String({ maxLength: 200 })), ...deviceFields, ...storefrontFields, productId: Type.Optional(Id) },
+  {
+    ...libraryTokenFields,
+    license_key: Type.Optional(Type.String({ maxLength: 200 })),
+    ...deviceFields,
+    ...storefrontFields,
+    productId: Type.Optional(Id)
+  },
   { additionalProperties: false }
 )
 
 /** A download's answer: the file's bytes, documented as such (streamed as sent, never serialized). */
 export const FileBytesResponse = (description: string) =>
-  Type.Unsafe({ description, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } })
+  Type.Unsafe({
+    description,
+    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
+  })

@@ -1,10 +1,13 @@
 import { Type } from 'typebox'
-import { Nullable, Timestamp } from './common'
-import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
+
 import { LICENSE_CODES } from '../contract/licensing'
 import { SUBSCRIPTION_STATES } from '../contract/subscriptions'
+import { LicenseKindSchema, LicenseStatusSchema } from './commerce'
+import { Nullable, Timestamp } from './common'
 
-export const LicenseCodeSchema = Type.Enum([...LICENSE_CODES], { description: 'Licensing outcome (Keygen names where the meaning matches).' })
+export const LicenseCodeSchema = Type.Enum([...LICENSE_CODES], {
+  description: 'Licensing outcome (Keygen names where the meaning matches).'
+})
 
 export const LicenseViewSchema = Type.Object({
   id: Type.String(),
@@ -22,7 +25,8 @@ export const LicenseViewSchema = Type.Object({
     })
   ),
   grace_until: Type.Union([Timestamp, Type.Null()], {
-    description: 'Set while the subscription is past_due: a payment failed and access lasts until this instant (then EXPIRED). The code stays VALID meanwhile.'
+    description:
+      'Set while the subscription is past_due: a payment failed and access lasts until this instant (then EXPIRED). The code stays VALID meanwhile.'
   })
 })
 
@@ -37,8 +41,16 @@ export const ActivationViewSchema = Type.Object({
   deactivated_at: Nullable(Timestamp)
 })
 
-const LicenseKey = Type.String({ minLength: 1, maxLength: 200, description: 'The license serial the customer entered.' })
-const InstanceId = Type.String({ minLength: 1, maxLength: 200, description: 'A stable id of this machine/installation.' })
+const LicenseKey = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'The license serial the customer entered.'
+})
+const InstanceId = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'A stable id of this machine/installation.'
+})
 const Nonce = Type.String({ minLength: 1, maxLength: 200, description: 'Echoed in the signed license token.' })
 
 export const ActivateBody = Type.Object(
@@ -58,7 +70,10 @@ export const ValidateBody = Type.Object(
   { additionalProperties: false }
 )
 
-export const DeactivateBody = Type.Object({ license_key: LicenseKey, instance_id: InstanceId }, { additionalProperties: false })
+export const DeactivateBody = Type.Object(
+  { license_key: LicenseKey, instance_id: InstanceId },
+  { additionalProperties: false }
+)
 
 export const LibraryTokenResponse = Type.Object({
   ok: Type.Literal(true),
@@ -70,7 +85,14 @@ export const LibraryTokenResponse = Type.Object({
 })
 
 /** An Ed25519 public key as JWK: the JWKS and the license-token public key both answer it. */
-export const JwkSchema = Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() })
+export const JwkSchema = Type.Object({
+  kty: Type.String(),
+  crv: Type.String(),
+  x: Type.String(),
+  kid: Type.String(),
+  alg: Type.String(),
+  use: Type.String()
+})
 
 export const ActivateResponse = Type.Object({
   ok: Type.Literal(true),

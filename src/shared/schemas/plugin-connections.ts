@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+
 import { Timestamp } from './common'
 
 const CredentialField = (description: string) => Type.String({ minLength: 1, maxLength: 512, description })

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
-import { Nullable } from './common'
-import { AUTH_KINDS, REQUEST_PAGE_MAX, REQUEST_SOURCES, SURFACES } from '../contract/inspector'
+
 import { FAULT_KINDS } from '../contract/faults'
+import { AUTH_KINDS, REQUEST_PAGE_MAX, REQUEST_SOURCES, SURFACES } from '../contract/inspector'
+import { Nullable } from './common'
 
 export const SurfaceSchema = Type.Enum([...SURFACES], { description: 'The part of the service API, by path prefix.' })
 
@@ -24,9 +25,21 @@ export const requestFilterProperties = {
     })
   ),
   method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,16}$', description: 'HTTP method, any case.' })),
-  productId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The product the request named (path, body, query or App ID header).' })),
+  productId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The product the request named (path, body, query or App ID header).'
+    })
+  ),
   authKind: Type.Optional(AuthKindSchema),
-  path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'A substring of the (redacted) path and query, case-insensitive.' })),
+  path: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'A substring of the (redacted) path and query, case-insensitive.'
+    })
+  ),
   q: Type.Optional(
     Type.String({
       minLength: 1,
@@ -46,8 +59,19 @@ export const requestFilterProperties = {
 export const RequestListQuery = Type.Object(
   {
     ...requestFilterProperties,
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: REQUEST_PAGE_MAX, description: `Page size (default 50, at most ${REQUEST_PAGE_MAX}).` })),
-    before: Type.Optional(Type.Integer({ minimum: 1, description: 'Only entries older than this id: the `nextBefore` of the previous page.' }))
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: REQUEST_PAGE_MAX,
+        description: `Page size (default 50, at most ${REQUEST_PAGE_MAX}).`
+      })
+    ),
+    before: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Only entries older than this id: the `nextBefore` of the previous page.'
+      })
+    )
   },
   { additionalProperties: false }
 )
@@ -73,7 +97,8 @@ export const RequestSummarySchema = Type.Object(
     id: Type.Integer(),
     at: Type.String({
       format: 'date-time',
-      description: "When the request arrived: ISO 8601 instant (UTC) on the system clock, not the emulator clock, so it matches the caller's own logs."
+      description:
+        "When the request arrived: ISO 8601 instant (UTC) on the system clock, not the emulator clock, so it matches the caller's own logs."
     }),
     surface: SurfaceSchema,
     method: Type.String(),
@@ -84,7 +109,10 @@ export const RequestSummarySchema = Type.Object(
     productId: Nullable(Type.String()),
     source: RequestSourceSchema,
     errorCode: Nullable(
-      Type.String({ description: "The answer's error code (`error`), or the `code` of a validate answer that is not valid; null for a success." })
+      Type.String({
+        description:
+          "The answer's error code (`error`), or the `code` of a validate answer that is not valid; null for a success."
+      })
     ),
     fault: Nullable(
       Type.Object(
@@ -122,7 +150,10 @@ export const RequestEntrySchema = Type.Object(
       body: BodyField,
       bodyInfo: BodyInfoSchema,
       warnings: Type.Optional(
-        Type.Array(Type.String(), { description: 'What the server ignored in this request (unknown query parameters or body fields), one sentence each.' })
+        Type.Array(Type.String(), {
+          description:
+            'What the server ignored in this request (unknown query parameters or body fields), one sentence each.'
+        })
       )
     }),
     response: Type.Object({ headers: HeaderMapSchema, body: BodyField, bodyInfo: BodyInfoSchema })
@@ -131,7 +162,9 @@ export const RequestEntrySchema = Type.Object(
 )
 
 export const RequestStreamHeaders = Type.Object({
-  'last-event-id': Type.Optional(Type.String({ description: 'The id of the last event received: a reconnecting client first gets what it missed.' }))
+  'last-event-id': Type.Optional(
+    Type.String({ description: 'The id of the last event received: a reconnecting client first gets what it missed.' })
+  )
 })
 
 /** The change feed (GET /_emulator/events): the admin token may come as `?token=` for a browser EventSource. */
@@ -140,9 +173,16 @@ export const ChangeFeedQuery = Type.Object(
   { additionalProperties: false }
 )
 
-export const RequestListResponse = Type.Object({ ok: Type.Literal(true), requests: Type.Array(RequestSummarySchema), nextBefore: Nullable(Type.Integer()) })
+export const RequestListResponse = Type.Object({
+  ok: Type.Literal(true),
+  requests: Type.Array(RequestSummarySchema),
+  nextBefore: Nullable(Type.Integer())
+})
 export const RequestsClearedResponse = Type.Object({ ok: Type.Literal(true), deleted: Type.Integer() })
 export const RequestEntryResponse = Type.Object({ ok: Type.Literal(true), entry: RequestEntrySchema })
 
 /** The answer of the server-sent event routes (the request stream and the change feed), as the document shows it. */
-export const EventStreamResponse = { description: 'An endless event stream.', content: { 'text/event-stream': { schema: Type.String() } } }
+export const EventStreamResponse = {
+  description: 'An endless event stream.',
+  content: { 'text/event-stream': { schema: Type.String() } }
+}

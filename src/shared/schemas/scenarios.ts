@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
-import { Ok } from './common'
+
 import { MAX_CLOCK_OFFSET_S } from '../contract/clock'
+import { Ok } from './common'
 
 /** The emulator clock and the built-in scenarios: what the Scenarios screen moves and loads. */
 
@@ -29,7 +30,9 @@ export const ClockMoveBody = Type.Object(
 export const StateExportQuery = Type.Object(
   {
     includeRequests: Type.Optional(
-      Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], { description: 'Add the request log.' })
+      Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+        description: 'Add the request log.'
+      })
     )
   },
   { additionalProperties: false }
@@ -39,7 +42,10 @@ export const StateExportResponse = Type.Object({ ok: Type.Literal(true), state: 
 export const StateImportResponse = Type.Object({ ok: Type.Literal(true), imported: ImportCounts })
 export const ResetResponse = Type.Object({ ok: Type.Literal(true), reset: Type.Literal(true) })
 export const PresetListResponse = Type.Object({ ok: Type.Literal(true), presets: Type.Array(PresetSchema) })
-export const PresetParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false })
+export const PresetParams = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false }
+)
 export const PresetLoadResponse = Type.Object({ ok: Type.Literal(true), preset: Type.String(), imported: ImportCounts })
 /** The scenario document itself, or { "state": <document> } as the export answers it; core checks it (400 names the path). */
 export const StateImportBody = Type.Unknown()

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+
 import { Ok } from './common'
 
 /** What the Overview screen shows: liveness, where things are, how they are set, how much there is. */
@@ -8,16 +9,24 @@ export const HealthResponse = Type.Object({ ok: Type.Literal(true), version: Typ
 export const ServerSettingsSchema = Type.Object({
   headerPrefix: Type.String(),
   strict: Type.Boolean(),
-  subscriptionGraceDays: Type.Number({ description: 'How long a past_due subscription keeps access after a failed payment, in days (default 7).' })
+  subscriptionGraceDays: Type.Number({
+    description: 'How long a past_due subscription keeps access after a failed payment, in days (default 7).'
+  })
 })
 
 /** A change of runtime settings (PUT /_emulator/settings, and a scenario's `settings`): the fields given change. */
 export const RuntimeSettingsPatchSchema = Type.Object(
   {
-    headerPrefix: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$', description: 'The `svc` in `x-svc-app-id`.' })),
+    headerPrefix: Type.Optional(
+      Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$', description: 'The `svc` in `x-svc-app-id`.' })
+    ),
     strict: Type.Optional(Type.Boolean({ description: 'Hide debugging details as a production service does.' })),
     subscriptionGraceDays: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 365, description: 'Days a past_due subscription keeps access after a failed payment (fractions allowed).' })
+      Type.Number({
+        minimum: 0,
+        maximum: 365,
+        description: 'Days a past_due subscription keeps access after a failed payment (fractions allowed).'
+      })
     )
   },
   { additionalProperties: false }

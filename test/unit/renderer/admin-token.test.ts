@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken, tokenFromFragment } from '../../../src/renderer/src/platform/admin-token'
+
+import {
+  ADMIN_TOKEN_STORAGE_KEY,
+  resolveAdminToken,
+  tokenFromFragment
+} from '../../../src/renderer/src/platform/admin-token'
 import type { KeyValueStorage } from '../../../src/renderer/src/platform/admin-token'
 
 function memoryStorage(initial: Record<string, string> = {}): KeyValueStorage & { data: Record<string, string> } {
@@ -23,8 +28,14 @@ describe('the admin token in the URL fragment', () => {
   })
 
   it('keeps a route that follows or carries the token', () => {
-    expect(tokenFromFragment('#admin-token=abc&/credentials?product=p1')).toEqual({ token: 'abc', cleanedHash: '#/credentials?product=p1' })
-    expect(tokenFromFragment('#/requests?admin-token=abc&status=4xx')).toEqual({ token: 'abc', cleanedHash: '#/requests?status=4xx' })
+    expect(tokenFromFragment('#admin-token=abc&/credentials?product=p1')).toEqual({
+      token: 'abc',
+      cleanedHash: '#/credentials?product=p1'
+    })
+    expect(tokenFromFragment('#/requests?admin-token=abc&status=4xx')).toEqual({
+      token: 'abc',
+      cleanedHash: '#/requests?status=4xx'
+    })
     expect(tokenFromFragment('#/requests?admin-token=abc')).toEqual({ token: 'abc', cleanedHash: '#/requests' })
   })
 
@@ -42,13 +53,21 @@ describe('the admin token in the URL fragment', () => {
 describe('resolving the admin token at startup', () => {
   it('stores a fragment token and asks to clean the address bar', () => {
     const storage = memoryStorage()
-    expect(resolveAdminToken('#admin-token=tok', storage)).toEqual({ token: 'tok', source: 'fragment', replaceHash: '' })
+    expect(resolveAdminToken('#admin-token=tok', storage)).toEqual({
+      token: 'tok',
+      source: 'fragment',
+      replaceHash: ''
+    })
     expect(storage.data[ADMIN_TOKEN_STORAGE_KEY]).toBe('tok')
   })
 
   it('prefers a new fragment token over a stored one', () => {
     const storage = memoryStorage({ [ADMIN_TOKEN_STORAGE_KEY]: 'old' })
-    expect(resolveAdminToken('#admin-token=new&/tester', storage)).toEqual({ token: 'new', source: 'fragment', replaceHash: '#/tester' })
+    expect(resolveAdminToken('#admin-token=new&/tester', storage)).toEqual({
+      token: 'new',
+      source: 'fragment',
+      replaceHash: '#/tester'
+    })
     expect(storage.data[ADMIN_TOKEN_STORAGE_KEY]).toBe('new')
   })
 

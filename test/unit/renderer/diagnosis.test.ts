@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
+
 import { ApiError } from '../../../src/renderer/src/api/errors'
 import { diagnose, licensingHint } from '../../../src/renderer/src/screens/tester/diagnosis'
 
-const failure = (code: string, reason?: string) => ApiError.fromBody(401, { ok: false, error: code, message: 'It failed.', ...(reason ? { reason } : {}) })
+const failure = (code: string, reason?: string) =>
+  ApiError.fromBody(401, { ok: false, error: code, message: 'It failed.', ...(reason ? { reason } : {}) })
 
 describe('which value is wrong', () => {
   it('maps each PLUGIN_CONNECTION_FAILED reason to the value to fix', () => {
@@ -10,14 +12,23 @@ describe('which value is wrong', () => {
     expect(diagnose(failure('PLUGIN_CONNECTION_FAILED', 'APP_ID_MISMATCH'), false).fields).toEqual(['appId'])
     expect(diagnose(failure('PLUGIN_CONNECTION_FAILED', 'KEY_MISMATCH'), false).fields).toEqual(['pluginKey'])
     expect(diagnose(failure('PLUGIN_CONNECTION_FAILED', 'SECRET_MISMATCH'), false).fields).toEqual(['pluginSecret'])
-    expect(diagnose(failure('PLUGIN_CONNECTION_FAILED', 'CREDENTIAL_REVOKED'), false).fields).toEqual(['pluginKey', 'pluginSecret'])
+    expect(diagnose(failure('PLUGIN_CONNECTION_FAILED', 'CREDENTIAL_REVOKED'), false).fields).toEqual([
+      'pluginKey',
+      'pluginSecret'
+    ])
     expect(diagnose(failure('PLUGIN_CONNECTION_FAILED', 'UNKNOWN_PRODUCT'), false).hint).toContain('not the App ID')
   })
 
   it('maps the licensing credential reasons too', () => {
     expect(diagnose(failure('PRODUCT_CREDENTIAL_INVALID', 'KEY_UNKNOWN'), false).fields).toEqual(['pluginKey'])
-    expect(diagnose(failure('PRODUCT_CREDENTIAL_INVALID', 'MISSING_CREDENTIAL'), false).fields).toEqual(['appId', 'pluginKey', 'pluginSecret'])
-    expect(diagnose(failure('PRODUCT_CREDENTIAL_INVALID', 'SECRET_MISMATCH'), false).title).toBe('The plugin secret does not match the plugin key.')
+    expect(diagnose(failure('PRODUCT_CREDENTIAL_INVALID', 'MISSING_CREDENTIAL'), false).fields).toEqual([
+      'appId',
+      'pluginKey',
+      'pluginSecret'
+    ])
+    expect(diagnose(failure('PRODUCT_CREDENTIAL_INVALID', 'SECRET_MISMATCH'), false).title).toBe(
+      'The plugin secret does not match the plugin key.'
+    )
   })
 
   it('explains a missing reason in strict mode', () => {

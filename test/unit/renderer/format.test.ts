@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { humanLabel } from '../../../src/renderer/src/format/labels'
+
+import { formatBytes } from '../../../src/renderer/src/format/bytes'
 import {
   describeMoment,
   formatDateTime,
@@ -12,7 +13,7 @@ import {
   parseInstant,
   toDateTimeLocalValue
 } from '../../../src/renderer/src/format/date'
-import { formatBytes } from '../../../src/renderer/src/format/bytes'
+import { humanLabel } from '../../../src/renderer/src/format/labels'
 import { formatCount, formatMoney, formatPercent, pluralize } from '../../../src/renderer/src/format/number'
 
 const en = { locale: 'en-US', timeZone: 'UTC' }
@@ -22,7 +23,9 @@ describe('dates for people', () => {
   it('formats an instant in the given locale and zone, and a dash for none', () => {
     expect(formatDateTime('2026-11-21T10:01:08.000Z', en)).toBe('Nov 21, 2026, 10:01 AM')
     expect(formatDateTime('2026-11-21T10:01:08.000Z', { ...en, seconds: true })).toBe('Nov 21, 2026, 10:01:08 AM')
-    expect(formatDateTime('2026-11-21T10:01:08.000Z', { locale: 'de-DE', timeZone: 'Europe/Berlin' })).toBe('21.11.2026, 11:01')
+    expect(formatDateTime('2026-11-21T10:01:08.000Z', { locale: 'de-DE', timeZone: 'Europe/Berlin' })).toBe(
+      '21.11.2026, 11:01'
+    )
     expect(formatDateTime(null)).toBe('—')
     expect(formatDateTime('not a date')).toBe('—')
     expect(parseInstant('garbage')).toBeNull()
@@ -53,7 +56,9 @@ describe('dates for people', () => {
   it('never says an event is "in 4 weeks": after the clock went back it is ahead of the clock', () => {
     const lastUsed = '2026-11-21T10:00:00.000Z'
     const clockWentBack = NOW - 28 * 86_400_000
-    expect(formatRelative(lastUsed, clockWentBack, { ...en, kind: 'event' })).toBe('28 days ahead of the clock (moved back)')
+    expect(formatRelative(lastUsed, clockWentBack, { ...en, kind: 'event' })).toBe(
+      '28 days ahead of the clock (moved back)'
+    )
     expect(formatRelative(lastUsed, clockWentBack, { ...en, kind: 'deadline' })).toBe('in 28 days')
     expect(formatRelative(lastUsed, NOW + 60_000, { ...en, kind: 'event' })).toBe('1 minute ago')
   })
@@ -61,19 +66,37 @@ describe('dates for people', () => {
   it('an event that just happened, a little ahead of a now taken up to 30 s earlier, reads "now", not "moved back"', () => {
     const revokedAt = '2026-11-21T10:00:12.000Z'
     expect(formatRelative(revokedAt, Date.parse('2026-11-21T10:00:00.000Z'), { ...en, kind: 'event' })).toBe('now')
-    expect(formatRelative(revokedAt, Date.parse('2026-11-21T09:58:00.000Z'), { ...en, kind: 'event' })).toBe('2 minutes ahead of the clock (moved back)')
+    expect(formatRelative(revokedAt, Date.parse('2026-11-21T09:58:00.000Z'), { ...en, kind: 'event' })).toBe(
+      '2 minutes ahead of the clock (moved back)'
+    )
   })
 
   it('computes the hint against the named clock and says which one', () => {
     // A request 5 minutes ago (system clock) while the emulator clock is 30 days ahead.
     const systemNow = NOW
     const emulatorNow = NOW + 30 * 86_400_000
-    const request = describeMoment('2026-11-21T09:55:00.000Z', { ...en, nowMs: systemNow, clock: 'system', short: true })
+    const request = describeMoment('2026-11-21T09:55:00.000Z', {
+      ...en,
+      nowMs: systemNow,
+      clock: 'system',
+      short: true
+    })
     expect(request).toMatchObject({ absolute: 'Nov 21, 9:55 AM', relative: '5 minutes ago', clock: 'system clock' })
-    expect(request?.title).toBe('Nov 21, 2026, 9:55:00 AM: 5 minutes ago on the system clock (its now: Nov 21, 2026, 10:00 AM)')
+    expect(request?.title).toBe(
+      'Nov 21, 2026, 9:55:00 AM: 5 minutes ago on the system clock (its now: Nov 21, 2026, 10:00 AM)'
+    )
     // A trial that ends 14 days after it started, seen on the emulator clock.
-    const trialEnd = describeMoment('2026-12-05T10:00:00.000Z', { ...en, nowMs: emulatorNow, clock: 'emulator', kind: 'deadline' })
-    expect(trialEnd).toMatchObject({ absolute: 'Dec 5, 2026, 10:00 AM', relative: '16 days ago', clock: 'emulator clock' })
+    const trialEnd = describeMoment('2026-12-05T10:00:00.000Z', {
+      ...en,
+      nowMs: emulatorNow,
+      clock: 'emulator',
+      kind: 'deadline'
+    })
+    expect(trialEnd).toMatchObject({
+      absolute: 'Dec 5, 2026, 10:00 AM',
+      relative: '16 days ago',
+      clock: 'emulator clock'
+    })
     expect(describeMoment(null, { nowMs: NOW, clock: 'system' })).toBeNull()
   })
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+
 import { dateTimeFormat, numberFormat, relativeFormat } from '../../../src/renderer/src/format/intl-formats'
 
 describe('Intl formatters, made once per locale and options', () => {

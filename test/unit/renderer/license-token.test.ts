@@ -1,13 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest'
 import { base64url, exportJWK, generateKeyPair, SignJWT } from 'jose'
-import { inspectLicenseToken } from '../../../src/renderer/src/tokens/license-token'
+import { beforeAll, describe, expect, it } from 'vitest'
+
 import type { Jwk } from '../../../src/renderer/src/api/types'
+import { inspectLicenseToken } from '../../../src/renderer/src/tokens/license-token'
 
 const NOW_S = 1_800_000_000
 let privateKey: CryptoKey
 let jwk: Jwk
 
-async function sign(claims: Record<string, unknown>, options: { typ?: string; kid?: string; exp?: number; aud?: string } = {}) {
+async function sign(
+  claims: Record<string, unknown>,
+  options: { typ?: string; kid?: string; exp?: number; aud?: string } = {}
+) {
   return new SignJWT({ instance_id: 'box-1', ...claims })
     .setProtectedHeader({ alg: 'EdDSA', kid: options.kid ?? 'k1', typ: options.typ ?? 'license+jwt' })
     .setIssuer('plugin-license-emulator')
@@ -18,7 +22,13 @@ async function sign(claims: Record<string, unknown>, options: { typ?: string; ki
     .sign(privateKey)
 }
 
-const expectations = () => ({ jwks: [jwk], appId: 'app_Demo', nowMs: NOW_S * 1000, licenseId: 'lic_1', instanceId: 'box-1' })
+const expectations = () => ({
+  jwks: [jwk],
+  appId: 'app_Demo',
+  nowMs: NOW_S * 1000,
+  licenseId: 'lic_1',
+  instanceId: 'box-1'
+})
 
 beforeAll(async () => {
   const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true })
@@ -27,7 +37,8 @@ beforeAll(async () => {
   jwk = { kty: 'OKP', crv: 'Ed25519', x: exported.x as string, kid: 'k1', alg: 'EdDSA', use: 'sig' }
 })
 
-const outcome = (report: Awaited<ReturnType<typeof inspectLicenseToken>>, id: string) => report.checks.find((check) => check.id === id)?.outcome
+const outcome = (report: Awaited<ReturnType<typeof inspectLicenseToken>>, id: string) =>
+  report.checks.find((check) => check.id === id)?.outcome
 
 describe('license token verification in the renderer', () => {
   it('passes a token signed by a published key, addressed to the App ID, echoing the nonce', async () => {
@@ -36,7 +47,19 @@ describe('license token verification in the renderer', () => {
     expect(report.signatureValid).toBe(true)
     expect(report.header).toMatchObject({ alg: 'EdDSA', kid: 'k1', typ: 'license+jwt' })
     expect(report.claims).toMatchObject({ aud: 'app_Demo', sub: 'lic_1', nonce: 'n-1' })
-    expect(report.checks.map((check) => check.id)).toEqual(['format', 'alg', 'typ', 'kid', 'signature', 'iss', 'aud', 'exp', 'nonce', 'sub', 'instance'])
+    expect(report.checks.map((check) => check.id)).toEqual([
+      'format',
+      'alg',
+      'typ',
+      'kid',
+      'signature',
+      'iss',
+      'aud',
+      'exp',
+      'nonce',
+      'sub',
+      'instance'
+    ])
     expect(report.checks.find((check) => check.id === 'exp')?.detail).toContain('valid for another 60 min')
   })
 
@@ -45,7 +68,10 @@ describe('license token verification in the renderer', () => {
     const [header, payload, signature] = token.split('.') as [string, string, string]
     const claims = JSON.parse(new TextDecoder().decode(base64url.decode(payload))) as Record<string, unknown>
     const forged = base64url.encode(JSON.stringify({ ...claims, sub: 'lic_other' }))
-    const report = await inspectLicenseToken(`${header}.${forged}.${signature}`, { ...expectations(), licenseId: undefined })
+    const report = await inspectLicenseToken(`${header}.${forged}.${signature}`, {
+      ...expectations(),
+      licenseId: undefined
+    })
     expect(report.valid).toBe(false)
     expect(outcome(report, 'signature')).toBe('fail')
   })
@@ -67,8 +93,12 @@ describe('license token verification in the renderer', () => {
   })
 
   it('notices a nonce that was not echoed, and a token bound to another instance', async () => {
-    expect(outcome(await inspectLicenseToken(await sign({ nonce: 'stale' }), { ...expectations(), nonce: 'fresh' }), 'nonce')).toBe('fail')
-    expect(outcome(await inspectLicenseToken(await sign({ instance_id: 'box-2' }), expectations()), 'instance')).toBe('fail')
+    expect(
+      outcome(await inspectLicenseToken(await sign({ nonce: 'stale' }), { ...expectations(), nonce: 'fresh' }), 'nonce')
+    ).toBe('fail')
+    expect(outcome(await inspectLicenseToken(await sign({ instance_id: 'box-2' }), expectations()), 'instance')).toBe(
+      'fail'
+    )
   })
 
   it('reports garbage as malformed instead of throwing', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { create } from 'zustand'
+
 import { failedWithoutData, idle, loadInto, ready } from '../../../src/renderer/src/stores/resource'
 import type { Resource } from '../../../src/renderer/src/stores/resource'
 
@@ -22,12 +23,16 @@ describe('loadInto: one way every store loads a resource', () => {
 
   it('keeps the previous data on failure, with the error; failedWithoutData only when there is none', async () => {
     const withData = create<State>()(() => ({ items: ready(['old']), label: '' }))
-    await loadInto({ get: withData.getState, set: withData.setState }, 'items', () => Promise.reject(new Error('server gone')))
+    await loadInto({ get: withData.getState, set: withData.setState }, 'items', () =>
+      Promise.reject(new Error('server gone'))
+    )
     expect(withData.getState().items).toMatchObject({ status: 'error', data: ['old'] })
     expect(failedWithoutData(withData.getState().items)).toBe(false)
 
     const empty = create<State>()(() => ({ items: idle(), label: '' }))
-    await loadInto({ get: empty.getState, set: empty.setState }, 'items', () => Promise.reject(new Error('server gone')))
+    await loadInto({ get: empty.getState, set: empty.setState }, 'items', () =>
+      Promise.reject(new Error('server gone'))
+    )
     expect(empty.getState().items.status).toBe('error')
     expect(failedWithoutData(empty.getState().items)).toBe(true)
   })

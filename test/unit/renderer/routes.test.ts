@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildHash, parseHash, SCREENS, SCREEN_IDS } from '../../../src/renderer/src/navigation/routes'
+
+import { buildHash, parseHash, SCREEN_IDS, SCREENS } from '../../../src/renderer/src/navigation/routes'
 
 describe('hash routes', () => {
   it('parses a screen and its parameters', () => {
@@ -17,7 +18,10 @@ describe('hash routes', () => {
   it('builds hashes without empty parameters, and round-trips', () => {
     expect(buildHash('tester')).toBe('#/tester')
     expect(buildHash('credentials', { product: 'prod 1', other: '', none: null })).toBe('#/credentials?product=prod+1')
-    expect(parseHash(buildHash('credentials', { product: 'prod 1' }))).toEqual({ screen: 'credentials', params: { product: 'prod 1' } })
+    expect(parseHash(buildHash('credentials', { product: 'prod 1' }))).toEqual({
+      screen: 'credentials',
+      params: { product: 'prod 1' }
+    })
   })
 
   it('has a navigation entry for every screen', () => {

@@ -1,5 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { FAILURES_BEFORE_DISCONNECTED, observedFetch, serverDownReason, useServerLink } from '../../../src/renderer/src/stores/server-link'
+
+import {
+  FAILURES_BEFORE_DISCONNECTED,
+  observedFetch,
+  serverDownReason,
+  useServerLink
+} from '../../../src/renderer/src/stores/server-link'
 
 const initial = useServerLink.getState()
 

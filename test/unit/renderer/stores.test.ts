@@ -1,11 +1,23 @@
 import { beforeEach, describe, expect, it } from 'vitest'
+
 import type { FetchLike } from '../../../src/renderer/src/api/http'
 import type { CredentialRecord, Developer, Product, RequestSummary } from '../../../src/renderer/src/api/types'
 import { useConnection } from '../../../src/renderer/src/stores/connection'
 import { forgetSessions, selectActingDeveloper, useDevelopers } from '../../../src/renderer/src/stores/developers'
 import { useLibrary } from '../../../src/renderer/src/stores/library'
-import { currentCredentialByProduct, selectVisibleProducts, useProducts } from '../../../src/renderer/src/stores/products'
-import { MAX_ROWS, WITHOUT_UI_CALLS, hasChosenFilters, matchesFilters, mergeEntries, useRequests } from '../../../src/renderer/src/stores/requests'
+import {
+  currentCredentialByProduct,
+  selectVisibleProducts,
+  useProducts
+} from '../../../src/renderer/src/stores/products'
+import {
+  hasChosenFilters,
+  matchesFilters,
+  MAX_ROWS,
+  mergeEntries,
+  useRequests,
+  WITHOUT_UI_CALLS
+} from '../../../src/renderer/src/stores/requests'
 import { useSettings } from '../../../src/renderer/src/stores/settings'
 
 // ---- A fake emulator: routes by "METHOD /path", records every call ---------------------------
@@ -32,8 +44,13 @@ function fakeEmulator(routes: Record<string, Handler>) {
     }
     calls.push(call)
     const handler = routes[`${call.method} ${call.path}`]
-    const answer = handler ? handler(call) : { status: 404, body: { ok: false, error: 'NOT_FOUND', message: `No route ${call.method} ${call.path}` } }
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } })
+    const answer = handler
+      ? handler(call)
+      : { status: 404, body: { ok: false, error: 'NOT_FOUND', message: `No route ${call.method} ${call.path}` } }
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json' }
+    })
   }
   return { fetch, calls, count: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key).length }
 }
@@ -46,7 +63,16 @@ const INFO = {
   hasRuntimeKey: true,
   credentialHeaders: { appId: 'x-svc-app-id', pluginKey: 'x-svc-plugin-key', pluginSecret: 'x-svc-plugin-secret' },
   settings: { headerPrefix: 'svc', strict: false },
-  counts: { developers: 0, products: 0, credentials: 0, activeCredentials: 0, customers: 0, licenses: 0, activations: 0, requests: 0 }
+  counts: {
+    developers: 0,
+    products: 0,
+    credentials: 0,
+    activeCredentials: 0,
+    customers: 0,
+    licenses: 0,
+    activations: 0,
+    requests: 0
+  }
 }
 const CLOCK = { ok: true, now: '2026-01-01T00:00:00.000Z', offsetS: 3600, systemNow: '2026-01-01T00:00:00.000Z' }
 const FAR = '2999-01-01T00:00:00.000Z'
@@ -99,14 +125,19 @@ const base: Record<string, Handler> = {
 
 async function connect(routes: Record<string, Handler>) {
   const server = fakeEmulator({ ...base, ...routes })
-  await useConnection.getState().connect({ baseUrl: 'http://127.0.0.1:4747', adminToken: 'admin-secret', fetch: server.fetch })
+  await useConnection
+    .getState()
+    .connect({ baseUrl: 'http://127.0.0.1:4747', adminToken: 'admin-secret', fetch: server.fetch })
   return server
 }
 
 beforeEach(() => {
   forgetSessions()
   for (const store of [useConnection, useDevelopers, useProducts, useLibrary, useRequests, useSettings]) {
-    ;(store as { setState: (state: unknown, replace: true) => void; getInitialState: () => unknown }).setState(store.getInitialState(), true)
+    ;(store as { setState: (state: unknown, replace: true) => void; getInitialState: () => unknown }).setState(
+      store.getInitialState(),
+      true
+    )
   }
 })
 
@@ -123,7 +154,12 @@ describe('connection store', () => {
   })
 
   it('asks for the token when the server refuses it, and reports a server that is gone', async () => {
-    await connect({ 'GET /_emulator/info': () => ({ status: 401, body: { ok: false, error: 'INVALID_TOKEN', message: 'The admin token does not match.' } }) })
+    await connect({
+      'GET /_emulator/info': () => ({
+        status: 401,
+        body: { ok: false, error: 'INVALID_TOKEN', message: 'The admin token does not match.' }
+      })
+    })
     expect(useConnection.getState().phase).toBe('needs-token')
     expect(useConnection.getState().error?.code).toBe('INVALID_TOKEN')
 
@@ -140,7 +176,9 @@ describe('connection store', () => {
 
   it('bumps the data version after a preset, so screens reload', async () => {
     await connect({
-      'POST /_emulator/presets/full-library': () => ({ body: { ok: true, preset: 'full-library', imported: { licenses: 7 } } }),
+      'POST /_emulator/presets/full-library': () => ({
+        body: { ok: true, preset: 'full-library', imported: { licenses: 7 } }
+      }),
       'GET /_emulator/faults': () => ({ body: { ok: true, rules: [] } })
     })
     const before = useConnection.getState().dataVersion
@@ -153,7 +191,11 @@ describe('connection store', () => {
 
 describe('developers store and the acting developer', () => {
   it('acts as the first developer unless one was chosen, and keeps a chosen one', async () => {
-    await connect({ 'GET /_emulator/developers': () => ({ body: { ok: true, developers: [developer('dev_a'), developer('dev_b', 'admin')] } }) })
+    await connect({
+      'GET /_emulator/developers': () => ({
+        body: { ok: true, developers: [developer('dev_a'), developer('dev_b', 'admin')] }
+      })
+    })
     await useDevelopers.getState().load()
     expect(useDevelopers.getState().actingId).toBe('dev_a')
     useDevelopers.getState().setActing('dev_b')
@@ -172,11 +214,14 @@ describe('developers store and the acting developer', () => {
     let mints = 0
     let listCalls = 0
     const server = await connect({
-      'POST /_emulator/developers/dev_a/session': () => ({ body: { ok: true, token: `jwt-${++mints}`, expiresAt: FAR } }),
+      'POST /_emulator/developers/dev_a/session': () => ({
+        body: { ok: true, token: `jwt-${++mints}`, expiresAt: FAR }
+      }),
       'GET /_emulator/products': () => ({ body: { ok: true, products: [product('p1', 'dev_a')] } }),
       'GET /api/developer/plugin-keys/products': (call) => {
         listCalls++
-        if (call.headers.authorization === 'Bearer jwt-1') return { status: 401, body: { ok: false, error: 'TOKEN_EXPIRED', message: 'expired' } }
+        if (call.headers.authorization === 'Bearer jwt-1')
+          return { status: 401, body: { ok: false, error: 'TOKEN_EXPIRED', message: 'expired' } }
         return { body: { ok: true, credentials: [credential('p1')], count: 1 } }
       }
     })
@@ -186,7 +231,9 @@ describe('developers store and the acting developer', () => {
     expect(listCalls).toBe(2)
     expect(useProducts.getState().credentials.data).toHaveLength(1)
     // The admin token never goes to the service API.
-    expect(server.calls.filter((c) => c.path.startsWith('/api/')).every((c) => c.headers['x-emulator-token'] === undefined)).toBe(true)
+    expect(
+      server.calls.filter((c) => c.path.startsWith('/api/')).every((c) => c.headers['x-emulator-token'] === undefined)
+    ).toBe(true)
   })
 
   it('says to choose a developer when there is none', async () => {
@@ -199,10 +246,15 @@ describe('developers store and the acting developer', () => {
 // ---- Products and credentials -------------------------------------------------------------------
 
 describe('products and credentials store', () => {
-  const session: Record<string, Handler> = { 'POST /_emulator/developers/dev_a/session': () => ({ body: { ok: true, token: 'jwt', expiresAt: FAR } }) }
+  const session: Record<string, Handler> = {
+    'POST /_emulator/developers/dev_a/session': () => ({ body: { ok: true, token: 'jwt', expiresAt: FAR } })
+  }
   const detailRoutes: Record<string, Handler> = {
     'GET /api/developer/plugin-keys/products': () => ({ body: { ok: true, credentials: [], count: 0 } }),
-    'GET /api/developer/plugin-keys/products/p1': () => ({ status: 404, body: { ok: false, error: 'PRODUCT_CREDENTIAL_NOT_FOUND', message: 'none' } }),
+    'GET /api/developer/plugin-keys/products/p1': () => ({
+      status: 404,
+      body: { ok: false, error: 'PRODUCT_CREDENTIAL_NOT_FOUND', message: 'none' }
+    }),
     'GET /_emulator/products/p1/audit': () => ({ body: { ok: true, entries: [] } }),
     'GET /_emulator/products/p1/connection': () => ({ body: { ok: true, connection: null } })
   }
@@ -233,8 +285,15 @@ describe('products and credentials store', () => {
     useDevelopers.setState({ actingId: 'dev_a' })
     const outcome = await useProducts.getState().runAction('p1', 'create', 'first build')
     expect(outcome.kind).toBe('revealed')
-    expect(useProducts.getState().revealed).toMatchObject({ productId: 'p1', action: 'create', pluginKey: 'pk_full', pluginSecret: 'sk_full' })
-    expect(server.calls.find((c) => c.method === 'POST' && c.path === '/api/developer/plugin-keys/products/p1')?.body).toEqual({ reason: 'first build' })
+    expect(useProducts.getState().revealed).toMatchObject({
+      productId: 'p1',
+      action: 'create',
+      pluginKey: 'pk_full',
+      pluginSecret: 'sk_full'
+    })
+    expect(
+      server.calls.find((c) => c.method === 'POST' && c.path === '/api/developer/plugin-keys/products/p1')?.body
+    ).toEqual({ reason: 'first build' })
     useProducts.getState().dismissRevealed()
     expect(useProducts.getState().revealed).toBeNull()
     expect(useProducts.getState().pending).toBeNull()
@@ -244,10 +303,17 @@ describe('products and credentials store', () => {
     await connect({
       ...session,
       ...detailRoutes,
-      'POST /api/developer/plugin-keys/products/p1/ensure': () => ({ body: { ok: true, created: false, credential: credential('p1') } }),
+      'POST /api/developer/plugin-keys/products/p1/ensure': () => ({
+        body: { ok: true, created: false, credential: credential('p1') }
+      }),
       'POST /api/developer/plugin-keys/products/p1/reveal-secret': () => ({
         status: 409,
-        body: { ok: false, error: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE', message: 'Not recoverable.', recovery: { rotateKey: '/k', rotateSecret: '/s' } }
+        body: {
+          ok: false,
+          error: 'PRODUCT_CREDENTIAL_SECRET_UNAVAILABLE',
+          message: 'Not recoverable.',
+          recovery: { rotateKey: '/k', rotateSecret: '/s' }
+        }
       })
     })
     useDevelopers.setState({ actingId: 'dev_a' })
@@ -277,7 +343,10 @@ describe('products and credentials store', () => {
     expect(selectVisibleProducts(useProducts.getState(), developer('dev_c', 'admin'))).toBeNull()
     useDevelopers.setState({ actingId: 'dev_c' })
     await useProducts.getState().loadVisible()
-    expect(selectVisibleProducts(useProducts.getState(), developer('dev_c', 'admin'))?.map((p) => p.id)).toEqual(['p1', 'p2'])
+    expect(selectVisibleProducts(useProducts.getState(), developer('dev_c', 'admin'))?.map((p) => p.id)).toEqual([
+      'p1',
+      'p2'
+    ])
   })
 
   it('takes the active credential of a product over its revoked ones', () => {
@@ -297,9 +366,19 @@ describe('products and credentials store', () => {
 describe('library store', () => {
   it('mints a library token for the chosen customer and re-mints it when it expired', async () => {
     let mints = 0
-    const payload = { ok: true, products: [], subscriptions: [], licenses: [], orders: [], profile: { customer_id: 'cus_1' }, download_token: 'dl' }
+    const payload = {
+      ok: true,
+      products: [],
+      subscriptions: [],
+      licenses: [],
+      orders: [],
+      profile: { customer_id: 'cus_1' },
+      download_token: 'dl'
+    }
     const server = await connect({
-      'POST /_emulator/customers/cus_1/library-token': () => ({ body: { ok: true, libraryToken: `lib-${++mints}`, expiresAt: FAR } }),
+      'POST /_emulator/customers/cus_1/library-token': () => ({
+        body: { ok: true, libraryToken: `lib-${++mints}`, expiresAt: FAR }
+      }),
       'GET /api/library': (call) =>
         call.headers.authorization === 'Bearer lib-1'
           ? { status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'expired' } }
@@ -322,7 +401,10 @@ describe('library store', () => {
   it('does not re-mint a pasted token: it reports it', async () => {
     await connect({
       'GET /api/library': () => ({ status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'bad' } }),
-      'GET /api/license/v1/webview-library': () => ({ status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'bad' } })
+      'GET /api/license/v1/webview-library': () => ({
+        status: 401,
+        body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'bad' }
+      })
     })
     await useLibrary.getState().openPastedToken('  pasted  ')
     expect(useLibrary.getState().libraryToken).toBe('pasted')
@@ -374,7 +456,9 @@ describe('request inspector store', () => {
   })
 
   it('merges newest first, each id once, capped', () => {
-    expect(mergeEntries([summary(1), summary(3)], [summary(2), summary(3, { status: 500 })]).map((e) => [e.id, e.status])).toEqual([
+    expect(
+      mergeEntries([summary(1), summary(3)], [summary(2), summary(3, { status: 500 })]).map((e) => [e.id, e.status])
+    ).toEqual([
       [3, 500],
       [2, 201],
       [1, 201]
@@ -403,7 +487,11 @@ describe('request inspector store', () => {
   it('loads pages with the filters and keeps what the stream already delivered', async () => {
     const server = await connect({
       'GET /_emulator/requests': (call) => ({
-        body: { ok: true, requests: call.query.get('before') ? [summary(1)] : [summary(3), summary(2)], nextBefore: call.query.get('before') ? null : 2 }
+        body: {
+          ok: true,
+          requests: call.query.get('before') ? [summary(1)] : [summary(3), summary(2)],
+          nextBefore: call.query.get('before') ? null : 2
+        }
       })
     })
     useRequests.getState().receive(summary(4))

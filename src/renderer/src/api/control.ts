@@ -1,21 +1,6 @@
 import type { Static, TSchema } from 'typebox'
-import type { HttpClient } from './http'
+
 import type { OrderReversal } from '../../../shared/contract/orders'
-import type {
-  ClockMove,
-  FaultRuleInput,
-  LicensePatch,
-  NewCustomer,
-  NewDeveloper,
-  NewProduct,
-  NewProductFile,
-  PurchaseInput,
-  RequestFilters,
-  RequestQuery,
-  ResellerOrderInput,
-  ServerSettingsPatch,
-  SubscriptionAction
-} from './types'
 import type {
   CustomerLibraryTokenResponse,
   CustomerListResponse,
@@ -40,7 +25,11 @@ import type {
   SessionResponse
 } from '../../../shared/schemas/control-plane'
 import type { FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'
-import type { RequestEntryResponse, RequestListResponse, RequestsClearedResponse } from '../../../shared/schemas/requests'
+import type {
+  RequestEntryResponse,
+  RequestListResponse,
+  RequestsClearedResponse
+} from '../../../shared/schemas/requests'
 import type {
   ClockResponse,
   PresetListResponse,
@@ -50,6 +39,22 @@ import type {
   StateImportResponse
 } from '../../../shared/schemas/scenarios'
 import type { HealthResponse, ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/server-info'
+import type { HttpClient } from './http'
+import type {
+  ClockMove,
+  FaultRuleInput,
+  LicensePatch,
+  NewCustomer,
+  NewDeveloper,
+  NewProduct,
+  NewProductFile,
+  PurchaseInput,
+  RequestFilters,
+  RequestQuery,
+  ResellerOrderInput,
+  ServerSettingsPatch,
+  SubscriptionAction
+} from './types'
 
 /** What a route answers, typed by the schema that serializes it (src/shared/schemas). */
 type Answer<Schema extends TSchema> = Static<Schema>
@@ -59,40 +64,53 @@ type Answer<Schema extends TSchema> = Static<Schema>
  * already sends the admin token as `x-emulator-token`.
  */
 export function createControlApi(http: HttpClient, adminToken: string) {
-  const get = <T>(path: string, query?: Record<string, string | number | undefined>) => http.json<T>({ method: 'GET', path: `/_emulator${path}`, query })
-  const send = <T>(method: string, path: string, body?: unknown) => http.json<T>({ method, path: `/_emulator${path}`, body: body ?? {} })
+  const get = <T>(path: string, query?: Record<string, string | number | undefined>) =>
+    http.json<T>({ method: 'GET', path: `/_emulator${path}`, query })
+  const send = <T>(method: string, path: string, body?: unknown) =>
+    http.json<T>({ method, path: `/_emulator${path}`, body: body ?? {} })
   const id = encodeURIComponent
 
   return {
     health: () => get<Answer<typeof HealthResponse>>('/health'),
     info: () => get<Answer<typeof ServerInfoResponse>>('/info'),
     settings: async () => (await get<Answer<typeof SettingsResponse>>('/settings')).settings,
-    updateSettings: async (patch: ServerSettingsPatch) => (await send<Answer<typeof SettingsResponse>>('PUT', '/settings', patch)).settings,
+    updateSettings: async (patch: ServerSettingsPatch) =>
+      (await send<Answer<typeof SettingsResponse>>('PUT', '/settings', patch)).settings,
 
     developers: async () => (await get<Answer<typeof DeveloperListResponse>>('/developers')).developers,
-    createDeveloper: async (input: NewDeveloper) => (await send<Answer<typeof DeveloperResponse>>('POST', '/developers', input)).developer,
+    createDeveloper: async (input: NewDeveloper) =>
+      (await send<Answer<typeof DeveloperResponse>>('POST', '/developers', input)).developer,
     developerSession: async (developerId: string, ttlS?: number) =>
       send<Answer<typeof SessionResponse>>('POST', `/developers/${id(developerId)}/session`, ttlS ? { ttlS } : {}),
 
     /** Every product, or (visibleTo) those one developer sees: the server decides which. */
-    products: async (visibleTo?: string) => (await get<Answer<typeof ProductListResponse>>('/products', { visibleTo })).products,
-    createProduct: async (input: NewProduct) => (await send<Answer<typeof ProductResponse>>('POST', '/products', input)).product,
+    products: async (visibleTo?: string) =>
+      (await get<Answer<typeof ProductListResponse>>('/products', { visibleTo })).products,
+    createProduct: async (input: NewProduct) =>
+      (await send<Answer<typeof ProductResponse>>('POST', '/products', input)).product,
     productCredentials: async (productId: string) =>
       (await get<Answer<typeof ProductCredentialsResponse>>(`/products/${id(productId)}/credentials`)).credentials,
-    productAudit: async (productId: string) => (await get<Answer<typeof ProductAuditResponse>>(`/products/${id(productId)}/audit`)).entries,
-    productConnection: async (productId: string) => (await get<Answer<typeof ProductConnectionResponse>>(`/products/${id(productId)}/connection`)).connection,
+    productAudit: async (productId: string) =>
+      (await get<Answer<typeof ProductAuditResponse>>(`/products/${id(productId)}/audit`)).entries,
+    productConnection: async (productId: string) =>
+      (await get<Answer<typeof ProductConnectionResponse>>(`/products/${id(productId)}/connection`)).connection,
     addProductFile: async (productId: string, input: NewProductFile) =>
       send<Answer<typeof ProductFileResponse>>('POST', `/products/${id(productId)}/files`, input),
 
     customers: async () => (await get<Answer<typeof CustomerListResponse>>('/customers')).customers,
-    createCustomer: async (input: NewCustomer) => (await send<Answer<typeof CustomerResponse>>('POST', '/customers', input)).customer,
-    customerSession: async (customerId: string) => send<Answer<typeof SessionResponse>>('POST', `/customers/${id(customerId)}/session`),
-    libraryToken: async (customerId: string) => send<Answer<typeof CustomerLibraryTokenResponse>>('POST', `/customers/${id(customerId)}/library-token`),
+    createCustomer: async (input: NewCustomer) =>
+      (await send<Answer<typeof CustomerResponse>>('POST', '/customers', input)).customer,
+    customerSession: async (customerId: string) =>
+      send<Answer<typeof SessionResponse>>('POST', `/customers/${id(customerId)}/session`),
+    libraryToken: async (customerId: string) =>
+      send<Answer<typeof CustomerLibraryTokenResponse>>('POST', `/customers/${id(customerId)}/library-token`),
     licenses: async (limit = 500) => (await get<Answer<typeof LicenseListResponse>>('/licenses', { limit })).licenses,
-    customerLicenses: async (customerId: string) => (await get<Answer<typeof LicenseListResponse>>(`/customers/${id(customerId)}/licenses`)).licenses,
+    customerLicenses: async (customerId: string) =>
+      (await get<Answer<typeof LicenseListResponse>>(`/customers/${id(customerId)}/licenses`)).licenses,
 
     purchase: async (input: PurchaseInput) => send<Answer<typeof PurchaseResponse>>('POST', '/purchases', input),
-    resellerOrder: async (input: ResellerOrderInput) => send<Answer<typeof ResellerOrderResponse>>('POST', '/reseller-orders', input),
+    resellerOrder: async (input: ResellerOrderInput) =>
+      send<Answer<typeof ResellerOrderResponse>>('POST', '/reseller-orders', input),
     license: async (licenseId: string) => get<Answer<typeof LicenseDetailResponse>>(`/licenses/${id(licenseId)}`),
     updateLicense: async (licenseId: string, patch: LicensePatch) =>
       (await send<Answer<typeof LicenseResponse>>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,
@@ -101,7 +119,8 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     reverseOrder: async (orderId: string, reversal: OrderReversal) =>
       send<Answer<typeof OrderReversalResponse>>('POST', `/orders/${id(orderId)}/${reversal}`, {}),
 
-    subscription: async (subscriptionId: string) => get<Answer<typeof SubscriptionStandingResponse>>(`/subscriptions/${id(subscriptionId)}`),
+    subscription: async (subscriptionId: string) =>
+      get<Answer<typeof SubscriptionStandingResponse>>(`/subscriptions/${id(subscriptionId)}`),
     subscriptionAction: async (subscriptionId: string, action: SubscriptionAction) =>
       send<Answer<typeof SubscriptionStandingResponse>>('POST', `/subscriptions/${id(subscriptionId)}/${action}`),
 
@@ -109,21 +128,35 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     setClock: (body: ClockMove) => send<Answer<typeof ClockResponse>>('PUT', '/clock', body),
 
     faults: async () => (await get<Answer<typeof FaultRulesResponse>>('/faults')).rules,
-    replaceFaults: async (rules: FaultRuleInput[]) => (await send<Answer<typeof FaultRulesResponse>>('PUT', '/faults', { rules })).rules,
-    clearFaults: async () => (await http.json<Answer<typeof FaultRulesRemovedResponse>>({ method: 'DELETE', path: '/_emulator/faults' })).rules,
+    replaceFaults: async (rules: FaultRuleInput[]) =>
+      (await send<Answer<typeof FaultRulesResponse>>('PUT', '/faults', { rules })).rules,
+    clearFaults: async () =>
+      (await http.json<Answer<typeof FaultRulesRemovedResponse>>({ method: 'DELETE', path: '/_emulator/faults' }))
+        .rules,
 
     exportState: async (options: { includeRequests?: boolean } = {}) =>
-      (await get<Answer<typeof StateExportResponse>>('/state', options.includeRequests ? { includeRequests: '1' } : undefined)).state,
-    importState: async (document: unknown) => (await send<Answer<typeof StateImportResponse>>('PUT', '/state', document)).imported,
+      (
+        await get<Answer<typeof StateExportResponse>>(
+          '/state',
+          options.includeRequests ? { includeRequests: '1' } : undefined
+        )
+      ).state,
+    importState: async (document: unknown) =>
+      (await send<Answer<typeof StateImportResponse>>('PUT', '/state', document)).imported,
     reset: () => send<Answer<typeof ResetResponse>>('POST', '/reset'),
     presets: async () => (await get<Answer<typeof PresetListResponse>>('/presets')).presets,
-    loadPreset: async (name: string) => (await send<Answer<typeof PresetLoadResponse>>('POST', `/presets/${id(name)}`)).imported,
+    loadPreset: async (name: string) =>
+      (await send<Answer<typeof PresetLoadResponse>>('POST', `/presets/${id(name)}`)).imported,
 
     requests: (query: RequestQuery) => get<Answer<typeof RequestListResponse>>('/requests', { ...query }),
-    request: async (requestId: number) => (await get<Answer<typeof RequestEntryResponse>>(`/requests/${requestId}`)).entry,
-    clearRequests: async () => (await http.json<Answer<typeof RequestsClearedResponse>>({ method: 'DELETE', path: '/_emulator/requests' })).deleted,
+    request: async (requestId: number) =>
+      (await get<Answer<typeof RequestEntryResponse>>(`/requests/${requestId}`)).entry,
+    clearRequests: async () =>
+      (await http.json<Answer<typeof RequestsClearedResponse>>({ method: 'DELETE', path: '/_emulator/requests' }))
+        .deleted,
     /** For EventSource, which cannot send headers: the token travels as `?token=` on this one route. */
-    requestStreamUrl: (filters: RequestFilters) => http.url('/_emulator/requests/stream', { ...filters, token: adminToken }),
+    requestStreamUrl: (filters: RequestFilters) =>
+      http.url('/_emulator/requests/stream', { ...filters, token: adminToken }),
     /** The change feed (`event: change`), for EventSource: the token travels as `?token=`. */
     eventsUrl: () => http.url('/_emulator/events', { token: adminToken })
   }

@@ -12,7 +12,13 @@ export class ApiError extends Error {
   /** Every other top-level key of the error body (`recovery`, `details`, `retryAfter`...). */
   readonly details: Record<string, unknown>
 
-  constructor(init: { status: number; code: string; message: string; reason?: string | null; details?: Record<string, unknown> }) {
+  constructor(init: {
+    status: number
+    code: string
+    message: string
+    reason?: string | null
+    details?: Record<string, unknown>
+  }) {
     super(init.message)
     this.name = 'ApiError'
     this.status = init.status
@@ -35,12 +41,20 @@ export class ApiError extends Error {
         })
       }
     }
-    return new ApiError({ status, code: 'BAD_RESPONSE', message: `The server answered ${status} without the usual error body.` })
+    return new ApiError({
+      status,
+      code: 'BAD_RESPONSE',
+      message: `The server answered ${status} without the usual error body.`
+    })
   }
 
   static network(cause: unknown): ApiError {
     const detail = cause instanceof Error && cause.message ? ` (${cause.message})` : ''
-    return new ApiError({ status: 0, code: 'NETWORK_ERROR', message: `The emulator did not answer${detail}. Is it still running?` })
+    return new ApiError({
+      status: 0,
+      code: 'NETWORK_ERROR',
+      message: `The emulator did not answer${detail}. Is it still running?`
+    })
   }
 }
 

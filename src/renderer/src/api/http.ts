@@ -61,7 +61,11 @@ function now(): number {
   return typeof performance !== 'undefined' ? performance.now() : Date.now()
 }
 
-export function createHttpClient(options: { baseUrl: string; fetch?: FetchLike | undefined; headers?: Record<string, string> }): HttpClient {
+export function createHttpClient(options: {
+  baseUrl: string
+  fetch?: FetchLike | undefined
+  headers?: Record<string, string>
+}): HttpClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   // Unbound `fetch` throws "Illegal invocation" in browsers.
   const doFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
@@ -69,7 +73,11 @@ export function createHttpClient(options: { baseUrl: string; fetch?: FetchLike |
 
   async function exchange(request: HttpRequest): Promise<Exchange> {
     const url = buildUrl(baseUrl, request.path, request.query)
-    const headers: Record<string, string> = { accept: 'application/json', ...defaultHeaders, ...(request.headers ?? {}) }
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...defaultHeaders,
+      ...(request.headers ?? {})
+    }
     const hasBody = request.body !== undefined
     if (hasBody) headers['content-type'] = 'application/json'
     const startedAt = new Date().toISOString()
@@ -84,20 +92,33 @@ export function createHttpClient(options: { baseUrl: string; fetch?: FetchLike |
         signal: request.signal
       })
     } catch (cause) {
-      return { request: recordedRequest, response: null, startedAt, durationMs: now() - started, error: ApiError.network(cause) }
+      return {
+        request: recordedRequest,
+        response: null,
+        startedAt,
+        durationMs: now() - started,
+        error: ApiError.network(cause)
+      }
     }
     let text = ''
     try {
       text = await response.text()
     } catch (cause) {
-      return { request: recordedRequest, response: null, startedAt, durationMs: now() - started, error: ApiError.network(cause) }
+      return {
+        request: recordedRequest,
+        response: null,
+        startedAt,
+        durationMs: now() - started,
+        error: ApiError.network(cause)
+      }
     }
     const body = parseBody(text, response.headers.get('content-type'))
     const responseHeaders: Record<string, string> = {}
     response.headers.forEach((value, key) => {
       responseHeaders[key] = value
     })
-    const failed = !response.ok || (body !== null && typeof body === 'object' && (body as { ok?: unknown }).ok === false)
+    const failed =
+      !response.ok || (body !== null && typeof body === 'object' && (body as { ok?: unknown }).ok === false)
     return {
       request: recordedRequest,
       response: { status: response.status, statusText: response.statusText, headers: responseHeaders, body },

@@ -29,8 +29,14 @@ const SESSION_PROBLEMS = new Set(['TOKEN_EXPIRED', 'INVALID_TOKEN', 'AUTH_REQUIR
 export function createManagementApi(http: HttpClient, session: DeveloperTokenSource) {
   const base = '/api/developer/plugin-keys/products'
 
-  async function call<T>(method: string, path: string, body?: unknown, query?: Record<string, string | undefined>): Promise<T> {
-    const attempt = async () => http.json<T>({ method, path, body, query, headers: { authorization: `Bearer ${await session.token()}` } })
+  async function call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    query?: Record<string, string | undefined>
+  ): Promise<T> {
+    const attempt = async () =>
+      http.json<T>({ method, path, body, query, headers: { authorization: `Bearer ${await session.token()}` } })
     try {
       return await attempt()
     } catch (error) {
@@ -52,12 +58,18 @@ export function createManagementApi(http: HttpClient, session: DeveloperTokenSou
   return {
     list: (productId?: string) => call<CredentialList>('GET', base, undefined, { productId }),
     get: (productId: string) => call<CurrentCredential>('GET', product(productId)),
-    create: (productId: string, action?: ActionNote) => call<IssuedCredential>('POST', product(productId), note(action)),
-    ensure: (productId: string, action?: ActionNote) => call<EnsuredCredential>('POST', `${product(productId)}/ensure`, note(action)),
-    revealSecret: (productId: string, action?: ActionNote) => call<RevealedCredential>('POST', `${product(productId)}/reveal-secret`, note(action)),
-    rotateKey: (productId: string, action?: ActionNote) => call<RotatedCredential>('POST', `${product(productId)}/rotate-key`, note(action)),
-    rotateSecret: (productId: string, action?: ActionNote) => call<RotatedCredential>('POST', `${product(productId)}/rotate-secret`, note(action)),
-    revoke: (productId: string, action?: ActionNote) => call<RevokedCredential>('POST', `${product(productId)}/revoke`, note(action))
+    create: (productId: string, action?: ActionNote) =>
+      call<IssuedCredential>('POST', product(productId), note(action)),
+    ensure: (productId: string, action?: ActionNote) =>
+      call<EnsuredCredential>('POST', `${product(productId)}/ensure`, note(action)),
+    revealSecret: (productId: string, action?: ActionNote) =>
+      call<RevealedCredential>('POST', `${product(productId)}/reveal-secret`, note(action)),
+    rotateKey: (productId: string, action?: ActionNote) =>
+      call<RotatedCredential>('POST', `${product(productId)}/rotate-key`, note(action)),
+    rotateSecret: (productId: string, action?: ActionNote) =>
+      call<RotatedCredential>('POST', `${product(productId)}/rotate-secret`, note(action)),
+    revoke: (productId: string, action?: ActionNote) =>
+      call<RevokedCredential>('POST', `${product(productId)}/revoke`, note(action))
   }
 }
 

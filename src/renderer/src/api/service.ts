@@ -1,10 +1,22 @@
-import type { Exchange, HttpClient } from './http'
 import type { Static } from 'typebox'
+
 import type { JwksResponse, PublicKeyResponse } from '../../../shared/schemas/licensing'
-import type { ActivateInput, ClaimResult, CredentialValues, DeactivateInput, LibraryPayload, ValidateInput, WebviewPayload } from './types'
+import type { Exchange, HttpClient } from './http'
+import type {
+  ActivateInput,
+  ClaimResult,
+  CredentialValues,
+  DeactivateInput,
+  LibraryPayload,
+  ValidateInput,
+  WebviewPayload
+} from './types'
 
 /** The headers a plugin sends to /api/license/v1 (docs/api.md section 5), for a header prefix. */
-export function credentialHeaders(prefix: string, values: Pick<CredentialValues, 'appId' | 'pluginKey' | 'pluginSecret'>): Record<string, string> {
+export function credentialHeaders(
+  prefix: string,
+  values: Pick<CredentialValues, 'appId' | 'pluginKey' | 'pluginSecret'>
+): Record<string, string> {
   const p = prefix.toLowerCase()
   return {
     [`x-${p}-app-id`]: values.appId,
@@ -27,18 +39,35 @@ function withoutEmpty<T extends object>(value: T): Partial<T> {
  */
 export function createServiceApi(http: HttpClient) {
   return {
-    verifyConnection: (values: CredentialValues): Promise<Exchange> => http.exchange({ method: 'POST', path: '/api/plugin-connections/verify', body: values }),
+    verifyConnection: (values: CredentialValues): Promise<Exchange> =>
+      http.exchange({ method: 'POST', path: '/api/plugin-connections/verify', body: values }),
 
     activate: (prefix: string, values: CredentialValues, body: ActivateInput): Promise<Exchange> =>
-      http.exchange({ method: 'POST', path: '/api/license/v1/activate', headers: credentialHeaders(prefix, values), body: withoutEmpty(body) }),
+      http.exchange({
+        method: 'POST',
+        path: '/api/license/v1/activate',
+        headers: credentialHeaders(prefix, values),
+        body: withoutEmpty(body)
+      }),
     validate: (prefix: string, values: CredentialValues, body: ValidateInput): Promise<Exchange> =>
-      http.exchange({ method: 'POST', path: '/api/license/v1/validate', headers: credentialHeaders(prefix, values), body: withoutEmpty(body) }),
+      http.exchange({
+        method: 'POST',
+        path: '/api/license/v1/validate',
+        headers: credentialHeaders(prefix, values),
+        body: withoutEmpty(body)
+      }),
     deactivate: (prefix: string, values: CredentialValues, body: DeactivateInput): Promise<Exchange> =>
-      http.exchange({ method: 'POST', path: '/api/license/v1/deactivate', headers: credentialHeaders(prefix, values), body }),
+      http.exchange({
+        method: 'POST',
+        path: '/api/license/v1/deactivate',
+        headers: credentialHeaders(prefix, values),
+        body
+      }),
 
     /** The signing public key as a C++ client pins it (PEM and raw hex). */
     publicKey: () => http.json<Static<typeof PublicKeyResponse>>({ method: 'GET', path: '/api/license/v1/public-key' }),
-    jwks: async () => (await http.json<Static<typeof JwksResponse>>({ method: 'GET', path: '/.well-known/jwks.json' })).keys,
+    jwks: async () =>
+      (await http.json<Static<typeof JwksResponse>>({ method: 'GET', path: '/.well-known/jwks.json' })).keys,
 
     library: (libraryToken: string, options: { instanceId?: string; storefront?: string } = {}) =>
       http.json<LibraryPayload>({
@@ -55,7 +84,12 @@ export function createServiceApi(http: HttpClient) {
         query: { instance_id: options.instanceId, productId: options.productId }
       }),
     claim: (userJwt: string, claimToken: string) =>
-      http.json<ClaimResult>({ method: 'POST', path: '/api/library/claim', headers: { authorization: `Bearer ${userJwt}` }, body: { claim: claimToken } })
+      http.json<ClaimResult>({
+        method: 'POST',
+        path: '/api/library/claim',
+        headers: { authorization: `Bearer ${userJwt}` },
+        body: { claim: claimToken }
+      })
   }
 }
 

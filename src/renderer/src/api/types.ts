@@ -6,27 +6,28 @@
  * service's licensing and library payloads are snake_case, as the service answers them.
  */
 import type { Static } from 'typebox'
-import type { ActionNoteBody } from '../../../shared/schemas/common'
+
 import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
 import type {
   ActivationSchema,
   CreateCustomerBody,
   CustomerSchema,
+  LicenseKindSchema,
   LicenseListQuery,
   LicensePatchBody,
-  ProductFileBody,
-  ProductFileSchema,
-  PurchaseBody,
-  ResellerOrderBody,
-  LicenseKindSchema,
   LicenseSchema,
   LicenseStatusSchema,
   OrderItemSchema,
   OrderSchema,
+  ProductFileBody,
+  ProductFileSchema,
+  PurchaseBody,
   PurchaseSchema,
+  ResellerOrderBody,
   ResellerOrderSchema,
   SubscriptionStandingResponse
 } from '../../../shared/schemas/commerce'
+import type { ActionNoteBody } from '../../../shared/schemas/common'
 import type {
   AuditEntrySchema,
   ConnectionStatusSchema,
@@ -79,7 +80,13 @@ import type {
   SurfaceSchema
 } from '../../../shared/schemas/requests'
 import type { ClockMoveBody, ClockStateSchema, PresetSchema } from '../../../shared/schemas/scenarios'
-import type { CountsSchema, HealthResponse, RuntimeSettingsPatchSchema, ServerInfoResponse, ServerSettingsSchema } from '../../../shared/schemas/server-info'
+import type {
+  CountsSchema,
+  HealthResponse,
+  RuntimeSettingsPatchSchema,
+  ServerInfoResponse,
+  ServerSettingsSchema
+} from '../../../shared/schemas/server-info'
 
 // ---- Control plane -------------------------------------------------------------------------
 

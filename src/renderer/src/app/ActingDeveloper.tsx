@@ -1,8 +1,9 @@
 import { useId } from 'react'
+
 import { Badge } from '../components/Badge'
 import { Skeleton } from '../components/Skeleton'
-import { selectActingDeveloper, useDevelopers } from '../stores/developers'
 import { buildHash } from '../navigation/routes'
+import { selectActingDeveloper, useDevelopers } from '../stores/developers'
 
 /** Who the UI acts as on the management API, switchable from every screen. */
 export function ActingDeveloper() {
@@ -33,7 +34,12 @@ export function ActingDeveloper() {
       <label htmlFor={id} className="acting__label">
         Acting as
       </label>
-      <select id={id} className="input input--select acting__select" value={actingId ?? ''} onChange={(event) => setActing(event.target.value)}>
+      <select
+        id={id}
+        className="input input--select acting__select"
+        value={actingId ?? ''}
+        onChange={(event) => setActing(event.target.value)}
+      >
         {developers.data.map((developer) => (
           <option key={developer.id} value={developer.id}>
             {developer.name ?? developer.email}

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+
 import { useConnection } from '../stores/connection'
 import { boot } from './bootstrap'
 import { ConnectionGate } from './ConnectionGate'

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+
 import { Button } from '../components/Button'
 import { useRealNow } from '../components/useNow'
 import { formatRelative, formatTimeOfDay } from '../format/date'
@@ -24,11 +25,12 @@ export function ConnectionBanner() {
         {at ? (
           <>
             {' '}
-            since <time dateTime={at}>{formatTimeOfDay(at)}</time> ({formatRelative(at, Math.max(now, since ?? now))}, system clock)
+            since <time dateTime={at}>{formatTimeOfDay(at)}</time> ({formatRelative(at, Math.max(now, since ?? now))},
+            system clock)
           </>
         ) : null}
-        . <span className="mono">{host}</span> does not answer; retrying every {CHECK_EVERY_MS / 1000} s. Actions that need the server are disabled until it is
-        back.
+        . <span className="mono">{host}</span> does not answer; retrying every {CHECK_EVERY_MS / 1000} s. Actions that
+        need the server are disabled until it is back.
       </p>
       <Button
         size="sm"

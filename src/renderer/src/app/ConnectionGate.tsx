@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
+
 import { Button } from '../components/Button'
 import { Field, TextInput } from '../components/Field'
 import { InlineError } from '../components/States'
@@ -47,7 +48,8 @@ export function ConnectionGate() {
     return (
       <Frame title="The emulator does not answer">
         <p>
-          Tried <code>{baseUrl ?? 'the server'}</code>. Start it with <code>npm run serve</code> (or the desktop app) and try again.
+          Tried <code>{baseUrl ?? 'the server'}</code>. Start it with <code>npm run serve</code> (or the desktop app)
+          and try again.
         </p>
         <InlineError error={error} />
         <div className="gate__actions">
@@ -62,8 +64,9 @@ export function ConnectionGate() {
   return (
     <Frame title="Admin token needed">
       <p>
-        This page drives the emulator&rsquo;s control plane, which needs its admin token. Open the <strong>Admin UI</strong> URL that <code>serve</code> printed
-        when it started (it carries the token after <code>#admin-token=</code>), or paste the token here.
+        This page drives the emulator&rsquo;s control plane, which needs its admin token. Open the{' '}
+        <strong>Admin UI</strong> URL that <code>serve</code> printed when it started (it carries the token after{' '}
+        <code>#admin-token=</code>), or paste the token here.
       </p>
       <form
         className="stack"
@@ -73,11 +76,26 @@ export function ConnectionGate() {
         }}
       >
         <Field label="Admin token" hint="Kept in this tab only (sessionStorage), never in the address bar.">
-          {(control) => <TextInput {...control} type="password" value={token} onChange={(event) => setToken(event.target.value)} required autoFocus />}
+          {(control) => (
+            <TextInput
+              {...control}
+              type="password"
+              value={token}
+              onChange={(event) => setToken(event.target.value)}
+              required
+              autoFocus
+            />
+          )}
         </Field>
         <InlineError error={error} />
         <div className="gate__actions">
-          <Button variant="primary" type="submit" busy={busy !== null} needsServer={false} disabled={token.trim() === ''}>
+          <Button
+            variant="primary"
+            type="submit"
+            busy={busy !== null}
+            needsServer={false}
+            disabled={token.trim() === ''}
+          >
             Connect
           </Button>
         </div>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react'
+
 import type { Customer, License, Product } from '../api/types'
 import { Dialog } from '../components/Dialog'
 import { matchesQuery } from '../components/ListSearch'
-import { useConnection, requireApi } from '../stores/connection'
 import { buildHash } from '../navigation/routes'
+import { requireApi, useConnection } from '../stores/connection'
 
 interface Found {
   kind: 'Product' | 'Customer' | 'License'
@@ -28,7 +29,13 @@ function search(all: Everything, query: string): Found[] {
   const found: Found[] = []
   for (const product of all.products)
     if (matchesQuery(query, product.name, product.id, product.appId))
-      found.push({ kind: 'Product', id: product.id, title: product.name, detail: product.id, href: buildHash('credentials', { product: product.id }) })
+      found.push({
+        kind: 'Product',
+        id: product.id,
+        title: product.name,
+        detail: product.id,
+        href: buildHash('credentials', { product: product.id })
+      })
   for (const customer of all.customers)
     if (matchesQuery(query, customer.name, customer.email, customer.id))
       found.push({
@@ -76,7 +83,13 @@ export function FindAnything({ open, onClose }: { open: boolean; onClose: () => 
     onClose()
   }
   return (
-    <Dialog open={open} onClose={onClose} title="Find" description="A product, customer or license by name, email, ID or license key." testId="find-dialog">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Find"
+      description="A product, customer or license by name, email, ID or license key."
+      testId="find-dialog"
+    >
       <form
         onSubmit={(event) => {
           event.preventDefault()

@@ -1,3 +1,4 @@
+import type { Route } from '../navigation/routes'
 import { CredentialsScreen } from '../screens/credentials/CredentialsScreen'
 import { DevelopersScreen } from '../screens/developers/DevelopersScreen'
 import { LibraryScreen } from '../screens/library/LibraryScreen'
@@ -5,7 +6,6 @@ import { OverviewScreen } from '../screens/overview/OverviewScreen'
 import { RequestsScreen } from '../screens/requests/RequestsScreen'
 import { ScenariosScreen } from '../screens/scenarios/ScenariosScreen'
 import { TesterScreen } from '../screens/tester/TesterScreen'
-import type { Route } from '../navigation/routes'
 
 /** The router's table: one screen per route. */
 export function ScreenView({ route }: { route: Route }) {

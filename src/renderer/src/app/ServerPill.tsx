@@ -11,7 +11,10 @@ export function ServerPill() {
   const at = since === null ? null : new Date(since).toISOString()
   return (
     <p className="server-pill" title={info?.baseUrl} data-testid="server-pill" data-state={state}>
-      <span className={`status-dot status-dot--${state === 'connected' ? 'ok' : state === 'reconnecting' ? 'warn' : 'down'}`} aria-hidden="true" />
+      <span
+        className={`status-dot status-dot--${state === 'connected' ? 'ok' : state === 'reconnecting' ? 'warn' : 'down'}`}
+        aria-hidden="true"
+      />
       {state === 'connected' ? (
         <span className="server-pill__text">
           Serving <span className="mono">{host}</span>

@@ -1,17 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+
 import { Toasts } from '../components/Toasts'
+import { useRoute } from '../navigation/router'
+import { screenInfo } from '../navigation/routes'
 import { useConnection } from '../stores/connection'
 import { useDevelopers } from '../stores/developers'
 import { ActingDeveloper } from './ActingDeveloper'
 import { ConnectionBanner } from './ConnectionBanner'
 import { FindAnything } from './FindAnything'
-import { useShortcuts } from './shortcuts'
 import { Navigation } from './Navigation'
-import { useRoute } from '../navigation/router'
-import { screenInfo } from '../navigation/routes'
 import { ScreenView } from './ScreenView'
-import { StatusBar, useConditions } from './StatusBar'
 import { watchServer } from './server-watch'
+import { useShortcuts } from './shortcuts'
+import { StatusBar, useConditions } from './StatusBar'
 
 /** The frame around every screen: navigation, title bar with the acting developer, the screen. */
 export function Shell() {
@@ -36,7 +37,9 @@ export function Shell() {
 
   // The tab (and desktop window) title: where we are, and a moved clock or active faults.
   useEffect(() => {
-    document.title = [info.label, conditions.clock, conditions.faults, 'Plugin License Emulator'].filter(Boolean).join(' · ')
+    document.title = [info.label, conditions.clock, conditions.faults, 'Plugin License Emulator']
+      .filter(Boolean)
+      .join(' · ')
   }, [info.label, conditions.clock, conditions.faults])
 
   // A new screen: move focus to its title (not on first load).

@@ -1,8 +1,9 @@
 import { useEffect } from 'react'
+
 import { formatOffsetShort } from '../format/date'
+import { buildHash } from '../navigation/routes'
 import { useConnection } from '../stores/connection'
 import { useSettings } from '../stores/settings'
-import { buildHash } from '../navigation/routes'
 
 export interface EmulatorConditions {
   /** "Clock +30 d", or null on system time. */

@@ -1,8 +1,8 @@
+import { DEFAULT_SCREEN } from '../navigation/routes'
 import { ADMIN_TOKEN_STORAGE_KEY, resolveAdminToken, tokenFromFragment } from '../platform/admin-token'
 import type { KeyValueStorage } from '../platform/admin-token'
 import { useConnection } from '../stores/connection'
 import { startOver } from '../stores/start-over'
-import { DEFAULT_SCREEN } from '../navigation/routes'
 
 function sessionStore(): KeyValueStorage | null {
   try {
@@ -38,15 +38,22 @@ export function boot(): Promise<void> {
       useConnection.getState().needToken(window.location.origin)
       return
     }
-    const connected = await useConnection.getState().connect({ baseUrl: window.location.origin, adminToken: resolved.token })
-    if (!connected && useConnection.getState().phase === 'needs-token') sessionStore()?.removeItem(ADMIN_TOKEN_STORAGE_KEY)
+    const connected = await useConnection
+      .getState()
+      .connect({ baseUrl: window.location.origin, adminToken: resolved.token })
+    if (!connected && useConnection.getState().phase === 'needs-token')
+      sessionStore()?.removeItem(ADMIN_TOKEN_STORAGE_KEY)
   })()
   return booting
 }
 
 /** Takes the token out of the address bar (and so out of history, bookmarks and screen shares). */
 function hideFragmentToken(cleanedHash: string): void {
-  window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}${cleanedHash || `#/${DEFAULT_SCREEN}`}`)
+  window.history.replaceState(
+    null,
+    '',
+    `${window.location.pathname}${window.location.search}${cleanedHash || `#/${DEFAULT_SCREEN}`}`
+  )
 }
 
 /**

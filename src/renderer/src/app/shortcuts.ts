@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+
 import { buildHash } from '../navigation/routes'
 import type { ScreenId } from '../navigation/routes'
 
@@ -32,7 +33,14 @@ export function useShortcuts(openFind: () => void): void {
         openFind()
         return
       }
-      if (event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target) || document.querySelector('dialog[open]')) return
+      if (
+        event.ctrlKey ||
+        event.metaKey ||
+        event.altKey ||
+        typingIn(event.target) ||
+        document.querySelector('dialog[open]')
+      )
+        return
       if (waitingForScreen) {
         waitingForScreen = false
         clearTimeout(timer)

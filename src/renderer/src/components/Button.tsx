@@ -1,5 +1,6 @@
 import { useId } from 'react'
 import type { ButtonHTMLAttributes, ReactNode } from 'react'
+
 import { serverDownReason, useServerLink } from '../stores/server-link'
 import { Icon } from './Icon'
 import type { IconName } from './Icon'
@@ -43,10 +44,16 @@ export function Button({
   const downReason = serverDownReason(useServerLink((link) => link.state))
   const blocked = needsServer && downReason !== null
   const reason = blocked ? downReason : disabled ? disabledReason : null
-  const classes = ['btn', `btn--${variant}`, size === 'sm' ? 'btn--sm' : '', busy ? 'btn--busy' : '', className ?? ''].filter(Boolean).join(' ')
+  const classes = ['btn', `btn--${variant}`, size === 'sm' ? 'btn--sm' : '', busy ? 'btn--busy' : '', className ?? '']
+    .filter(Boolean)
+    .join(' ')
   const content = (
     <>
-      {busy ? <span className="spinner" aria-hidden="true" /> : icon ? <Icon name={icon} size={size === 'sm' ? 14 : 16} /> : null}
+      {busy ? (
+        <span className="spinner" aria-hidden="true" />
+      ) : icon ? (
+        <Icon name={icon} size={size === 'sm' ? 14 : 16} />
+      ) : null}
       {children !== undefined && children !== null ? <span className="btn__label">{children}</span> : null}
     </>
   )
@@ -71,7 +78,14 @@ export function Button({
     )
   }
   return (
-    <button type={type} className={classes} disabled={disabled || busy || blocked} aria-busy={busy || undefined} onClick={onClick} {...rest}>
+    <button
+      type={type}
+      className={classes}
+      disabled={disabled || busy || blocked}
+      aria-busy={busy || undefined}
+      onClick={onClick}
+      {...rest}
+    >
       {content}
     </button>
   )
@@ -85,5 +99,15 @@ export function IconButton({
   variant = 'ghost',
   ...rest
 }: Omit<ButtonProps, 'children' | 'icon'> & { icon: IconName; label: string }) {
-  return <Button icon={icon} size={size} variant={variant} aria-label={label} title={label} className="btn--icon" {...rest} />
+  return (
+    <Button
+      icon={icon}
+      size={size}
+      variant={variant}
+      aria-label={label}
+      title={label}
+      className="btn--icon"
+      {...rest}
+    />
+  )
 }

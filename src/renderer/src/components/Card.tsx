@@ -38,7 +38,13 @@ export function Card({
 }
 
 /** Label/value pairs in two columns. */
-export function KeyValue({ items, testId }: { items: { label: ReactNode; value: ReactNode; key?: string }[]; testId?: string }) {
+export function KeyValue({
+  items,
+  testId
+}: {
+  items: { label: ReactNode; value: ReactNode; key?: string }[]
+  testId?: string
+}) {
   return (
     <dl className="kv" data-testid={testId}>
       {items.map((item, index) => (

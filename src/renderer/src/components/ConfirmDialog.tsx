@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { ReactNode } from 'react'
+
 import { Button } from './Button'
 import type { ButtonVariant } from './Button'
 import { Dialog } from './Dialog'

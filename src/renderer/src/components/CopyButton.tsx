@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+
 import { Button } from './Button'
 import type { ButtonProps } from './Button'
 import { copyText } from './clipboard'

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+
 import type { ApiError } from '../api/errors'
 import { Button } from './Button'
 import { InlineError } from './States'

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react'
 import type { ReactNode } from 'react'
+
 import { Button } from './Button'
 import { Dialog } from './Dialog'
 import { Field, TextInput } from './Field'

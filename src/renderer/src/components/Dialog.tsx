@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
+
 import { useOpenDialogs } from '../stores/open-dialogs'
 import { IconButton } from './Button'
 import { DialogToasts } from './Toasts'
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
 export interface DialogProps {
   open: boolean
@@ -26,7 +28,18 @@ export interface DialogProps {
  * closes it, Tab cycles inside it, and focus returns to where it was when it closes. The
  * backdrop does not close it: a one-time secret should not vanish on a stray click.
  */
-export function Dialog({ open, onClose, title, description, children, footer, size = 'md', tone = 'default', dismissible = true, testId }: DialogProps) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+  size = 'md',
+  tone = 'default',
+  dismissible = true,
+  testId
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null)
   const returnFocus = useRef<HTMLElement | null>(null)
   const titleId = useId()
@@ -46,7 +59,9 @@ export function Dialog({ open, onClose, title, description, children, footer, si
       returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
       dialog.showModal()
       // autoFocus inside wins; otherwise the first field or button.
-      const preferred = dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>('.dialog__body ' + FOCUSABLE)
+      const preferred =
+        dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+        dialog.querySelector<HTMLElement>('.dialog__body ' + FOCUSABLE)
       preferred?.focus()
     } else if (!open && dialog.open) {
       dialog.close()
@@ -64,7 +79,9 @@ export function Dialog({ open, onClose, title, description, children, footer, si
     if (event.key !== 'Tab') return
     const dialog = ref.current
     if (!dialog) return
-    const items = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => element.offsetParent !== null || element === document.activeElement)
+    const items = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+      (element) => element.offsetParent !== null || element === document.activeElement
+    )
     if (items.length === 0) return
     const first = items[0] as HTMLElement
     const last = items[items.length - 1] as HTMLElement
@@ -96,7 +113,14 @@ export function Dialog({ open, onClose, title, description, children, footer, si
             <h2 id={titleId} className="dialog__title">
               {title}
             </h2>
-            <IconButton icon="close" label="Close" size="sm" needsServer={false} onClick={onClose} disabled={!dismissible} />
+            <IconButton
+              icon="close"
+              label="Close"
+              size="sm"
+              needsServer={false}
+              onClick={onClose}
+              disabled={!dismissible}
+            />
           </header>
           <DialogToasts id={dialogId} />
           <div className="dialog__body">

@@ -30,7 +30,11 @@ export function Field({
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      {children({ id, ...(described ? { 'aria-describedby': described } : {}), ...(error ? { 'aria-invalid': true as const } : {}) })}
+      {children({
+        id,
+        ...(described ? { 'aria-describedby': described } : {}),
+        ...(error ? { 'aria-invalid': true as const } : {})
+      })}
       {hint ? (
         <p className="field__hint" id={hintId}>
           {hint}
@@ -62,7 +66,11 @@ export function Select({ className, children, ...props }: SelectHTMLAttributes<H
 }
 
 /** A checkbox with its label beside it. */
-export function Checkbox({ label, hint, ...props }: { label: ReactNode; hint?: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
+export function Checkbox({
+  label,
+  hint,
+  ...props
+}: { label: ReactNode; hint?: ReactNode } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
   const id = useId()
   return (
     <div className="checkbox">

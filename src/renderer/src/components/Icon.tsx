@@ -27,7 +27,12 @@ const PATHS = {
 export type IconName = keyof typeof PATHS
 
 /** A line glyph on the 24px grid from a path: the icons below, and the sidebar's own glyphs. */
-export function LineGlyph({ d, size = 16, title, ...rest }: { d: string; size?: number; title?: string } & SVGProps<SVGSVGElement>) {
+export function LineGlyph({
+  d,
+  size = 16,
+  title,
+  ...rest
+}: { d: string; size?: number; title?: string } & SVGProps<SVGSVGElement>) {
   return (
     <svg
       width={size}

@@ -1,5 +1,6 @@
 import { Fragment, useMemo } from 'react'
 import type { ReactNode } from 'react'
+
 import { CopyButton } from './CopyButton'
 
 /** Pretty JSON with light colouring of keys, strings, numbers and literals. React escapes it all. */
@@ -65,7 +66,10 @@ export function JsonView({
   testId?: string
 }) {
   const text = useMemo(() => formatJson(value), [value])
-  const nodes = useMemo(() => (typeof value === 'string' || text.length > 200_000 ? [text] : highlight(text)), [text, value])
+  const nodes = useMemo(
+    () => (typeof value === 'string' || text.length > 200_000 ? [text] : highlight(text)),
+    [text, value]
+  )
   return (
     <div className="json" data-testid={testId}>
       {copy && text ? (

@@ -4,7 +4,19 @@ import { CopyButton } from './CopyButton'
  * A long ID, key, email or URL in one line: cut with an ellipsis when the column is narrow, the
  * full value on hover (title) and on keyboard focus (it unfolds in place), and a copy button.
  */
-export function LongValue({ value, what, mono = true, copy = true, testId }: { value: string; what: string; mono?: boolean; copy?: boolean; testId?: string }) {
+export function LongValue({
+  value,
+  what,
+  mono = true,
+  copy = true,
+  testId
+}: {
+  value: string
+  what: string
+  mono?: boolean
+  copy?: boolean
+  testId?: string
+}) {
   return (
     <span className="long-value">
       {/* Focusable, so a keyboard user can unfold and read the whole value. */}

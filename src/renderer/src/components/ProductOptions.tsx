@@ -1,7 +1,13 @@
 import type { Product } from '../api/types'
 
 /** One <option> per product, for every product <Select>; the product ID is shown where names may repeat. */
-export function ProductOptions({ products, withId = false }: { products: readonly Product[] | null; withId?: boolean }) {
+export function ProductOptions({
+  products,
+  withId = false
+}: {
+  products: readonly Product[] | null
+  withId?: boolean
+}) {
   return (
     <>
       {(products ?? []).map((product) => (

@@ -14,7 +14,14 @@ export type ResourceTableProps<T> = TableProps<T> & {
 }
 
 /** A loaded list as a table: skeleton rows until it arrives, the server's error when it failed with nothing to show. */
-export function ResourceTable<T>({ resource, failedTitle, onRetry, compactError = false, ...table }: ResourceTableProps<T>) {
-  if (failedWithoutData(resource)) return <ErrorState compact={compactError} error={resource.error} title={failedTitle} onRetry={onRetry} />
+export function ResourceTable<T>({
+  resource,
+  failedTitle,
+  onRetry,
+  compactError = false,
+  ...table
+}: ResourceTableProps<T>) {
+  if (failedWithoutData(resource))
+    return <ErrorState compact={compactError} error={resource.error} title={failedTitle} onRetry={onRetry} />
   return <Table loading {...table} />
 }

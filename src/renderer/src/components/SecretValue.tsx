@@ -1,4 +1,5 @@
 import { useState } from 'react'
+
 import { IconButton } from './Button'
 import { CopyButton } from './CopyButton'
 

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+
 import { Button } from './Button'
 
 /** How many rows a long group draws at first, and adds per "Show more". */
@@ -8,7 +9,12 @@ export const SHOWN_AT_FIRST = 50
  * The first rows of a long list, and more on request: a library of 1,000 items opens at once
  * instead of drawing every row (and its buttons) before anything shows.
  */
-export function useShownRows<T>(rows: readonly T[]): { shown: readonly T[]; total: number; showMore: () => void; showAll: () => void } {
+export function useShownRows<T>(rows: readonly T[]): {
+  shown: readonly T[]
+  total: number
+  showMore: () => void
+  showAll: () => void
+} {
   const [count, setCount] = useState(SHOWN_AT_FIRST)
   return {
     shown: rows.length > count ? rows.slice(0, count) : rows,
@@ -19,7 +25,19 @@ export function useShownRows<T>(rows: readonly T[]): { shown: readonly T[]; tota
 }
 
 /** "Showing 50 of 1,000 licenses", with the buttons that draw more; nothing when all are shown. */
-export function ShowMore({ shown, total, what, onMore, onAll }: { shown: number; total: number; what: string; onMore: () => void; onAll: () => void }) {
+export function ShowMore({
+  shown,
+  total,
+  what,
+  onMore,
+  onAll
+}: {
+  shown: number
+  total: number
+  what: string
+  onMore: () => void
+  onAll: () => void
+}) {
   if (shown >= total) return null
   return (
     <div className="show-more" data-testid={`show-more-${what}`}>

@@ -17,7 +17,13 @@ export function Skeleton({
   style?: CSSProperties
   className?: string
 }) {
-  return <span className={`skeleton ${className ?? ''}`} aria-hidden="true" style={{ width, height, borderRadius: radius, ...style }} />
+  return (
+    <span
+      className={`skeleton ${className ?? ''}`}
+      aria-hidden="true"
+      style={{ width, height, borderRadius: radius, ...style }}
+    />
+  )
 }
 
 /** Lines of text: each line as tall as the text it replaces. */

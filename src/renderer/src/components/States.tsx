@@ -1,10 +1,21 @@
 import type { ReactNode } from 'react'
+
 import type { ApiError } from '../api/errors'
 import { Button } from './Button'
 import { Icon } from './Icon'
 
 /** Nothing here yet: what this place is for, and the one action that fills it. */
-export function EmptyState({ title, children, action, compact = false }: { title: string; children?: ReactNode; action?: ReactNode; compact?: boolean }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+  compact = false
+}: {
+  title: string
+  children?: ReactNode
+  action?: ReactNode
+  compact?: boolean
+}) {
   return (
     <div className={`empty-state ${compact ? 'empty-state--compact' : ''}`}>
       <p className="empty-state__title">{title}</p>
@@ -52,7 +63,8 @@ export function InlineError({ error }: { error: ApiError | null | undefined }) {
   if (!error) return null
   return (
     <p className="inline-error" role="alert">
-      <Icon name="alert" size={14} /> {error.message} {error.code && error.code !== 'CLIENT_ERROR' ? <code className="error-code">{error.code}</code> : null}
+      <Icon name="alert" size={14} /> {error.message}{' '}
+      {error.code && error.code !== 'CLIENT_ERROR' ? <code className="error-code">{error.code}</code> : null}
       {error.reason ? <code className="error-code">{error.reason}</code> : null}
     </p>
   )

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react'
 import type { CSSProperties, KeyboardEvent, ReactNode, RefObject } from 'react'
+
 import { Skeleton } from './Skeleton'
 import { useScrolls } from './use-scroll-focus'
 
@@ -84,7 +85,11 @@ export function SortButton({
 }
 
 /** Rows ordered by a column's value: text as words, numbers as numbers, empty values last. */
-export function sortRows<T>(rows: readonly T[], value: (row: T) => string | number | null, direction: TableSort['direction']): T[] {
+export function sortRows<T>(
+  rows: readonly T[],
+  value: (row: T) => string | number | null,
+  direction: TableSort['direction']
+): T[] {
   const factor = direction === 'ascending' ? 1 : -1
   return [...rows].sort((a, b) => {
     const left = value(a)
@@ -92,7 +97,11 @@ export function sortRows<T>(rows: readonly T[], value: (row: T) => string | numb
     if (left === right) return 0
     if (left === null) return 1
     if (right === null) return -1
-    return (typeof left === 'number' && typeof right === 'number' ? left - right : collator.compare(String(left), String(right))) * factor
+    return (
+      (typeof left === 'number' && typeof right === 'number'
+        ? left - right
+        : collator.compare(String(left), String(right))) * factor
+    )
   })
 }
 
@@ -136,7 +145,10 @@ export function Table<T>({
       aria-label={scrolls ? caption : undefined}
       ref={wrapRef}
     >
-      <table className={`table ${dense ? 'table--dense' : ''} ${onRowClick ? 'table--interactive' : ''}`} aria-busy={showSkeleton || undefined}>
+      <table
+        className={`table ${dense ? 'table--dense' : ''} ${onRowClick ? 'table--interactive' : ''}`}
+        aria-busy={showSkeleton || undefined}
+      >
         <caption className="visually-hidden">{caption}</caption>
         <colgroup>
           {columns.map((column) => (

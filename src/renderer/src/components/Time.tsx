@@ -22,7 +22,15 @@ export interface MomentProps {
  * clock is moved (the two clocks differ then) the hint names its clock, except for compact
  * emulator-clock times in rows, where the card says it once; the tooltip always does.
  */
-export function Moment({ value, clock = 'emulator', kind = 'event', empty = '—', seconds = false, relative = true, short = false }: MomentProps) {
+export function Moment({
+  value,
+  clock = 'emulator',
+  kind = 'event',
+  empty = '—',
+  seconds = false,
+  relative = true,
+  short = false
+}: MomentProps) {
   const emulatorNow = useEmulatorNow()
   const realNow = useRealNow()
   const shifted = useConnection((state) => Math.abs(state.clockOffsetMs) >= 1000)

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+
 import { useOpenDialogs } from '../stores/open-dialogs'
 import { useToasts } from '../stores/toasts'
 import type { Toast } from '../stores/toasts'

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react'
+
 import { toApiError } from '../api/errors'
 import type { ApiError } from '../api/errors'
 

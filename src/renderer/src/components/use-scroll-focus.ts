@@ -11,7 +11,8 @@ export function useScrolls(ref: RefObject<HTMLElement | null>): boolean {
   useEffect(() => {
     const element = ref.current
     if (!element) return
-    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1)
+    const measure = () =>
+      setScrolls(element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1)
     measure()
     const observer = new ResizeObserver(measure)
     observer.observe(element)

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react'
+
 import { useConnection } from '../stores/connection'
 
 /** One shared ticker: relative times re-render twice a minute, all at once, reading the same now. */

@@ -23,7 +23,10 @@ export function parseInstant(value: string | null | undefined): Date | null {
 }
 
 /** "Nov 21, 2026, 10:01 AM"; an em dash for no date. */
-export function formatDateTime(value: string | null | undefined, options: DateFormatOptions & { seconds?: boolean } = {}): string {
+export function formatDateTime(
+  value: string | null | undefined,
+  options: DateFormatOptions & { seconds?: boolean } = {}
+): string {
   const date = parseInstant(value)
   return date ? absoluteFormat(options, options.seconds ?? false).format(date) : '—'
 }
@@ -80,7 +83,11 @@ function span(diff: number): [number, Intl.RelativeTimeFormatUnit] {
  * "3 minutes ago", "in 14 days", "now", against the `nowMs` of the right clock (see
  * ClockName). An event after that now says "2 days ahead of the clock" rather than "in 2 days".
  */
-export function formatRelative(value: string | null | undefined, nowMs: number, options: DateFormatOptions & { kind?: MomentKind } = {}): string {
+export function formatRelative(
+  value: string | null | undefined,
+  nowMs: number,
+  options: DateFormatOptions & { kind?: MomentKind } = {}
+): string {
   const date = parseInstant(value)
   if (!date) return '—'
   const diff = date.getTime() - nowMs
@@ -98,7 +105,11 @@ export function formatRelative(value: string | null | undefined, nowMs: number, 
 }
 
 /** "Nov 21, 10:01 AM" (the year only when it is not the now's year). */
-export function formatShortDateTime(value: string | null | undefined, nowMs: number, options: DateFormatOptions = {}): string {
+export function formatShortDateTime(
+  value: string | null | undefined,
+  nowMs: number,
+  options: DateFormatOptions = {}
+): string {
   const date = parseInstant(value)
   if (!date) return '—'
   const zone = options.timeZone ? { timeZone: options.timeZone } : {}
@@ -128,14 +139,27 @@ export interface MomentText {
 /** A time for people: absolute first, a relative hint against the right clock, and which clock. */
 export function describeMoment(
   value: string | null | undefined,
-  options: DateFormatOptions & { nowMs: number; clock: ClockName; kind?: MomentKind; short?: boolean; seconds?: boolean }
+  options: DateFormatOptions & {
+    nowMs: number
+    clock: ClockName
+    kind?: MomentKind
+    short?: boolean
+    seconds?: boolean
+  }
 ): MomentText | null {
   if (!parseInstant(value)) return null
-  const absolute = options.short ? formatShortDateTime(value, options.nowMs, options) : formatDateTime(value, { ...options, seconds: options.seconds ?? false })
+  const absolute = options.short
+    ? formatShortDateTime(value, options.nowMs, options)
+    : formatDateTime(value, { ...options, seconds: options.seconds ?? false })
   const relative = formatRelative(value, options.nowMs, options)
   const clock = CLOCK_NAMES[options.clock]
   const nowText = formatDateTime(new Date(options.nowMs).toISOString(), options)
-  return { absolute, relative, clock, title: `${formatDateTime(value, { ...options, seconds: true })}: ${relative} on the ${clock} (its now: ${nowText})` }
+  return {
+    absolute,
+    relative,
+    clock,
+    title: `${formatDateTime(value, { ...options, seconds: true })}: ${relative} on the ${clock} (its now: ${nowText})`
+  }
 }
 
 /** A request's duration: "0.4 ms", "12 ms", "1.25 s". */

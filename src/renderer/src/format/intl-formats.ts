@@ -23,4 +23,5 @@ export const dateTimeFormat = (locale: string | undefined, options: Intl.DateTim
   cached('date', locale, options, () => new Intl.DateTimeFormat(locale, options))
 export const numberFormat = (locale: string | undefined, options: Intl.NumberFormatOptions) =>
   cached('number', locale, options, () => new Intl.NumberFormat(locale, options))
-export const relativeFormat = (locale: string | undefined) => cached('relative', locale, {}, () => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }))
+export const relativeFormat = (locale: string | undefined) =>
+  cached('relative', locale, {}, () => new Intl.RelativeTimeFormat(locale, { numeric: 'always' }))

@@ -7,7 +7,12 @@ export function formatCount(value: number, options: { locale?: string } = {}): s
 }
 
 /** "3 licenses", "1 license": the count formatted, the noun pluralised the English way. */
-export function pluralize(count: number, singular: string, plural = `${singular}s`, options: { locale?: string } = {}): string {
+export function pluralize(
+  count: number,
+  singular: string,
+  plural = `${singular}s`,
+  options: { locale?: string } = {}
+): string {
   return `${formatCount(count, options)} ${count === 1 ? singular : plural}`
 }
 

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react'
+
 import { buildHash, parseHash } from './routes'
 import type { Route, ScreenId } from './routes'
 

@@ -1,6 +1,14 @@
 /** The screens, in navigation order, and the hash routes that reach them (#/overview, #/credentials?product=...). */
 
-export const SCREEN_IDS = ['overview', 'developers', 'credentials', 'tester', 'library', 'requests', 'scenarios'] as const
+export const SCREEN_IDS = [
+  'overview',
+  'developers',
+  'credentials',
+  'tester',
+  'library',
+  'requests',
+  'scenarios'
+] as const
 export type ScreenId = (typeof SCREEN_IDS)[number]
 
 export interface ScreenInfo {
@@ -13,8 +21,18 @@ export interface ScreenInfo {
 }
 
 export const SCREENS: readonly ScreenInfo[] = [
-  { id: 'overview', navLabel: 'Overview', label: 'Overview', description: 'Server status, where the data lives, and what it holds.' },
-  { id: 'developers', navLabel: 'Developers', label: 'Developers & products', description: 'Choose who you act as, and create products.' },
+  {
+    id: 'overview',
+    navLabel: 'Overview',
+    label: 'Overview',
+    description: 'Server status, where the data lives, and what it holds.'
+  },
+  {
+    id: 'developers',
+    navLabel: 'Developers',
+    label: 'Developers & products',
+    description: 'Choose who you act as, and create products.'
+  },
   {
     id: 'credentials',
     navLabel: 'Credentials',
@@ -27,8 +45,18 @@ export const SCREENS: readonly ScreenInfo[] = [
     label: 'Connection tester',
     description: 'Verify a credential and step through activate, validate and deactivate.'
   },
-  { id: 'library', navLabel: 'Library', label: 'Library viewer', description: "A customer's library as they see it, plus QA actions." },
-  { id: 'requests', navLabel: 'Requests', label: 'Requests', description: 'Every service API request, live, redacted.' },
+  {
+    id: 'library',
+    navLabel: 'Library',
+    label: 'Library viewer',
+    description: "A customer's library as they see it, plus QA actions."
+  },
+  {
+    id: 'requests',
+    navLabel: 'Requests',
+    label: 'Requests',
+    description: 'Every service API request, live, redacted.'
+  },
   {
     id: 'scenarios',
     navLabel: 'Scenarios & settings',

@@ -34,7 +34,10 @@ export function tokenFromFragment(hash: string): FragmentToken {
     const token = params.get('admin-token')
     params.delete('admin-token')
     const rest = params.toString()
-    return { token: token && token.trim() !== '' ? token.trim() : null, cleanedHash: `#${path}${rest ? `?${rest}` : ''}` }
+    return {
+      token: token && token.trim() !== '' ? token.trim() : null,
+      cleanedHash: `#${path}${rest ? `?${rest}` : ''}`
+    }
   }
 
   // Plain form: "#admin-token=...", possibly followed by "&/route".
@@ -85,5 +88,7 @@ export function resolveAdminToken(hash: string, storage: KeyValueStorage | null)
   } catch {
     stored = null
   }
-  return stored ? { token: stored, source: 'storage', replaceHash: null } : { token: null, source: 'none', replaceHash: null }
+  return stored
+    ? { token: stored, source: 'storage', replaceHash: null }
+    : { token: null, source: 'none', replaceHash: null }
 }

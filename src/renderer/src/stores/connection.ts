@@ -1,12 +1,13 @@
 import { create } from 'zustand'
+
 import { createApi } from '../api'
 import type { Api, FetchLike } from '../api'
 import { isApiError, toApiError } from '../api/errors'
 import type { ApiError } from '../api/errors'
 import type { ClockState, ServerInfo } from '../api/types'
-import { idle, ready, loadInto } from './resource'
-import { observedFetch } from './server-link'
+import { idle, loadInto, ready } from './resource'
 import type { Resource } from './resource'
+import { observedFetch } from './server-link'
 
 export type ConnectionPhase = 'connecting' | 'needs-token' | 'ready' | 'failed'
 
@@ -61,7 +62,11 @@ export const useConnection = create<ConnectionState>()((set, get) => ({
   generation: 0,
 
   async connect(options) {
-    const api = createApi({ baseUrl: options.baseUrl, adminToken: options.adminToken, fetch: observedFetch(options.fetch) })
+    const api = createApi({
+      baseUrl: options.baseUrl,
+      adminToken: options.adminToken,
+      fetch: observedFetch(options.fetch)
+    })
     set({ phase: 'connecting', baseUrl: api.baseUrl, desktop: options.desktop ?? false, error: null })
     try {
       const [info, [clock, timing]] = await Promise.all([api.control.info(), timed(() => api.control.clock())])
@@ -89,8 +94,11 @@ export const useConnection = create<ConnectionState>()((set, get) => ({
   applyClock(clock, timing) {
     const offset = Math.round(clock.offsetS * 1000)
     // The server read its clock about halfway between sending and answering.
-    const skew = timing ? Math.round(Date.parse(clock.systemNow) - (timing.sentAt + timing.receivedAt) / 2) : get().skewMs
-    if (offset !== get().clockOffsetMs || skew !== get().skewMs) set({ clockOffsetMs: offset, skewMs: Number.isFinite(skew) ? skew : 0 })
+    const skew = timing
+      ? Math.round(Date.parse(clock.systemNow) - (timing.sentAt + timing.receivedAt) / 2)
+      : get().skewMs
+    if (offset !== get().clockOffsetMs || skew !== get().skewMs)
+      set({ clockOffsetMs: offset, skewMs: Number.isFinite(skew) ? skew : 0 })
   },
 
   async syncClock() {

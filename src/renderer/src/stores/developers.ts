@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+
 import { ApiError } from '../api/errors'
 import type { DeveloperTokenSource, ManagementApi } from '../api/management'
 import type { Developer, DeveloperRole, Session } from '../api/types'
@@ -85,7 +86,11 @@ export function selectActingDeveloper(state: DevelopersState): Developer | null 
 export function actingManagement(): ManagementApi {
   const actingId = useDevelopers.getState().actingId
   if (!actingId) {
-    throw new ApiError({ status: 0, code: 'NO_ACTING_DEVELOPER', message: 'Choose a developer to act as first (Developers & products).' })
+    throw new ApiError({
+      status: 0,
+      code: 'NO_ACTING_DEVELOPER',
+      message: 'Choose a developer to act as first (Developers & products).'
+    })
   }
   return requireApi().management(sessionFor(actingId))
 }

@@ -1,4 +1,6 @@
 import { create } from 'zustand'
+
+import type { OrderReversal } from '../../../shared/contract/orders'
 import { isApiError } from '../api/errors'
 import type {
   ClaimResult,
@@ -14,8 +16,7 @@ import type {
   WebviewPayload
 } from '../api/types'
 import { requireApi } from './connection'
-import type { OrderReversal } from '../../../shared/contract/orders'
-import { failed, idle, loadInto, loading, ready } from './resource'
+import { failed, idle, loading, loadInto, ready } from './resource'
 import type { Resource } from './resource'
 
 export type LibrarySource = { kind: 'customer'; customerId: string } | { kind: 'token' }
@@ -76,7 +77,9 @@ export const useLibrary = create<LibraryState>()((set, get) => {
       service.library(libraryToken, { instanceId, storefront }),
       service.webviewLibrary(libraryToken, { instanceId })
     ])
-    const expired = [library, webview].some((r) => r.status === 'rejected' && isApiError(r.reason) && r.reason.code === 'LIBRARY_TOKEN_INVALID')
+    const expired = [library, webview].some(
+      (r) => r.status === 'rejected' && isApiError(r.reason) && r.reason.code === 'LIBRARY_TOKEN_INVALID'
+    )
     if (expired && retry && source?.kind === 'customer') {
       await mint(source.customerId)
       return fetchBoth(false)
@@ -118,7 +121,13 @@ export const useLibrary = create<LibraryState>()((set, get) => {
     },
 
     async selectCustomer(customerId) {
-      set({ source: { kind: 'customer', customerId }, libraryToken: null, library: loading(undefined), webview: loading(undefined), lastReseller: null })
+      set({
+        source: { kind: 'customer', customerId },
+        libraryToken: null,
+        library: loading(undefined),
+        webview: loading(undefined),
+        lastReseller: null
+      })
       try {
         await mint(customerId)
       } catch (error) {
@@ -129,7 +138,13 @@ export const useLibrary = create<LibraryState>()((set, get) => {
     },
 
     async openPastedToken(token) {
-      set({ source: { kind: 'token' }, libraryToken: token.trim(), library: loading(undefined), webview: loading(undefined), lastReseller: null })
+      set({
+        source: { kind: 'token' },
+        libraryToken: token.trim(),
+        library: loading(undefined),
+        webview: loading(undefined),
+        lastReseller: null
+      })
       await fetchBoth(false)
     },
 
@@ -165,7 +180,8 @@ export const useLibrary = create<LibraryState>()((set, get) => {
       await fetchBoth(true)
     },
 
-    loadSubscription: (subscriptionId) => loadInto({ get, set }, 'subscription', () => requireApi().control.subscription(subscriptionId)),
+    loadSubscription: (subscriptionId) =>
+      loadInto({ get, set }, 'subscription', () => requireApi().control.subscription(subscriptionId)),
 
     async subscriptionAction(subscriptionId, action) {
       const answer = await requireApi().control.subscriptionAction(subscriptionId, action)

@@ -1,8 +1,9 @@
 import { create } from 'zustand'
+
 import type { AuditEntry, ConnectionStatus, CredentialRecord, Developer, OneTimeReveal, Product } from '../api/types'
 import { requireApi } from './connection'
 import { actingManagement, useDevelopers } from './developers'
-import { failed, idle, loading, ready, loadInto } from './resource'
+import { failed, idle, loading, loadInto, ready } from './resource'
 import type { Resource } from './resource'
 
 export type CredentialAction = 'create' | 'ensure' | 'reveal-secret' | 'rotate-key' | 'rotate-secret' | 'revoke'
@@ -33,7 +34,9 @@ export interface VisibleProducts {
 }
 
 export type ActionOutcome =
-  { kind: 'revealed'; material: RevealedMaterial } | { kind: 'existing'; credential: CredentialRecord } | { kind: 'revoked'; revoked: boolean }
+  | { kind: 'revealed'; material: RevealedMaterial }
+  | { kind: 'existing'; credential: CredentialRecord }
+  | { kind: 'revoked'; revoked: boolean }
 
 export interface ProductsState {
   products: Resource<Product[]>
@@ -60,8 +63,20 @@ export interface ProductsState {
 
 const emptyDetail = (): ProductDetail => ({ current: idle(), history: idle(), audit: idle(), connection: idle() })
 
-function materialFrom(productId: string, action: CredentialAction, reveal: OneTimeReveal, credential: CredentialRecord): RevealedMaterial {
-  return { productId, action, appId: reveal.appId, pluginKey: reveal.pluginKey, pluginSecret: reveal.pluginSecret, credential }
+function materialFrom(
+  productId: string,
+  action: CredentialAction,
+  reveal: OneTimeReveal,
+  credential: CredentialRecord
+): RevealedMaterial {
+  return {
+    productId,
+    action,
+    appId: reveal.appId,
+    pluginKey: reveal.pluginKey,
+    pluginSecret: reveal.pluginSecret,
+    credential
+  }
 }
 
 export const useProducts = create<ProductsState>()((set, get) => {
@@ -91,7 +106,10 @@ export const useProducts = create<ProductsState>()((set, get) => {
     async loadVisible() {
       const actingId = useDevelopers.getState().actingId
       if (actingId === null) return set({ visible: idle() })
-      await loadInto({ get, set }, 'visible', async () => ({ developerId: actingId, products: await requireApi().control.products(actingId) }))
+      await loadInto({ get, set }, 'visible', async () => ({
+        developerId: actingId,
+        products: await requireApi().control.products(actingId)
+      }))
     },
 
     async loadCredentials() {
@@ -130,7 +148,9 @@ export const useProducts = create<ProductsState>()((set, get) => {
       const before = detail(productId)
       const history = h.status === 'fulfilled' ? h.value.credentials : null
       patchDetail(productId, {
-        current: history ? ready(currentCredentialByProduct(history).get(productId) ?? null) : failed(before.current, (h as PromiseRejectedResult).reason),
+        current: history
+          ? ready(currentCredentialByProduct(history).get(productId) ?? null)
+          : failed(before.current, (h as PromiseRejectedResult).reason),
         history: history ? ready(history) : failed(before.history, (h as PromiseRejectedResult).reason),
         audit: a.status === 'fulfilled' ? ready(a.value) : failed(before.audit, a.reason),
         connection: n.status === 'fulfilled' ? ready(n.value) : failed(before.connection, n.reason)
@@ -147,7 +167,10 @@ export const useProducts = create<ProductsState>()((set, get) => {
           case 'create': {
             const issued = await management.create(productId, note)
             outcome = issued.one_time_reveal
-              ? { kind: 'revealed', material: materialFrom(productId, action, issued.one_time_reveal, issued.credential) }
+              ? {
+                  kind: 'revealed',
+                  material: materialFrom(productId, action, issued.one_time_reveal, issued.credential)
+                }
               : { kind: 'existing', credential: issued.credential }
             break
           }
@@ -155,19 +178,31 @@ export const useProducts = create<ProductsState>()((set, get) => {
             const issued = await management.ensure(productId, note)
             outcome =
               issued.created && issued.one_time_reveal
-                ? { kind: 'revealed', material: materialFrom(productId, action, issued.one_time_reveal, issued.credential) }
+                ? {
+                    kind: 'revealed',
+                    material: materialFrom(productId, action, issued.one_time_reveal, issued.credential)
+                  }
                 : { kind: 'existing', credential: issued.credential }
             break
           }
           case 'reveal-secret': {
             const revealed = await management.revealSecret(productId, note)
-            outcome = { kind: 'revealed', material: materialFrom(productId, action, revealed.one_time_reveal, revealed.credential) }
+            outcome = {
+              kind: 'revealed',
+              material: materialFrom(productId, action, revealed.one_time_reveal, revealed.credential)
+            }
             break
           }
           case 'rotate-key':
           case 'rotate-secret': {
-            const rotated = action === 'rotate-key' ? await management.rotateKey(productId, note) : await management.rotateSecret(productId, note)
-            outcome = { kind: 'revealed', material: materialFrom(productId, action, rotated.one_time_reveal, rotated.credential) }
+            const rotated =
+              action === 'rotate-key'
+                ? await management.rotateKey(productId, note)
+                : await management.rotateSecret(productId, note)
+            outcome = {
+              kind: 'revealed',
+              material: materialFrom(productId, action, rotated.one_time_reveal, rotated.credential)
+            }
             break
           }
           case 'revoke': {

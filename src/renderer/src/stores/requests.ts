@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+
 import { toApiError } from '../api/errors'
 import type { ApiError } from '../api/errors'
 import type { RequestEntry, RequestFilters, RequestSummary } from '../api/types'
@@ -66,12 +67,17 @@ export function matchesFilters(entry: RequestSummary, filters: RequestFilters): 
 }
 
 /** Newest first, each id once, at most MAX_ROWS. */
-export function mergeEntries(current: readonly RequestSummary[], incoming: readonly RequestSummary[]): RequestSummary[] {
+export function mergeEntries(
+  current: readonly RequestSummary[],
+  incoming: readonly RequestSummary[]
+): RequestSummary[] {
   // The live stream's usual case: everything new is newer than the list. Prepend, no re-sort.
   let newest = -Infinity
   for (const entry of current) if (entry.id > newest) newest = entry.id
   if (incoming.every((entry, index) => entry.id > newest && (index === 0 || entry.id > incoming[index - 1]!.id))) {
-    const sortedCurrent = current.every((entry, index) => index === 0 || entry.id < current[index - 1]!.id) ? current : [...current].sort((a, b) => b.id - a.id)
+    const sortedCurrent = current.every((entry, index) => index === 0 || entry.id < current[index - 1]!.id)
+      ? current
+      : [...current].sort((a, b) => b.id - a.id)
     return [...incoming]
       .reverse()
       .concat(sortedCurrent.slice(0, Math.max(0, MAX_ROWS - incoming.length)))
@@ -118,7 +124,10 @@ export const useRequests = create<RequestsState>()((set, get) => ({
     try {
       const page = await requireApi().control.requests({ ...filters, limit: PAGE_SIZE, before: nextBefore })
       const known = new Set(get().entries.map((entry) => entry.id))
-      set({ entries: [...get().entries, ...page.requests.filter((entry) => !known.has(entry.id))], nextBefore: page.nextBefore })
+      set({
+        entries: [...get().entries, ...page.requests.filter((entry) => !known.has(entry.id))],
+        nextBefore: page.nextBefore
+      })
     } catch (error) {
       set({ listError: toApiError(error) })
     } finally {

@@ -12,7 +12,11 @@ export interface Resource<T> {
 }
 
 export const idle = <T>(): Resource<T> => ({ status: 'idle', data: null, error: null })
-export const loading = <T>(previous: Resource<T> | undefined): Resource<T> => ({ status: 'loading', data: previous?.data ?? null, error: null })
+export const loading = <T>(previous: Resource<T> | undefined): Resource<T> => ({
+  status: 'loading',
+  data: previous?.data ?? null,
+  error: null
+})
 export const ready = <T>(data: T): Resource<T> => ({ status: 'ready', data, error: null })
 export const failed = <T>(previous: Resource<T> | undefined, error: unknown): Resource<T> => ({
   status: 'error',
@@ -21,7 +25,8 @@ export const failed = <T>(previous: Resource<T> | undefined, error: unknown): Re
 })
 
 /** True while nothing has arrived yet: the moment for a skeleton. */
-export const isFirstLoad = (resource: Resource<unknown>) => resource.data === null && (resource.status === 'loading' || resource.status === 'idle')
+export const isFirstLoad = (resource: Resource<unknown>) =>
+  resource.data === null && (resource.status === 'loading' || resource.status === 'idle')
 
 /** Failed with nothing to show: the moment for an error state instead of the content. */
 export const failedWithoutData = (resource: Resource<unknown>) => resource.status === 'error' && resource.data === null

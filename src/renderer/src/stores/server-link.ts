@@ -47,7 +47,12 @@ export const useServerLink = create<ServerLinkState>()((set, get) => ({
 
   checkFailed(reason) {
     const failures = get().failures + 1
-    set({ failures, lastError: reason, state: failures >= FAILURES_BEFORE_DISCONNECTED ? 'disconnected' : 'reconnecting', since: get().since ?? Date.now() })
+    set({
+      failures,
+      lastError: reason,
+      state: failures >= FAILURES_BEFORE_DISCONNECTED ? 'disconnected' : 'reconnecting',
+      since: get().since ?? Date.now()
+    })
   },
 
   answered() {
@@ -59,7 +64,9 @@ export const useServerLink = create<ServerLinkState>()((set, get) => ({
 /** Why a control that needs the server is disabled, or null while it answers. */
 export function serverDownReason(state: LinkState): string | null {
   if (state === 'connected') return null
-  return state === 'reconnecting' ? 'The emulator stopped answering; reconnecting…' : 'The emulator is not answering; this needs the server.'
+  return state === 'reconnecting'
+    ? 'The emulator stopped answering; reconnecting…'
+    : 'The emulator is not answering; this needs the server.'
 }
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>
@@ -86,7 +93,8 @@ export function observedFetch(base?: Fetch): Fetch {
       useServerLink.getState().answered()
       return response
     } catch (error) {
-      if (!init?.signal?.aborted && isControlPlane(input)) useServerLink.getState().lost(error instanceof Error ? error.message : String(error))
+      if (!init?.signal?.aborted && isControlPlane(input))
+        useServerLink.getState().lost(error instanceof Error ? error.message : String(error))
       throw error
     }
   }

@@ -1,9 +1,18 @@
 import { create } from 'zustand'
-import type { ClockMove, ClockState, FaultRule, FaultRuleInput, Preset, ServerSettings, ServerSettingsPatch } from '../api/types'
+
+import type {
+  ClockMove,
+  ClockState,
+  FaultRule,
+  FaultRuleInput,
+  Preset,
+  ServerSettings,
+  ServerSettingsPatch
+} from '../api/types'
 import { requireApi, timed, useConnection } from './connection'
-import { startOver } from './start-over'
-import { failed, idle, loading, ready, loadInto } from './resource'
+import { failed, idle, loading, loadInto, ready } from './resource'
 import type { Resource } from './resource'
+import { startOver } from './start-over'
 
 export interface SettingsState {
   settings: Resource<ServerSettings>

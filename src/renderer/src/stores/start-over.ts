@@ -3,8 +3,8 @@ import { forgetSessions } from './developers'
 import { useLibrary } from './library'
 import { useProducts } from './products'
 import { useRequests } from './requests'
-import { useTester } from './tester'
 import { idle } from './resource'
+import { useTester } from './tester'
 
 /**
  * After a reset, a preset or an import the whole state is another one: every screen's own
@@ -16,7 +16,14 @@ import { idle } from './resource'
 export function startOver(): void {
   forgetSessions()
   useTester.setState(useTester.getInitialState(), true)
-  useLibrary.setState({ source: null, libraryToken: null, library: idle(), webview: idle(), lastReseller: null, subscription: idle() })
+  useLibrary.setState({
+    source: null,
+    libraryToken: null,
+    library: idle(),
+    webview: idle(),
+    lastReseller: null,
+    subscription: idle()
+  })
   useProducts.setState({ details: {}, pending: null, revealed: null })
   useRequests.setState({ entries: [], held: [], nextBefore: null, selectedId: null, detail: idle() })
   useConnection.getState().stateReplaced()

@@ -1,12 +1,13 @@
 import { create } from 'zustand'
-import { useProducts } from './products'
+
 import type { Exchange } from '../api/http'
 import type { ActivationView, ConnectionStatus, CredentialValues, Jwk, LicenseView } from '../api/types'
 import { inspectLicenseToken } from '../tokens/license-token'
 import type { LicenseTokenReport } from '../tokens/license-token'
 import { emulatorNow, headerPrefix, requireApi } from './connection'
 import { actingManagement } from './developers'
-import { failed, idle, loading, ready, loadInto } from './resource'
+import { useProducts } from './products'
+import { failed, idle, loading, loadInto, ready } from './resource'
 import type { Resource } from './resource'
 
 export type LifecycleStep = 'verify' | 'activate' | 'validate' | 'deactivate'
@@ -84,7 +85,14 @@ const EMPTY_VALUES: CredentialValues = { productId: '', appId: '', pluginKey: ''
 export const useTester = create<TesterState>()((set, get) => ({
   values: EMPTY_VALUES,
   origin: null,
-  license: { licenseKey: '', instanceId: newInstanceId(), instanceName: 'QA test machine', platform: 'macos', appVersion: '1.0.0', sendNonce: true },
+  license: {
+    licenseKey: '',
+    instanceId: newInstanceId(),
+    instanceName: 'QA test machine',
+    platform: 'macos',
+    appVersion: '1.0.0',
+    sendNonce: true
+  },
   results: {},
   running: null,
   lastRun: null,
@@ -157,10 +165,14 @@ export const useTester = create<TesterState>()((set, get) => ({
           })
           break
         case 'deactivate':
-          exchange = await service.deactivate(prefix, values, { license_key: license.licenseKey.trim(), instance_id: license.instanceId.trim() })
+          exchange = await service.deactivate(prefix, values, {
+            license_key: license.licenseKey.trim(),
+            instance_id: license.instanceId.trim()
+          })
           break
       }
-      const body = exchange.response?.body as { license_token?: unknown; license?: LicenseView; activation?: ActivationView } | null | undefined
+      const body = exchange.response?.body as
+        { license_token?: unknown; license?: LicenseView; activation?: ActivationView } | null | undefined
       let token: LicenseTokenReport | null = null
       if (body && typeof body.license_token === 'string') {
         const expectations = {
@@ -203,12 +215,17 @@ export const useTester = create<TesterState>()((set, get) => ({
       const control = requireApi().control
       const customers = await control.customers()
       const perCustomer = await Promise.all(
-        customers.map(async (customer) => (await control.customerLicenses(customer.id)).map((license) => ({ license, customer })))
+        customers.map(async (customer) =>
+          (await control.customerLicenses(customer.id)).map((license) => ({ license, customer }))
+        )
       )
       const options = perCustomer
         .flat()
         .filter(({ license }) => license.productId === productId)
-        .map(({ license, customer }) => ({ key: license.key, label: `${license.kind}, ${license.status} — ${customer.name ?? customer.email}` }))
+        .map(({ license, customer }) => ({
+          key: license.key,
+          label: `${license.kind}, ${license.status} — ${customer.name ?? customer.email}`
+        }))
       if (get().values.productId.trim() === productId) set({ licenses: ready(options) })
     } catch (error) {
       set({ licenses: failed(get().licenses, error) })
@@ -224,7 +241,12 @@ export const useTester = create<TesterState>()((set, get) => ({
       customers.find((candidate) => candidate.email === QA_CUSTOMER_EMAIL) ??
       customers[0] ??
       (await control.createCustomer({ email: QA_CUSTOMER_EMAIL, name: 'QA Customer' }))
-    const purchase = await control.purchase({ customerId: customer.id, productId, kind: 'perpetual', maxActivations: 2 })
+    const purchase = await control.purchase({
+      customerId: customer.id,
+      productId,
+      kind: 'perpetual',
+      maxActivations: 2
+    })
     set({ license: { ...get().license, licenseKey: purchase.license.key } })
     void get().loadLicenses()
     return purchase.license.key

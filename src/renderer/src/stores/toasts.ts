@@ -26,7 +26,9 @@ export const useToasts = create<ToastState>()((set, get) => ({
     const id = nextId++
     // The same news again counts up on one toast (with a fresh id, so its timer restarts);
     // and only the last three stay: a burst of actions should not bury the screen.
-    const same = get().toasts.find((shown) => shown.tone === toast.tone && shown.title === toast.title && shown.description === toast.description)
+    const same = get().toasts.find(
+      (shown) => shown.tone === toast.tone && shown.title === toast.title && shown.description === toast.description
+    )
     const others = get().toasts.filter((shown) => shown !== same)
     set({ toasts: [...others.slice(-2), { ...toast, id, count: (same?.count ?? 0) + 1 }] })
     return id

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { clockState, moveClock } from '../../../core/clock/clock-control'
 import { errorResponses } from '../../../shared/schemas/common'
 import { ClockMoveBody, ClockResponse } from '../../../shared/schemas/scenarios'
@@ -11,7 +12,11 @@ export const clockControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/clock',
     {
       config: { tokens: ADMIN_TOKEN },
-      schema: { tags: ['Emulator'], summary: "The emulator's now and its offset", response: { 200: ClockResponse, ...errorResponses } }
+      schema: {
+        tags: ['Emulator'],
+        summary: "The emulator's now and its offset",
+        response: { 200: ClockResponse, ...errorResponses }
+      }
     },
     async () => ({ ok: true as const, ...clockState(clock) })
   )
@@ -22,7 +27,8 @@ export const clockControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: ADMIN_TOKEN },
       schema: {
         tags: ['Emulator'],
-        summary: 'Move the emulator clock: { offsetS } from the system time, { now } absolute, or { advanceS } from where it is',
+        summary:
+          'Move the emulator clock: { offsetS } from the system time, { now } absolute, or { advanceS } from where it is',
         body: ClockMoveBody,
         response: { 200: ClockResponse, ...errorResponses }
       }

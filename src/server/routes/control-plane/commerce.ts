@@ -1,24 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { EmptyBody, errorResponses } from '../../../shared/schemas/common'
+
+import { ORDER_REVERSALS } from '../../../shared/contract/orders'
+import type { OrderReversal } from '../../../shared/contract/orders'
+import { SUBSCRIPTION_ACTIONS } from '../../../shared/contract/subscriptions'
+import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
 import {
   LicenseDetailResponse,
   LicenseListQuery,
   LicenseListResponse,
   LicensePatchBody,
   LicenseResponse,
-  PurchaseBody,
   OrderReversalResponse,
+  PurchaseBody,
   PurchaseResponse,
   ResellerOrderBody,
   ResellerOrderResponse,
   SubscriptionStandingResponse
 } from '../../../shared/schemas/commerce'
+import { EmptyBody, errorResponses } from '../../../shared/schemas/common'
 import { IdParams } from '../../../shared/schemas/control-plane'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
-import { SUBSCRIPTION_ACTIONS } from '../../../shared/contract/subscriptions'
-import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
-import { ORDER_REVERSALS } from '../../../shared/contract/orders'
-import type { OrderReversal } from '../../../shared/contract/orders'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
@@ -101,7 +102,11 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: LicenseDetailResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, license: licenses.require(request.params.id), activations: licenses.activations(request.params.id) })
+    async (request) => ({
+      ok: true as const,
+      license: licenses.require(request.params.id),
+      activations: licenses.activations(request.params.id)
+    })
   )
 
   app.get(
@@ -112,7 +117,10 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'A subscription, and how it stands on the emulator clock now (renewals, grace, end)',
         params: IdParams,
-        response: { 200: SubscriptionStandingResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.subscriptionNotFound) }
+        response: {
+          200: SubscriptionStandingResponse,
+          ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.subscriptionNotFound)
+        }
       }
     },
     async (request) => ({ ok: true as const, ...subscriptions.require(request.params.id) })
@@ -126,7 +134,8 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags,
           summary: ORDER_REVERSAL_SUMMARIES[reversal],
-          description: 'Idempotent: the same reversal again answers the order as it stands (`changed: false`); the other one is 409 ORDER_STATE_CONFLICT.',
+          description:
+            'Idempotent: the same reversal again answers the order as it stands (`changed: false`); the other one is 409 ORDER_STATE_CONFLICT.',
           params: IdParams,
           body: EmptyBody,
           response: {
@@ -151,7 +160,11 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           body: EmptyBody,
           response: {
             200: SubscriptionStandingResponse,
-            ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.subscriptionNotFound, ERROR_ANSWERS.subscriptionStateConflict)
+            ...errorAnswers(
+              ERROR_ANSWERS.validation,
+              ERROR_ANSWERS.subscriptionNotFound,
+              ERROR_ANSWERS.subscriptionStateConflict
+            )
           }
         }
       },
@@ -161,7 +174,8 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
 }
 
 const ORDER_REVERSAL_SUMMARIES: Record<OrderReversal, string> = {
-  refund: 'Refund an order: its entitlements and licenses are revoked (no downloads, REVOKED on activate and validate), a subscription it paid for ends',
+  refund:
+    'Refund an order: its entitlements and licenses are revoked (no downloads, REVOKED on activate and validate), a subscription it paid for ends',
   chargeback: 'A chargeback on an order (the bank took the money back): what it granted ends, as with a refund'
 }
 
@@ -169,6 +183,8 @@ const SUBSCRIPTION_ACTION_SUMMARIES: Record<SubscriptionAction, string> = {
   'renew-now': 'Renew a subscription now: a successful charge and a fresh paid period from now (from any state)',
   cancel: 'Cancel a subscription at its period end (it stays active until then; 409 unless active)',
   resume: 'Resume a subscription set to cancel at its period end (409 once it has ended)',
-  'payment-fails': 'The renewal charge fails now: past_due, with access for the grace period (runtime setting), then expired',
-  'payment-succeeds': 'A past_due subscription is paid: active again, renewing from the period that failed (409 once expired)'
+  'payment-fails':
+    'The renewal charge fails now: past_due, with access for the grace period (runtime setting), then expired',
+  'payment-succeeds':
+    'A past_due subscription is paid: active again, renewing from the period that failed (409 once expired)'
 }

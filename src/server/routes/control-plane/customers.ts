@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
+import {
+  CreateCustomerBody,
+  CustomerLibraryTokenResponse,
+  CustomerListResponse,
+  CustomerResponse,
+  LicenseListResponse
+} from '../../../shared/schemas/commerce'
 import { errorResponses } from '../../../shared/schemas/common'
 import { IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
-import { CreateCustomerBody, CustomerLibraryTokenResponse, CustomerListResponse, CustomerResponse, LicenseListResponse } from '../../../shared/schemas/commerce'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 import { libraryLinks } from '../../http/library-links'
 
@@ -89,6 +96,9 @@ export const customerControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: LicenseListResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, licenses: app.core.licenses.ofCustomer(customers.require(request.params.id).id) })
+    async (request) => ({
+      ok: true as const,
+      licenses: app.core.licenses.ofCustomer(customers.require(request.params.id).id)
+    })
   )
 }

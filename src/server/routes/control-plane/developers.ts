@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { errorResponses } from '../../../shared/schemas/common'
-import { CreateDeveloperBody, DeveloperListResponse, DeveloperResponse, IdParams, SessionBody, SessionResponse } from '../../../shared/schemas/control-plane'
+import {
+  CreateDeveloperBody,
+  DeveloperListResponse,
+  DeveloperResponse,
+  IdParams,
+  SessionBody,
+  SessionResponse
+} from '../../../shared/schemas/control-plane'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
+import type { ChangeBatch } from '../../../shared/contract/changes'
 import { errorResponses } from '../../../shared/schemas/common'
 import { ChangeFeedQuery, EventStreamResponse } from '../../../shared/schemas/requests'
-import { eventStreams } from '../../http/event-stream'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
-import type { ChangeBatch } from '../../../shared/contract/changes'
+import { eventStreams } from '../../http/event-stream'
 
 /**
  * The change feed (docs/api.md section 6): every change to the emulator's state, whoever made
@@ -36,7 +37,9 @@ export const eventControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (_request, reply) => {
       let unsubscribe = () => {}
       const events = openEventStream(reply, () => unsubscribe())
-      unsubscribe = changes.subscribe((batch: ChangeBatch) => events.send(`event: change\ndata: ${JSON.stringify(batch)}\n\n`))
+      unsubscribe = changes.subscribe((batch: ChangeBatch) =>
+        events.send(`event: change\ndata: ${JSON.stringify(batch)}\n\n`)
+      )
       return events.reply
     }
   )

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { errorResponses } from '../../../shared/schemas/common'
 import { IdParams } from '../../../shared/schemas/control-plane'
 import { FaultRulesBody, FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'

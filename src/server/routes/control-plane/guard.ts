@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+
 import { TransportError } from '../../errors/transport-codes'
 import type { ServerSettings } from '../../plugins/emulator-context'
 
@@ -13,11 +14,17 @@ export function controlPlaneGuard(settings: ServerSettings) {
   return async function guard(request: FastifyRequest): Promise<void> {
     const host = request.headers.host ?? ''
     if (!LOOPBACK_HOST.test(host)) {
-      throw new TransportError('HOST_NOT_ALLOWED', 'The control plane answers only on a loopback host name (127.0.0.1, localhost, [::1]).')
+      throw new TransportError(
+        'HOST_NOT_ALLOWED',
+        'The control plane answers only on a loopback host name (127.0.0.1, localhost, [::1]).'
+      )
     }
     const origin = request.headers.origin
     if (origin !== undefined && origin !== `http://${host}` && !settings.trustedOrigins.includes(origin)) {
-      throw new TransportError('ORIGIN_NOT_ALLOWED', 'Pages from another origin may not drive the emulator control plane.')
+      throw new TransportError(
+        'ORIGIN_NOT_ALLOWED',
+        'Pages from another origin may not drive the emulator control plane.'
+      )
     }
   }
 }

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
+import { errorResponses } from '../../../shared/schemas/common'
 import { HealthResponse } from '../../../shared/schemas/server-info'
 import { NO_TOKEN } from '../../auth/route-tokens'
-import { errorResponses } from '../../../shared/schemas/common'
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

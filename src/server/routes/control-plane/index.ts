@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
+import { clockControlRoutes } from './clock'
+import { commerceControlRoutes } from './commerce'
+import { customerControlRoutes } from './customers'
+import { developerControlRoutes } from './developers'
+import { eventControlRoutes } from './events'
+import { faultControlRoutes } from './faults'
+import { fileControlRoutes } from './files'
 import { controlPlaneGuard } from './guard'
 import { healthRoutes } from './health'
-import { developerControlRoutes } from './developers'
-import { productControlRoutes } from './products'
-import { fileControlRoutes } from './files'
-import { customerControlRoutes } from './customers'
-import { commerceControlRoutes } from './commerce'
-import { faultControlRoutes } from './faults'
-import { stateControlRoutes } from './state'
-import { clockControlRoutes } from './clock'
 import { infoControlRoutes } from './info'
+import { productControlRoutes } from './products'
 import { requestControlRoutes } from './requests'
-import { eventControlRoutes } from './events'
+import { stateControlRoutes } from './state'
 
 /** The emulator control plane under /_emulator (docs/api.md section 6): not part of the service. */
 export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {

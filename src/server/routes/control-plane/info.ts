@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { errorResponses } from '../../../shared/schemas/common'
 import { RuntimeSettingsPatchSchema, ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/server-info'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
@@ -25,7 +26,11 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         baseUrl: app.core.apiBaseUrl(),
         databasePath: app.core.databasePath,
         hasRuntimeKey: app.core.hasRuntimeKey,
-        credentialHeaders: { appId: `x-${prefix}-app-id`, pluginKey: `x-${prefix}-plugin-key`, pluginSecret: `x-${prefix}-plugin-secret` },
+        credentialHeaders: {
+          appId: `x-${prefix}-app-id`,
+          pluginKey: `x-${prefix}-plugin-key`,
+          pluginSecret: `x-${prefix}-plugin-secret`
+        },
         settings: currentSettings(),
         counts: app.core.counts()
       }
@@ -34,7 +39,14 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/settings',
-    { config: { tokens: ADMIN_TOKEN }, schema: { tags: ['Emulator'], summary: 'Runtime settings', response: { 200: SettingsResponse, ...errorResponses } } },
+    {
+      config: { tokens: ADMIN_TOKEN },
+      schema: {
+        tags: ['Emulator'],
+        summary: 'Runtime settings',
+        response: { 200: SettingsResponse, ...errorResponses }
+      }
+    },
     async () => ({
       ok: true as const,
       settings: currentSettings()
@@ -47,7 +59,8 @@ export const infoControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: ADMIN_TOKEN },
       schema: {
         tags: ['Emulator'],
-        summary: 'Change the credential header prefix, strict mode or the subscription grace period at runtime (until restart)',
+        summary:
+          'Change the credential header prefix, strict mode or the subscription grace period at runtime (until restart)',
         body: RuntimeSettingsPatchSchema,
         response: { 200: SettingsResponse, ...errorResponses }
       }

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { errorResponses } from '../../../shared/schemas/common'
 import {
   CreateProductBody,
   IdParams,
-  ProductListQuery,
   LegacyCredentialResponse,
   ProductAuditResponse,
   ProductConnectionResponse,
   ProductCredentialsResponse,
+  ProductListQuery,
   ProductListResponse,
   ProductResponse
 } from '../../../shared/schemas/control-plane'
@@ -45,7 +46,10 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { visibleTo } = request.query
-      return { ok: true as const, products: visibleTo === undefined ? products.list() : products.listVisible(developers.actor(visibleTo)) }
+      return {
+        ok: true as const,
+        products: visibleTo === undefined ? products.list() : products.listVisible(developers.actor(visibleTo))
+      }
     }
   )
 
@@ -80,7 +84,10 @@ export const productControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ProductCredentialsResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, credentials: credentials.recordsOf(products.require(request.params.id).id) })
+    async (request) => ({
+      ok: true as const,
+      credentials: credentials.recordsOf(products.require(request.params.id).id)
+    })
   )
 
   app.get(

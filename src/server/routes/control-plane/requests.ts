@@ -1,20 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { DomainError } from '../../../core/errors/domain-error'
-import { eventStreams } from '../../http/event-stream'
 import { matchesFilter, sourceList } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { errorResponses } from '../../../shared/schemas/common'
 import {
+  EventStreamResponse,
   RequestEntryResponse,
   RequestIdParams,
   RequestListQuery,
   RequestListResponse,
-  RequestStreamHeaders,
-  RequestStreamQuery,
   RequestsClearedResponse,
-  EventStreamResponse
+  RequestStreamHeaders,
+  RequestStreamQuery
 } from '../../../shared/schemas/requests'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
+import { eventStreams } from '../../http/event-stream'
 
 const tags = ['Emulator']
 
@@ -121,7 +122,11 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const entry = log.get(request.params.id)
-      if (!entry) throw new DomainError('NOT_FOUND', `No recorded request has the id ${request.params.id} (the log keeps only the newest).`)
+      if (!entry)
+        throw new DomainError(
+          'NOT_FOUND',
+          `No recorded request has the id ${request.params.id} (the log keeps only the newest).`
+        )
       return { ok: true as const, entry }
     }
   )

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
+import { SCENARIO_FORMAT } from '../../../core/scenarios/scenario-schema'
 import { errorResponses } from '../../../shared/schemas/common'
 import {
   PresetListResponse,
@@ -10,7 +12,6 @@ import {
   StateImportBody,
   StateImportResponse
 } from '../../../shared/schemas/scenarios'
-import { SCENARIO_FORMAT } from '../../../core/scenarios/scenario-schema'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
 const tags = ['Emulator']
@@ -56,7 +57,8 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const body = request.body as { state?: unknown; format?: unknown } | null
-      const document = body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
+      const document =
+        body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
       return { ok: true as const, imported: state.import(document) }
     }
   )
@@ -67,7 +69,8 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
-        summary: 'Empty all data, the request log, the fault rules and the clock offset, without a restart (signing keys and settings stay)',
+        summary:
+          'Empty all data, the request log, the fault rules and the clock offset, without a restart (signing keys and settings stay)',
         response: { 200: ResetResponse, ...errorResponses }
       }
     },
@@ -99,11 +102,16 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: ADMIN_TOKEN },
       schema: {
         tags,
-        summary: 'Load a built-in scenario, replacing the state as an import does (request log emptied, clock back to the system time, no fault rules)',
+        summary:
+          'Load a built-in scenario, replacing the state as an import does (request log emptied, clock back to the system time, no fault rules)',
         params: PresetParams,
         response: { 200: PresetLoadResponse, ...errorResponses }
       }
     },
-    async (request) => ({ ok: true as const, preset: request.params.name, imported: state.loadPreset(request.params.name) })
+    async (request) => ({
+      ok: true as const,
+      preset: request.params.name,
+      imported: state.loadPreset(request.params.name)
+    })
   )
 }

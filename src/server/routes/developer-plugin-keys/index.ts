@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { actingDeveloper } from '../../auth/developer-auth'
+
 import { ActionNoteBody, ProductIdParams } from '../../../shared/schemas/common'
-import { ERROR_ANSWERS, MANAGEMENT_ERRORS, errorAnswers } from '../../../shared/schemas/error-answers'
 import {
   CredentialListQuery,
   CredentialListResponse,
@@ -12,8 +11,10 @@ import {
   RevokeResponse,
   RotatedResponse
 } from '../../../shared/schemas/credentials'
-import { oneTimeReveal, revealedMaterial } from './presenters'
+import { ERROR_ANSWERS, errorAnswers, MANAGEMENT_ERRORS } from '../../../shared/schemas/error-answers'
+import { actingDeveloper } from '../../auth/developer-auth'
 import { DEVELOPER_JWT } from '../../auth/route-tokens'
+import { oneTimeReveal, revealedMaterial } from './presenters'
 
 const tags = ['Product credentials']
 
@@ -49,7 +50,10 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         tags,
         summary: "The product's active credential, else its most recent revoked one",
         params: ProductIdParams,
-        response: { 200: CurrentCredentialResponse, ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.credentialNotFound) }
+        response: {
+          200: CurrentCredentialResponse,
+          ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.credentialNotFound)
+        }
       }
     },
     async (request) => {
@@ -114,12 +118,19 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
         summary: 'Reveal the full key and secret of the active credential, when recoverable',
         params: ProductIdParams,
         body: ActionNoteBody,
-        response: { 200: RevealResponse, ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.credentialNotFound, ERROR_ANSWERS.secretUnavailable) }
+        response: {
+          200: RevealResponse,
+          ...errorAnswers(...MANAGEMENT_ERRORS, ERROR_ANSWERS.credentialNotFound, ERROR_ANSWERS.secretUnavailable)
+        }
       }
     },
     async (request) => {
       const revealed = credentials.revealSecret(actingDeveloper(request), request.params.productId, request.body)
-      return { ok: true as const, credential: revealed.credential, one_time_reveal: revealedMaterial(revealed.material) }
+      return {
+        ok: true as const,
+        credential: revealed.credential,
+        one_time_reveal: revealedMaterial(revealed.material)
+      }
     }
   )
 
@@ -163,7 +174,12 @@ export const developerPluginKeysRoutes: FastifyPluginAsyncTypebox = async (app) 
     },
     async (request) => {
       const outcome = credentials.revoke(actingDeveloper(request), request.params.productId, request.body)
-      return { ok: true as const, revoked: outcome.revoked, status: outcome.credential?.status ?? null, credential: outcome.credential }
+      return {
+        ok: true as const,
+        revoked: outcome.revoked,
+        status: outcome.credential?.status ?? null,
+        credential: outcome.credential
+      }
     }
   )
 }

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+
 import { DomainError } from '../../../core/errors/domain-error'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
 import { ClaimFields, ClaimResponse, LibraryQuery, LibraryResponse } from '../../../shared/schemas/library'
+import { LIBRARY_READ, NO_TOKEN, SIGNED_IN_USER } from '../../auth/route-tokens'
 import { requestCustomer } from '../../auth/token-auth'
+import { libraryLinks } from '../../http/library-links'
 import { oneValue } from '../../http/one-value'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { closeIgnoredField } from '../../plugins/tolerant-requests'
-import { LIBRARY_READ, NO_TOKEN, SIGNED_IN_USER } from '../../auth/route-tokens'
-import { libraryLinks } from '../../http/library-links'
 
 const tags = ['Customer library']
 
@@ -22,7 +23,8 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
-        summary: "The customer's library: products, subscriptions, licenses, orders, preferences, profile, support, download_token",
+        summary:
+          "The customer's library: products, subscriptions, licenses, orders, preferences, profile, support, download_token",
         description:
           'Library token as Bearer, or query `token`, `library_token`, `libraryToken` or `download_token`. `storefront`/`storefrontSlug` filter to one storefront; `instance_id`/`instanceId`/`machine_id` mark what is activated on that device.',
         querystring: LibraryQuery,
@@ -35,7 +37,10 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const payload = await library.library(customer, {
         links: libraryLinks(app.core.apiBaseUrl()),
         storefront: oneValue({ storefront: q.storefront, storefrontSlug: q.storefrontSlug }, 'query'),
-        instanceId: oneValue({ instance_id: q.instance_id, instanceId: q.instanceId, machine_id: q.machine_id }, 'query'),
+        instanceId: oneValue(
+          { instance_id: q.instance_id, instanceId: q.instanceId, machine_id: q.machine_id },
+          'query'
+        ),
         scope: scope ?? undefined
       })
       return { ok: true as const, ...payload }
@@ -59,7 +64,10 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (_request, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
       return CLAIM_PAGE
     }
   )
@@ -91,13 +99,18 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { customer } = requestCustomer(request)
       const claimToken = oneValue(
-        { claim: request.body.claim ?? request.query.claim, claim_token: request.body.claim_token ?? request.query.claim_token },
+        {
+          claim: request.body.claim ?? request.query.claim,
+          claim_token: request.body.claim_token ?? request.query.claim_token
+        },
         'body or query'
       )
       if (!claimToken) {
         const close = closeIgnoredField(request, 'claim_token') ?? closeIgnoredField(request, 'claim')
         const meant = close && closeIgnoredField(request, 'claim_token') === close ? 'claim_token' : 'claim'
-        const hint = close ? ` "${close.field}" (${close.location}) is not a field here: did you mean \`${meant}\`?` : ''
+        const hint = close
+          ? ` "${close.field}" (${close.location}) is not a field here: did you mean \`${meant}\`?`
+          : ''
         throw new DomainError('LIBRARY_CLAIM_FAILED', `Send the claim token as \`claim\` or \`claim_token\`.${hint}`, {
           details: { reason: 'INVALID_CLAIM_TOKEN' }
         })
@@ -107,7 +120,12 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ok: true as const,
         claimed: true as const,
         already_claimed: result.alreadyClaimed,
-        order_item: { id: result.item.id, order_id: result.item.orderId, product_id: result.item.productId, claimed_at: result.item.claimedAt ?? '' },
+        order_item: {
+          id: result.item.id,
+          order_id: result.item.orderId,
+          product_id: result.item.productId,
+          claimed_at: result.item.claimedAt ?? ''
+        },
         entitlement: {
           id: result.entitlement.id,
           product_id: result.entitlement.productId,

@@ -1,8 +1,10 @@
-import { exportSPKI } from 'jose'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { ERROR_ANSWERS, LICENSE_ACTION_ERRORS, errorAnswers } from '../../../shared/schemas/error-answers'
-import { LibraryContextFields, WebviewResponse } from '../../../shared/schemas/library'
+import type { FastifyRequest } from 'fastify'
+import { exportSPKI } from 'jose'
+
 import { TOKEN_ISSUER } from '../../../shared/contract/licensing'
+import { ERROR_ANSWERS, errorAnswers, LICENSE_ACTION_ERRORS } from '../../../shared/schemas/error-answers'
+import { LibraryContextFields, WebviewResponse } from '../../../shared/schemas/library'
 import {
   ActivateBody,
   ActivateResponse,
@@ -13,13 +15,12 @@ import {
   ValidateBody,
   ValidateResponse
 } from '../../../shared/schemas/licensing'
-import type { FastifyRequest } from 'fastify'
-import { requestAuth, requestPlugin } from '../../auth/token-auth'
-import { oneValue } from '../../http/one-value'
-import { activationView, licenseView } from './presenters'
-import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 import { LIBRARY_CONTEXT, NO_TOKEN, PRODUCT_CREDENTIAL } from '../../auth/route-tokens'
+import { requestAuth, requestPlugin } from '../../auth/token-auth'
 import { libraryLinks } from '../../http/library-links'
+import { oneValue } from '../../http/one-value'
+import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
+import { activationView, licenseView } from './presenters'
 
 const tags = ['Licensing v1']
 const LIBRARY_CONTEXT_ERRORS = [
@@ -125,7 +126,10 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { product } = requestPlugin(request)
-      const standing = licensing.deactivate(product, { licenseKey: request.body.license_key, instanceId: request.body.instance_id })
+      const standing = licensing.deactivate(product, {
+        licenseKey: request.body.license_key,
+        instanceId: request.body.instance_id
+      })
       return {
         ok: true as const,
         deactivated: true as const,
@@ -165,12 +169,17 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'A library token for the package and web view library flows',
         description:
           'Identify the customer with a library token (Bearer, or `token`, `library_token` or `libraryToken` in the query or a POST body), or with the product credential headers plus `license_key`.',
-        ...(method === 'GET' ? { querystring: LibraryContextFields } : { querystring: LibraryContextFields, body: LibraryContextFields }),
+        ...(method === 'GET'
+          ? { querystring: LibraryContextFields }
+          : { querystring: LibraryContextFields, body: LibraryContextFields }),
         response: { 200: LibraryTokenResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {
         const { customer, vendorId } = resolveCustomer(request, field(request, 'license_key'))
-        return { ok: true as const, ...(await library.issueToken(customer, libraryLinks(app.core.apiBaseUrl()), vendorId)) }
+        return {
+          ok: true as const,
+          ...(await library.issueToken(customer, libraryLinks(app.core.apiBaseUrl()), vendorId))
+        }
       }
     })
 
@@ -184,7 +193,9 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The customer library, compact, for an in-plugin web view (scoped to the calling product)',
         description:
           'The same groups and filters as GET /api/library: `storefront`/`storefrontSlug` filter to one storefront, `instance_id`/`instanceId`/`machine_id` mark what is activated on that device (query, or a POST body). With the product credential headers (and `license_key` when no library token is sent), every group is narrowed to the calling product.',
-        ...(method === 'GET' ? { querystring: LibraryContextFields } : { querystring: LibraryContextFields, body: LibraryContextFields }),
+        ...(method === 'GET'
+          ? { querystring: LibraryContextFields }
+          : { querystring: LibraryContextFields, body: LibraryContextFields }),
         response: { 200: WebviewResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
       handler: async (request) => {

@@ -35,11 +35,18 @@ export function AuditTable({ audit }: { audit: Resource<AuditEntry[]> }) {
       render: (entry) => (
         <span className="inline-actions">
           {ACTIONS[entry.action] ?? entry.action}
-          {entry.outcome !== 'success' ? <Badge tone={entry.outcome === 'failure' ? 'danger' : 'neutral'}>{entry.outcome}</Badge> : null}
+          {entry.outcome !== 'success' ? (
+            <Badge tone={entry.outcome === 'failure' ? 'danger' : 'neutral'}>{entry.outcome}</Badge>
+          ) : null}
         </span>
       )
     },
-    { key: 'actor', header: 'By', width: 180, render: (entry) => <span className="small mono truncate">{actor(entry)}</span> },
+    {
+      key: 'actor',
+      header: 'By',
+      width: 180,
+      render: (entry) => <span className="small mono truncate">{actor(entry)}</span>
+    },
     {
       key: 'reason',
       header: 'Reason',
@@ -54,7 +61,11 @@ export function AuditTable({ audit }: { audit: Resource<AuditEntry[]> }) {
     }
   ]
   return (
-    <Card title="Audit trail" description="Create, ensure, reveal, rotate, revoke and verify, with actor and reason." testId="audit-trail">
+    <Card
+      title="Audit trail"
+      description="Create, ensure, reveal, rotate, revoke and verify, with actor and reason."
+      testId="audit-trail"
+    >
       <ResourceTable
         resource={audit}
         rows={audit.data}

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+
 import type { CredentialRecord, Product } from '../../api/types'
 import { Button } from '../../components/Button'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -30,7 +31,15 @@ function unavailable(action: CredentialAction, current: CredentialRecord | null)
 
 const ORDER: CredentialAction[] = ['create', 'ensure', 'reveal-secret', 'rotate-key', 'rotate-secret', 'revoke']
 
-export function CredentialActions({ product, current, loaded }: { product: Product; current: CredentialRecord | null; loaded: boolean }) {
+export function CredentialActions({
+  product,
+  current,
+  loaded
+}: {
+  product: Product
+  current: CredentialRecord | null
+  loaded: boolean
+}) {
   const runAction = useProducts((state) => state.runAction)
   const pending = useProducts((state) => state.pending)
   const [asking, setAsking] = useState<CredentialAction | null>(null)
@@ -45,8 +54,10 @@ export function CredentialActions({ product, current, loaded }: { product: Produ
     const outcome = await runAction(product.id, action, reason || undefined)
     setAsking(null)
     setExporting(false)
-    if (outcome.kind === 'existing') toast.info('Already active', 'An active credential exists, so no secret was shown. Reveal or rotate to get it.')
-    else if (outcome.kind === 'revoked') toast.success(outcome.revoked ? 'Credential revoked' : 'Nothing to revoke', product.name)
+    if (outcome.kind === 'existing')
+      toast.info('Already active', 'An active credential exists, so no secret was shown. Reveal or rotate to get it.')
+    else if (outcome.kind === 'revoked')
+      toast.success(outcome.revoked ? 'Credential revoked' : 'Nothing to revoke', product.name)
     else toast.success(copy?.done ?? ACTION_COPY[action].done, product.name)
   }
 
@@ -55,7 +66,8 @@ export function CredentialActions({ product, current, loaded }: { product: Produ
       {ORDER.map((action) => {
         const why = loaded ? unavailable(action, current) : 'Loading…'
         const text = ACTION_COPY[action]
-        const primary = loaded && ((action === 'create' && !current?.isActive) || (action === 'reveal-secret' && why === null))
+        const primary =
+          loaded && ((action === 'create' && !current?.isActive) || (action === 'reveal-secret' && why === null))
         return (
           <Button
             key={action}
@@ -102,7 +114,11 @@ export function CredentialActions({ product, current, loaded }: { product: Produ
         variant={copy?.destructive ? 'danger' : 'primary'}
         withReason
         reasonPlaceholder={
-          asking === 'rotate-secret' ? 'e.g. secret pasted in a public issue' : asking === 'revoke' ? 'e.g. product discontinued' : 'e.g. build 2.1 package'
+          asking === 'rotate-secret'
+            ? 'e.g. secret pasted in a public issue'
+            : asking === 'revoke'
+              ? 'e.g. product discontinued'
+              : 'e.g. build 2.1 package'
         }
         onConfirm={confirm}
         onClose={() => {

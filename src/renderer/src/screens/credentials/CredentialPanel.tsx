@@ -1,9 +1,10 @@
 import { useEffect } from 'react'
-import { failedWithoutData } from '../../stores/resource'
+
 import type { CredentialRecord, Product } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Card, KeyValue } from '../../components/Card'
 import { Icon } from '../../components/Icon'
+import { LongValue } from '../../components/LongValue'
 import { Skeleton } from '../../components/Skeleton'
 import { EmptyState, ErrorState } from '../../components/States'
 import { DateTime, RelativeTime } from '../../components/Time'
@@ -12,10 +13,10 @@ import { useConnection } from '../../stores/connection'
 import { useDevelopers } from '../../stores/developers'
 import { useProducts } from '../../stores/products'
 import type { ProductDetail } from '../../stores/products'
+import { failedWithoutData } from '../../stores/resource'
 import { AuditTable } from './AuditTable'
 import { ConnectionSummary } from './ConnectionSummary'
 import { CredentialActions } from './CredentialActions'
-import { LongValue } from '../../components/LongValue'
 import { HistoryTable } from './HistoryTable'
 
 const EMPTY: ProductDetail = {
@@ -115,7 +116,8 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
               {' · '}
               {credential.revealCount > 0 ? (
                 <>
-                  revealed {pluralize(credential.revealCount, 'time')}, last <RelativeTime value={credential.lastRevealedAt} />
+                  revealed {pluralize(credential.revealCount, 'time')}, last{' '}
+                  <RelativeTime value={credential.lastRevealedAt} />
                 </>
               ) : (
                 'never revealed since'
@@ -123,7 +125,9 @@ function RecordView({ credential, product }: { credential: CredentialRecord; pro
             </span>
           )
         },
-        ...(credential.rotatedFromId ? [{ label: 'Replaces', value: <code className="mono small">{credential.rotatedFromId}</code> }] : [])
+        ...(credential.rotatedFromId
+          ? [{ label: 'Replaces', value: <code className="mono small">{credential.rotatedFromId}</code> }]
+          : [])
       ]}
     />
   )
@@ -166,7 +170,13 @@ export function CredentialPanel({ product }: { product: Product | null }) {
           product ? (
             <span className="inline-actions">
               {product.name}
-              {current.data ? current.data.isActive ? <Badge tone="success">active</Badge> : <Badge tone="danger">revoked</Badge> : null}
+              {current.data ? (
+                current.data.isActive ? (
+                  <Badge tone="success">active</Badge>
+                ) : (
+                  <Badge tone="danger">revoked</Badge>
+                )
+              ) : null}
             </span>
           ) : (
             <Skeleton width={180} height="1.2em" />
@@ -175,28 +185,41 @@ export function CredentialPanel({ product }: { product: Product | null }) {
         description="The product credential: App ID, plugin key and plugin secret, as embedded in plugin packages."
         testId="credential-card"
       >
-        {product ? <CredentialActions product={product} current={current.data} loaded={current.status === 'ready' || current.data !== null} /> : null}
+        {product ? (
+          <CredentialActions
+            product={product}
+            current={current.data}
+            loaded={current.status === 'ready' || current.data !== null}
+          />
+        ) : null}
         {product && current.data?.isActive ? (
           <p className="muted small" data-testid="rotate-hint">
-            Rotate key for a planned change, Rotate secret when the secret leaked or is lost: both issue a new plugin key and secret, and the audit trail
-            records which.
+            Rotate key for a planned change, Rotate secret when the secret leaked or is lost: both issue a new plugin
+            key and secret, and the audit trail records which.
           </p>
         ) : null}
         {failedWithoutData(current) ? (
-          <ErrorState error={current.error} title="Could not read the credential" onRetry={() => productId && void loadDetail(productId)} />
+          <ErrorState
+            error={current.error}
+            title="Could not read the credential"
+            onRetry={() => productId && void loadDetail(productId)}
+          />
         ) : current.data && product ? (
           <RecordView credential={current.data} product={product} />
         ) : current.status === 'ready' && product ? (
           <EmptyState title="No credential yet" compact>
-            This product has never had a credential. <strong>Create</strong> issues one and shows its secret once; <strong>Ensure</strong> does the same only
-            when none is active, as package builders call it.
+            This product has never had a credential. <strong>Create</strong> issues one and shows its secret once;{' '}
+            <strong>Ensure</strong> does the same only when none is active, as package builders call it.
           </EmptyState>
         ) : (
           <RecordSkeleton />
         )}
       </Card>
       <div className="grid grid--2">
-        <ConnectionSummary connection={detail.connection} currentCredentialId={current.status === 'ready' ? (current.data?.id ?? null) : undefined} />
+        <ConnectionSummary
+          connection={detail.connection}
+          currentCredentialId={current.status === 'ready' ? (current.data?.id ?? null) : undefined}
+        />
         <HistoryTable history={detail.history} />
       </div>
       <AuditTable audit={detail.audit} />

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react'
+
+import { CONFIG_FORMATS, configFileName, renderConfig } from '../../../../shared/plugin-config/runtime-config'
+import type { ConfigFormat, RuntimeConfig } from '../../../../shared/plugin-config/runtime-config'
 import type { Product } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Field, TextInput } from '../../components/Field'
+import { saveTextFile } from '../../platform/save-file'
 import { headerPrefix, requireApi } from '../../stores/connection'
 import type { RevealedMaterial } from '../../stores/products'
 import { toast } from '../../stores/toasts'
-import { saveTextFile } from '../../platform/save-file'
-import { CONFIG_FORMATS, configFileName, renderConfig } from '../../../../shared/plugin-config/runtime-config'
-import type { ConfigFormat, RuntimeConfig } from '../../../../shared/plugin-config/runtime-config'
 
 type PublicKey = { hex: string; pem: string }
 
@@ -32,7 +33,9 @@ export function ExportConfig({ material, product }: { material: RevealedMaterial
         <h3 id="export-title" className="subheading">
           Export the package runtime config
         </h3>
-        <p className="muted small">{keyError ? `Could not read the public key: ${keyError}` : 'Reading the public key…'}</p>
+        <p className="muted small">
+          {keyError ? `Could not read the public key: ${keyError}` : 'Reading the public key…'}
+        </p>
       </section>
     )
   }
@@ -64,17 +67,29 @@ export function ExportConfig({ material, product }: { material: RevealedMaterial
         Export the package runtime config
       </h3>
       <p className="muted small">
-        App ID, plugin key, plugin secret, product ID, developer ID, environment, API base URL, header prefix and the public key to pin (hex and PEM), in the
-        names the native client reads (<code className="mono">PLE_APP_ID</code>, …, <code className="mono">PLE_PUBLIC_KEY_HEX</code>). Never the developer
-        session token.
+        App ID, plugin key, plugin secret, product ID, developer ID, environment, API base URL, header prefix and the
+        public key to pin (hex and PEM), in the names the native client reads (<code className="mono">PLE_APP_ID</code>,
+        …, <code className="mono">PLE_PUBLIC_KEY_HEX</code>). Never the developer session token.
       </p>
       <div className="export__row">
         <Field label="Environment" className="export__env">
-          {(control) => <TextInput {...control} value={environment} onChange={(event) => setEnvironment(event.target.value)} maxLength={40} />}
+          {(control) => (
+            <TextInput
+              {...control}
+              value={environment}
+              onChange={(event) => setEnvironment(event.target.value)}
+              maxLength={40}
+            />
+          )}
         </Field>
         <div className="export__buttons" role="group" aria-label="Download config as">
           {CONFIG_FORMATS.map((entry) => (
-            <Button key={entry.format} icon="download" onClick={() => void save(entry.format)} data-testid={`export-${entry.format}`}>
+            <Button
+              key={entry.format}
+              icon="download"
+              onClick={() => void save(entry.format)}
+              data-testid={`export-${entry.format}`}
+            >
               {entry.label}
             </Button>
           ))}

@@ -7,7 +7,11 @@ import { RelativeTime } from '../../components/Time'
 import type { Resource } from '../../stores/resource'
 import { CredentialStatusBadge } from '../developers/ProductList'
 
-const CAUSE: Record<string, string> = { revoke: 'revoked', 'rotate-key': 'key rotation', 'rotate-secret': 'secret rotation' }
+const CAUSE: Record<string, string> = {
+  revoke: 'revoked',
+  'rotate-key': 'key rotation',
+  'rotate-secret': 'secret rotation'
+}
 
 /** Rotation and revocation history: every credential the product had, newest first. */
 export function HistoryTable({ history }: { history: Resource<CredentialRecord[]> }) {
@@ -42,7 +46,9 @@ export function HistoryTable({ history }: { history: Resource<CredentialRecord[]
             <span className="small">
               {CAUSE[credential.revocationCause ?? 'revoke'] ?? 'revoked'} <RelativeTime value={credential.revokedAt} />
             </span>
-            {credential.revokedReason ? <span className="muted small truncate">“{credential.revokedReason}”</span> : null}
+            {credential.revokedReason ? (
+              <span className="muted small truncate">“{credential.revokedReason}”</span>
+            ) : null}
           </span>
         ) : (
           <span className="muted small">in use</span>

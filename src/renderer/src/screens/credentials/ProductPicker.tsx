@@ -1,9 +1,10 @@
 import { useState } from 'react'
+
 import type { Product } from '../../api/types'
 import { ListSearch, matchesQuery } from '../../components/ListSearch'
 import { Skeleton } from '../../components/Skeleton'
-import { currentCredentialByProduct, useProducts } from '../../stores/products'
 import { buildHash } from '../../navigation/routes'
+import { currentCredentialByProduct, useProducts } from '../../stores/products'
 import { CredentialStatusBadge } from '../developers/ProductList'
 
 /** The products of the acting developer, as a list of links (the selection lives in the route). */
@@ -12,7 +13,8 @@ export function ProductPicker({ products, selectedId }: { products: Product[] | 
   const current = currentCredentialByProduct(credentials)
   const [query, setQuery] = useState('')
   // The selected product stays listed whatever the search, so the page never loses its subject.
-  const listed = products?.filter((product) => product.id === selectedId || matchesQuery(query, product.name, product.id)) ?? null
+  const listed =
+    products?.filter((product) => product.id === selectedId || matchesQuery(query, product.name, product.id)) ?? null
   return (
     <nav className="picker" aria-label="Products">
       <h2 className="picker__title">Products</h2>

@@ -1,12 +1,13 @@
 import { useState } from 'react'
+
 import { Button } from '../../components/Button'
 import { CopyButton } from '../../components/CopyButton'
 import { Dialog } from '../../components/Dialog'
 import { Icon } from '../../components/Icon'
 import { SecretValue } from '../../components/SecretValue'
+import { navigate } from '../../navigation/router'
 import { useProducts } from '../../stores/products'
 import { useTester } from '../../stores/tester'
-import { navigate } from '../../navigation/router'
 import { ACTION_COPY } from './action-copy'
 import { ExportConfig } from './ExportConfig'
 
@@ -63,7 +64,12 @@ export function RevealDialog() {
       }
       footer={
         confirmingClose ? (
-          <div className="reveal-confirm" role="alertdialog" aria-label="Close without the secret?" data-testid="reveal-confirm-close">
+          <div
+            className="reveal-confirm"
+            role="alertdialog"
+            aria-label="Close without the secret?"
+            data-testid="reveal-confirm-close"
+          >
             <p className="strong">
               {recoverable
                 ? 'Close? Only a new reveal (recorded in the audit trail) shows the secret again.'
@@ -85,7 +91,12 @@ export function RevealDialog() {
               onClick={() => {
                 if (!revealed || !product) return
                 applyMaterial(
-                  { productId: revealed.productId, appId: revealed.appId, pluginKey: revealed.pluginKey, pluginSecret: revealed.pluginSecret },
+                  {
+                    productId: revealed.productId,
+                    appId: revealed.appId,
+                    pluginKey: revealed.pluginKey,
+                    pluginSecret: revealed.pluginSecret
+                  },
                   `From the ${title.toLowerCase()} dialog of ${product.name}.`
                 )
                 close()

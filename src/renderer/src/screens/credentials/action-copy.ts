@@ -16,7 +16,8 @@ export const ACTION_COPY: Record<CredentialAction, ActionCopy> = {
   create: {
     label: 'Create credential',
     title: 'Create the credential',
-    description: 'Issues the App ID, plugin key and plugin secret for this product. The full secret is shown once, right after.',
+    description:
+      'Issues the App ID, plugin key and plugin secret for this product. The full secret is shown once, right after.',
     confirmLabel: 'Create',
     destructive: false,
     revealTitle: 'Credential created',
@@ -25,7 +26,8 @@ export const ACTION_COPY: Record<CredentialAction, ActionCopy> = {
   ensure: {
     label: 'Ensure',
     title: 'Ensure an active credential',
-    description: 'Creates a credential only if none is active. An existing one is left as it is and its secret is not shown.',
+    description:
+      'Creates a credential only if none is active. An existing one is left as it is and its secret is not shown.',
     confirmLabel: 'Ensure',
     destructive: false,
     revealTitle: 'Credential created',
@@ -34,7 +36,8 @@ export const ACTION_COPY: Record<CredentialAction, ActionCopy> = {
   'reveal-secret': {
     label: 'Reveal secret',
     title: 'Reveal the full key and secret',
-    description: 'Shows the full plugin key and plugin secret of the active credential. The reveal is recorded in the audit trail.',
+    description:
+      'Shows the full plugin key and plugin secret of the active credential. The reveal is recorded in the audit trail.',
     confirmLabel: 'Reveal',
     destructive: false,
     revealTitle: 'Secret revealed',

@@ -1,18 +1,19 @@
 import { useState } from 'react'
+
 import type { Developer, DeveloperRole } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
-import { Field, Select, TextInput } from '../../components/Field'
 import { CreateForm } from '../../components/CreateForm'
+import { Field, Select, TextInput } from '../../components/Field'
+import { LongValue } from '../../components/LongValue'
 import { ResourceTable } from '../../components/ResourceTable'
 import { EmptyState } from '../../components/States'
 import type { Column } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
-import { useDevelopers } from '../../stores/developers'
-import { LongValue } from '../../components/LongValue'
-import { toast } from '../../stores/toasts'
 import { useAction } from '../../components/use-action'
+import { useDevelopers } from '../../stores/developers'
+import { toast } from '../../stores/toasts'
 
 /** Offered in the form, to change or keep: the next free "Studio N" and its email. */
 function defaultsFor(developers: readonly Developer[] | null): { name: string; email: string } {
@@ -40,7 +41,11 @@ function CreateDeveloperForm() {
       onSubmit={() => {
         const chosenName = (name ?? offered.name).trim()
         void run('create', async () => {
-          const developer = await create({ email: (email ?? offered.email).trim(), name: chosenName || undefined, role })
+          const developer = await create({
+            email: (email ?? offered.email).trim(),
+            name: chosenName || undefined,
+            role
+          })
           toast.success(
             `Now acting as ${developer.name ?? developer.email}`,
             `Developer created${developer.role === 'admin' ? ' (admin)' : ''}: ${developer.email}. New products belong to them.`
@@ -52,10 +57,25 @@ function CreateDeveloperForm() {
       }}
     >
       <Field label="Email">
-        {(control) => <TextInput {...control} type="email" required value={email ?? offered.email} onChange={(e) => setEmail(e.target.value)} />}
+        {(control) => (
+          <TextInput
+            {...control}
+            type="email"
+            required
+            value={email ?? offered.email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        )}
       </Field>
       <Field label="Name">
-        {(control) => <TextInput {...control} value={name ?? offered.name} onChange={(e) => setName(e.target.value)} placeholder="Optional" />}
+        {(control) => (
+          <TextInput
+            {...control}
+            value={name ?? offered.name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Optional"
+          />
+        )}
       </Field>
       <Field label="Role">
         {(control) => (
@@ -116,7 +136,11 @@ export function DeveloperList() {
         developer.id === actingId ? (
           <Badge tone="success">acting</Badge>
         ) : (
-          <Button size="sm" onClick={() => setActing(developer.id)} aria-label={`Act as ${developer.name ?? developer.email}`}>
+          <Button
+            size="sm"
+            onClick={() => setActing(developer.id)}
+            aria-label={`Act as ${developer.name ?? developer.email}`}
+          >
             Act as
           </Button>
         ),
@@ -125,7 +149,11 @@ export function DeveloperList() {
   ]
 
   return (
-    <Card title="Developers" description="The acting developer calls the management API with their own session token." testId="developer-list">
+    <Card
+      title="Developers"
+      description="The acting developer calls the management API with their own session token."
+      testId="developer-list"
+    >
       <ResourceTable
         resource={developers}
         rows={developers.data}

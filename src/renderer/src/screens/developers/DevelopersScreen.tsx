@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+
 import { useConnection } from '../../stores/connection'
 import { useDevelopers } from '../../stores/developers'
 import { useProducts } from '../../stores/products'

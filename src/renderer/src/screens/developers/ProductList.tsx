@@ -1,21 +1,22 @@
 import { useState } from 'react'
-import { failedWithoutData } from '../../stores/resource'
-import type { Resource } from '../../stores/resource'
+
 import type { CredentialRecord, Developer, Product } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
-import { Field, Select, TextInput } from '../../components/Field'
 import { CreateForm } from '../../components/CreateForm'
+import { Field, Select, TextInput } from '../../components/Field'
+import { ListSearch, matchesQuery } from '../../components/ListSearch'
+import { LongValue } from '../../components/LongValue'
 import { ResourceTable } from '../../components/ResourceTable'
 import { EmptyState } from '../../components/States'
 import type { Column } from '../../components/Table'
+import { useAction } from '../../components/use-action'
+import { buildHash } from '../../navigation/routes'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
 import { currentCredentialByProduct, selectVisibleProducts, useProducts } from '../../stores/products'
+import { failedWithoutData } from '../../stores/resource'
+import type { Resource } from '../../stores/resource'
 import { toast } from '../../stores/toasts'
-import { useAction } from '../../components/use-action'
-import { ListSearch, matchesQuery } from '../../components/ListSearch'
-import { LongValue } from '../../components/LongValue'
-import { buildHash } from '../../navigation/routes'
 
 /** Stable empty list: a selector must not build a new array on every call. */
 const NO_DEVELOPERS: Developer[] = []
@@ -40,7 +41,10 @@ function CreateProductForm({ acting, developers }: { acting: Developer; develope
       busy={busy !== null}
       error={error}
       onSubmit={() => {
-        const input: { developerId: string; name: string; storefrontSlug?: string } = { developerId: ownerId, name: name.trim() }
+        const input: { developerId: string; name: string; storefrontSlug?: string } = {
+          developerId: ownerId,
+          name: name.trim()
+        }
         if (slug.trim()) input.storefrontSlug = slug.trim()
         void run('create', async () => {
           const product = await createProduct(input)
@@ -51,10 +55,27 @@ function CreateProductForm({ acting, developers }: { acting: Developer; develope
       }}
     >
       <Field label="Product name">
-        {(control) => <TextInput {...control} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} placeholder="Tape Delay" />}
+        {(control) => (
+          <TextInput
+            {...control}
+            required
+            maxLength={200}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Tape Delay"
+          />
+        )}
       </Field>
       <Field label="Storefront slug" hint="Optional: lowercase, digits, dashes.">
-        {(control) => <TextInput {...control} value={slug} pattern="[a-z0-9][a-z0-9\-]*" onChange={(e) => setSlug(e.target.value)} placeholder="my-store" />}
+        {(control) => (
+          <TextInput
+            {...control}
+            value={slug}
+            pattern="[a-z0-9][a-z0-9\-]*"
+            onChange={(e) => setSlug(e.target.value)}
+            placeholder="my-store"
+          />
+        )}
       </Field>
       {acting.role === 'admin' ? (
         <Field label="Owner">
@@ -83,7 +104,9 @@ export function ProductList() {
   const [query, setQuery] = useState('')
   const listed = useProducts((state) => selectVisibleProducts(state, acting))
   // The list shown fails with the product list, or with the acting developer's listing.
-  const listing = useProducts((state): Resource<unknown> => (failedWithoutData(state.products) ? state.products : state.visible))
+  const listing = useProducts((state): Resource<unknown> =>
+    failedWithoutData(state.products) ? state.products : state.visible
+  )
   const visible = acting ? listed : products.data && developers.length === 0 ? [] : null
   const rows = visible?.filter((product) => matchesQuery(query, product.name, product.id, product.appId)) ?? null
   const current = currentCredentialByProduct(credentials)
@@ -107,9 +130,21 @@ export function ProductList() {
       skeletonWidth: '80%',
       sortValue: (product) => product.name
     },
-    { key: 'app', header: 'App ID', render: (product) => <code className="mono small">{product.appId}</code>, sortValue: (product) => product.appId },
+    {
+      key: 'app',
+      header: 'App ID',
+      render: (product) => <code className="mono small">{product.appId}</code>,
+      sortValue: (product) => product.appId
+    },
     ...(acting?.role === 'admin'
-      ? [{ key: 'owner', header: 'Owner', width: 140, render: (product: Product) => <span className="small">{ownerName(product.developerId)}</span> }]
+      ? [
+          {
+            key: 'owner',
+            header: 'Owner',
+            width: 140,
+            render: (product: Product) => <span className="small">{ownerName(product.developerId)}</span>
+          }
+        ]
       : []),
     {
       key: 'credential',
@@ -125,7 +160,11 @@ export function ProductList() {
       width: 124,
       align: 'right',
       render: (product) => (
-        <a className="btn btn--secondary btn--sm" href={buildHash('credentials', { product: product.id })} aria-label={`Credentials of ${product.name}`}>
+        <a
+          className="btn btn--secondary btn--sm"
+          href={buildHash('credentials', { product: product.id })}
+          aria-label={`Credentials of ${product.name}`}
+        >
           Credentials
         </a>
       ),

@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react'
+
 import { Card } from '../../components/Card'
+import { JsonView } from '../../components/JsonView'
 import { EmptyState, ErrorState } from '../../components/States'
 import { Tabs } from '../../components/Tabs'
-import { JsonView } from '../../components/JsonView'
 import { useConnection } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
 import { useProducts } from '../../stores/products'
 import { AccountGroup } from './AccountGroup'
-import { LibrarySource } from './LibrarySource'
 import { LibrarySkeleton } from './LibrarySkeleton'
+import { LibrarySource } from './LibrarySource'
 import { LicensesGroup } from './LicensesGroup'
 import { OrdersGroup } from './OrdersGroup'
 import { ProductsGroup } from './ProductsGroup'
@@ -37,7 +38,11 @@ export function LibraryScreen({ params }: { params: Record<string, string> }) {
     if (customers === null) return
     const current = useLibrary.getState().source
     const wanted = params.customer
-    if (wanted && customers.some((customer) => customer.id === wanted) && !(current?.kind === 'customer' && current.customerId === wanted)) {
+    if (
+      wanted &&
+      customers.some((customer) => customer.id === wanted) &&
+      !(current?.kind === 'customer' && current.customerId === wanted)
+    ) {
       void selectCustomer(wanted)
     } else if (!current && customers[0]) {
       void selectCustomer(customers[0].id)
@@ -55,7 +60,8 @@ export function LibraryScreen({ params }: { params: Record<string, string> }) {
         <div className="library__main">
           {source === null && customers !== null && customers.length === 0 ? (
             <EmptyState title="No customers yet">
-              Create a customer above, or paste a library token. The “full library” preset (Scenarios) has one with seven licenses.
+              Create a customer above, or paste a library token. The “full library” preset (Scenarios) has one with
+              seven licenses.
             </EmptyState>
           ) : (
             <Tabs
@@ -75,7 +81,10 @@ export function LibraryScreen({ params }: { params: Record<string, string> }) {
               ) : payload === null ? (
                 <LibrarySkeleton />
               ) : tab === 'raw' ? (
-                <Card title="GET /api/library" description="The payload exactly as the customer library page receives it.">
+                <Card
+                  title="GET /api/library"
+                  description="The payload exactly as the customer library page receives it."
+                >
                   <JsonView value={payload} label="Library payload" maxHeight={640} testId="library-raw" />
                 </Card>
               ) : (

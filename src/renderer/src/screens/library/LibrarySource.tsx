@@ -1,12 +1,13 @@
 import { useState } from 'react'
+
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
+import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
 import { Field, Select, TextInput } from '../../components/Field'
 import { matchesQuery } from '../../components/ListSearch'
-import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
+import { replaceParams } from '../../navigation/router'
 import { useLibrary } from '../../stores/library'
 import { toast } from '../../stores/toasts'
-import { replaceParams } from '../../navigation/router'
 
 /** Whose library: a customer (a library token is minted for them) or a pasted token; and as which device. */
 export function LibrarySource() {
@@ -27,7 +28,9 @@ export function LibrarySource() {
   const customerId = source?.kind === 'customer' ? source.customerId : ''
   // Hundreds of customers: a search narrows the picker (the chosen one stays in it).
   const [query, setQuery] = useState('')
-  const listed = (customers ?? []).filter((customer) => customer.id === customerId || matchesQuery(query, customer.name, customer.email, customer.id))
+  const listed = (customers ?? []).filter(
+    (customer) => customer.id === customerId || matchesQuery(query, customer.name, customer.email, customer.id)
+  )
 
   return (
     <Card className="library-source" testId="library-source">
@@ -46,7 +49,9 @@ export function LibrarySource() {
               data-testid="library-customer"
             >
               {customers === null ? <option value="">Loading customers…</option> : null}
-              {customers !== null && customerId === '' && source?.kind !== 'token' ? <option value="">Choose a customer</option> : null}
+              {customers !== null && customerId === '' && source?.kind !== 'token' ? (
+                <option value="">Choose a customer</option>
+              ) : null}
               {source?.kind === 'token' ? <option value="__token">Pasted library token</option> : null}
               {listed.map((customer) => (
                 <option key={customer.id} value={customer.id}>
@@ -69,7 +74,9 @@ export function LibrarySource() {
                   const next = event.target.value
                   setQuery(next)
                   // One match: that is the customer meant.
-                  const matches = (customers ?? []).filter((customer) => matchesQuery(next, customer.name, customer.email, customer.id))
+                  const matches = (customers ?? []).filter((customer) =>
+                    matchesQuery(next, customer.name, customer.email, customer.id)
+                  )
                   const only = matches.length === 1 ? matches[0] : undefined
                   if (next.trim() && only && only.id !== customerId) {
                     replaceParams('library', { customer: only.id })
@@ -93,7 +100,14 @@ export function LibrarySource() {
         >
           <Field label="…or a library token">
             {(control) => (
-              <TextInput {...control} type="password" className="mono" value={token} onChange={(event) => setToken(event.target.value)} placeholder="eyJ…" />
+              <TextInput
+                {...control}
+                type="password"
+                className="mono"
+                value={token}
+                onChange={(event) => setToken(event.target.value)}
+                placeholder="eyJ…"
+              />
             )}
           </Field>
           <Button size="sm" type="submit" disabled={!token.trim()} disabledReason="Paste a library token first.">
@@ -102,7 +116,11 @@ export function LibrarySource() {
         </form>
       </div>
       <div className="library-source__row">
-        <Field label="This device (instance ID)" hint="Marks which licenses are activated on it." className="library-source__option">
+        <Field
+          label="This device (instance ID)"
+          hint="Marks which licenses are activated on it."
+          className="library-source__option"
+        >
           {(control) => (
             <TextInput
               {...control}
@@ -159,7 +177,10 @@ export function LibrarySource() {
         onClose={() => setNaming(null)}
         onSubmit={async ({ name, email }) => {
           const customer = await createCustomer({ email: email ?? '', ...(name ? { name } : {}) })
-          toast.success('Customer created', `${customer.name ?? customer.email} (${customer.email}); their library is open.`)
+          toast.success(
+            'Customer created',
+            `${customer.name ?? customer.email} (${customer.email}); their library is open.`
+          )
           replaceParams('library', { customer: customer.id })
           await selectCustomer(customer.id)
         }}

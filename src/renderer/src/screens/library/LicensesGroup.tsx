@@ -1,20 +1,21 @@
 import { Fragment, useMemo, useState } from 'react'
+
 import type { LibraryLicense, LicenseCode } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import type { Tone } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
-import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { LongValue } from '../../components/LongValue'
+import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { EmptyState } from '../../components/States'
 import { SortButton, sortRows } from '../../components/Table'
 import type { TableSort } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
+import { useAction } from '../../components/use-action'
+import { humanLabel } from '../../format/labels'
 import { emulatorNow } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
-import { LongValue } from '../../components/LongValue'
-import { humanLabel } from '../../format/labels'
-import { useAction } from '../../components/use-action'
 import { toast } from '../../stores/toasts'
 
 const STATE_TONES: Record<LicenseCode, Tone> = {
@@ -39,7 +40,11 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
   const updateLicense = useLibrary((state) => state.updateLicense)
   const { busy, run } = useAction<'suspend' | 'reinstate' | 'unexpire' | 'expire'>()
   const [confirmRevoke, setConfirmRevoke] = useState(false)
-  const act = async (what: 'suspend' | 'reinstate' | 'unexpire' | 'expire', patch: Parameters<typeof updateLicense>[1], done: string) => {
+  const act = async (
+    what: 'suspend' | 'reinstate' | 'unexpire' | 'expire',
+    patch: Parameters<typeof updateLicense>[1],
+    done: string
+  ) => {
     const failure = await run(what, async () => {
       await updateLicense(license.id, patch)
       toast.success(done, license.license_key)
@@ -51,17 +56,32 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
   return (
     <div className="license-qa" role="group" aria-label={`QA actions for ${license.license_key}`}>
       {license.status === 'active' ? (
-        <Button size="sm" variant="ghost" busy={busy === 'suspend'} onClick={() => void act('suspend', { status: 'suspended' }, 'License suspended')}>
+        <Button
+          size="sm"
+          variant="ghost"
+          busy={busy === 'suspend'}
+          onClick={() => void act('suspend', { status: 'suspended' }, 'License suspended')}
+        >
           Suspend
         </Button>
       ) : (
-        <Button size="sm" variant="ghost" busy={busy === 'reinstate'} onClick={() => void act('reinstate', { status: 'active' }, 'License reinstated')}>
+        <Button
+          size="sm"
+          variant="ghost"
+          busy={busy === 'reinstate'}
+          onClick={() => void act('reinstate', { status: 'active' }, 'License reinstated')}
+        >
           Reinstate
         </Button>
       )}
       {license.kind !== 'subscription' ? (
         expired ? (
-          <Button size="sm" variant="ghost" busy={busy === 'unexpire'} onClick={() => void act('unexpire', { expiresAt: null }, 'Expiry removed')}>
+          <Button
+            size="sm"
+            variant="ghost"
+            busy={busy === 'unexpire'}
+            onClick={() => void act('unexpire', { expiresAt: null }, 'Expiry removed')}
+          >
             Remove expiry
           </Button>
         ) : (
@@ -69,7 +89,9 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
             size="sm"
             variant="ghost"
             busy={busy === 'expire'}
-            onClick={() => void act('expire', { expiresAt: new Date(emulatorNow() - 1000).toISOString() }, 'License expired')}
+            onClick={() =>
+              void act('expire', { expiresAt: new Date(emulatorNow() - 1000).toISOString() }, 'License expired')
+            }
           >
             Expire now
           </Button>
@@ -85,7 +107,8 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
         title="Revoke this license?"
         description={
           <p>
-            <code className="mono">{license.license_key}</code> stops validating at once; the plugin sees <code>REVOKED</code>. Reinstate brings it back.
+            <code className="mono">{license.license_key}</code> stops validating at once; the plugin sees{' '}
+            <code>REVOKED</code>. Reinstate brings it back.
           </p>
         }
         confirmLabel="Revoke license"
@@ -157,7 +180,10 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
             <tbody>
               {rows.shown.map((license) => (
                 <Fragment key={license.id}>
-                  <tr data-testid={`license-${license.id}`} className={license.activations.length > 0 ? 'has-children' : undefined}>
+                  <tr
+                    data-testid={`license-${license.id}`}
+                    className={license.activations.length > 0 ? 'has-children' : undefined}
+                  >
                     <td>
                       <span className="stack stack--tight">
                         <LongValue value={license.license_key} what="license key" />
@@ -173,7 +199,11 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                       </span>
                     </td>
                     <td className="small">
-                      {license.expires_at ? <RelativeTime value={license.expires_at} kind="deadline" /> : <span className="muted">never</span>}
+                      {license.expires_at ? (
+                        <RelativeTime value={license.expires_at} kind="deadline" />
+                      ) : (
+                        <span className="muted">never</span>
+                      )}
                     </td>
                     <td>
                       <span className="meter" title={`${license.activation_count} of ${license.max_activations} used`}>
@@ -211,7 +241,8 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                               .join(' · ')}
                           </span>
                           <span className="muted small">
-                            activated <RelativeTime value={activation.first_seen_at} />, last seen <RelativeTime value={activation.last_seen_at} />
+                            activated <RelativeTime value={activation.first_seen_at} />, last seen{' '}
+                            <RelativeTime value={activation.last_seen_at} />
                           </span>
                         </span>
                       </td>
@@ -223,7 +254,13 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
           </table>
         </div>
       )}
-      <ShowMore shown={rows.shown.length} total={rows.total} what="licenses" onMore={rows.showMore} onAll={rows.showAll} />
+      <ShowMore
+        shown={rows.shown.length}
+        total={rows.total}
+        what="licenses"
+        onMore={rows.showMore}
+        onAll={rows.showAll}
+      />
     </Card>
   )
 }

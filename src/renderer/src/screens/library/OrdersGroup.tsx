@@ -1,4 +1,6 @@
 import { useState } from 'react'
+
+import type { OrderReversal } from '../../../../shared/contract/orders'
 import type { LibraryOrder } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
@@ -12,7 +14,6 @@ import { humanLabel } from '../../format/labels'
 import { formatMoney } from '../../format/number'
 import { useLibrary } from '../../stores/library'
 import { toast } from '../../stores/toasts'
-import type { OrderReversal } from '../../../../shared/contract/orders'
 
 type Reversal = OrderReversal
 
@@ -53,8 +54,9 @@ function OrderQa({ order }: { order: LibraryOrder }) {
         title={copy?.title ?? ''}
         description={
           <p>
-            {copy?.what} What the order granted ends at once: its licenses stop validating (the plugin sees <code>REVOKED</code>), {products} can no longer be
-            downloaded through it, and a subscription it paid for ends. This cannot be undone.
+            {copy?.what} What the order granted ends at once: its licenses stop validating (the plugin sees{' '}
+            <code>REVOKED</code>), {products} can no longer be downloaded through it, and a subscription it paid for
+            ends. This cannot be undone.
           </p>
         }
         confirmLabel={copy?.confirm ?? ''}
@@ -129,7 +131,13 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
           }
         ]}
       />
-      <ShowMore shown={rows.shown.length} total={rows.total} what="orders" onMore={rows.showMore} onAll={rows.showAll} />
+      <ShowMore
+        shown={rows.shown.length}
+        total={rows.total}
+        what="orders"
+        onMore={rows.showMore}
+        onAll={rows.showAll}
+      />
     </Card>
   )
 }

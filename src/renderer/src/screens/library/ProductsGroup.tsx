@@ -2,10 +2,10 @@ import type { LibraryProduct } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
 import { Icon } from '../../components/Icon'
+import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { EmptyState } from '../../components/States'
 import { RelativeTime } from '../../components/Time'
 import { formatBytes } from '../../format/bytes'
-import { ShowMore, useShownRows } from '../../components/ShowMore'
 
 const PLATFORMS: Record<string, string> = { windows: 'Windows', macos: 'macOS', linux: 'Linux' }
 
@@ -13,7 +13,11 @@ const PLATFORMS: Record<string, string> = { windows: 'Windows', macos: 'macOS', 
 export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
   const rows = useShownRows(products)
   return (
-    <Card title="Products" description="What the customer owns, with downloads (links check the entitlement and the download token)." testId="library-products">
+    <Card
+      title="Products"
+      description="What the customer owns, with downloads (links check the entitlement and the download token)."
+      testId="library-products"
+    >
       {products.length === 0 ? (
         <EmptyState compact title="No products">
           This customer has no active entitlement yet. Make a purchase in QA actions.
@@ -29,12 +33,14 @@ export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
                 {product.entitled ? null : <Badge tone="danger">lapsed</Badge>}
               </div>
               <p className="muted small">
-                {product.sources.join(', ')} · acquired <RelativeTime value={product.acquired_at} /> · {product.license_ids.length} license
+                {product.sources.join(', ')} · acquired <RelativeTime value={product.acquired_at} /> ·{' '}
+                {product.license_ids.length} license
                 {product.license_ids.length === 1 ? '' : 's'}
               </p>
               {!product.entitled ? (
                 <p className="muted small" data-testid="entitlement-lapsed">
-                  No downloads: every source of this product lapsed (revoked, refunded or expired license, ended trial or subscription).
+                  No downloads: every source of this product lapsed (revoked, refunded or expired license, ended trial
+                  or subscription).
                 </p>
               ) : product.downloads.length === 0 ? (
                 <p className="muted small">No downloads published.</p>
@@ -42,7 +48,12 @@ export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
                 <ul className="downloads">
                   {product.downloads.map((download) => (
                     <li key={download.file_id}>
-                      <a className="btn btn--secondary btn--sm download" href={download.url} download={download.filename} title={download.filename}>
+                      <a
+                        className="btn btn--secondary btn--sm download"
+                        href={download.url}
+                        download={download.filename}
+                        title={download.filename}
+                      >
                         <Icon name="download" size={14} />
                         <span>{PLATFORMS[download.platform] ?? download.platform}</span>
                         <span className="muted">{formatBytes(download.size_bytes)}</span>
@@ -55,7 +66,13 @@ export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
           ))}
         </ul>
       )}
-      <ShowMore shown={rows.shown.length} total={rows.total} what="products" onMore={rows.showMore} onAll={rows.showAll} />
+      <ShowMore
+        shown={rows.shown.length}
+        total={rows.total}
+        what="products"
+        onMore={rows.showMore}
+        onAll={rows.showAll}
+      />
     </Card>
   )
 }

@@ -1,21 +1,22 @@
 import { useEffect, useState } from 'react'
+
+import { SUBSCRIPTION_ACTIONS } from '../../../../shared/contract/subscriptions'
 import type { LicenseKind, SubscriptionAction, SubscriptionWithStanding } from '../../api/types'
 import { Button } from '../../components/Button'
 import { CopyButton } from '../../components/CopyButton'
 import { Field, Select, TextInput } from '../../components/Field'
+import { ProductOptions } from '../../components/ProductOptions'
 import { InlineError } from '../../components/States'
 import { DateTime } from '../../components/Time'
+import { useAction } from '../../components/use-action'
+import { useEmulatorNow } from '../../components/useNow'
 import { formatOffset } from '../../format/date'
 import { humanLabel } from '../../format/labels'
+import { useConnection } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
 import { useProducts } from '../../stores/products'
 import { useSettings } from '../../stores/settings'
-import { useConnection } from '../../stores/connection'
 import { toast } from '../../stores/toasts'
-import { useEmulatorNow } from '../../components/useNow'
-import { ProductOptions } from '../../components/ProductOptions'
-import { useAction } from '../../components/use-action'
-import { SUBSCRIPTION_ACTIONS } from '../../../../shared/contract/subscriptions'
 
 const NO_PRODUCT = 'No product to sell yet: create one on Developers & products.'
 
@@ -53,7 +54,12 @@ function PurchaseForm() {
       <div className="form-row">
         <Field label="Kind">
           {(control) => (
-            <Select {...control} value={kind} onChange={(event) => setKind(event.target.value as LicenseKind)} data-testid="purchase-kind">
+            <Select
+              {...control}
+              value={kind}
+              onChange={(event) => setKind(event.target.value as LicenseKind)}
+              data-testid="purchase-kind"
+            >
               <option value="perpetual">Perpetual</option>
               <option value="subscription">Subscription (monthly)</option>
               <option value="trial">Trial (14 days)</option>
@@ -61,7 +67,16 @@ function PurchaseForm() {
           )}
         </Field>
         <Field label="Seats">
-          {(control) => <TextInput {...control} type="number" min={0} max={1000} value={seats} onChange={(event) => setSeats(event.target.value)} />}
+          {(control) => (
+            <TextInput
+              {...control}
+              type="number"
+              min={0}
+              max={1000}
+              value={seats}
+              onChange={(event) => setSeats(event.target.value)}
+            />
+          )}
         </Field>
       </div>
       <Button
@@ -70,7 +85,11 @@ function PurchaseForm() {
         size="sm"
         busy={busy === 'purchase'}
         disabled={!chosen || !hasCustomer}
-        disabledReason={!chosen ? NO_PRODUCT : 'Choose a customer above (or paste a library token) first: the purchase goes to their library.'}
+        disabledReason={
+          !chosen
+            ? NO_PRODUCT
+            : 'Choose a customer above (or paste a library token) first: the purchase goes to their library.'
+        }
       >
         {kind === 'trial' ? 'Start trial' : kind === 'subscription' ? 'Subscribe' : 'Buy'}
       </Button>
@@ -110,7 +129,11 @@ function ResellerForm() {
               </Select>
             )}
           </Field>
-          <Field label="Reseller">{(control) => <TextInput {...control} value={reseller} onChange={(event) => setReseller(event.target.value)} />}</Field>
+          <Field label="Reseller">
+            {(control) => (
+              <TextInput {...control} value={reseller} onChange={(event) => setReseller(event.target.value)} />
+            )}
+          </Field>
         </div>
         <Button type="submit" size="sm" busy={busy === 'order'} disabled={!chosen} disabledReason={NO_PRODUCT}>
           Create reseller order
@@ -140,8 +163,13 @@ function ResellerForm() {
               onClick={() =>
                 void run('claim', async () => {
                   const result = await claim(last.claimToken)
-                  useLibrary.setState({ lastReseller: { ...last, item: { ...last.item, claimedAt: result.order_item.claimed_at } } })
-                  toast.success(result.already_claimed ? 'Already claimed by this customer' : 'Claimed', result.license.license_key)
+                  useLibrary.setState({
+                    lastReseller: { ...last, item: { ...last.item, claimedAt: result.order_item.claimed_at } }
+                  })
+                  toast.success(
+                    result.already_claimed ? 'Already claimed by this customer' : 'Claimed',
+                    result.license.license_key
+                  )
                 })
               }
             >
@@ -188,14 +216,23 @@ function SubscriptionControls() {
     if (subscription) void loadSubscription(subscription.id)
   }, [subscription, loadSubscription])
   if (!subscription) {
-    return <p className="muted small">No subscriptions. Subscribe in New purchase, or load the subscription-lifecycle preset.</p>
+    return (
+      <p className="muted small">
+        No subscriptions. Subscribe in New purchase, or load the subscription-lifecycle preset.
+      </p>
+    )
   }
   const current = answer?.subscription.id === subscription.id ? answer : undefined
   return (
     <div className="stack">
       <Field label="Subscription">
         {(control) => (
-          <Select {...control} value={subscription.id} onChange={(event) => setChosenId(event.target.value)} data-testid="subscription-picker">
+          <Select
+            {...control}
+            value={subscription.id}
+            onChange={(event) => setChosenId(event.target.value)}
+            data-testid="subscription-picker"
+          >
             {subscriptions.map((entry) => (
               <option key={entry.id} value={entry.id}>
                 {entry.product_name} · {humanLabel(entry.status)}
@@ -204,7 +241,12 @@ function SubscriptionControls() {
           </Select>
         )}
       </Field>
-      <div className="button-row" role="group" aria-label={`Actions for ${subscription.product_name}`} data-testid={`subscription-actions-${subscription.id}`}>
+      <div
+        className="button-row"
+        role="group"
+        aria-label={`Actions for ${subscription.product_name}`}
+        data-testid={`subscription-actions-${subscription.id}`}
+      >
         <span className="visually-hidden">{humanLabel(subscription.status)}</span>
         {SUBSCRIPTION_ACTIONS.map((action) => {
           const { label, done } = ACTION_COPY[action]
@@ -310,7 +352,8 @@ export function QaActions() {
       </div>
       <div className="qa-toolbar__group" role="group" aria-labelledby="qa-subscriptions-title">
         <h2 className="qa-toolbar__title" id="qa-subscriptions-title">
-          Subscriptions <span className="muted small">renewals, cancellation, failed payments and their grace period</span>
+          Subscriptions{' '}
+          <span className="muted small">renewals, cancellation, failed payments and their grace period</span>
         </h2>
         <SubscriptionControls />
       </div>

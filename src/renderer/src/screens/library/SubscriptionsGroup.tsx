@@ -3,8 +3,8 @@ import { Badge } from '../../components/Badge'
 import { Card } from '../../components/Card'
 import { EmptyState } from '../../components/States'
 import { Table } from '../../components/Table'
-import { humanLabel } from '../../format/labels'
 import { RelativeTime } from '../../components/Time'
+import { humanLabel } from '../../format/labels'
 
 export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySubscription[] }) {
   return (
@@ -31,7 +31,15 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
             header: 'Status',
             width: 100,
             render: (subscription) => (
-              <Badge tone={subscription.status === 'active' ? 'success' : subscription.status === 'past_due' ? 'warning' : 'danger'}>
+              <Badge
+                tone={
+                  subscription.status === 'active'
+                    ? 'success'
+                    : subscription.status === 'past_due'
+                      ? 'warning'
+                      : 'danger'
+                }
+              >
                 {humanLabel(subscription.status)}
               </Badge>
             )

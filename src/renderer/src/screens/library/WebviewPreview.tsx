@@ -13,7 +13,9 @@ export function WebviewPreview() {
   const reload = useLibrary((state) => state.reload)
   const payload = webview.data
   if (webview.status === 'error' && !payload)
-    return <ErrorState error={webview.error} title="Could not load the web view payload" onRetry={() => void reload()} />
+    return (
+      <ErrorState error={webview.error} title="Could not load the web view payload" onRetry={() => void reload()} />
+    )
   return (
     <div className="webview" data-testid="webview-preview">
       <div className="plugin-window" aria-label="In-plugin web view preview">
@@ -58,8 +60,13 @@ export function WebviewPreview() {
               )}
               {payload.products.flatMap((product) =>
                 product.downloads.map((download) => (
-                  <a key={`${product.product_id}-${download.platform}`} className="plugin-window__download" href={download.url}>
-                    Download {product.name} {download.version} for {download.platform} ({formatBytes(download.size_bytes)})
+                  <a
+                    key={`${product.product_id}-${download.platform}`}
+                    className="plugin-window__download"
+                    href={download.url}
+                  >
+                    Download {product.name} {download.version} for {download.platform} (
+                    {formatBytes(download.size_bytes)})
                   </a>
                 ))
               )}
@@ -73,7 +80,11 @@ export function WebviewPreview() {
         description={payload ? `Scope: ${payload.scope}. The library token is sent as Bearer.` : 'Loading…'}
         className="webview__raw"
       >
-        {payload ? <JsonView value={payload} label="Web view payload" maxHeight={520} /> : <Skeleton width="100%" height={320} radius={6} />}
+        {payload ? (
+          <JsonView value={payload} label="Web view payload" maxHeight={520} />
+        ) : (
+          <Skeleton width="100%" height={320} radius={6} />
+        )}
       </Card>
     </div>
   )

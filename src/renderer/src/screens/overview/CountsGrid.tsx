@@ -1,15 +1,20 @@
+import type { Counts } from '../../api/types'
 import { Skeleton } from '../../components/Skeleton'
 import { formatCount } from '../../format/number'
-import { useConnection } from '../../stores/connection'
-import { useServerLink } from '../../stores/server-link'
-import type { Counts } from '../../api/types'
 import { buildHash } from '../../navigation/routes'
 import type { ScreenId } from '../../navigation/routes'
+import { useConnection } from '../../stores/connection'
+import { useServerLink } from '../../stores/server-link'
 
 const TILES: { key: keyof Counts; label: string; screen: ScreenId; detail?: (counts: Counts) => string }[] = [
   { key: 'developers', label: 'Developers', screen: 'developers' },
   { key: 'products', label: 'Products', screen: 'developers' },
-  { key: 'credentials', label: 'Credentials', screen: 'credentials', detail: (c) => `${formatCount(c.activeCredentials)} active` },
+  {
+    key: 'credentials',
+    label: 'Credentials',
+    screen: 'credentials',
+    detail: (c) => `${formatCount(c.activeCredentials)} active`
+  },
   { key: 'customers', label: 'Customers', screen: 'library' },
   { key: 'licenses', label: 'Licenses', screen: 'library' },
   { key: 'activations', label: 'Live activations', screen: 'library' },
@@ -23,13 +28,16 @@ export function CountsGrid() {
   return (
     <section aria-labelledby="counts-title" className="counts">
       <h2 id="counts-title" className="section-title">
-        What it holds{down ? <span className="muted small"> · last read before the server stopped answering</span> : null}
+        What it holds
+        {down ? <span className="muted small"> · last read before the server stopped answering</span> : null}
       </h2>
       <ul className="counts__grid">
         {TILES.map((tile) => (
           <li key={tile.key}>
             <a className="count-tile" href={buildHash(tile.screen)} data-testid={`count-${tile.key}`}>
-              <span className="count-tile__value">{counts ? formatCount(counts[tile.key]) : <Skeleton width={36} height="1em" />}</span>
+              <span className="count-tile__value">
+                {counts ? formatCount(counts[tile.key]) : <Skeleton width={36} height="1em" />}
+              </span>
               <span className="count-tile__label">{tile.label}</span>
               <span className="count-tile__detail">{counts && tile.detail ? tile.detail(counts) : '\u00a0'}</span>
             </a>

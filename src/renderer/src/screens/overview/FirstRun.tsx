@@ -1,17 +1,18 @@
 import { useEffect, useState } from 'react'
+
 import type { Developer, Product } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
-import { Icon } from '../../components/Icon'
 import { DefaultsDialog, PERSON_FIELDS } from '../../components/DefaultsDialog'
+import { Icon } from '../../components/Icon'
 import { InlineError } from '../../components/States'
 import { useAction } from '../../components/use-action'
+import { buildHash } from '../../navigation/routes'
 import { useConnection } from '../../stores/connection'
 import { selectActingDeveloper, useDevelopers } from '../../stores/developers'
 import { selectVisibleProducts, useProducts } from '../../stores/products'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { buildHash } from '../../navigation/routes'
 
 /** Stable empty list: a selector must not build a new array on every call. */
 const NO_DEVELOPERS: Developer[] = []
@@ -38,7 +39,11 @@ export function FirstRun() {
   const hasProduct = own.length > 0
 
   return (
-    <Card title="Get started" description="A developer and a product, then issue the product's credential." testId="first-run">
+    <Card
+      title="Get started"
+      description="A developer and a product, then issue the product's credential."
+      testId="first-run"
+    >
       <ol className="steps">
         <li className={`step ${hasDeveloper ? 'step--done' : 'step--current'}`}>
           <span className="step__marker" aria-hidden="true">
@@ -122,7 +127,10 @@ export function FirstRun() {
         onSubmit={async ({ name, email }) => {
           const developer = await createDeveloper({ email: email ?? '', ...(name ? { name } : {}) })
           void refreshInfo()
-          toast.success(`Now acting as ${developer.name ?? developer.email}`, `Developer created (${developer.id}); new products belong to them.`)
+          toast.success(
+            `Now acting as ${developer.name ?? developer.email}`,
+            `Developer created (${developer.id}); new products belong to them.`
+          )
         }}
         testId="create-developer-dialog"
       />

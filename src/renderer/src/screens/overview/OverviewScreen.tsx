@@ -1,9 +1,10 @@
 import { useEffect } from 'react'
-import { failedWithoutData } from '../../stores/resource'
+
+import { ErrorState } from '../../components/States'
 import { useConnection } from '../../stores/connection'
 import { useDevelopers } from '../../stores/developers'
 import { useProducts } from '../../stores/products'
-import { ErrorState } from '../../components/States'
+import { failedWithoutData } from '../../stores/resource'
 import { CountsGrid } from './CountsGrid'
 import { FirstRun } from './FirstRun'
 import { QuickLinks } from './QuickLinks'
@@ -33,11 +34,16 @@ export function OverviewScreen() {
 
   // "Get started" until the first credential exists: developer, product, then the credential.
   const credentialCount = info.data?.counts.credentials ?? 0
-  const firstRun = developers !== null && products !== null && (developers.length === 0 || products.length === 0 || credentialCount === 0)
+  const firstRun =
+    developers !== null &&
+    products !== null &&
+    (developers.length === 0 || products.length === 0 || credentialCount === 0)
 
   return (
     <div className="screen overview" data-testid="overview">
-      {failedWithoutData(info) ? <ErrorState error={info.error} title="Could not read the server status" onRetry={() => void refreshInfo()} /> : null}
+      {failedWithoutData(info) ? (
+        <ErrorState error={info.error} title="Could not read the server status" onRetry={() => void refreshInfo()} />
+      ) : null}
       <div className="grid grid--overview">
         <ServerCard />
         {firstRun ? <FirstRun /> : <QuickLinks />}

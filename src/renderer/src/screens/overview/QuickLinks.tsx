@@ -1,16 +1,28 @@
 import { Card } from '../../components/Card'
 import { Icon } from '../../components/Icon'
-import { useConnection } from '../../stores/connection'
 import { buildHash } from '../../navigation/routes'
 import { openExternal } from '../../platform/save-file'
+import { useConnection } from '../../stores/connection'
 
 /** Where people usually go next. */
 export function QuickLinks() {
   const baseUrl = useConnection((state) => state.baseUrl) ?? ''
   const links = [
-    { href: buildHash('credentials'), title: 'Issue or rotate a credential', text: 'App ID, plugin key and secret per product; export the package config.' },
-    { href: buildHash('tester'), title: 'Test a plugin connection', text: 'Verify the four values, then activate, validate and deactivate.' },
-    { href: buildHash('library'), title: "Open a customer's library", text: 'Products, licenses and activations as the customer sees them.' },
+    {
+      href: buildHash('credentials'),
+      title: 'Issue or rotate a credential',
+      text: 'App ID, plugin key and secret per product; export the package config.'
+    },
+    {
+      href: buildHash('tester'),
+      title: 'Test a plugin connection',
+      text: 'Verify the four values, then activate, validate and deactivate.'
+    },
+    {
+      href: buildHash('library'),
+      title: "Open a customer's library",
+      text: 'Products, licenses and activations as the customer sees them.'
+    },
     { href: buildHash('requests'), title: 'Watch requests live', text: 'Everything a plugin sends, redacted.' }
   ]
   return (

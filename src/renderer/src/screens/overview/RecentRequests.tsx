@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+
 import { toApiError } from '../../api/errors'
 import type { ApiError } from '../../api/errors'
 import type { RequestSummary } from '../../api/types'
@@ -8,8 +9,8 @@ import { EmptyState, ErrorState } from '../../components/States'
 import { Table } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
 import { formatDuration } from '../../format/date'
-import { requireApi, useConnection } from '../../stores/connection'
 import { buildHash } from '../../navigation/routes'
+import { requireApi, useConnection } from '../../stores/connection'
 import { WITHOUT_UI_CALLS } from '../../stores/requests'
 
 const SHOWN = 6

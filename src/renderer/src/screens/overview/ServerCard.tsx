@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react'
+
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { Card, KeyValue } from '../../components/Card'
 import { CopyButton } from '../../components/CopyButton'
 import { Skeleton } from '../../components/Skeleton'
+import { buildHash } from '../../navigation/routes'
 import { useConnection } from '../../stores/connection'
 import { useServerLink } from '../../stores/server-link'
-import { buildHash } from '../../navigation/routes'
 
 interface DesktopInfo {
   dataDir: string
@@ -77,7 +78,8 @@ export function ServerCard() {
                   )}
                 </span>
                 <span className="muted small mono">
-                  {info.credentialHeaders.appId}, {info.credentialHeaders.pluginKey}, {info.credentialHeaders.pluginSecret}
+                  {info.credentialHeaders.appId}, {info.credentialHeaders.pluginKey},{' '}
+                  {info.credentialHeaders.pluginSecret}
                 </span>
               </span>
             ) : (
@@ -92,7 +94,10 @@ export function ServerCard() {
                 {desktopInfo ? (
                   <span className="inline-actions">
                     <span className="muted small">
-                      Runtime key kept {desktopInfo.runtimeKeyProtection === 'safeStorage' ? 'in the OS keychain (safeStorage)' : 'in a file beside the data'}
+                      Runtime key kept{' '}
+                      {desktopInfo.runtimeKeyProtection === 'safeStorage'
+                        ? 'in the OS keychain (safeStorage)'
+                        : 'in a file beside the data'}
                     </span>
                     <Button size="sm" icon="folder" onClick={() => void window.emulatorDesktop?.openDataFolder()}>
                       Open data folder

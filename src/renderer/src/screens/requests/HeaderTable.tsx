@@ -1,7 +1,15 @@
 import type { HeaderMap } from '../../api/types'
 
 /** Headers (or query parameters) as name/value rows; values are shown as the server recorded them. */
-export function HeaderTable({ headers, caption, empty = 'None' }: { headers: HeaderMap | Record<string, string>; caption: string; empty?: string }) {
+export function HeaderTable({
+  headers,
+  caption,
+  empty = 'None'
+}: {
+  headers: HeaderMap | Record<string, string>
+  caption: string
+  empty?: string
+}) {
   const entries = Object.entries(headers)
   if (entries.length === 0) return <p className="muted small">{empty}</p>
   return (

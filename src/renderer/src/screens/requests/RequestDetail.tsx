@@ -1,4 +1,5 @@
 import { useState } from 'react'
+
 import type { RequestEntry } from '../../api/types'
 import { Badge, StatusBadge } from '../../components/Badge'
 import { KeyValue } from '../../components/Card'
@@ -48,14 +49,18 @@ function EntryView({ entry }: { entry: RequestEntry }) {
   return (
     <div className="stack" data-testid="request-detail">
       <p className="detail-title">
-        <span className="method">{entry.method}</span> <code className="mono break">{entry.path}</code> <StatusBadge status={entry.status} />
+        <span className="method">{entry.method}</span> <code className="mono break">{entry.path}</code>{' '}
+        <StatusBadge status={entry.status} />
       </p>
       <KeyValue
         items={[
           { label: 'When', value: <DateTime value={entry.at} clock="system" seconds /> },
           { label: 'Surface', value: SURFACE_LABELS[entry.surface] },
           { label: 'Auth', value: <Badge tone="neutral">{AUTH_LABELS[entry.authKind] ?? entry.authKind}</Badge> },
-          { label: 'Product', value: entry.productId ? <code className="mono">{entry.productId}</code> : <span className="muted">—</span> },
+          {
+            label: 'Product',
+            value: entry.productId ? <code className="mono">{entry.productId}</code> : <span className="muted">—</span>
+          },
           { label: 'Time taken', value: formatDuration(entry.durationMs) },
           { label: 'Sent by', value: SENT_BY[entry.source] },
           ...(entry.errorCode ? [{ label: 'Error code', value: <code className="mono">{entry.errorCode}</code> }] : []),
@@ -65,7 +70,8 @@ function EntryView({ entry }: { entry: RequestEntry }) {
                   label: 'Fault rule',
                   value: (
                     <span data-testid="request-fault">
-                      <Badge tone="danger">{entry.fault.kind}</Badge> <code className="mono break">{entry.fault.ruleId}</code>: {entry.fault.label}
+                      <Badge tone="danger">{entry.fault.kind}</Badge>{' '}
+                      <code className="mono break">{entry.fault.ruleId}</code>: {entry.fault.label}
                     </span>
                   )
                 }
@@ -136,7 +142,11 @@ export function RequestDetail() {
         ) : detail.data ? (
           <EntryView entry={detail.data} key={detail.data.id} />
         ) : detail.status === 'error' ? (
-          <ErrorState error={detail.error} title="Could not read this request" onRetry={() => void select(selectedId)} />
+          <ErrorState
+            error={detail.error}
+            title="Could not read this request"
+            onRetry={() => void select(selectedId)}
+          />
         ) : (
           <div aria-hidden="true" className="stack">
             <Skeleton width="80%" height="1.4em" />

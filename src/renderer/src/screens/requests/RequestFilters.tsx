@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react'
+
 import { SURFACES } from '../../../../shared/contract/inspector'
 import type { Surface } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { Checkbox, Field, Select, TextInput } from '../../components/Field'
-import { useProducts } from '../../stores/products'
-import { WITHOUT_UI_CALLS, useRequests } from '../../stores/requests'
-import { toast } from '../../stores/toasts'
 import { ProductOptions } from '../../components/ProductOptions'
+import { useProducts } from '../../stores/products'
+import { useRequests, WITHOUT_UI_CALLS } from '../../stores/requests'
+import { toast } from '../../stores/toasts'
 
 export const SURFACE_LABELS: Record<Surface, string> = {
   'developer-plugin-keys': 'Credential management',
@@ -45,7 +46,11 @@ function LiveIndicator() {
         <span className="status-dot status-dot--live" aria-hidden="true" /> Live
       </span>
     )
-  return <Badge tone="neutral">{live === 'reconnecting' ? 'reconnecting…' : live === 'connecting' ? 'connecting…' : 'off'}</Badge>
+  return (
+    <Badge tone="neutral">
+      {live === 'reconnecting' ? 'reconnecting…' : live === 'connecting' ? 'connecting…' : 'off'}
+    </Badge>
+  )
 }
 
 /**
@@ -133,7 +138,11 @@ export function RequestFilters() {
       </Field>
       <Field label="Method" className="toolbar__field toolbar__field--narrow">
         {(control) => (
-          <Select {...control} value={filters.method ?? ''} onChange={(event) => setFilters({ method: event.target.value || undefined })}>
+          <Select
+            {...control}
+            value={filters.method ?? ''}
+            onChange={(event) => setFilters({ method: event.target.value || undefined })}
+          >
             <option value="">Any</option>
             {['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'].map((method) => (
               <option key={method} value={method}>
@@ -154,7 +163,13 @@ export function RequestFilters() {
       </div>
       <div className="toolbar__spacer" />
       <LiveIndicator />
-      <Button size="sm" icon={paused ? 'play' : 'pause'} needsServer={false} onClick={() => setPaused(!paused)} aria-pressed={paused}>
+      <Button
+        size="sm"
+        icon={paused ? 'play' : 'pause'}
+        needsServer={false}
+        onClick={() => setPaused(!paused)}
+        aria-pressed={paused}
+      >
         {paused ? 'Resume' : 'Pause'}
       </Button>
       <Button size="sm" icon="trash" variant="ghost" onClick={() => setConfirming(true)}>

@@ -1,14 +1,15 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { KeyboardEvent } from 'react'
+
 import type { RequestSummary } from '../../api/types'
 import { Badge, StatusBadge } from '../../components/Badge'
 import { Button } from '../../components/Button'
 import { EmptyState, ErrorState } from '../../components/States'
-import { Table, sortRows } from '../../components/Table'
+import { sortRows, Table } from '../../components/Table'
 import type { Column, TableSort } from '../../components/Table'
 import { formatDuration, formatTimeOfDay } from '../../format/date'
-import { hasChosenFilters, useRequests } from '../../stores/requests'
 import { buildHash } from '../../navigation/routes'
+import { hasChosenFilters, useRequests } from '../../stores/requests'
 import { SURFACE_LABELS } from './RequestFilters'
 
 /** Rows drawn beyond the visible ones, above and below, so a fast scroll shows no gap. */
@@ -66,7 +67,8 @@ export function RequestList() {
     if (!element) return
     const observer = new ResizeObserver(() => setView((current) => ({ ...current, height: element.clientHeight })))
     observer.observe(element)
-    const onScroll = () => setView((current) => (current.top === element.scrollTop ? current : { ...current, top: element.scrollTop }))
+    const onScroll = () =>
+      setView((current) => (current.top === element.scrollTop ? current : { ...current, top: element.scrollTop }))
     element.addEventListener('scroll', onScroll, { passive: true })
     return () => {
       observer.disconnect()
@@ -108,7 +110,8 @@ export function RequestList() {
     if (element) {
       const rowTop = nextIndex * rowHeight
       if (rowTop < element.scrollTop) element.scrollTop = rowTop
-      else if (rowTop + rowHeight * 2 > element.scrollTop + element.clientHeight) element.scrollTop = rowTop + rowHeight * 2 - element.clientHeight
+      else if (rowTop + rowHeight * 2 > element.scrollTop + element.clientHeight)
+        element.scrollTop = rowTop + rowHeight * 2 - element.clientHeight
       setView({ top: element.scrollTop, height: element.clientHeight })
     }
   }
@@ -145,7 +148,14 @@ export function RequestList() {
       ),
       skeletonWidth: '85%'
     },
-    { key: 'status', header: 'Status', width: 88, sortValue: SORT_VALUES.status, render: (entry) => <StatusBadge status={entry.status} />, skeletonWidth: 40 },
+    {
+      key: 'status',
+      header: 'Status',
+      width: 88,
+      sortValue: SORT_VALUES.status,
+      render: (entry) => <StatusBadge status={entry.status} />,
+      skeletonWidth: 40
+    },
     {
       key: 'code',
       header: 'Code',
@@ -205,8 +215,8 @@ export function RequestList() {
                 'New matching requests appear here as they arrive.'
               ) : (
                 <>
-                  Requests to the service API appear here live, redacted. Try the <a href={buildHash('tester')}>connection tester</a>, or point a plugin at this
-                  server.
+                  Requests to the service API appear here live, redacted. Try the{' '}
+                  <a href={buildHash('tester')}>connection tester</a>, or point a plugin at this server.
                 </>
               )}
             </EmptyState>

@@ -1,12 +1,13 @@
 import { useEffect } from 'react'
+
 import { openRequestStream } from '../../api/stream'
 import { requireApi, useConnection } from '../../stores/connection'
 import { useProducts } from '../../stores/products'
 import { useRequests } from '../../stores/requests'
+import { frameBatcher } from './frame-batch'
 import { RequestDetail } from './RequestDetail'
 import { RequestFilters } from './RequestFilters'
 import { RequestList } from './RequestList'
-import { frameBatcher } from './frame-batch'
 
 export function RequestsScreen() {
   const filters = useRequests((state) => state.filters)
@@ -26,7 +27,10 @@ export function RequestsScreen() {
   useEffect(() => {
     void load()
     const batch = frameBatcher(receiveMany)
-    const close = openRequestStream(requireApi().control.requestStreamUrl(filters), { onEntry: batch.push, onState: setLive })
+    const close = openRequestStream(requireApi().control.requestStreamUrl(filters), {
+      onEntry: batch.push,
+      onState: setLive
+    })
     return () => {
       close()
       batch.cancel()

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+
 import { Button } from '../../components/Button'
 import { Field, TextInput } from '../../components/Field'
 import { InlineError } from '../../components/States'
@@ -34,7 +35,15 @@ export function ClockSetter() {
       }}
     >
       <Field label="Set the emulator's now" hint="Local time of this computer.">
-        {(control) => <TextInput {...control} type="datetime-local" value={value} onChange={(event) => setValue(event.target.value)} required />}
+        {(control) => (
+          <TextInput
+            {...control}
+            type="datetime-local"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            required
+          />
+        )}
       </Field>
       <Button type="submit" busy={busy !== null}>
         Set clock

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { failedWithoutData } from '../../stores/resource'
+
 import { FAULT_KINDS } from '../../../../shared/contract/faults'
 import type { FaultKind } from '../../api/types'
 import { Badge } from '../../components/Badge'
@@ -8,11 +8,23 @@ import { Card } from '../../components/Card'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { Field, Select, TextInput } from '../../components/Field'
 import { Skeleton } from '../../components/Skeleton'
-import { useAction } from '../../components/use-action'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
+import { useAction } from '../../components/use-action'
+import { failedWithoutData } from '../../stores/resource'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
-import { describeRule, draftOf, FAULT_TEMPLATES, fieldsOf, KIND_HELP, KIND_LABELS, newDraft, placeholdersOf, ruleOf, withKind } from './fault-draft'
+import {
+  describeRule,
+  draftOf,
+  FAULT_TEMPLATES,
+  fieldsOf,
+  KIND_HELP,
+  KIND_LABELS,
+  newDraft,
+  placeholdersOf,
+  ruleOf,
+  withKind
+} from './fault-draft'
 import type { DraftErrors, FaultDraft } from './fault-draft'
 
 function RuleRow({
@@ -41,8 +53,20 @@ function RuleRow({
         <span className="fault-rule__index" aria-label={`Rule ${index + 1}`}>
           {index + 1}
         </span>
-        <IconButton icon="up" label={`Move rule ${index + 1} up`} size="sm" disabled={index === 0} onClick={() => onMove(-1)} />
-        <IconButton icon="down" label={`Move rule ${index + 1} down`} size="sm" disabled={index === count - 1} onClick={() => onMove(1)} />
+        <IconButton
+          icon="up"
+          label={`Move rule ${index + 1} up`}
+          size="sm"
+          disabled={index === 0}
+          onClick={() => onMove(-1)}
+        />
+        <IconButton
+          icon="down"
+          label={`Move rule ${index + 1} down`}
+          size="sm"
+          disabled={index === count - 1}
+          onClick={() => onMove(1)}
+        />
       </div>
       <div className="fault-rule__fields">
         <Field label="Method" className="fault-field fault-field--method">
@@ -70,7 +94,12 @@ function RuleRow({
         </Field>
         <Field label="Fault" className="fault-field fault-field--kind">
           {(control) => (
-            <Select {...control} value={draft.kind} onChange={(event) => onChange(withKind(draft, event.target.value as FaultKind))} data-testid="fault-kind">
+            <Select
+              {...control}
+              value={draft.kind}
+              onChange={(event) => onChange(withKind(draft, event.target.value as FaultKind))}
+              data-testid="fault-kind"
+            >
               {FAULT_KINDS.map((kind) => (
                 <option key={kind} value={kind}>
                   {KIND_LABELS[kind]}
@@ -130,7 +159,12 @@ function RuleRow({
         </Field>
         <Field label="Probability" error={errors.probability} className="fault-field fault-field--num">
           {(control) => (
-            <TextInput {...control} value={draft.probability} placeholder="1 (always)" onChange={(event) => onChange({ probability: event.target.value })} />
+            <TextInput
+              {...control}
+              value={draft.probability}
+              placeholder="1 (always)"
+              onChange={(event) => onChange({ probability: event.target.value })}
+            />
           )}
         </Field>
         <p className="fault-rule__summary small muted">{preview ? describeRule(preview) : KIND_HELP[draft.kind]}</p>
@@ -180,7 +214,11 @@ export function FaultEditor() {
       setDrafts(saved.map(draftOf))
       setDirty(false)
       setShowErrors(false)
-      toast.success(saved.length === 0 ? 'No fault rules in force' : `${saved.length} fault rule${saved.length === 1 ? '' : 's'} in force`)
+      toast.success(
+        saved.length === 0
+          ? 'No fault rules in force'
+          : `${saved.length} fault rule${saved.length === 1 ? '' : 's'} in force`
+      )
     })
   }
 
@@ -230,7 +268,13 @@ export function FaultEditor() {
               Empty rule
             </Button>
             {FAULT_TEMPLATES.map((template) => (
-              <Button key={template.label} size="sm" variant="ghost" needsServer={false} onClick={() => edit([...list, newDraft(template.draft)])}>
+              <Button
+                key={template.label}
+                size="sm"
+                variant="ghost"
+                needsServer={false}
+                onClick={() => edit([...list, newDraft(template.draft)])}
+              >
                 {template.label}
               </Button>
             ))}
@@ -254,7 +298,13 @@ export function FaultEditor() {
             <Button variant="danger" disabled={live === 0 || busy} onClick={() => setConfirmClear(true)}>
               Remove all
             </Button>
-            <Button variant="primary" busy={busy} disabled={!dirty} onClick={() => void apply()} data-testid="apply-faults">
+            <Button
+              variant="primary"
+              busy={busy}
+              disabled={!dirty}
+              onClick={() => void apply()}
+              data-testid="apply-faults"
+            >
               Apply rules
             </Button>
           </div>

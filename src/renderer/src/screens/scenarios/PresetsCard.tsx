@@ -1,11 +1,12 @@
 import { useState } from 'react'
-import { failedWithoutData } from '../../stores/resource'
+
 import type { Preset } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { Skeleton, SkeletonLines } from '../../components/Skeleton'
 import { EmptyState, ErrorState } from '../../components/States'
+import { failedWithoutData } from '../../stores/resource'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
 

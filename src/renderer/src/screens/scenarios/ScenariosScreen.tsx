@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+
 import { Card } from '../../components/Card'
 import { useConnection } from '../../stores/connection'
 import { useSettings } from '../../stores/settings'

@@ -1,11 +1,12 @@
 import { useState } from 'react'
+
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Checkbox, Field, TextInput } from '../../components/Field'
 import { Skeleton } from '../../components/Skeleton'
 import { ErrorState, InlineError } from '../../components/States'
-import { useSettings } from '../../stores/settings'
 import { useAction } from '../../components/use-action'
+import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
 
 const PREFIX = /^[a-zA-Z0-9][a-zA-Z0-9-]{0,31}$/
@@ -30,7 +31,8 @@ export function ServerSettingsCard() {
     if (current) {
       if (current.headerPrefix !== shown?.headerPrefix) setPrefix(current.headerPrefix)
       if (current.strict !== shown?.strict) setStrict(current.strict)
-      if (current.subscriptionGraceDays !== shown?.subscriptionGraceDays) setGraceDays(String(current.subscriptionGraceDays))
+      if (current.subscriptionGraceDays !== shown?.subscriptionGraceDays)
+        setGraceDays(String(current.subscriptionGraceDays))
     }
   }
 
@@ -50,9 +52,18 @@ export function ServerSettingsCard() {
   const grace = graceDays.trim() === '' ? Number.NaN : Number(graceDays)
   const graceValid = Number.isFinite(grace) && grace >= 0 && grace <= 365
   return (
-    <Card title="Server settings" description="Until the server restarts; start it with --header-prefix or --strict to keep them." testId="server-settings">
+    <Card
+      title="Server settings"
+      description="Until the server restarts; start it with --header-prefix or --strict to keep them."
+      testId="server-settings"
+    >
       {settings.status === 'error' && !current ? (
-        <ErrorState compact error={settings.error} title="Could not read the settings" onRetry={() => void loadSettings()} />
+        <ErrorState
+          compact
+          error={settings.error}
+          title="Could not read the settings"
+          onRetry={() => void loadSettings()}
+        />
       ) : (
         <div className="stack">
           <form
@@ -73,7 +84,13 @@ export function ServerSettingsCard() {
             >
               {(control) =>
                 current ? (
-                  <TextInput {...control} className="mono" value={prefix} onChange={(event) => setPrefix(event.target.value)} data-testid="header-prefix" />
+                  <TextInput
+                    {...control}
+                    className="mono"
+                    value={prefix}
+                    onChange={(event) => setPrefix(event.target.value)}
+                    data-testid="header-prefix"
+                  />
                 ) : (
                   <Skeleton width="100%" height={34} radius={6} />
                 )
@@ -84,7 +101,11 @@ export function ServerSettingsCard() {
               busy={busy === 'prefix'}
               disabled={!current || !valid || prefix.toLowerCase() === current.headerPrefix}
               disabledReason={
-                !current ? 'Loading the current settings…' : !valid ? 'Not a valid header prefix.' : 'This is the current prefix: change it to save.'
+                !current
+                  ? 'Loading the current settings…'
+                  : !valid
+                    ? 'Not a valid header prefix.'
+                    : 'This is the current prefix: change it to save.'
               }
             >
               Save
@@ -110,7 +131,8 @@ export function ServerSettingsCard() {
             className="inline-form"
             onSubmit={(event) => {
               event.preventDefault()
-              if (graceValid) void save('grace', { subscriptionGraceDays: grace }, `Subscription grace period is now ${grace} days`)
+              if (graceValid)
+                void save('grace', { subscriptionGraceDays: grace }, `Subscription grace period is now ${grace} days`)
             }}
           >
             <Field

@@ -1,13 +1,14 @@
 import { useRef, useState } from 'react'
+
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
-import { InlineError } from '../../components/States'
 import { Checkbox } from '../../components/Field'
-import { useSettings } from '../../stores/settings'
-import { toast } from '../../stores/toasts'
+import { InlineError } from '../../components/States'
 import { useAction } from '../../components/use-action'
 import { saveTextFile } from '../../platform/save-file'
+import { useSettings } from '../../stores/settings'
+import { toast } from '../../stores/toasts'
 
 function stamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace(/[:T]/g, '-')
@@ -53,7 +54,12 @@ export function StateCard() {
               const saved = await saveTextFile(fileName, `${JSON.stringify(document, null, 2)}\n`, 'application/json')
               // The desktop save dialog may rename it; the browser downloads under this name.
               if (saved)
-                toast.success('State exported', window.emulatorDesktop ? `Saved where you chose (suggested name ${fileName}).` : `Downloaded as ${fileName}.`)
+                toast.success(
+                  'State exported',
+                  window.emulatorDesktop
+                    ? `Saved where you chose (suggested name ${fileName}).`
+                    : `Downloaded as ${fileName}.`
+                )
             })
           }}
         >
@@ -88,8 +94,8 @@ export function StateCard() {
         title="Import this scenario?"
         description={
           <p>
-            <code className="mono">{pending?.name}</code> replaces the whole state atomically: data, request log, clock, fault rules (and the settings it
-            names). If any part is invalid nothing changes.
+            <code className="mono">{pending?.name}</code> replaces the whole state atomically: data, request log, clock,
+            fault rules (and the settings it names). If any part is invalid nothing changes.
           </p>
         }
         confirmLabel="Import"

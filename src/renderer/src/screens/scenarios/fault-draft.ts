@@ -1,4 +1,10 @@
-import { FAULT_DEFAULTS, FAULT_KIND_FIELDS, FAULT_KINDS, FAULT_LIMITS, resolveFaultFields } from '../../../../shared/contract/faults'
+import {
+  FAULT_DEFAULTS,
+  FAULT_KIND_FIELDS,
+  FAULT_KINDS,
+  FAULT_LIMITS,
+  resolveFaultFields
+} from '../../../../shared/contract/faults'
 import type { FaultKind, FaultRule, FaultRuleInput } from '../../api/types'
 
 /**
@@ -101,10 +107,21 @@ export function draftOf(rule: FaultRule): FaultDraft {
 
 export function newDraft(partial: Partial<Omit<FaultDraft, 'key'>> = {}): FaultDraft {
   const kind = partial.kind ?? 'latency'
-  return { key: nextKey(), id: null, method: '', route: '/api/license/v1/**', kind, ...KIND_DEFAULTS[kind], probability: '', ...partial }
+  return {
+    key: nextKey(),
+    id: null,
+    method: '',
+    route: '/api/license/v1/**',
+    kind,
+    ...KIND_DEFAULTS[kind],
+    probability: '',
+    ...partial
+  }
 }
 
-export type DraftErrors = Partial<Record<'route' | 'ms' | 'jitterMs' | 'status' | 'probability' | 'retryAfterS', string>>
+export type DraftErrors = Partial<
+  Record<'route' | 'ms' | 'jitterMs' | 'status' | 'probability' | 'retryAfterS', string>
+>
 
 function integer(text: string, min: number, max: number, name: string): { value: number | null; error?: string } {
   const trimmed = text.trim()
@@ -178,16 +195,30 @@ export function describeRule(rule: FaultRuleInput): string {
       break
   }
   const chance =
-    rule.probability !== undefined && rule.probability !== null && rule.probability < 1 ? `, ${Math.round(rule.probability * 100)}% of the time` : ''
+    rule.probability !== undefined && rule.probability !== null && rule.probability < 1
+      ? `, ${Math.round(rule.probability * 100)}% of the time`
+      : ''
   return `${who} → ${what}${chance}`
 }
 
 /** Ready-made rules QA reaches for. */
 export const FAULT_TEMPLATES: { label: string; draft: Partial<Omit<FaultDraft, 'key'>> }[] = [
-  { label: 'Slow licensing (2 s)', draft: { route: '/api/license/v1/**', kind: 'latency', ms: '2000', jitterMs: '500' } },
-  { label: 'Verify answers 503', draft: { method: 'POST', route: '/api/plugin-connections/verify', kind: 'error', status: '503', ms: '' } },
-  { label: 'Rate-limit activate', draft: { method: 'POST', route: '/api/license/v1/activate', kind: 'rate_limit', retryAfterS: '30', ms: '' } },
+  {
+    label: 'Slow licensing (2 s)',
+    draft: { route: '/api/license/v1/**', kind: 'latency', ms: '2000', jitterMs: '500' }
+  },
+  {
+    label: 'Verify answers 503',
+    draft: { method: 'POST', route: '/api/plugin-connections/verify', kind: 'error', status: '503', ms: '' }
+  },
+  {
+    label: 'Rate-limit activate',
+    draft: { method: 'POST', route: '/api/license/v1/activate', kind: 'rate_limit', retryAfterS: '30', ms: '' }
+  },
   { label: 'Licensing offline', draft: { route: '/api/license/v1/**', kind: 'offline', ms: '' } },
-  { label: 'Flaky library (30% 500)', draft: { route: '/api/library/**', kind: 'error', status: '500', probability: '0.3', ms: '' } },
+  {
+    label: 'Flaky library (30% 500)',
+    draft: { route: '/api/library/**', kind: 'error', status: '500', probability: '0.3', ms: '' }
+  },
   { label: 'Trickle downloads', draft: { route: '/api/downloads/*', kind: 'trickle', ms: '10000' } }
 ]

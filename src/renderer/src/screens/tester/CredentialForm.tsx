@@ -1,7 +1,9 @@
 import { useState } from 'react'
+
 import { Button, IconButton } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Field, Select, TextInput } from '../../components/Field'
+import { ProductOptions } from '../../components/ProductOptions'
 import { InlineError } from '../../components/States'
 import { useAction } from '../../components/use-action'
 import { useConnection } from '../../stores/connection'
@@ -9,7 +11,6 @@ import { useProducts } from '../../stores/products'
 import { useTester } from '../../stores/tester'
 import { diagnose, FIELD_LABELS } from './diagnosis'
 import type { CredentialField } from './diagnosis'
-import { ProductOptions } from '../../components/ProductOptions'
 
 const FIELDS: { field: CredentialField; placeholder: string; secret?: boolean }[] = [
   { field: 'productId', placeholder: 'prod_…' },
@@ -40,7 +41,11 @@ export function CredentialForm() {
   }
 
   return (
-    <Card title="Credential" description="What the plugin package holds. Pick a product, or paste the four values." testId="tester-credential">
+    <Card
+      title="Credential"
+      description="What the plugin package holds. Pick a product, or paste the four values."
+      testId="tester-credential"
+    >
       <div className="stack">
         <Field label="Product" hint={origin ?? 'Fills the product ID and App ID.'}>
           {(control) => (
@@ -67,7 +72,10 @@ export function CredentialForm() {
         ) : null}
         <InlineError error={revealError} />
         {revealError?.code === 'PRODUCT_NOT_FOUND' ? (
-          <p className="muted small">The acting developer does not own this product: act as its owner or an admin (top right), or paste the values.</p>
+          <p className="muted small">
+            The acting developer does not own this product: act as its owner or an admin (top right), or paste the
+            values.
+          </p>
         ) : null}
         {FIELDS.map(({ field, placeholder, secret }) => {
           const wrong = diagnosis?.fields.includes(field) ?? false

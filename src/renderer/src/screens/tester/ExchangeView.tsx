@@ -1,4 +1,5 @@
 import { useState } from 'react'
+
 import type { Exchange } from '../../api/http'
 import { Button } from '../../components/Button'
 import { CopyButton } from '../../components/CopyButton'
@@ -17,13 +18,22 @@ export function ExchangeView({ exchange, show }: { exchange: Exchange; show: 're
           <span className="method">{request.method}</span> <code className="mono break">{request.url}</code>
         </p>
         <div className="inline-actions">
-          <Button size="sm" variant="ghost" icon={reveal ? 'eyeOff' : 'eye'} needsServer={false} aria-pressed={reveal} onClick={() => setReveal(!reveal)}>
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={reveal ? 'eyeOff' : 'eye'}
+            needsServer={false}
+            aria-pressed={reveal}
+            onClick={() => setReveal(!reveal)}
+          >
             {reveal ? 'Mask secrets' : 'Show secrets'}
           </Button>
           <CopyButton value={toCurl(request)} label="Copy as curl" variant="ghost" />
         </div>
         <HeaderTable headers={reveal ? request.headers : maskHeaders(request.headers)} caption="Request headers" />
-        {request.body !== null ? <JsonView value={reveal ? request.body : maskBody(request.body)} label="Request body" maxHeight={260} /> : null}
+        {request.body !== null ? (
+          <JsonView value={reveal ? request.body : maskBody(request.body)} label="Request body" maxHeight={260} />
+        ) : null}
       </div>
     )
   }

@@ -1,4 +1,5 @@
 import { useEffect, useId } from 'react'
+
 import { Button, IconButton } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { Checkbox, Field, Select, TextInput } from '../../components/Field'
@@ -23,7 +24,11 @@ export function LicenseForm() {
   }, [productId, loadLicenses])
 
   return (
-    <Card title="License and machine" description="The serial the customer typed, and this installation." testId="tester-license">
+    <Card
+      title="License and machine"
+      description="The serial the customer typed, and this installation."
+      testId="tester-license"
+    >
       <div className="stack">
         <Field
           label="License key"
@@ -81,17 +86,31 @@ export function LicenseForm() {
                 onChange={(event) => setLicense({ instanceId: event.target.value })}
                 data-testid="tester-instance-id"
               />
-              <IconButton icon="refresh" label="New instance ID" onClick={() => setLicense({ instanceId: newInstanceId() })} />
+              <IconButton
+                icon="refresh"
+                label="New instance ID"
+                onClick={() => setLicense({ instanceId: newInstanceId() })}
+              />
             </div>
           )}
         </Field>
         <Field label="Instance name">
-          {(control) => <TextInput {...control} value={license.instanceName} onChange={(event) => setLicense({ instanceName: event.target.value })} />}
+          {(control) => (
+            <TextInput
+              {...control}
+              value={license.instanceName}
+              onChange={(event) => setLicense({ instanceName: event.target.value })}
+            />
+          )}
         </Field>
         <div className="form-row">
           <Field label="Platform">
             {(control) => (
-              <Select {...control} value={license.platform} onChange={(event) => setLicense({ platform: event.target.value })}>
+              <Select
+                {...control}
+                value={license.platform}
+                onChange={(event) => setLicense({ platform: event.target.value })}
+              >
                 <option value="macos">macOS</option>
                 <option value="windows">Windows</option>
                 <option value="linux">Linux</option>
@@ -100,7 +119,13 @@ export function LicenseForm() {
             )}
           </Field>
           <Field label="App version">
-            {(control) => <TextInput {...control} value={license.appVersion} onChange={(event) => setLicense({ appVersion: event.target.value })} />}
+            {(control) => (
+              <TextInput
+                {...control}
+                value={license.appVersion}
+                onChange={(event) => setLicense({ appVersion: event.target.value })}
+              />
+            )}
           </Field>
         </div>
         <Checkbox

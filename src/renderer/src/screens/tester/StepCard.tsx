@@ -1,4 +1,5 @@
 import { useState } from 'react'
+
 import type { Exchange } from '../../api/http'
 import { Badge, StatusBadge } from '../../components/Badge'
 import type { Tone } from '../../components/Badge'
@@ -34,17 +35,25 @@ const STEPS: Record<LifecycleStep, { title: string; path: string; text: string; 
     text: 'The periodic check: 200 once authenticated, with valid and a code.',
     run: 'Validate'
   },
-  deactivate: { title: 'Deactivate', path: 'POST /api/license/v1/deactivate', text: 'Frees the slot of this instance.', run: 'Deactivate' }
+  deactivate: {
+    title: 'Deactivate',
+    path: 'POST /api/license/v1/deactivate',
+    text: 'Frees the slot of this instance.',
+    run: 'Deactivate'
+  }
 }
 
 /** What is missing before a step can run (null: ready). */
 function missing(step: LifecycleStep, state: Pick<TesterState, 'values' | 'license'>): string | null {
   const { values, license } = state
   if (step === 'verify') {
-    const empty = (['productId', 'appId', 'pluginKey', 'pluginSecret'] as const).filter((key) => values[key].trim() === '')
+    const empty = (['productId', 'appId', 'pluginKey', 'pluginSecret'] as const).filter(
+      (key) => values[key].trim() === ''
+    )
     return empty.length ? 'Fill in all four credential values first.' : null
   }
-  if (!values.appId.trim() || !values.pluginKey.trim() || !values.pluginSecret.trim()) return 'Fill in the App ID, plugin key and plugin secret first.'
+  if (!values.appId.trim() || !values.pluginKey.trim() || !values.pluginSecret.trim())
+    return 'Fill in the App ID, plugin key and plugin secret first.'
   if (!license.licenseKey.trim()) return 'Enter a license key first.'
   if (step !== 'validate' && !license.instanceId.trim()) return 'Enter an instance ID first.'
   return null
@@ -59,7 +68,9 @@ function summary(step: LifecycleStep, exchange: Exchange): { tone: Tone; text: s
     case 'activate':
       return { tone: 'success', text: body?.created ? 'activated (new slot)' : 'already active here' }
     case 'validate':
-      return body?.valid ? { tone: 'success', text: 'VALID' } : { tone: 'warning', text: String(body?.code ?? 'not valid') }
+      return body?.valid
+        ? { tone: 'success', text: 'VALID' }
+        : { tone: 'warning', text: String(body?.code ?? 'not valid') }
     case 'deactivate':
       return { tone: 'success', text: 'deactivated' }
   }
@@ -88,9 +99,14 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
   const why = missing(step, { values, license })
   const outcome = result ? summary(step, result.exchange) : null
   const body = (result?.exchange.response?.body ?? null) as Record<string, unknown> | null
-  const validateProblem = step === 'validate' && body && body.valid === false ? { code: String(body.code), message: String(body.message ?? '') } : null
+  const validateProblem =
+    step === 'validate' && body && body.valid === false
+      ? { code: String(body.code), message: String(body.message ?? '') }
+      : null
   const diagnosis = result?.exchange.error ? diagnose(result.exchange.error, strict) : null
-  const credentialChanged = Boolean(result?.credentialId && currentCredentialId && result.credentialId !== currentCredentialId)
+  const credentialChanged = Boolean(
+    result?.credentialId && currentCredentialId && result.credentialId !== currentCredentialId
+  )
 
   const tabs = [
     { id: 'response', label: 'Response' },
@@ -116,7 +132,13 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
             </Badge>
           ) : null}
           {result ? (
-            <Button size="sm" variant="ghost" needsServer={false} aria-expanded={expanded} onClick={() => setPinned(!expanded)}>
+            <Button
+              size="sm"
+              variant="ghost"
+              needsServer={false}
+              aria-expanded={expanded}
+              onClick={() => setPinned(!expanded)}
+            >
               {expanded ? 'Hide details' : 'Details'}
             </Button>
           ) : null}
@@ -152,8 +174,9 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
             <div className="callout callout--warning" data-testid={`step-${step}-stale`}>
               <Icon name="alert" size={18} />
               <p className="small">
-                <span className="strong">The credential changed after this run</span> (rotated, revoked or created again): this result used the old one. Fill
-                key and secret again and run the step to see what a plugin with the new values gets.
+                <span className="strong">The credential changed after this run</span> (rotated, revoked or created
+                again): this result used the old one. Fill key and secret again and run the step to see what a plugin
+                with the new values gets.
               </p>
             </div>
           ) : null}
@@ -165,7 +188,9 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
                 {diagnosis.hint ? <p className="small">{diagnosis.hint}</p> : null}
                 <p className="small">
                   <code className="error-code">{result.exchange.error?.code}</code>
-                  {result.exchange.error?.reason ? <code className="error-code">reason: {result.exchange.error.reason}</code> : null}
+                  {result.exchange.error?.reason ? (
+                    <code className="error-code">reason: {result.exchange.error.reason}</code>
+                  ) : null}
                 </p>
               </div>
             </div>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+
 import { useConnection } from '../../stores/connection'
 import { useProducts } from '../../stores/products'
 import { useTester } from '../../stores/tester'

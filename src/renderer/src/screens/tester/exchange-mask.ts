@@ -21,7 +21,10 @@ export function maskHeaders(headers: Record<string, string>): Record<string, str
   for (const [name, value] of Object.entries(headers)) {
     if (!isSecretHeader(name)) out[name] = value
     else if (name.toLowerCase() === 'authorization')
-      out[name] = value.replace(/^(Bearer\s+)(.+)$/i, (_m, scheme: string, token: string) => `${scheme}${maskValue(token)}`)
+      out[name] = value.replace(
+        /^(Bearer\s+)(.+)$/i,
+        (_m, scheme: string, token: string) => `${scheme}${maskValue(token)}`
+      )
     else out[name] = maskValue(value)
   }
   return out
@@ -38,7 +41,12 @@ export function maskBody(body: unknown): unknown {
 }
 
 /** A curl command line for the request (with the values as sent: for the person's own terminal). */
-export function toCurl(request: { method: string; url: string; headers: Record<string, string>; body: unknown }): string {
+export function toCurl(request: {
+  method: string
+  url: string
+  headers: Record<string, string>
+  body: unknown
+}): string {
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
   const parts = [`curl -X ${request.method} ${quote(request.url)}`]
   for (const [name, value] of Object.entries(request.headers)) {
