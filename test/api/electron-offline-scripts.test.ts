@@ -51,6 +51,7 @@ function expectExplained(output: string, command: string) {
 }
 
 describe('Electron downloads that fail explain themselves', () => {
+  // Skipped where the Electron binary is installed: these check the explanation of a download that fails.
   it.skipIf(electronInstalled)('npm start', () => {
     const run = npmRun(['start'])
     expect(run.status).not.toBe(0)
@@ -61,6 +62,7 @@ describe('Electron downloads that fail explain themselves', () => {
     expectExplained(run.output, 'npm start')
   })
 
+  // Skipped where the Electron binary is installed, as above: there is no failed download to explain.
   it.skipIf(electronInstalled)('npm run package stops before electron-builder', () => {
     const run = npmRun(['run', 'package'])
     expect(run.status).not.toBe(0)

@@ -24,6 +24,7 @@ async function freePort(): Promise<number> {
   })
 }
 
+// Skipped only where CMake or the compiler are missing (`missing` names them); .ci/run installs them.
 describe.skipIf(missing !== undefined)('the CMake helper: the emulator as a CTest fixture', () => {
   const dir = makeTempDir('cmake-fixture')
   afterAll(() => dir.remove())

@@ -31,6 +31,7 @@ interface HostRun {
   rms_out: number
 }
 
+// Skipped only where JUCE, CMake or the compiler are missing (`missing` names them); .ci/run installs them.
 describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a real serve', () => {
   let serve: ServingCli
   let plugin: BuiltPlugin

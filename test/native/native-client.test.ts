@@ -28,6 +28,7 @@ interface CliRun {
   stderr: string
 }
 
+// Skipped only where the C++ toolchain or libraries are missing (`missing` names them); .ci/run installs them.
 describe.skipIf(missing !== null)('the native C++ client against a real serve', () => {
   let cli: string
   let serve: ServingCli

@@ -149,6 +149,7 @@ describe('bench load generators: against a real server', () => {
     { license_key: 'B', instance_id: `i-${UNIQUE_MARKER}` }
   ]
 
+  // Skipped where wrk is not installed (.ci/run installs it): the test drives the real generator.
   it.skipIf(!hasWrk())(
     'wrk (skipped where wrk is not installed; .ci/run installs it) cycles the bodies and numbers each marked one uniquely',
     async () => {
@@ -170,6 +171,7 @@ describe('bench load generators: against a real server', () => {
     }
   )
 
+  // Skipped where wrk is not installed, as above.
   it.skipIf(!hasWrk())('wrk (skipped where wrk is not installed) counts error answers as unexpected', async () => {
     const result = await runLoad(
       baseUrl,
