@@ -140,6 +140,9 @@ export const useTester = create<TesterState>()((set, get) => ({
     const service = requireApi().tester
     const prefix = headerPrefix()
     const nonce = license.sendNonce && (step === 'activate' || step === 'validate') ? randomToken(12) : undefined
+    // Which credential this run used, so a later rotation can say so: read before the request, and
+    // loaded first when the product's detail is not yet (a run right after the screen opened).
+    const credentialId = values.productId ? await currentCredentialId(values.productId) : null
     set({ running: step, lastRun: step })
     try {
       let exchange: Exchange
@@ -188,7 +191,6 @@ export const useTester = create<TesterState>()((set, get) => ({
           token = await inspectLicenseToken(body.license_token, { ...expectations, jwks: await jwks(true) })
         }
       }
-      const credentialId = useProducts.getState().details[values.productId]?.current.data?.id ?? null
       const result: StepResult = { exchange, token, credentialId }
       set({ results: { ...get().results, [step]: result } })
       if (step === 'verify' || values.productId) void get().loadConnection()
@@ -256,3 +258,16 @@ export const useTester = create<TesterState>()((set, get) => ({
     set({ results: {} })
   }
 }))
+
+/** The product's current credential id, as the products store holds it (loaded if it is not). */
+async function currentCredentialId(productId: string): Promise<string | null> {
+  const held = () => useProducts.getState().details[productId]?.current.data?.id ?? null
+  if (held() === null) {
+    // Not knowing it only costs the "credential changed" hint; the run goes ahead either way.
+    await useProducts
+      .getState()
+      .loadDetail(productId)
+      .catch(() => undefined)
+  }
+  return held()
+}
