@@ -181,7 +181,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     customers,
     purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),
     orders: createOrderReversals({ store, clock, commerce, licenses: licenseRows }),
-    licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens, grace }),
+    licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens, grace, dataVersion }),
     subscriptions: createSubscriptionService({ store, clock, licenses: licenseRows, grace }),
     grace,
     entitlements: createEntitlementAccess({ clock, commerce, products, licenses: licenseRows, grace }),

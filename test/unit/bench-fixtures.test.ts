@@ -163,9 +163,9 @@ describe('bench fixtures: imported by the emulator', () => {
     expect(licenses.map((l) => l.key).sort()).toEqual(fixtures.validateLicenses.map((l) => l.key).sort())
     const rows = createLicenseRepository(store)
     for (const { key, instanceId } of fixtures.validateLicenses) {
-      const found = rows.byKeyWithActivations(key, instanceId)
-      expect(found?.liveActivationCount).toBe(1)
-      expect(found?.activation?.instanceId).toBe(instanceId)
+      const found = rows.activationState(rows.byKey(key)!.id, instanceId)
+      expect(found.liveActivationCount).toBe(1)
+      expect(found.activation?.instanceId).toBe(instanceId)
     }
   })
 

@@ -10,9 +10,9 @@ import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { makeTempDir } from '../support/temp-dir'
 
-// validate reads a license, its live activation count and one instance's activation in one
-// statement; these pin that statement against what the separate lookups answer.
-describe('license rows: a license with its activations in one read', () => {
+// The licensing calls read a license's live activation count and one instance's activation in
+// one statement; these pin that statement against what the separate lookups answer.
+describe("license rows: a license's activations in one read", () => {
   let dir: ReturnType<typeof makeTempDir>
   let store: Store
   let core: EmulatorCore
@@ -47,8 +47,11 @@ describe('license rows: a license with its activations in one read', () => {
   const deactivate = (instanceId: string) =>
     core.licensing.deactivate(core.products.find(product.id)!, { licenseKey: key, instanceId })
 
-  it('answers null for an unknown key', () => {
-    expect(rows.byKeyWithActivations('NOPE-NOPE', 'machine-a')).toBeNull()
+  const licenseId = () => rows.byKey(key)!.id
+
+  it('answers no activations for a license that has none, or an unknown license', () => {
+    expect(rows.activationState(licenseId(), 'machine-a')).toEqual({ liveActivationCount: 0, activation: null })
+    expect(rows.activationState('lic_unknown', 'machine-a')).toEqual({ liveActivationCount: 0, activation: null })
   })
 
   it('counts only live activations and finds the live one of the instance asked about', async () => {
@@ -59,23 +62,22 @@ describe('license rows: a license with its activations in one read', () => {
     await activate('machine-c')
     deactivate('machine-c')
 
-    const found = rows.byKeyWithActivations(key, 'machine-b')
-    expect(found?.license).toEqual(rows.byKey(key))
-    expect(found?.liveActivationCount).toBe(2)
-    expect(found?.liveActivationCount).toBe(rows.liveActivationCount(found!.license.id))
+    const found = rows.activationState(licenseId(), 'machine-b')
+    expect(found.liveActivationCount).toBe(2)
+    expect(found.liveActivationCount).toBe(rows.liveActivationCount(licenseId()))
     // The re-activation, not the deactivated row of the same machine.
-    expect(found?.activation).toEqual(rows.liveActivation(found!.license.id, 'machine-b'))
-    expect(found?.activation?.deactivatedAt).toBeNull()
+    expect(found.activation).toEqual(rows.liveActivation(licenseId(), 'machine-b'))
+    expect(found.activation?.deactivatedAt).toBeNull()
   })
 
   it('has no activation for a deactivated instance, an unknown one, or when none is named', async () => {
     await activate('machine-a')
     await activate('machine-c')
     deactivate('machine-c')
-    expect(rows.byKeyWithActivations(key, 'machine-c')?.activation).toBeNull()
-    expect(rows.byKeyWithActivations(key, 'machine-z')?.activation).toBeNull()
-    const unnamed = rows.byKeyWithActivations(key, null)
-    expect(unnamed?.activation).toBeNull()
-    expect(unnamed?.liveActivationCount).toBe(1)
+    expect(rows.activationState(licenseId(), 'machine-c').activation).toBeNull()
+    expect(rows.activationState(licenseId(), 'machine-z').activation).toBeNull()
+    const unnamed = rows.activationState(licenseId(), null)
+    expect(unnamed.activation).toBeNull()
+    expect(unnamed.liveActivationCount).toBe(1)
   })
 })

@@ -2,6 +2,14 @@
  * Numbers that move on writes to data tables (the write observer reports each one), so a reader
  * can keep what it read and know, for the cost of one comparison, whether it still holds.
  */
+/**
+ * Tables no other row references, so a write to one changes nothing else: an activation's stamp,
+ * a verify's status record and audit entry. Readers of credentials, products and licenses keep
+ * what they read across these writes (`ignoring(...LEAF_TABLES)`), which the licensing calls make
+ * all the time.
+ */
+export const LEAF_TABLES = ['activations', 'connection_status', 'credential_audit'] as const
+
 export interface DataVersion {
   /** Moves on every write to any data table. */
   current(): number

@@ -1,6 +1,7 @@
 import type { AuditActor, DeveloperActor } from '../accounts/actor'
 import { auditActorId } from '../accounts/actor'
 import type { DataVersion } from '../changes/data-version'
+import { LEAF_TABLES } from '../changes/data-version'
 import { createKeptReads } from '../changes/kept-reads'
 import type { Clock } from '../clock/clock'
 import { sha256Hex } from '../crypto/digest'
@@ -126,7 +127,7 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
   // leave the kept matches alone.
   const keyMatches = createKeptReads<string, ReturnType<CredentialService['findByPluginKey']>>({
     store,
-    version: deps.dataVersion.ignoring('activations', 'connection_status', 'credential_audit'),
+    version: deps.dataVersion.ignoring(...LEAF_TABLES),
     capacity: 1000
   })
   /** When each credential's lastUsedAt was last written, on the emulator clock. */

@@ -96,7 +96,7 @@ export const toLicense = (row: LicenseRow): License => ({
 })
 
 /** A license row with its live activation count and, by LEFT JOIN, one activation's columns (all null without one). */
-interface LicenseWithActivationsRow extends LicenseRow {
+interface ActivationStateRow {
   live_activation_count: number
   a_id: string | null
   a_instance_id: string | null
@@ -146,8 +146,7 @@ export interface NewLicense {
 }
 
 /** A license with what validation needs of its activations, read in one statement. */
-export interface LicenseWithActivations {
-  license: License
+export interface ActivationState {
   liveActivationCount: number
   /** The live activation of the instance asked about; null when none, or no instance was named. */
   activation: Activation | null
@@ -156,8 +155,8 @@ export interface LicenseWithActivations {
 /** The SQL of licenses, activations and subscriptions, prepared once. */
 export interface LicenseRepository {
   byKey(key: string): License | null
-  /** validate's hot path: the license of a key, its live activation count and one instance's activation. */
-  byKeyWithActivations(key: string, instanceId: string | null): LicenseWithActivations | null
+  /** The licensing hot path: a license's live activation count and one instance's live activation, in one read. */
+  activationState(licenseId: string, instanceId: string | null): ActivationState
   byId(id: string): License | null
   forCustomer(customerId: string): License[]
   /** Newest first, filtered by product and/or customer. */
@@ -201,15 +200,16 @@ export function createLicenseRepository(store: Store): LicenseRepository {
   const firstOfEntitlement = db.prepare(
     'SELECT * FROM licenses WHERE entitlement_id = ? ORDER BY created_at, rowid LIMIT 1'
   )
-  const byKeyWithActivations = db.prepare(
-    `SELECT l.*,
-            (SELECT COUNT(*) FROM activations c INDEXED BY activations_one_live_per_instance
-              WHERE c.license_id = l.id AND c.deactivated_at IS NULL) AS live_activation_count,
+  // The license row itself is kept by the licensing service (it changes rarely); what changes
+  // with every activation is read here, over the partial index of live activations.
+  const activationState = db.prepare(
+    `SELECT (SELECT COUNT(*) FROM activations c INDEXED BY activations_one_live_per_instance
+              WHERE c.license_id = @licenseId AND c.deactivated_at IS NULL) AS live_activation_count,
             a.id AS a_id, a.instance_id AS a_instance_id, a.instance_name AS a_instance_name, a.platform AS a_platform,
             a.app_version AS a_app_version, a.first_seen_at AS a_first_seen_at, a.last_seen_at AS a_last_seen_at
-       FROM licenses l
-       LEFT JOIN activations a ON a.license_id = l.id AND a.instance_id = @instanceId AND a.deactivated_at IS NULL
-      WHERE l.license_key = @key`
+       FROM (SELECT 1)
+       LEFT JOIN activations a INDEXED BY activations_one_live_per_instance
+         ON a.license_id = @licenseId AND a.instance_id = @instanceId AND a.deactivated_at IS NULL`
   )
   const byId = db.prepare('SELECT * FROM licenses WHERE id = ?')
   const forCustomer = db.prepare('SELECT * FROM licenses WHERE customer_id = ? ORDER BY created_at, rowid')
@@ -264,18 +264,16 @@ export function createLicenseRepository(store: Store): LicenseRepository {
 
   return {
     byKey: (key) => one(byKey.get(key), toLicense),
-    byKeyWithActivations(key, instanceId) {
-      const row = byKeyWithActivations.get({ key, instanceId }) as LicenseWithActivationsRow | undefined
-      if (!row) return null
+    activationState(licenseId, instanceId) {
+      const row = activationState.get({ licenseId, instanceId }) as ActivationStateRow
       return {
-        license: toLicense(row),
         liveActivationCount: row.live_activation_count,
         activation:
           row.a_id === null
             ? null
             : {
                 id: row.a_id,
-                licenseId: row.id,
+                licenseId,
                 instanceId: row.a_instance_id as string,
                 instanceName: row.a_instance_name,
                 platform: row.a_platform,

@@ -1,4 +1,7 @@
 import type { LicenseCode, LicenseFailureCode } from '../../shared/contract/licensing'
+import { LEAF_TABLES } from '../changes/data-version'
+import type { DataVersion } from '../changes/data-version'
+import { createKeptReads } from '../changes/kept-reads'
 import type { Clock } from '../clock/clock'
 import { newId } from '../crypto/random'
 import { DomainError } from '../errors/domain-error'
@@ -8,7 +11,7 @@ import type { GracePeriod } from '../subscriptions/grace-period'
 import { subscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import type { SubscriptionStanding } from '../subscriptions/subscription-lifecycle'
 import { effectiveExpiry, judgeLicense, LICENSE_MESSAGES } from './license-judgement'
-import type { Activation, License, LicenseRepository } from './license-repository'
+import type { Activation, ActivationState, License, LicenseRepository } from './license-repository'
 import type { LicenseTokens } from './license-tokens'
 import { magicActivation, magicCodeOf, magicLicense } from './magic-keys'
 
@@ -53,6 +56,9 @@ export interface LicensingService {
   deactivate(product: Product, input: { licenseKey: string; instanceId: string }): LicenseStanding
 }
 
+/** License rows kept between writes: more than a busy QA library or the bench's sets, bounded for a huge import. */
+const KEPT_LICENSES = 10_000
+
 /** The plugin lifecycle (activate, validate, deactivate) judged against the emulator clock. */
 export function createLicensingService(deps: {
   store: Store
@@ -60,8 +66,27 @@ export function createLicensingService(deps: {
   rows: LicenseRepository
   tokens: LicenseTokens
   grace: GracePeriod
+  dataVersion: Pick<DataVersion, 'ignoring'>
 }): LicensingService {
   const { store, clock, rows, tokens, grace } = deps
+  // Every licensing call reads its license by key; a license row changes only with a write to
+  // licenses or what cascades to them, never with an activation's stamp (a leaf table). Its
+  // activations are read fresh each time.
+  const keptLicenses = createKeptReads<string, License | null>({
+    store,
+    version: deps.dataVersion.ignoring(...LEAF_TABLES),
+    capacity: KEPT_LICENSES
+  })
+
+  /** The license of a key with its live activation count and the live activation of `instanceId`. */
+  function licenseWithActivations(
+    licenseKey: string,
+    instanceId: string | null
+  ): ({ license: License } & ActivationState) | null {
+    const key = licenseKey.trim()
+    const license = keptLicenses.read(key, () => rows.byKey(key))
+    return license ? { license, ...rows.activationState(license.id, instanceId) } : null
+  }
 
   const failure = (code: LicenseFailureCode) => new DomainError(code, LICENSE_MESSAGES[code])
 
@@ -118,7 +143,7 @@ export function createLicensingService(deps: {
         return { created: true, standing, licenseToken: await sign(product, standing, input.nonce) }
       }
       const outcome = store.transaction((): { created: boolean; standing: LicenseStanding } => {
-        const found = rows.byKeyWithActivations(input.licenseKey.trim(), input.instanceId)
+        const found = licenseWithActivations(input.licenseKey, input.instanceId)
         const license = found?.license ?? null
         const { code, subscription } = judge(product, license)
         if (code !== 'VALID' || !found || !license) throw failure(code as LicenseFailureCode)
@@ -175,7 +200,7 @@ export function createLicensingService(deps: {
         const licenseToken = magic === 'VALID' ? await sign(product, standing, input.nonce) : null
         return { code: magic, message: LICENSE_MESSAGES[magic], standing, licenseToken }
       }
-      const found = rows.byKeyWithActivations(input.licenseKey.trim(), input.instanceId ?? null)
+      const found = licenseWithActivations(input.licenseKey, input.instanceId ?? null)
       const license = found?.license ?? null
       const { code: judged, subscription } = judge(product, license)
       if (!found || !license || judged === 'NOT_FOUND' || judged === 'PRODUCT_SCOPE_MISMATCH') {
