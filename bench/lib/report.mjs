@@ -95,7 +95,7 @@ export function evaluateTargets({ limit, runs, coldStart, memory, ui = null }) {
   add(
     `cold start (median) <= ${COLD_START_MEDIAN_MS} ms`,
     coldStart ? coldStart.medianMs <= COLD_START_MEDIAN_MS : null,
-    coldStart ? `${coldStart.medianMs} ms` : '-'
+    coldStart ? `${coldStart.medianMs} ms (Node ${coldStart.judgedOn.join(', ')})` : '-'
   )
   // RSS after failed answers says nothing about the emulator's memory under its real work.
   const memoryClean = memory
@@ -215,7 +215,11 @@ export function formatReport(result) {
   if (coldStart)
     out.push(
       '',
-      `cold start to first health answer: median ${coldStart.medianMs} ms (runs: ${coldStart.runsMs.join(', ')} ms)`
+      'cold start to first health answer, each Node with an empty compile cache at its first run:',
+      ...coldStart.byNode.map(
+        (entry) =>
+          `  Node ${entry.node}: median ${entry.medianMs} ms, first ${entry.firstMs} ms (runs: ${entry.runsMs.join(', ')} ms)`
+      )
     )
   if (memory) {
     out.push(
