@@ -53,7 +53,11 @@ const FASTIFY_KEEP_ALIVE_TIMEOUT_MS = 72_000
  * app closes the store. The same function backs `serve`, the desktop app and the tests.
  */
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
-  const store = openStore({ path: options.databasePath, nativeBinding: options.nativeBinding })
+  const store = openStore({
+    path: options.databasePath,
+    nativeBinding: options.nativeBinding,
+    checkpointInBackground: true
+  })
   const clock = options.clock ?? createClock()
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
-import { openStore, WAL_CHECKPOINT_PAGES } from '../../src/core/store/store'
+import { AUTO_CHECKPOINT_PAGES, openStore, WAL_SIZE_LIMIT_BYTES } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { makeTempDir } from '../support/temp-dir'
 
@@ -46,10 +46,10 @@ describe('store connection settings and constraints', () => {
       )
       .run(id, seq, `key-hash-${id}`, `secret-hash-${id}`, status)
 
-  it('uses WAL journaling on a file database, checkpointed every WAL_CHECKPOINT_PAGES pages and cut back after', () => {
+  it('uses WAL journaling on a file database, checkpointed by SQLite itself unless asked otherwise, cut back after', () => {
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal')
-    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_CHECKPOINT_PAGES)
-    expect(store.db.pragma('journal_size_limit', { simple: true })).toBeGreaterThan(WAL_CHECKPOINT_PAGES * 4096)
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTO_CHECKPOINT_PAGES)
+    expect(store.db.pragma('journal_size_limit', { simple: true })).toBe(WAL_SIZE_LIMIT_BYTES)
   })
 
   it('enforces foreign keys', () => {
