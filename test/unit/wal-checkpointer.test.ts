@@ -3,13 +3,22 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { startWalCheckpointer } from '../../src/core/store/wal-checkpointer'
-import type { WalCheckpointer } from '../../src/core/store/wal-checkpointer'
+import type { CheckpointReport, WalCheckpointer } from '../../src/core/store/wal-checkpointer'
 import { makeTempDir } from '../support/temp-dir'
 
 const PAGE = 'x'.repeat(3000)
+// The better-sqlite3 build for this Node (.ci/run runs the suites under each Node LTS this way).
+const binding = nativeBindingOption()
+
+/**
+ * A checkpoint that began after `wrote` (the writes were done) and folded every frame: a report
+ * queued while the writes went on would say "complete" of the frames it saw then.
+ */
+const foldedAfter = (wrote: number) => (f: CheckpointReport) => f.at > wrote && f.log > 0 && f.checkpointed === f.log
 
 /** Waits for `condition`, checking every 20 ms; fails after `ms`. */
 async function eventually(condition: () => boolean, ms = 10_000): Promise<void> {
@@ -31,7 +40,7 @@ describe('WAL checkpoints from a worker thread', () => {
   afterAll(() => dir.remove())
 
   function database(name: string) {
-    const db = new BetterSqlite3(join(dir.path, name))
+    const db = new BetterSqlite3(join(dir.path, name), binding)
     db.pragma('journal_mode = WAL')
     db.pragma('wal_autocheckpoint = 0')
     db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT)')
@@ -45,9 +54,10 @@ describe('WAL checkpoints from a worker thread', () => {
 
   it('folds what the server connection wrote into the database file, while it goes on writing', async () => {
     const db = database('folds.db')
-    const frames: { log: number; checkpointed: number }[] = []
+    const frames: CheckpointReport[] = []
     const checkpointer = startWalCheckpointer({
       path: join(dir.path, 'folds.db'),
+      nativeBinding: binding.nativeBinding,
       intervalMs: 20,
       onFailure: (error) => {
         throw error
@@ -58,20 +68,22 @@ describe('WAL checkpoints from a worker thread', () => {
     expect(await checkpointer.ready).toBe(true)
 
     writeRows(db, 300)
-    await eventually(() => frames.some((f) => f.log >= 300 && f.checkpointed === f.log))
+    const wrote = Date.now()
+    await eventually(() => frames.some(foldedAfter(wrote)))
     // Everything is in the database file: a copy of it alone has every row.
     checkpointer.stop()
     copyFileSync(join(dir.path, 'folds.db'), join(dir.path, 'folds-copy.db'))
-    const copy = new BetterSqlite3(join(dir.path, 'folds-copy.db'), { readonly: true })
+    const copy = new BetterSqlite3(join(dir.path, 'folds-copy.db'), { readonly: true, ...binding })
     opened.push(copy)
     expect(copy.prepare('SELECT COUNT(*) FROM rows').pluck().get()).toBe(300)
   })
 
   it('keeps the WAL file from growing: once folded, the next writes start it over', async () => {
     const db = database('bounded.db')
-    const frames: { log: number; checkpointed: number }[] = []
+    const frames: CheckpointReport[] = []
     const checkpointer = startWalCheckpointer({
       path: join(dir.path, 'bounded.db'),
+      nativeBinding: binding.nativeBinding,
       intervalMs: 20,
       onFailure: (error) => {
         throw error
@@ -81,9 +93,9 @@ describe('WAL checkpoints from a worker thread', () => {
     opened.push({ close: () => checkpointer.stop() })
     expect(await checkpointer.ready).toBe(true)
     for (let burst = 0; burst < 5; burst++) {
-      frames.length = 0
       writeRows(db, 200)
-      await eventually(() => frames.some((f) => f.log > 0 && f.checkpointed === f.log))
+      const wrote = Date.now()
+      await eventually(() => frames.some(foldedAfter(wrote)))
     }
     // Five bursts of 200 one-page rows (each commit writes its leaf and the tree's interior page:
     // two frames of 4 KiB and a 24-byte header), but the WAL never held two bursts' frames;
@@ -100,6 +112,7 @@ describe('WAL checkpoints from a worker thread', () => {
     const failures: unknown[] = []
     let checkpointer: WalCheckpointer | null = startWalCheckpointer({
       path: notADatabase,
+      nativeBinding: binding.nativeBinding,
       onFailure: (error) => failures.push(error)
     })
     expect(await checkpointer.ready).toBe(false)
@@ -127,7 +140,7 @@ describe('the store with background checkpoints', () => {
     store.close()
     store = null
     copyFileSync(path, join(dir.path, 'copy.db'))
-    const copy = new BetterSqlite3(join(dir.path, 'copy.db'), { readonly: true })
+    const copy = new BetterSqlite3(join(dir.path, 'copy.db'), { readonly: true, ...binding })
     expect(copy.prepare('SELECT COUNT(*) FROM notes').pluck().get()).toBe(500)
     copy.close()
   })

@@ -18,8 +18,9 @@ const db = new Database(workerData.path, workerData.nativeBinding ? { nativeBind
 const stopped = new Int32Array(workerData.stopped)
 const timer = setInterval(() => {
   try {
+    const at = Date.now()
     const [result] = db.pragma('wal_checkpoint(PASSIVE)')
-    if (workerData.report) parentPort.postMessage({ kind: 'checkpointed', log: result.log, checkpointed: result.checkpointed })
+    if (workerData.report) parentPort.postMessage({ kind: 'checkpointed', at, log: result.log, checkpointed: result.checkpointed })
   } catch (error) {
     parentPort.postMessage({ kind: 'failed', message: String(error && error.message) })
   }
@@ -36,14 +37,21 @@ parentPort.on('message', (message) => {
 parentPort.postMessage({ kind: 'ready' })
 `
 
+export interface CheckpointReport {
+  at: number
+  /** Frames in the WAL, and how many of them are now in the database file. */
+  log: number
+  checkpointed: number
+}
+
 export interface WalCheckpointerOptions {
   path: string
   nativeBinding?: string | undefined
   intervalMs?: number
   /** Called once if the background connection cannot run (it did not start, or a checkpoint threw). */
   onFailure(error: unknown): void
-  /** Called with every checkpoint's frame counts (tests). */
-  onCheckpoint?: (frames: { log: number; checkpointed: number }) => void
+  /** Called with every checkpoint's frame counts and when it began, in ms since the epoch (tests). */
+  onCheckpoint?: (frames: CheckpointReport) => void
 }
 
 export interface WalCheckpointer {
@@ -87,10 +95,10 @@ export function startWalCheckpointer(options: WalCheckpointerOptions): WalCheckp
   })
   // The checkpointer never keeps a process alive on its own.
   worker.unref()
-  worker.on('message', (message: { kind: string; log?: number; checkpointed?: number; message?: string }) => {
+  worker.on('message', (message: { kind: string; message?: string } & Partial<CheckpointReport>) => {
     if (message.kind === 'ready') resolveReady(true)
     else if (message.kind === 'checkpointed')
-      options.onCheckpoint?.({ log: message.log ?? 0, checkpointed: message.checkpointed ?? 0 })
+      options.onCheckpoint?.({ at: message.at ?? 0, log: message.log ?? 0, checkpointed: message.checkpointed ?? 0 })
     else if (message.kind === 'failed') fail(new Error(message.message))
   })
   worker.on('error', fail)
