@@ -130,6 +130,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     dataVersion.bump(table)
     if (!changes.isQuiet()) changes.announce({ kind: 'entity', entity, id })
   })
+  store.onRollback(() => dataVersion.rolledBack())
   const clock = announcingClock(options.clock, () => changes.announce({ kind: 'clock' }))
   const keys = await loadSigningKeys(store, clock)
   const developers = createDeveloperService(store, clock)
@@ -165,7 +166,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const libraryView = createLibraryView({
     clock,
     customers,
-    queries: cachedHoldings(createLibraryRepository(store), store, dataVersion),
+    queries: cachedHoldings(createLibraryRepository(store), dataVersion),
     grace
   })
   return {

@@ -245,8 +245,8 @@ describe('bench fixtures: imported by the emulator', () => {
     expect(refused).toMatchObject({ code: 'PRODUCT_CREDENTIAL_INVALID', debugDetails: { reason: 'SECRET_MISMATCH' } })
   })
 
-  it('verifies the plugin connection with the body the verify run posts', () => {
-    expect(core.connections.verify(fixtures.plugin)).toMatchObject({
+  it('verifies the plugin connection with the body the verify run posts', async () => {
+    await expect(core.connections.verify(fixtures.plugin)).resolves.toMatchObject({
       productId: 'prd_bench',
       appId: fixtures.plugin.appId,
       status: 'verified'

@@ -9,15 +9,16 @@ import { openStore } from '../../src/core/store/store'
 import { makeTempDir } from '../support/temp-dir'
 
 // The library's kept rows (core/library/holdings-cache.ts) on a real SQLite file: kept while
-// nothing is written, read again after any write, and never kept from inside a transaction that
-// may still roll back.
+// nothing is written, read again after any write, and nothing read inside a transaction kept
+// once it rolls back (the store reports rollbacks; the version moves, as emulator-core wires it).
 describe('cachedHoldings', () => {
   const dir = makeTempDir('holdings-cache')
   const store = openStore({ path: join(dir.path, 'holdings.db') })
   const version = createDataVersion()
   observeWrites(store.db, (_entity, _id, table) => version.bump(table))
+  store.onRollback(() => version.rolledBack())
   const repository = createLibraryRepository(store)
-  const cache = cachedHoldings(repository, store, version)
+  const cache = cachedHoldings(repository, version)
   const at = '2031-01-01T00:00:00.000Z'
   store.db
     .prepare("INSERT INTO developers (id, email, role, created_at) VALUES ('dev', 'd@example.test', 'developer', ?)")
@@ -56,5 +57,21 @@ describe('cachedHoldings', () => {
       })
     ).toThrow('roll back')
     expect(cache.holdings('cus').licenses.map((l) => l.id)).toEqual(['lic_1', 'lic_2'])
+  })
+
+  it('keeps nothing read inside a grouped write that rolls back, while the rest of its group commits', async () => {
+    const kept = cache.holdings('cus')
+    const failing = store.groupCommit(() => {
+      insertLicense.run('lic_4', 'KEY-4', at)
+      expect(cache.holdings('cus').licenses).toHaveLength(3)
+      throw new Error('roll back')
+    })
+    const committed = store.groupCommit(() => insertLicense.run('lic_5', 'KEY-5', at).changes)
+    // Read between the two, inside the still-open group: the committed one's row, not the failed one's.
+    expect(cache.holdings('cus').licenses.map((l) => l.id)).toEqual(['lic_1', 'lic_2', 'lic_5'])
+    await expect(failing).rejects.toThrow('roll back')
+    await expect(committed).resolves.toBe(1)
+    expect(cache.holdings('cus')).not.toBe(kept)
+    expect(cache.holdings('cus').licenses.map((l) => l.id)).toEqual(['lic_1', 'lic_2', 'lic_5'])
   })
 })

@@ -19,6 +19,8 @@ export interface DataVersion {
    */
   ignoring(...tables: string[]): () => number
   bump(table: string): void
+  /** Moves every version: rolled-back writes were counted when made, and what was read after them no longer holds. */
+  rolledBack(): void
 }
 
 export function createDataVersion(): DataVersion {
@@ -32,6 +34,9 @@ export function createDataVersion(): DataVersion {
         for (const table of tables) ignored += byTable.get(table) ?? 0
         return total - ignored
       }
+    },
+    rolledBack() {
+      total++
     },
     bump(table) {
       total++

@@ -1,19 +1,16 @@
-import type { Store } from '../store/store'
-
 /**
  * Reads kept while a data version stays put (./data-version.ts): `read(key, load)` answers what
  * `load` answered last time for `key` if no write has moved `version` since, and loads again
- * otherwise. Nothing stale is ever answered, as every write moves the version; inside a
- * transaction nothing is kept, as its rows may yet be rolled back. At most `capacity` keys are
+ * otherwise. Nothing stale is ever answered, as every write moves the version, and so does every
+ * rollback (what was read after a rolled-back write is gone with it). At most `capacity` keys are
  * kept (the oldest read goes first). What is kept is shared between callers: they only read it.
  */
-export function createKeptReads<K, V>(options: { store: Pick<Store, 'db'>; version: () => number; capacity: number }) {
-  const { store, version, capacity } = options
+export function createKeptReads<K, V>(options: { version: () => number; capacity: number }) {
+  const { version, capacity } = options
   const kept = new Map<K, V>()
   let keptAt = version()
   return {
     read(key: K, load: () => V): V {
-      if (store.db.inTransaction) return load()
       const now = version()
       if (now !== keptAt) {
         kept.clear()

@@ -34,7 +34,8 @@ const FAILURE_MESSAGES: Record<ConnectionFailureReason, string> = {
 }
 
 export interface ConnectionVerifier {
-  verify(attempt: ConnectionAttempt): VerifiedConnection
+  /** Resolves once the outcome is recorded; rejects with PLUGIN_CONNECTION_FAILED after recording a failure. */
+  verify(attempt: ConnectionAttempt): Promise<VerifiedConnection>
   /** The product's connection status record: null before its first verification; PRODUCT_NOT_FOUND for no such product. */
   statusOf(productId: string): ConnectionStatus | null
 }
@@ -50,7 +51,7 @@ export function createConnectionVerifier(deps: {
 }): ConnectionVerifier {
   const { store, clock, products, credentials, audit, statuses } = deps
   return {
-    verify(attempt) {
+    async verify(attempt) {
       const found = credentials.findByPluginKey(attempt.pluginKey)
       // The usual case, a key of this very product, needs no second lookup.
       const product = found?.product.id === attempt.productId ? found.product : products.find(attempt.productId)
@@ -63,8 +64,8 @@ export function createConnectionVerifier(deps: {
       else if (!digestsEqual(sha256Hex(attempt.pluginSecret), credential.secret_hash)) reason = 'SECRET_MISMATCH'
 
       const at = clock.nowIso()
-      // One commit for the status record, the audit entry and lastUsedAt.
-      store.transaction(() => {
+      // The status record, the audit entry and lastUsedAt together, committed with the turn's other writes.
+      await store.groupCommit(() => {
         statuses.record({ productId: product.id, at, credentialId: credential?.id ?? null, failure: reason })
         audit.record({
           productId: product.id,

@@ -126,7 +126,6 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
   // verify's status record and audit entry never do (no row references those tables), so they
   // leave the kept matches alone.
   const keyMatches = createKeptReads<string, ReturnType<CredentialService['findByPluginKey']>>({
-    store,
     version: deps.dataVersion.ignoring(...LEAF_TABLES),
     capacity: 1000
   })

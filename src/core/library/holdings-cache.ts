@@ -1,6 +1,5 @@
 import type { DataVersion } from '../changes/data-version'
 import { createKeptReads } from '../changes/kept-reads'
-import type { Store } from '../store/store'
 import type { CustomerHoldings, LibraryRepository } from './library-repository'
 
 /** Customers whose holdings are kept; the oldest read goes first. */
@@ -14,9 +13,8 @@ const KEPT_CUSTOMERS = 16
  */
 export function cachedHoldings(
   repository: LibraryRepository,
-  store: Store,
   version: Pick<DataVersion, 'current'>
 ): Pick<LibraryRepository, 'holdings'> {
-  const kept = createKeptReads<string, CustomerHoldings>({ store, version: version.current, capacity: KEPT_CUSTOMERS })
+  const kept = createKeptReads<string, CustomerHoldings>({ version: version.current, capacity: KEPT_CUSTOMERS })
   return { holdings: (customerId) => kept.read(customerId, () => repository.holdings(customerId)) }
 }

@@ -73,7 +73,6 @@ export function createLicensingService(deps: {
   // licenses or what cascades to them, never with an activation's stamp (a leaf table). Its
   // activations are read fresh each time.
   const keptLicenses = createKeptReads<string, License | null>({
-    store,
     version: deps.dataVersion.ignoring(...LEAF_TABLES),
     capacity: KEPT_LICENSES
   })
@@ -142,7 +141,7 @@ export function createLicensingService(deps: {
         }
         return { created: true, standing, licenseToken: await sign(product, standing, input.nonce) }
       }
-      const outcome = store.transaction((): { created: boolean; standing: LicenseStanding } => {
+      const outcome = await store.groupCommit((): { created: boolean; standing: LicenseStanding } => {
         const found = licenseWithActivations(input.licenseKey, input.instanceId)
         const license = found?.license ?? null
         const { code, subscription } = judge(product, license)
@@ -214,16 +213,19 @@ export function createLicensingService(deps: {
         subscription
       }
       let code: LicenseCode = judged
+      let seen: Promise<unknown> | null = null
       // More live machines than the limit allows (the limit was lowered after activation).
       if (code === 'VALID' && standing.activationCount > license.maxActivations) code = 'TOO_MANY_ACTIVATIONS'
       else if (code === 'VALID' && input.instanceId !== undefined) {
         if (!standing.activation) code = 'NOT_ACTIVATED'
         // Seen again; to the second is enough, so a busy plugin does not write on every call.
         else if (Math.abs(clock.now().getTime() - Date.parse(standing.activation.lastSeenAt)) >= 1000) {
-          rows.touchActivation(standing.activation.id, clock.nowIso(), {})
+          const { id } = standing.activation
+          const at = clock.nowIso()
+          seen = store.groupCommit(() => rows.touchActivation(id, at, {}))
         }
       }
-      const licenseToken = code === 'VALID' ? await sign(product, standing, input.nonce) : null
+      const [licenseToken] = await Promise.all([code === 'VALID' ? sign(product, standing, input.nonce) : null, seen])
       return { code, message: LICENSE_MESSAGES[code], standing, licenseToken }
     },
 

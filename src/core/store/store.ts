@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
 
+import { createGroupCommit } from './group-commit'
 import { migrate } from './migrate'
 import { latestSchemaVersion } from './migrations'
 import { nativeBindingOption } from './native-binding'
@@ -35,6 +36,14 @@ export interface Store {
   readonly path: string
   /** Runs `work` in one IMMEDIATE transaction: all of it or none of it. */
   transaction<T>(work: () => T): T
+  /**
+   * Runs `work` at once, all of it or none of it, in the transaction every such write of this turn
+   * of the event loop shares; resolves after that commits (./group-commit.ts). For the writes of
+   * requests answered under load: one commit a turn instead of one each.
+   */
+  groupCommit<T>(work: () => T): Promise<T>
+  /** Called after any rollback: what was read since the rolled-back writes no longer holds. Returns the unsubscribe. */
+  onRollback(listener: () => void): () => void
   close(): void
 }
 
@@ -67,15 +76,35 @@ export function openStore(options: StoreOptions): Store {
   void checkpointer?.ready.then((running) => {
     if (running && !closed) db.pragma('wal_autocheckpoint = 0')
   })
+  const rollbackListeners = new Set<() => void>()
+  const rolledBack = () => {
+    for (const listener of rollbackListeners) listener()
+  }
+  const group = createGroupCommit(db, rolledBack)
   // One wrapper for every transaction: db.transaction() builds a new one each call (8 us, measured).
   const immediate = db.transaction((work: () => unknown) => work()).immediate
   return {
     db,
     path: options.path,
-    transaction: <T>(work: () => T) => immediate(work) as T,
+    transaction<T>(work: () => T): T {
+      // All or none, committed on return: so the writes grouped before it are committed first.
+      group.commitNow()
+      try {
+        return immediate(work) as T
+      } catch (error) {
+        rolledBack()
+        throw error
+      }
+    },
+    groupCommit: (work) => group.run(work),
+    onRollback(listener) {
+      rollbackListeners.add(listener)
+      return () => rollbackListeners.delete(listener)
+    },
     close() {
       if (closed) return
       closed = true
+      group.commitNow()
       checkpointer?.stop()
       // Fold the WAL into the database file, so a copy of the .db alone holds everything.
       if (options.path !== ':memory:') {

@@ -24,7 +24,7 @@ export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => 
       }
     },
     async (request) => {
-      const connection = app.core.connections.verify(request.body)
+      const connection = await app.core.connections.verify(request.body)
       return { ok: true as const, verified: true as const, connection }
     }
   )

@@ -1,0 +1,88 @@
+import type { Database } from 'better-sqlite3'
+
+/**
+ * Group commit: the writes of every request answered in one turn of the event loop share one
+ * transaction, committed once when the turn ends, instead of one commit each. A commit's cost is
+ * mostly fixed (the WAL append of every page it dirtied, the lock); under load, many requests of
+ * one turn write the same few pages (a credential's row, an audit leaf, a license's activations),
+ * so one commit writes each page once.
+ *
+ * `run(work)` runs `work` at once, in a savepoint of the turn's transaction (opened by the first
+ * grouped write of the turn), and resolves with its result only after that transaction commits:
+ * a request answers after its writes are in the database, as with a transaction of its own. A
+ * `work` that throws rolls back its own writes and rejects; the others stay. A commit that fails
+ * rejects every write of the group.
+ *
+ * While the group is open, every other statement on this connection runs inside it: reads see the
+ * group's writes (they are this process's own), and a statement outside any transaction joins the
+ * group. A transaction of its own (`Store.transaction`) commits the group first; one begun inside a
+ * grouped `work` is a savepoint of the group, and `run` inside a transaction of its own is part of it.
+ */
+export interface GroupCommit {
+  run<T>(work: () => T): Promise<T>
+  /** Commits the open group now (before a transaction of its own, or on close); nothing when none is open. */
+  commitNow(): void
+}
+
+interface Waiting {
+  resolve: () => void
+  reject: (error: unknown) => void
+}
+
+export function createGroupCommit(db: Database, onRollback: () => void): GroupCommit {
+  // Inside an open transaction better-sqlite3 runs this as a savepoint: its own writes undone on a throw.
+  const savepoint = db.transaction((work: () => unknown) => work())
+  let waiting: Waiting[] | null = null
+  /** Grouped works running now: the group cannot commit in the middle of one. */
+  let depth = 0
+
+  function inSavepoint<T>(work: () => T): T {
+    depth++
+    try {
+      return savepoint(work) as T
+    } catch (error) {
+      onRollback()
+      throw error
+    } finally {
+      depth--
+    }
+  }
+
+  function commitNow(): void {
+    const group = waiting
+    if (group === null || depth > 0) return
+    waiting = null
+    try {
+      db.exec('COMMIT')
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK')
+      onRollback()
+      for (const write of group) write.reject(error)
+      return
+    }
+    for (const write of group) write.resolve()
+  }
+
+  return {
+    run<T>(work: () => T): Promise<T> {
+      // A throw in here (the work's own) rejects the promise.
+      return new Promise<T>((resolve, reject) => {
+        if (waiting === null && db.inTransaction) {
+          // Inside a transaction of its own: part of it, committed (or rolled back) when it is.
+          resolve(inSavepoint(work))
+          return
+        }
+        if (waiting === null) {
+          db.exec('BEGIN IMMEDIATE')
+          waiting = []
+          // After the turn's I/O callbacks: every request read in this turn has written by then.
+          setImmediate(commitNow)
+        }
+        const group = waiting
+        const result = inSavepoint(work)
+        group.push({ resolve: () => resolve(result), reject })
+      })
+    },
+    commitNow
+  }
+}

@@ -1,0 +1,146 @@
+import { statSync } from 'node:fs'
+import BetterSqlite3 from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+
+import { nativeBindingOption } from '../../src/core/store/native-binding'
+import type { Store } from '../../src/core/store/store'
+import { useStoreFile } from '../support/store-file'
+
+const FRAME_BYTES = 4096 + 24
+
+/** A table of the test's own beside the schema, the WAL folded away, no automatic checkpoint. */
+function prepared(store: Store) {
+  store.db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)')
+  store.db.pragma('wal_autocheckpoint = 0')
+  const insert = store.db.prepare('INSERT INTO notes (body) VALUES (?)')
+  const count = () => (store.db.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n
+  const walFrames = () => statSync(`${store.path}-wal`).size / FRAME_BYTES
+  const foldWal = () => store.db.pragma('wal_checkpoint(TRUNCATE)')
+  return { insert, count, walFrames, foldWal }
+}
+
+const turnEnds = () => new Promise((resolve) => setImmediate(resolve))
+
+// Store.groupCommit (core/store/group-commit.ts): the writes of one turn of the event loop share
+// one transaction and one commit. Real files; another connection is what "committed" means.
+describe('group commit', () => {
+  const file = useStoreFile('group-commit')
+  const otherConnection = () => new BetterSqlite3(file.path, { ...nativeBindingOption(), readonly: true })
+  const othersSee = (other: BetterSqlite3.Database) =>
+    (other.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n
+
+  it("writes a turn's grouped writes in one commit: each page once, not once a write", async () => {
+    const store = file.open()
+    const { insert, walFrames, foldWal } = prepared(store)
+    foldWal()
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.groupCommit(() => insert.run(`grouped ${i}`))))
+    const grouped = walFrames()
+    foldWal()
+    for (let i = 0; i < 20; i++) store.transaction(() => insert.run(`alone ${i}`))
+    const alone = walFrames()
+    expect(grouped).toBeLessThanOrEqual(2)
+    expect(alone).toBeGreaterThanOrEqual(20)
+  })
+
+  it('resolves only after the commit: another connection sees nothing before, everything after', async () => {
+    const store = file.open()
+    const { insert } = prepared(store)
+    const other = otherConnection()
+    try {
+      const written = Promise.all([1, 2, 3].map((n) => store.groupCommit(() => insert.run(`note ${n}`).changes)))
+      let settled = false
+      void written.then(() => (settled = true))
+      await Promise.resolve()
+      expect(settled).toBe(false)
+      expect(othersSee(other)).toBe(0)
+      await expect(written).resolves.toEqual([1, 1, 1])
+      expect(othersSee(other)).toBe(3)
+    } finally {
+      other.close()
+    }
+  })
+
+  it('rolls back the writes of a work that throws, and keeps the rest of its group', async () => {
+    const store = file.open()
+    const { insert, count } = prepared(store)
+    const before = store.groupCommit(() => insert.run('before'))
+    const failing = store.groupCommit(() => {
+      insert.run('doomed 1')
+      insert.run('doomed 2')
+      throw new Error('refused')
+    })
+    const after = store.groupCommit(() => insert.run('after'))
+    await expect(failing).rejects.toThrow('refused')
+    await Promise.all([before, after])
+    expect(count()).toBe(2)
+    expect(store.db.prepare('SELECT body FROM notes ORDER BY id').pluck().all()).toEqual(['before', 'after'])
+  })
+
+  it('sees the earlier writes of its own group (a limit counted across requests of one turn)', async () => {
+    const store = file.open()
+    const { insert, count } = prepared(store)
+    const limit = 2
+    const attempts = Array.from({ length: 5 }, (_, i) =>
+      store.groupCommit(() => {
+        if (count() >= limit) throw new Error('full')
+        insert.run(`seat ${i}`)
+      })
+    )
+    const outcomes = await Promise.allSettled(attempts)
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected'])
+    expect(count()).toBe(2)
+  })
+
+  it('commits the open group before a transaction of its own, and before closing', async () => {
+    const store = file.open()
+    const { insert } = prepared(store)
+    const other = otherConnection()
+    try {
+      const grouped = store.groupCommit(() => insert.run('grouped'))
+      store.transaction(() => insert.run('own'))
+      // Both committed by the transaction's return, before the turn ended.
+      expect(othersSee(other)).toBe(2)
+      await grouped
+      const last = store.groupCommit(() => insert.run('last'))
+      store.close()
+      await expect(last).resolves.toMatchObject({ changes: 1 })
+      expect(othersSee(other)).toBe(3)
+    } finally {
+      other.close()
+    }
+  })
+
+  it('is part of a transaction of its own when run inside one', async () => {
+    const store = file.open()
+    const { insert, count } = prepared(store)
+    let inner: Promise<unknown> | undefined
+    expect(() =>
+      store.transaction(() => {
+        inner = store.groupCommit(() => insert.run('inner'))
+        throw new Error('outer refused')
+      })
+    ).toThrow('outer refused')
+    // The outer transaction rolled back, and the inner write with it.
+    await inner
+    expect(count()).toBe(0)
+  })
+
+  it('rejects every write of a group whose commit fails, and leaves none of them', async () => {
+    const store = file.open()
+    const { insert, count } = prepared(store)
+    store.db.exec(
+      'CREATE TABLE parents (id TEXT PRIMARY KEY); CREATE TABLE children (parent_id TEXT REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)'
+    )
+    const fine = store.groupCommit(() => insert.run('fine'))
+    // A deferred foreign key is checked at COMMIT: this group's commit fails.
+    const orphan = store.groupCommit(() => store.db.prepare("INSERT INTO children (parent_id) VALUES ('none')").run())
+    await expect(fine).rejects.toThrow(/FOREIGN KEY/)
+    await expect(orphan).rejects.toThrow(/FOREIGN KEY/)
+    expect(count()).toBe(0)
+    expect(store.db.inTransaction).toBe(false)
+    // The next turn's group starts afresh.
+    await store.groupCommit(() => insert.run('next'))
+    expect(count()).toBe(1)
+    await turnEnds()
+  })
+})
