@@ -52,20 +52,20 @@ export function createConnectionVerifier(deps: {
   const { store, clock, products, credentials, audit, statuses } = deps
   return {
     async verify(attempt) {
-      const found = credentials.findByPluginKey(attempt.pluginKey)
-      // The usual case, a key of this very product, needs no second lookup.
-      const product = found?.product.id === attempt.productId ? found.product : products.find(attempt.productId)
-      if (!product) throw failure('UNKNOWN_PRODUCT')
-      const credential = found && found.product.id === product.id ? found.credential : null
-      let reason: ConnectionFailureReason | null = null
-      if (attempt.appId !== product.appId) reason = 'APP_ID_MISMATCH'
-      else if (!credential) reason = 'KEY_MISMATCH'
-      else if (credential.status !== 'active') reason = 'CREDENTIAL_REVOKED'
-      else if (!digestsEqual(sha256Hex(attempt.pluginSecret), credential.secret_hash)) reason = 'SECRET_MISMATCH'
-
-      const at = clock.nowIso()
-      // The status record, the audit entry and lastUsedAt together, committed with the turn's other writes.
-      await store.groupCommit(() => {
+      // Read and record in the turn's shared transaction (Store.groupCommit): one snapshot and one
+      // commit for every verify of the turn.
+      const outcome = await store.groupCommit(() => {
+        const found = credentials.findByPluginKey(attempt.pluginKey)
+        // The usual case, a key of this very product, needs no second lookup.
+        const product = found?.product.id === attempt.productId ? found.product : products.find(attempt.productId)
+        if (!product) return { product: null, reason: 'UNKNOWN_PRODUCT' as const, at: '' }
+        const credential = found && found.product.id === product.id ? found.credential : null
+        let reason: ConnectionFailureReason | null = null
+        if (attempt.appId !== product.appId) reason = 'APP_ID_MISMATCH'
+        else if (!credential) reason = 'KEY_MISMATCH'
+        else if (credential.status !== 'active') reason = 'CREDENTIAL_REVOKED'
+        else if (!digestsEqual(sha256Hex(attempt.pluginSecret), credential.secret_hash)) reason = 'SECRET_MISMATCH'
+        const at = clock.nowIso()
         statuses.record({ productId: product.id, at, credentialId: credential?.id ?? null, failure: reason })
         audit.record({
           productId: product.id,
@@ -76,8 +76,10 @@ export function createConnectionVerifier(deps: {
           reason
         })
         if (!reason && credential) credentials.markUsed(credential.id)
+        return { product, reason, at }
       })
-      if (reason) throw failure(reason)
+      const { product, reason, at } = outcome
+      if (reason || !product) throw failure(reason ?? 'UNKNOWN_PRODUCT')
       return { productId: product.id, appId: product.appId, status: 'verified', verifiedAt: at }
     },
     statusOf: (productId) => statuses.get(products.require(productId).id)

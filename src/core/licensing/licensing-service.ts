@@ -199,33 +199,35 @@ export function createLicensingService(deps: {
         const licenseToken = magic === 'VALID' ? await sign(product, standing, input.nonce) : null
         return { code: magic, message: LICENSE_MESSAGES[magic], standing, licenseToken }
       }
-      const found = licenseWithActivations(input.licenseKey, input.instanceId ?? null)
-      const license = found?.license ?? null
-      const { code: judged, subscription } = judge(product, license)
-      if (!found || !license || judged === 'NOT_FOUND' || judged === 'PRODUCT_SCOPE_MISMATCH') {
-        return { code: judged, message: LICENSE_MESSAGES[judged], standing: null, licenseToken: null }
-      }
-      const standing: LicenseStanding = {
-        license,
-        activation: found.activation,
-        activationCount: found.liveActivationCount,
-        licenseExpiresAt: effectiveExpiry(license, subscription),
-        subscription
-      }
-      let code: LicenseCode = judged
-      let seen: Promise<unknown> | null = null
-      // More live machines than the limit allows (the limit was lowered after activation).
-      if (code === 'VALID' && standing.activationCount > license.maxActivations) code = 'TOO_MANY_ACTIVATIONS'
-      else if (code === 'VALID' && input.instanceId !== undefined) {
-        if (!standing.activation) code = 'NOT_ACTIVATED'
-        // Seen again; to the second is enough, so a busy plugin does not write on every call.
-        else if (Math.abs(clock.now().getTime() - Date.parse(standing.activation.lastSeenAt)) >= 1000) {
-          const { id } = standing.activation
-          const at = clock.nowIso()
-          seen = store.groupCommit(() => rows.touchActivation(id, at, {}))
+      // Read (and stamp) in the turn's shared transaction: one snapshot for the turn's requests
+      // instead of a read transaction per statement.
+      const judged = await store.groupCommit((): { code: LicenseCode; standing: LicenseStanding | null } => {
+        const found = licenseWithActivations(input.licenseKey, input.instanceId ?? null)
+        const license = found?.license ?? null
+        const { code, subscription } = judge(product, license)
+        if (!found || !license || code === 'NOT_FOUND' || code === 'PRODUCT_SCOPE_MISMATCH')
+          return { code, standing: null }
+        const standing: LicenseStanding = {
+          license,
+          activation: found.activation,
+          activationCount: found.liveActivationCount,
+          licenseExpiresAt: effectiveExpiry(license, subscription),
+          subscription
         }
-      }
-      const [licenseToken] = await Promise.all([code === 'VALID' ? sign(product, standing, input.nonce) : null, seen])
+        if (code !== 'VALID') return { code, standing }
+        // More live machines than the limit allows (the limit was lowered after activation).
+        if (standing.activationCount > license.maxActivations) return { code: 'TOO_MANY_ACTIVATIONS', standing }
+        if (input.instanceId === undefined) return { code, standing }
+        if (!standing.activation) return { code: 'NOT_ACTIVATED', standing }
+        // Seen again; to the second is enough, so a busy plugin does not write on every call.
+        if (Math.abs(clock.now().getTime() - Date.parse(standing.activation.lastSeenAt)) >= 1000) {
+          rows.touchActivation(standing.activation.id, clock.nowIso(), {})
+        }
+        return { code, standing }
+      })
+      const { code, standing } = judged
+      if (!standing) return { code, message: LICENSE_MESSAGES[code], standing: null, licenseToken: null }
+      const licenseToken = code === 'VALID' ? await sign(product, standing, input.nonce) : null
       return { code, message: LICENSE_MESSAGES[code], standing, licenseToken }
     },
 
