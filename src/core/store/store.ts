@@ -37,9 +37,9 @@ export interface Store {
   /** Runs `work` in one IMMEDIATE transaction: all of it or none of it. */
   transaction<T>(work: () => T): T
   /**
-   * Runs `work` at once, all of it or none of it, in the transaction every such write of this turn
-   * of the event loop shares; resolves after that commits (./group-commit.ts). For the writes of
-   * requests answered under load: one commit a turn instead of one each.
+   * Runs `work` at once, all of it or none of it, in the transaction shared by every such work of
+   * this turn of the event loop; resolves after that commits (./group-commit.ts). For the reads and
+   * writes of requests answered under load: one read snapshot and one commit a turn instead of one each.
    */
   groupCommit<T>(work: () => T): Promise<T>
   /** Called after any rollback: what was read since the rolled-back writes no longer holds. Returns the unsubscribe. */
