@@ -13,7 +13,10 @@ import type { ScenarioDocument } from './scenario-schema'
 import { SECTIONS } from './scenario-tables'
 import type { ColumnSpec, SectionName } from './scenario-tables'
 
-const checkDocument = Compile(ScenarioDocumentSchema)
+// Compiled on the first import, not at start: the scenario schema is the largest there is (cold start).
+const compileDocumentCheck = () => Compile(ScenarioDocumentSchema)
+let documentCheck: ReturnType<typeof compileDocumentCheck> | undefined
+const checkDocument = () => (documentCheck ??= compileDocumentCheck())
 
 export type ImportCounts = Record<SectionName, number>
 
@@ -65,8 +68,8 @@ function locate(document: unknown, pointer: string): { value: unknown; column: C
 
 /** The first schema error, as a path and a sentence. */
 function firstSchemaError(document: unknown): DomainError | null {
-  if (checkDocument.Check(document)) return null
-  const errors = checkDocument.Errors(document)
+  if (checkDocument().Check(document)) return null
+  const errors = checkDocument().Errors(document)
   const unknownField = errors.find((e) => e.keyword === 'additionalProperties')
   const first = errors.find((e) => e.keyword !== 'boolean') ?? errors[0]
   if (!first) return invalid('/', 'is not a scenario document')

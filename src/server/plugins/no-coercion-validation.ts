@@ -8,11 +8,13 @@ import { Value } from 'typebox/value'
  * VALIDATION_ERROR, never silently coerced. Fastify's default Ajv coerces (`{"reason": 123}`
  * becomes "123", `{"reason": ["x"]}` becomes "x", `null` becomes ""), so bodies are checked
  * as sent. Path and query values arrive as text and are still converted to the schema's type.
- * Issues keep Ajv's shape, so the error handler words them the same way.
+ * Issues keep Ajv's shape, so the error handler words them the same way. Each check is compiled
+ * on its route's first request, not at start: a start compiled some 150 of them (cold start).
  */
 export const noCoercionValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
-  const check = Compile(schema)
+  let compiled: ReturnType<typeof Compile<TSchema>> | undefined
   return (value: unknown) => {
+    const check = (compiled ??= Compile(schema))
     const input = httpPart === 'body' ? value : Value.Convert(schema, value)
     if (check.Check(input)) return { value: input }
     return { error: toAjvIssues(check.Errors(input)) }
