@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { createClock } from '../../src/core/clock/clock'
 import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
-import { MAX_BODY_CHARS } from '../../src/core/inspector/redact-exchange'
+import { MAX_BODY_CHARS, withoutTrailingTokenRun } from '../../src/core/inspector/redact-exchange'
 import { matchesFilter } from '../../src/core/inspector/request-filter'
 import { createRequestLog, FLUSH_DELAY_MS, MAX_BATCH, WRITE_SLICE } from '../../src/core/inspector/request-log'
 import type { RequestLog } from '../../src/core/inspector/request-log'
@@ -681,6 +681,14 @@ describe('redaction helpers the inspector adds', () => {
       accept: 'application/json',
       'set-cookie': [previewOf('a=b'), previewOf('c=d')]
     })
+  })
+
+  it('drops the token-like run a cut body ends with, and nothing before it', () => {
+    const secret = newPluginSecret()
+    expect(withoutTrailingTokenRun(`{"pluginSecret":"${secret.slice(0, 20)}`)).toBe('{"pluginSecret":"')
+    expect(withoutTrailingTokenRun('a+b/c=d-e.f~g_h')).toBe('')
+    expect(withoutTrailingTokenRun('ends with a space ')).toBe('ends with a space ')
+    expect(withoutTrailingTokenRun('')).toBe('')
   })
 
   it('catches reseller claim tokens in free text', () => {
