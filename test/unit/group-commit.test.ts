@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 
 import { nativeBindingOption } from '../../src/core/store/native-binding'
 import type { Store } from '../../src/core/store/store'
@@ -25,7 +25,16 @@ const turnEnds = () => new Promise((resolve) => setImmediate(resolve))
 // one transaction and one commit. Real files; another connection is what "committed" means.
 describe('group commit', () => {
   const file = useStoreFile('group-commit')
-  const otherConnection = () => new BetterSqlite3(file.path, { ...nativeBindingOption(), readonly: true })
+  const others: BetterSqlite3.Database[] = []
+  afterEach(() => {
+    for (const other of others.splice(0)) other.close()
+  })
+  /** A read-only connection of its own, closed after the test: what it sees is what was committed. */
+  const otherConnection = () => {
+    const other = new BetterSqlite3(file.path, { ...nativeBindingOption(), readonly: true })
+    others.push(other)
+    return other
+  }
   const othersSee = (other: BetterSqlite3.Database) =>
     (other.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n
 
@@ -46,18 +55,14 @@ describe('group commit', () => {
     const store = file.open()
     const { insert } = prepared(store)
     const other = otherConnection()
-    try {
-      const written = Promise.all([1, 2, 3].map((n) => store.groupCommit(() => insert.run(`note ${n}`).changes)))
-      let settled = false
-      void written.then(() => (settled = true))
-      await Promise.resolve()
-      expect(settled).toBe(false)
-      expect(othersSee(other)).toBe(0)
-      await expect(written).resolves.toEqual([1, 1, 1])
-      expect(othersSee(other)).toBe(3)
-    } finally {
-      other.close()
-    }
+    const written = Promise.all([1, 2, 3].map((n) => store.groupCommit(() => insert.run(`note ${n}`).changes)))
+    let settled = false
+    void written.then(() => (settled = true))
+    await Promise.resolve()
+    expect(settled).toBe(false)
+    expect(othersSee(other)).toBe(0)
+    await expect(written).resolves.toEqual([1, 1, 1])
+    expect(othersSee(other)).toBe(3)
   })
 
   it('rolls back the writes of a work that throws, and keeps the rest of its group', async () => {
@@ -95,19 +100,15 @@ describe('group commit', () => {
     const store = file.open()
     const { insert } = prepared(store)
     const other = otherConnection()
-    try {
-      const grouped = store.groupCommit(() => insert.run('grouped'))
-      store.transaction(() => insert.run('own'))
-      // Both committed by the transaction's return, before the turn ended.
-      expect(othersSee(other)).toBe(2)
-      await grouped
-      const last = store.groupCommit(() => insert.run('last'))
-      store.close()
-      await expect(last).resolves.toMatchObject({ changes: 1 })
-      expect(othersSee(other)).toBe(3)
-    } finally {
-      other.close()
-    }
+    const grouped = store.groupCommit(() => insert.run('grouped'))
+    store.transaction(() => insert.run('own'))
+    // Both committed by the transaction's return, before the turn ended.
+    expect(othersSee(other)).toBe(2)
+    await grouped
+    const last = store.groupCommit(() => insert.run('last'))
+    store.close()
+    await expect(last).resolves.toMatchObject({ changes: 1 })
+    expect(othersSee(other)).toBe(3)
   })
 
   it('is part of a transaction of its own when run inside one', async () => {

@@ -58,7 +58,8 @@ export function createConnectionVerifier(deps: {
         const found = credentials.findByPluginKey(attempt.pluginKey)
         // The usual case, a key of this very product, needs no second lookup.
         const product = found?.product.id === attempt.productId ? found.product : products.find(attempt.productId)
-        if (!product) return { product: null, reason: 'UNKNOWN_PRODUCT' as const, at: '' }
+        // Nothing written yet: nothing to record against, so the failure rolls back nothing.
+        if (!product) throw failure('UNKNOWN_PRODUCT')
         const credential = found && found.product.id === product.id ? found.credential : null
         let reason: ConnectionFailureReason | null = null
         if (attempt.appId !== product.appId) reason = 'APP_ID_MISMATCH'
@@ -79,7 +80,7 @@ export function createConnectionVerifier(deps: {
         return { product, reason, at }
       })
       const { product, reason, at } = outcome
-      if (reason || !product) throw failure(reason ?? 'UNKNOWN_PRODUCT')
+      if (reason) throw failure(reason)
       return { productId: product.id, appId: product.appId, status: 'verified', verifiedAt: at }
     },
     statusOf: (productId) => statuses.get(products.require(productId).id)

@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3'
 
 /**
- * Group commit: the writes of every request answered in one turn of the event loop share one
- * transaction, committed once when the turn ends, instead of one commit each. A commit's cost is
+ * Group commit: the reads and writes of every request answered in one turn of the event loop share
+ * one transaction, committed once when the turn ends, instead of a read transaction per statement
+ * and a commit per request. A commit's cost is
  * mostly fixed (the WAL append of every page it dirtied, the lock); under load, many requests of
  * one turn write the same few pages (a credential's row, an audit leaf, a license's activations),
  * so one commit writes each page once.
