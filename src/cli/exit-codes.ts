@@ -1,6 +1,6 @@
 /**
  * `serve`'s exit codes, so a script can tell why the emulator did not start without reading its
- * messages. Documented in the README ("Command line").
+ * messages. Documented in docs/cli.md ("Exit codes") and in `serve --help`.
  */
 export const EXIT = {
   /** Stopped by SIGTERM or SIGINT after a clean shutdown (or a command that ran fine). */

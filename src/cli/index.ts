@@ -12,33 +12,43 @@ const SCENARIO_SCHEMA_USAGE = `Usage: plugin-license-emulator scenario-schema
 
   Prints the JSON Schema of scenario documents (GET/PUT /_emulator/state, --scenario FILE).`
 
-const USAGE = `Plugin License Emulator ${EMULATOR_VERSION}
+/** Every command, with its one line for the top-level usage and its own usage (`<command> --help`). */
+const COMMANDS: ReadonlyArray<{ name: string; summary: string; usage?: string; label?: string }> = [
+  { name: 'serve', summary: 'run the emulator headless (for CI and QA)', usage: SERVE_USAGE },
+  { name: 'export-state', summary: "write a database's state as a scenario document", usage: EXPORT_USAGE },
+  { name: 'scenario-schema', summary: 'print the JSON Schema of scenario documents', usage: SCENARIO_SCHEMA_USAGE },
+  { name: 'version', summary: 'print the version (also --version, -v)' },
+  { name: 'help', label: 'help [command]', summary: "this text, or that command's options (also --help, -h)" }
+]
 
-Usage: plugin-license-emulator <command> [options]
+const USAGE = `Usage: plugin-license-emulator <command> [options]
 
 Commands:
-  serve            run the emulator headless (for CI and QA)
-  export-state     write a database's state as a scenario document
-  scenario-schema  print the JSON Schema of scenario documents
-  version          print the version
+${COMMANDS.map(({ name, label, summary }) => `  ${(label ?? name).padEnd(17)}${summary}`).join('\n')}
 
-${SERVE_USAGE}
-
-${EXPORT_USAGE}
-
-${SCENARIO_SCHEMA_USAGE}`
+  \`plugin-license-emulator <command> --help\` prints a command's options.
+  Exit codes: 0 ok, 1 failure, 2 bad command line (no command, an unknown command or
+  option), 3-5 serve could not start (serve --help says which).`
 
 /** How long a SIGTERM/SIGINT waits for requests in flight before dropping them. */
 const SHUTDOWN_GRACE_MS = 10_000
 
 async function main(argv: readonly string[]): Promise<number> {
-  const [command = 'help', ...rest] = argv
+  const [command, ...rest] = argv
+  if (command === undefined) throw new UsageError('No command given.', USAGE)
   if (command === 'version' || command === '--version' || command === '-v') {
     process.stdout.write(`${EMULATOR_VERSION}\n`)
     return 0
   }
   if (command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`)
+    const topic = rest[0]
+    if (topic === undefined) {
+      process.stdout.write(`${USAGE}\n`)
+      return 0
+    }
+    const usage = COMMANDS.find(({ name }) => name === topic)?.usage
+    if (usage === undefined) throw new UsageError(`No help for "${topic}".`, USAGE)
+    process.stdout.write(`${usage}\n`)
     return 0
   }
   if (command === 'export-state') return runExportState(rest)
@@ -54,8 +64,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0
   }
   if (command !== 'serve') {
-    process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`)
-    return 2
+    throw new UsageError(`Unknown command "${command}".`, USAGE)
   }
   const options = parseServeOptions(rest)
   if (options === 'help') {

@@ -31,7 +31,8 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --host HOST             interface to listen on (default 127.0.0.1)
   --port PORT             port (default ${DEFAULT_PORT}; 0 picks a free one)
   --db PATH|:memory:      SQLite database (default ${join(defaultDataDir(), 'emulator.db')})
-  --admin-token TOKEN     control-plane token (default: a new random one each start)
+  --admin-token TOKEN     control-plane token, 8 characters or more (default: a new
+                          random one each start)
   --header-prefix PREFIX  the svc in x-svc-app-id (default ${DEFAULT_HEADER_PREFIX})
   --no-runtime-key        no key file: new credentials are unrecoverable
   --strict                hide debugging details, as a production service would

@@ -1,14 +1,16 @@
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { parse } from 'yaml'
 
 import { projectRoot } from '../support/cli-process'
+import { fencedBlocks, matchesShownAnswer } from '../support/markdown-docs'
 import { makeTempDir } from '../support/temp-dir'
 
-// docs/ci.md's workflow, run here: every `run:` step of its YAML, in order, as a GitHub runner
-// would (bash -e, $RUNNER_TEMP, $GITHUB_ENV carried between steps), against the packed package.
+// docs/ci.md's workflow, run here: every `run:` step of its YAML as written, in order, as a GitHub
+// runner would (bash -e, $RUNNER_TEMP, $GITHUB_ENV carried between steps), in a folder that holds
+// the packed package where the workflow expects it ($EMULATOR_TARBALL, relative to the repository).
 // The hosted actions (checkout, setup-node, upload-artifact) are the only steps left out, and
 // "Run the plugin's tests" gets a stand-in that is what a plugin's test does.
 
@@ -22,7 +24,10 @@ interface Step {
 
 const packed = inject('packedPackage')
 const doc = readFileSync(join(projectRoot, 'docs', 'ci.md'), 'utf8')
-const yamlBlock = /```yaml\n([\s\S]*?)```/.exec(doc)![1]!
+const blocks = fencedBlocks(doc)
+const yamlBlock = blocks.find((block) => block.lang === 'yaml')!.text
+/** The answer docs/ci.md shows for the wait step (the one JSON block of "What each part does"). */
+const shownHealth = blocks.find((block) => block.lang === 'json')!.text
 const workflow = parse(yamlBlock) as { jobs: { test: { env: Record<string, string>; steps: Step[] } } }
 const job = workflow.jobs.test
 const scenario = JSON.parse(readFileSync(join(projectRoot, 'resources', 'scenarios', 'ci.json'), 'utf8')) as {
@@ -80,8 +85,6 @@ function runStep(step: Step, script: string): { status: number | null; stdout: s
     env: {
       ...process.env,
       ...job.env,
-      // The one change: the package under test instead of the published version.
-      EMULATOR_PACKAGE: packed.tarball,
       RUNNER_TEMP: runner.path,
       GITHUB_ENV: githubEnv,
       ...readEnvFile()
@@ -117,6 +120,11 @@ describe('docs/ci.md: the GitHub Actions workflow', () => {
     // The install step compiles better-sqlite3 when the target folder is empty; start from the
     // install global-setup made of the same tarball, so npm finds it up to date.
     cpSync(packed.projectDir, join(runner.path, 'emulator'), { recursive: true })
+    // The plugin repository's copy of the tarball, where the workflow's env says it is.
+    const tarballInRepository = join(runner.path, job.env.EMULATOR_TARBALL!)
+    expect(basename(tarballInRepository)).toBe(basename(packed.tarball))
+    mkdirSync(dirname(tarballInRepository), { recursive: true })
+    cpSync(packed.tarball, tarballInRepository)
 
     const runSteps = job.steps.filter((step) => step.run !== undefined)
     expect(runSteps.map((step) => step.name)).toEqual([
@@ -132,6 +140,11 @@ describe('docs/ci.md: the GitHub Actions workflow', () => {
       // The failure() steps run too: the point is that they work when a plugin test fails.
       const result = runStep(step, step.id === 'plugin-tests' ? pluginTests : step.run!)
       expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0)
+      if (step.name === "Wait for the emulator's health")
+        expect(
+          matchesShownAnswer(result.stdout, shownHealth),
+          `printed ${result.stdout}, docs/ci.md shows ${shownHealth}`
+        ).toBe(true)
     }
 
     const env = readEnvFile()
