@@ -4,7 +4,7 @@ import { join, posix, relative } from 'node:path'
 import ts from 'typescript'
 
 /**
- * The README's layer rules (section Layout) as code: which folder may import what, and where SQL
+ * The layer rules of docs/architecture.md as code: which folder may import what, and where SQL
  * may be prepared. Imports are read with TypeScript's own pre-processor (static, `import type`,
  * re-exports and dynamic `import()` alike); nothing is compiled or run.
  */

@@ -99,7 +99,7 @@ const FIXTURES: Record<RuleName, { breaks: SourceFile[]; keeps: SourceFile[] }> 
   }
 }
 
-describe('the layer rules (README, Layout)', () => {
+describe('the layer rules (docs/architecture.md)', () => {
   it('hold for every file in src', () => {
     const files = sourceFiles(root)
     // The walk really reached every layer (an empty list would pass anything).

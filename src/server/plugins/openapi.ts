@@ -22,7 +22,7 @@ export const openApi = fp(
           type: 'string',
           enum: [...ERROR_CODES],
           description:
-            'UPPER_SNAKE error code: one of these, each listed with its status and meaning in the README (Errors).'
+            'UPPER_SNAKE error code: one of these, each listed with its status and meaning in docs/api.md (section 1, Envelope and errors).'
         }
       }
     })
