@@ -111,5 +111,5 @@ describe(`README: "${SECTION}"`, () => {
       ).toBe(true)
     })
     expect(server.isRunning(), `serve still serves; its stderr:\n${server.stderr()}`).toBe(true)
-  })
+  }, 120_000)
 })
