@@ -85,6 +85,8 @@ export interface EmulatorCoreOptions {
 export interface EmulatorCore {
   /** Where the database lives (`:memory:` for none). */
   databasePath: string
+  /** Storage faults: whether writes fail now, waiting for another process's lock, SQLite errors as domain errors. */
+  storage: Pick<Store, 'health' | 'whenWritable' | 'storageErrorOf'>
   clock: Clock
   keys: SigningKeyRing
   sessions: SessionTokens
@@ -171,6 +173,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   })
   return {
     databasePath: store.path,
+    storage: store,
     clock,
     keys,
     sessions: createSessionTokens(keys, clock),

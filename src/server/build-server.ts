@@ -23,6 +23,7 @@ import { emptyTolerantJsonParser } from './plugins/json-body'
 import { useNoCoercionValidation } from './plugins/no-coercion-validation'
 import { openApi } from './plugins/openapi'
 import { requestRecorder } from './plugins/request-recorder'
+import { storageWrites } from './plugins/storage-writes'
 import { tolerantRequests } from './plugins/tolerant-requests'
 import { trustedOrigins } from './plugins/trusted-origins'
 import { webViewCors } from './plugins/web-view-cors'
@@ -56,7 +57,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const store = openStore({
     path: options.databasePath,
     nativeBinding: options.nativeBinding,
-    checkpointInBackground: true
+    checkpointInBackground: true,
+    busyTimeoutMs: options.storageBusyTimeoutMs
   })
   const clock = options.clock ?? createClock()
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
@@ -187,6 +189,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(trustedOrigins)
     await app.register(requestRecorder)
     await app.register(faultInjection)
+    await app.register(storageWrites)
 
     await app.register(developerPluginKeysRoutes, { prefix: MANAGEMENT_PREFIX })
     await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })

@@ -31,6 +31,11 @@ export interface ServerOptions {
   requestLogCapacity?: number | undefined
   /** The built renderer (out/renderer): served at / so the same UI runs in a browser and in Electron. */
   rendererDir?: string | undefined
+  /**
+   * How long a write waits for another process's write lock before answering 503 STORAGE_BUSY, in
+   * ms (default 5000). The wait never blocks other requests.
+   */
+  storageBusyTimeoutMs?: number | undefined
   /** Version reported by health and the OpenAPI document. */
   version?: string | undefined
   /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { SECTIONS } from '../../src/core/scenarios/scenario-tables'
+import { MAX_INTEGER, SECTIONS } from '../../src/core/scenarios/scenario-tables'
 import type { ColumnSpec } from '../../src/core/scenarios/scenario-tables'
 import { useEmulator } from '../support/emulator'
 import type { HttpResult } from '../support/emulator'
@@ -62,8 +62,20 @@ function mutationsOf(column: ColumnSpec): Mutation[] {
   }
   if (column.enum) out.push({ label: 'unknown enum', value: 'bogus' })
   if (column.ref) out.push({ label: 'dangling reference', value: 'missing_row_0001' })
+  // Values from the other fields' domains: what a hand edit pastes into the wrong field.
+  if (!column.dateTime && column.type !== 'json') out.push({ label: 'a date in it', value: '2026-12-31T00:00:00Z' })
+  if (column.dateTime || column.enum) out.push({ label: "another field's enum value", value: OTHER_ENUM_VALUE })
+  if (column.type === 'integer') out.push({ label: 'past the largest integer', value: MAX_INTEGER + 1 })
+  if (column.type === 'number') out.push({ label: 'negative', value: -0.5 }, { label: 'huge', value: 1e308 })
+  if (column.type === 'string' || column.type === 'json')
+    out.push({ label: 'empty', value: '' }, { label: 'long unicode', value: LONG_UNICODE })
   return out
 }
+
+/** An enum value of some other field (a subscription status), never a date, a number or this field's own. */
+const OTHER_ENUM_VALUE = 'past_due'
+/** Astral-plane, combining and right-to-left characters, past what a single-line field shows. */
+const LONG_UNICODE = '🎛️ Ünïcödé ñame שלום 🎚️ e\u0301 '.repeat(300)
 
 /** Every read and licensing route a plugin, the UI or QA uses, against whatever was imported. */
 async function callEveryRoute(document: Record<string, any>): Promise<HttpResult[]> {
@@ -115,8 +127,30 @@ async function callEveryRoute(document: Record<string, any>): Promise<HttpResult
       library.status === 200 ? (library.body.products?.[0]?.downloads?.[0]?.url as string | undefined) : undefined
     if (link) await call(emu.request('GET', new URL(link).pathname + new URL(link).search))
   }
-  for (const path of ['/state', '/info', '/requests?limit=5', '/presets', '/clock', '/settings'])
+  for (const path of [
+    '/state',
+    '/info',
+    '/requests?limit=5',
+    '/presets',
+    '/clock',
+    '/settings',
+    '/developers',
+    '/products',
+    '/customers',
+    '/licenses',
+    '/faults'
+  ])
     answers.push(await emu.control('GET', path))
+  // What the UI reads of each product and license (its audit trail, connection, credentials, files).
+  for (const product of ((document.products ?? []) as { id?: unknown }[]).slice(0, 2)) {
+    const id = encodeURIComponent(String(product.id))
+    for (const part of ['credentials', 'audit', 'connection', 'files'])
+      answers.push(await emu.control('GET', `/products/${id}/${part}`))
+  }
+  for (const license of licenses.slice(0, 2))
+    answers.push(await emu.control('GET', `/licenses/${encodeURIComponent(String((license as { id?: unknown }).id))}`))
+  for (const customer of ((document.customers ?? []) as { id?: unknown }[]).slice(0, 2))
+    answers.push(await emu.control('GET', `/customers/${encodeURIComponent(String(customer.id))}/licenses`))
   return answers
 }
 

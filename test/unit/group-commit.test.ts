@@ -144,4 +144,51 @@ describe('group commit', () => {
     expect(count()).toBe(1)
     await turnEnds()
   })
+
+  /** Another connection (as a second process would) holding the write lock until released. */
+  const lockHolder = () => {
+    const holder = new BetterSqlite3(file.path, { ...nativeBindingOption(), timeout: 0 })
+    others.push(holder)
+    holder.exec('BEGIN IMMEDIATE')
+    return { release: () => holder.exec('ROLLBACK') }
+  }
+
+  it('reads in a turn of reads while another connection holds the write lock: the group takes no lock to read', async () => {
+    const store = file.open()
+    const { insert, count } = prepared(store)
+    insert.run('committed')
+    const holder = lockHolder()
+    const started = Date.now()
+    await expect(Promise.all([1, 2, 3].map(() => store.groupCommit(() => count())))).resolves.toEqual([1, 1, 1])
+    expect(Date.now() - started).toBeLessThan(1000)
+    holder.release()
+  })
+
+  it('retries a grouped write refused by the lock without blocking the loop, and commits it once the lock is free', async () => {
+    const store = file.open({ busyTimeoutMs: 5000 })
+    const { insert, count } = prepared(store)
+    const holder = lockHolder()
+    const written = store.groupCommit(() => insert.run('waited'))
+    // The event loop turns meanwhile: timers fire while the write waits.
+    let ticks = 0
+    const ticking = setInterval(() => ticks++, 10)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    clearInterval(ticking)
+    expect(ticks).toBeGreaterThan(5)
+    holder.release()
+    await expect(written).resolves.toMatchObject({ changes: 1 })
+    expect(count()).toBe(1)
+  })
+
+  it('gives up a grouped write after the busy timeout with STORAGE_BUSY, and leaves nothing of it', async () => {
+    const store = file.open({ busyTimeoutMs: 300 })
+    const { insert, count } = prepared(store)
+    const holder = lockHolder()
+    await expect(store.groupCommit(() => insert.run('refused'))).rejects.toMatchObject({ code: 'STORAGE_BUSY' })
+    expect(store.health.current()).toMatchObject({ code: 'STORAGE_BUSY' })
+    holder.release()
+    expect(count()).toBe(0)
+    await store.groupCommit(() => insert.run('later'))
+    expect(store.health.current()).toBeNull()
+  })
 })

@@ -1,10 +1,8 @@
+import type { AuditAction, AuditOutcome } from '../../shared/contract/audit'
 import type { AuditActor } from '../accounts/actor'
 import type { Store } from '../store/store'
 
-export type AuditAction =
-  'create' | 'ensure' | 'reveal-secret' | 'rotate-key' | 'rotate-secret' | 'revoke' | 'verify' | 'create-legacy'
-
-export type AuditOutcome = 'success' | 'failure' | 'noop'
+export type { AuditAction, AuditOutcome }
 
 export interface AuditEntry {
   id: number

@@ -383,7 +383,8 @@ export function createCredentialService(deps: CredentialServiceDeps): Credential
       if (previous !== undefined && Math.abs(now - previous) < 1000) return
       if (lastMarked.size >= 10_000) lastMarked.clear()
       lastMarked.set(credentialId, now)
-      rows.touchLastUsed(credentialId, new Date(now).toISOString())
+      // A stamp a read can do without: dropped while storage refuses writes (docs/api.md section 1).
+      store.writeIfPossible(() => rows.touchLastUsed(credentialId, new Date(now).toISOString()))
     },
     toRecord
   }

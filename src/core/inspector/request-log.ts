@@ -1,5 +1,6 @@
 import { REQUEST_PAGE_MAX } from '../../shared/contract/inspector'
 import type { Clock } from '../clock/clock'
+import { isDomainError } from '../errors/domain-error'
 import type { Store } from '../store/store'
 import { fallbackEntry, prepareEntry } from './redact-exchange'
 import type { PreparedEntry } from './redact-exchange'
@@ -13,6 +14,8 @@ export const FLUSH_DELAY_MS = 75
  * let grow past it: a turn that finds more writes the excess too, so the log keeps up with any load.
  */
 export const MAX_BATCH = 500
+/** After storage refused a batch (disk full, read-only, locked), the next attempt waits this long. */
+export const STORAGE_RETRY_MS = 1000
 /**
  * Entries redacted and written per turn of the event loop. A long queue is written a slice at a
  * time, so requests arriving meanwhile wait for one slice (about 3 ms under load), not the whole batch.
@@ -83,6 +86,8 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
   let timer: ReturnType<typeof setTimeout> | null = null
   let nextTurn: ReturnType<typeof setImmediate> | null = null
   let closed = false
+  /** While storage refuses writes: no attempt before this time (ms since the epoch). */
+  let retryAt = 0
   const listeners = new Set<(entry: RequestSummary, exchangeText: string) => void>()
   const errorListeners = new Set<(error: unknown) => void>()
 
@@ -135,14 +140,23 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
    */
   function writeSlice(): void {
     if (closed) return
+    if (Date.now() < retryAt) {
+      if (timer) clearTimeout(timer)
+      timer = setTimeout(() => {
+        timer = null
+        writeSlice()
+      }, retryAt - Date.now())
+      timer.unref()
+      return
+    }
     dropUnshowable()
     write(queue.splice(0, Math.max(WRITE_SLICE, queue.length - MAX_BATCH)))
     if (queue.length > 0) schedule('next-turn')
   }
 
   function flush(): void {
+    if (queue.length === 0 || closed || Date.now() < retryAt) return
     cancelScheduled()
-    if (queue.length === 0 || closed) return
     dropUnshowable()
     const batch = queue
     queue = []
@@ -170,33 +184,45 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     }
     const written: { summary: RequestSummary; exchangeText: string }[] = []
     try {
-      store.transaction(() => {
-        const products = new Map<string, string | null>()
-        for (const { entry, atMs } of prepared) {
-          const summary: Omit<RequestSummary, 'id'> = {
-            at: new Date(atMs).toISOString(),
-            surface: entry.surface,
-            method: entry.method,
-            path: entry.path,
-            status: entry.status,
-            durationMs: entry.durationMs,
-            authKind: entry.authKind,
-            productId: entry.productId ?? productOfAppId(products, entry.appId),
-            source: entry.source,
-            errorCode: entry.errorCode,
-            fault: entry.fault
+      store.transaction(
+        () => {
+          const products = new Map<string, string | null>()
+          for (const { entry, atMs } of prepared) {
+            const summary: Omit<RequestSummary, 'id'> = {
+              at: new Date(atMs).toISOString(),
+              surface: entry.surface,
+              method: entry.method,
+              path: entry.path,
+              status: entry.status,
+              durationMs: entry.durationMs,
+              authKind: entry.authKind,
+              productId: entry.productId ?? productOfAppId(products, entry.appId),
+              source: entry.source,
+              errorCode: entry.errorCode,
+              fault: entry.fault
+            }
+            written.push({
+              summary: { id: rows.insert(summary, entry.requestJson, entry.responseJson), ...summary },
+              exchangeText: `${entry.requestJson}\n${entry.responseJson}`
+            })
           }
-          written.push({
-            summary: { id: rows.insert(summary, entry.requestJson, entry.responseJson), ...summary },
-            exchangeText: `${entry.requestJson}\n${entry.responseJson}`
-          })
-        }
-        rows.deleteUpTo((written[written.length - 1] as { summary: RequestSummary }).summary.id - capacity)
-      })
+          rows.deleteUpTo((written[written.length - 1] as { summary: RequestSummary }).summary.id - capacity)
+        },
+        { background: true }
+      )
     } catch (error) {
+      if (isDomainError(error) && error.code.startsWith('STORAGE_')) {
+        // Storage refuses writes for now (the store reports the episode once): keep the batch
+        // and try again later, so the inspector resumes on its own once the disk allows.
+        queue = batch.concat(queue)
+        retryAt = Date.now() + STORAGE_RETRY_MS
+        schedule('soon')
+        return
+      }
       reportError(error)
       return
     }
+    retryAt = 0
     for (const { summary, exchangeText } of written) {
       for (const listener of listeners) {
         try {

@@ -220,8 +220,11 @@ export function createLicensingService(deps: {
         if (input.instanceId === undefined) return { code, standing }
         if (!standing.activation) return { code: 'NOT_ACTIVATED', standing }
         // Seen again; to the second is enough, so a busy plugin does not write on every call.
+        // A read first: while storage refuses writes (another process holds the lock, the disk is
+        // full) the stamp is dropped and the answer stands (docs/api.md section 1, "Storage faults").
+        const activationId = standing.activation.id
         if (Math.abs(clock.now().getTime() - Date.parse(standing.activation.lastSeenAt)) >= 1000) {
-          rows.touchActivation(standing.activation.id, clock.nowIso(), {})
+          store.writeIfPossible(() => rows.touchActivation(activationId, clock.nowIso(), {}))
         }
         return { code, standing }
       })

@@ -4,6 +4,7 @@
  * Sections are listed parents first, the order rows are written in.
  */
 import { DEVELOPER_ROLES } from '../../shared/contract/accounts'
+import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AUDIT_OUTCOMES, CONNECTION_OUTCOMES } from '../../shared/contract/audit'
 import { FILE_PLATFORMS } from '../../shared/contract/downloads'
 import { FAULT_KINDS } from '../../shared/contract/faults'
 import { AUTH_KINDS, REQUEST_SOURCES, SURFACES } from '../../shared/contract/inspector'
@@ -328,11 +329,10 @@ export const SECTIONS: readonly SectionSpec[] = [
       str('productId', 'product_id', { ref: 'products' }),
       // Not a reference: a failed attempt records the id it was shown, which may name no credential.
       opt('credentialId', 'credential_id'),
-      str('action', 'action', {
-        enum: ['create', 'ensure', 'reveal-secret', 'rotate-key', 'rotate-secret', 'revoke', 'verify', 'create-legacy']
-      }),
-      str('outcome', 'outcome', { enum: ['success', 'failure', 'noop'] }),
-      str('actorKind', 'actor_kind'),
+      str('action', 'action', { enum: AUDIT_ACTIONS }),
+      str('outcome', 'outcome', { enum: AUDIT_OUTCOMES }),
+      // The answers' vocabulary (src/shared/contract/audit.ts): a free string here once imported and broke the audit read.
+      str('actorKind', 'actor_kind', { enum: AUDIT_ACTOR_KINDS }),
       opt('actorId', 'actor_id'),
       opt('reason', 'reason'),
       json('metadata', 'metadata', { nullable: true }),
@@ -345,7 +345,7 @@ export const SECTIONS: readonly SectionSpec[] = [
     orderBy: 'product_id',
     columns: [
       str('productId', 'product_id', { ref: 'products' }),
-      str('lastStatus', 'last_status', { enum: ['verified', 'failed'] }),
+      str('lastStatus', 'last_status', { enum: CONNECTION_OUTCOMES }),
       opt('lastReason', 'last_reason'),
       at('lastAttemptAt', 'last_attempt_at'),
       optAt('lastVerifiedAt', 'last_verified_at'),

@@ -18,6 +18,13 @@ import type { Database } from 'better-sqlite3'
  * group's writes (they are this process's own), and a statement outside any transaction joins the
  * group. A transaction of its own (`Store.transaction`) commits the group first; one begun inside a
  * grouped `work` is a savepoint of the group, and `run` inside a transaction of its own is part of it.
+ *
+ * The group begins DEFERRED: a turn of reads never takes the write lock, so it reads the last
+ * commit while another process holds that lock (WAL). Its first write takes the lock. A work
+ * refused because another process holds it (SQLITE_BUSY, after the connection's short busy
+ * timeout) is rolled back and run again in a later turn's group, after a pause that lets the
+ * event loop answer everything else, until `busyTimeoutMs` has passed; then it rejects with that
+ * error. A work must therefore be safe to run again: its only effects are its writes.
  */
 export interface GroupCommit {
   run<T>(work: () => T): Promise<T>
@@ -30,7 +37,20 @@ interface Waiting {
   reject: (error: unknown) => void
 }
 
-export function createGroupCommit(db: Database, onRollback: () => void): GroupCommit {
+export interface GroupCommitOptions {
+  /** How long a work refused by another process's write lock keeps being retried, in ms. */
+  busyTimeoutMs: number
+  /** Whether an error is another process holding the lock (worth running the work again). */
+  isBusy(error: unknown): boolean
+}
+
+/** Pauses between retries of a work refused by the lock: short first, then at most RETRY_PAUSE_MAX_MS. */
+const RETRY_PAUSE_FIRST_MS = 5
+const RETRY_PAUSE_MAX_MS = 100
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+export function createGroupCommit(db: Database, onRollback: () => void, options: GroupCommitOptions): GroupCommit {
   // Inside an open transaction better-sqlite3 runs this as a savepoint: its own writes undone on a throw.
   const savepoint = db.transaction((work: () => unknown) => work())
   let waiting: Waiting[] | null = null
@@ -64,25 +84,40 @@ export function createGroupCommit(db: Database, onRollback: () => void): GroupCo
     for (const write of group) write.resolve()
   }
 
+  function runOnce<T>(work: () => T): Promise<T> {
+    // A throw in here (the work's own) rejects the promise.
+    return new Promise<T>((resolve, reject) => {
+      if (waiting === null && db.inTransaction) {
+        // Inside a transaction of its own: part of it, committed (or rolled back) when it is.
+        resolve(inSavepoint(work))
+        return
+      }
+      if (waiting === null) {
+        db.exec('BEGIN')
+        waiting = []
+        // After the turn's I/O callbacks: every request read in this turn has written by then.
+        setImmediate(commitNow)
+      }
+      const group = waiting
+      const result = inSavepoint(work)
+      group.push({ resolve: () => resolve(result), reject })
+    })
+  }
+
   return {
-    run<T>(work: () => T): Promise<T> {
-      // A throw in here (the work's own) rejects the promise.
-      return new Promise<T>((resolve, reject) => {
-        if (waiting === null && db.inTransaction) {
-          // Inside a transaction of its own: part of it, committed (or rolled back) when it is.
-          resolve(inSavepoint(work))
-          return
+    async run<T>(work: () => T): Promise<T> {
+      const deadline = Date.now() + options.busyTimeoutMs
+      let pauseMs = RETRY_PAUSE_FIRST_MS
+      for (;;) {
+        try {
+          return await runOnce(work)
+        } catch (error) {
+          if (!options.isBusy(error) || Date.now() + pauseMs > deadline) throw error
         }
-        if (waiting === null) {
-          db.exec('BEGIN IMMEDIATE')
-          waiting = []
-          // After the turn's I/O callbacks: every request read in this turn has written by then.
-          setImmediate(commitNow)
-        }
-        const group = waiting
-        const result = inSavepoint(work)
-        group.push({ resolve: () => resolve(result), reject })
-      })
+        // By then this turn's group has committed: the next attempt reads a fresh snapshot.
+        await pause(pauseMs)
+        pauseMs = Math.min(pauseMs * 2, RETRY_PAUSE_MAX_MS)
+      }
     },
     commitNow
   }

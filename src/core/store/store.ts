@@ -5,6 +5,8 @@ import { createGroupCommit } from './group-commit'
 import { migrate } from './migrate'
 import { latestSchemaVersion } from './migrations'
 import { nativeBindingOption } from './native-binding'
+import { createStorageHealth, storageError, storageFaultOf } from './storage-faults'
+import type { StorageHealth } from './storage-faults'
 import { startWalCheckpointer } from './wal-checkpointer'
 
 export interface StoreOptions {
@@ -24,7 +26,27 @@ export interface StoreOptions {
    * (export-state) leave it off.
    */
   checkpointInBackground?: boolean
+  /**
+   * How long a write waits for another process's write lock before it fails with STORAGE_BUSY, in
+   * ms (default BUSY_TIMEOUT_MS). The wait is asynchronous (Store.whenWritable, Store.groupCommit):
+   * SQLite's own wait would block the event loop, so the connection's busy timeout stays at
+   * SQLITE_BUSY_WAIT_MS.
+   */
+  busyTimeoutMs?: number
 }
+
+export interface TransactionOptions {
+  /**
+   * A write no request waits for (the request log's batches): its storage fault is thrown as the
+   * domain's, but neither it nor its success starts or ends an episode (Store.health): small
+   * writes can pass on a nearly full disk, and a banner must not come and go with them.
+   */
+  background?: boolean
+}
+
+export const BUSY_TIMEOUT_MS = 5000
+/** SQLite's own (blocking) wait for a lock: long enough for a checkpoint's brief hold, short enough to block nothing. */
+export const SQLITE_BUSY_WAIT_MS = 10
 
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
 /** SQLite's own automatic checkpoint threshold, in WAL pages: used while no background checkpointer runs. */
@@ -34,8 +56,26 @@ export const AUTO_CHECKPOINT_PAGES = 1000
 export interface Store {
   readonly db: Database
   readonly path: string
-  /** Runs `work` in one IMMEDIATE transaction: all of it or none of it. */
-  transaction<T>(work: () => T): T
+  /** Whether writes currently fail for storage (disk full, read-only, locked), and listeners to each episode. */
+  readonly health: StorageHealth
+  /**
+   * Runs `work` in one IMMEDIATE transaction: all of it or none of it. A storage fault (disk
+   * full, read-only, locked by another process) throws the domain error STORAGE_*.
+   */
+  transaction<T>(work: () => T, options?: TransactionOptions): T
+  /**
+   * Resolves once this connection could take the write lock, waiting asynchronously (the event
+   * loop keeps answering) up to the busy timeout; then rejects with STORAGE_BUSY. Called before
+   * a request's synchronous writes.
+   */
+  whenWritable(): Promise<void>
+  /**
+   * Runs `work` in a savepoint and keeps its writes, or, if storage refuses them (locked, full,
+   * read-only), drops them and answers false: for writes a read can do without (a last-seen stamp).
+   */
+  writeIfPossible(work: () => void): boolean
+  /** The domain error (STORAGE_*) a SQLite error is, recorded as a failed write; null when it is no storage fault. */
+  storageErrorOf(error: unknown): Error | null
   /**
    * Runs `work` at once, all of it or none of it, in the transaction shared by every such work of
    * this turn of the event loop; resolves after that commits (./group-commit.ts). For the reads and
@@ -53,7 +93,7 @@ export function openStore(options: StoreOptions): Store {
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL')
     db.pragma('foreign_keys = ON')
     db.pragma('synchronous = NORMAL')
-    db.pragma('busy_timeout = 5000')
+    db.pragma(`busy_timeout = ${SQLITE_BUSY_WAIT_MS}`)
     // After a burst the WAL file is cut back to this size at the next checkpoint.
     if (options.path !== ':memory:') db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`)
     migrate(db, options.migrateTo ?? latestSchemaVersion)
@@ -62,6 +102,8 @@ export function openStore(options: StoreOptions): Store {
     throw error
   }
   let closed = false
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS
+  const health = createStorageHealth(options.path, busyTimeoutMs)
   // The database's own checkpoint stays on until the background one is running, and comes back if it stops.
   const checkpointer =
     options.checkpointInBackground && options.path !== ':memory:'
@@ -70,7 +112,8 @@ export function openStore(options: StoreOptions): Store {
           nativeBinding: nativeBindingOption(options.nativeBinding).nativeBinding,
           onFailure: () => {
             if (!closed) db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`)
-          }
+          },
+          isTransient: (error) => storageFaultOf(error) !== null
         })
       : null
   void checkpointer?.ready.then((running) => {
@@ -80,23 +123,102 @@ export function openStore(options: StoreOptions): Store {
   const rolledBack = () => {
     for (const listener of rollbackListeners) listener()
   }
-  const group = createGroupCommit(db, rolledBack)
+  const isBusy = (error: unknown) => storageFaultOf(error) === 'STORAGE_BUSY'
+  const group = createGroupCommit(db, rolledBack, { busyTimeoutMs, isBusy })
   // One wrapper for every transaction: db.transaction() builds a new one each call (8 us, measured).
-  const immediate = db.transaction((work: () => unknown) => work()).immediate
+  const wrapped = db.transaction((work: () => unknown) => work())
+  const immediate = wrapped.immediate
+  const totalChanges = db.prepare('SELECT total_changes() AS n').pluck()
+  /** Rows changed by stamps (writeIfPossible): not what ends an episode. */
+  let stampChanges = 0
+  const requestChanges = () => (totalChanges.get() as number) - stampChanges
+
+  /** A storage error as the domain's, and the episode noted; anything else as it is. */
+  const asDomainError = (error: unknown): unknown => {
+    const fault = storageFaultOf(error)
+    if (fault === null) return error
+    health.failed(fault)
+    return storageError(fault, options.path, busyTimeoutMs)
+  }
+  /** Runs a write; while an episode is on, a commit that changed something ends it. */
+  const noting = <T>(write: () => T): T => {
+    if (health.current() === null) return write()
+    const before = requestChanges()
+    const result = write()
+    if (requestChanges() !== before) health.succeeded()
+    return result
+  }
+
   return {
     db,
     path: options.path,
-    transaction<T>(work: () => T): T {
-      // All or none, committed on return: so the writes grouped before it are committed first.
-      group.commitNow()
+    health,
+    transaction<T>(work: () => T, how: TransactionOptions = {}): T {
       try {
-        return immediate(work) as T
+        // All or none, committed on return: so the writes grouped before it are committed first.
+        group.commitNow()
+        return how.background ? (immediate(work) as T) : noting(() => immediate(work) as T)
       } catch (error) {
         rolledBack()
-        throw error
+        if (how.background) {
+          const fault = storageFaultOf(error)
+          throw fault === null ? error : storageError(fault, options.path, busyTimeoutMs)
+        }
+        throw asDomainError(error)
       }
     },
-    groupCommit: (work) => group.run(work),
+    async whenWritable() {
+      const deadline = Date.now() + busyTimeoutMs
+      let pauseMs = 5
+      for (;;) {
+        // A group open in this turn may already hold the lock; an empty IMMEDIATE transaction takes and frees it.
+        if (db.inTransaction) return
+        try {
+          db.exec('BEGIN IMMEDIATE')
+          db.exec('COMMIT')
+          return
+        } catch (error) {
+          if (db.inTransaction) db.exec('ROLLBACK')
+          if (!isBusy(error)) throw asDomainError(error)
+          if (Date.now() + pauseMs > deadline) throw asDomainError(error)
+        }
+        await new Promise((resolve) => setTimeout(resolve, pauseMs))
+        pauseMs = Math.min(pauseMs * 2, 100)
+      }
+    },
+    writeIfPossible(work) {
+      // A stamp neither starts nor ends an episode: a small write can pass on a nearly full disk.
+      const before = health.current() === null ? 0 : (totalChanges.get() as number)
+      try {
+        wrapped(work)
+        if (health.current() !== null) stampChanges += (totalChanges.get() as number) - before
+        return true
+      } catch (error) {
+        if (storageFaultOf(error) === null) throw error
+        return false
+      }
+    },
+    storageErrorOf(error) {
+      const mapped = asDomainError(error)
+      return mapped === error ? null : (mapped as Error)
+    },
+    async groupCommit(work) {
+      // Whether the work wrote, counted only during an episode; the episode ends once that commits.
+      let wrote = false
+      try {
+        const result = await group.run(() => {
+          if (health.current() === null) return work()
+          const before = requestChanges()
+          const answer = work()
+          wrote = requestChanges() !== before
+          return answer
+        })
+        if (wrote) health.succeeded()
+        return result
+      } catch (error) {
+        throw asDomainError(error)
+      }
+    },
     onRollback(listener) {
       rollbackListeners.add(listener)
       return () => rollbackListeners.delete(listener)

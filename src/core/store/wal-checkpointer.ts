@@ -22,7 +22,7 @@ const timer = setInterval(() => {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)')
     if (workerData.report) parentPort.postMessage({ kind: 'checkpointed', at, log: result.log, checkpointed: result.checkpointed })
   } catch (error) {
-    parentPort.postMessage({ kind: 'failed', message: String(error && error.message) })
+    parentPort.postMessage({ kind: 'failed', code: error && error.code, message: String(error && error.message) })
   }
 }, workerData.intervalMs)
 parentPort.on('message', (message) => {
@@ -50,6 +50,11 @@ export interface WalCheckpointerOptions {
   intervalMs?: number
   /** Called once if the background connection cannot run (it did not start, or a checkpoint threw). */
   onFailure(error: unknown): void
+  /**
+   * Whether a checkpoint's error passes (a full disk, a read-only file, a lock held elsewhere): the
+   * checkpointer then keeps its timer and checkpoints again once the disk allows. Default: none does.
+   */
+  isTransient?: (error: { code?: string }) => boolean
   /** Called with every checkpoint's frame counts and when it began, in ms since the epoch (tests). */
   onCheckpoint?: (frames: CheckpointReport) => void
 }
@@ -95,11 +100,15 @@ export function startWalCheckpointer(options: WalCheckpointerOptions): WalCheckp
   })
   // The checkpointer never keeps a process alive on its own.
   worker.unref()
-  worker.on('message', (message: { kind: string; message?: string } & Partial<CheckpointReport>) => {
+  worker.on('message', (message: { kind: string; message?: string; code?: string } & Partial<CheckpointReport>) => {
     if (message.kind === 'ready') resolveReady(true)
     else if (message.kind === 'checkpointed')
       options.onCheckpoint?.({ at: message.at ?? 0, log: message.log ?? 0, checkpointed: message.checkpointed ?? 0 })
-    else if (message.kind === 'failed') fail(new Error(message.message))
+    else if (message.kind === 'failed') {
+      const error = Object.assign(new Error(message.message), { code: message.code })
+      // The next tick tries again: the WAL keeps every commit meanwhile.
+      if (!options.isTransient?.(error)) fail(error)
+    }
   })
   worker.on('error', fail)
   worker.on('exit', () => resolveReady(false))

@@ -57,8 +57,12 @@ const CLIENT_ERRORS_BY_STATUS: Record<number, { error: ErrorCode; message: strin
  */
 export const errorHandling = fp(
   async (app) => {
-    app.setErrorHandler((error: FastifyError, request, reply) => {
+    app.setErrorHandler((thrown: FastifyError, request, reply) => {
+      // A SQLite error some write raised outside the store's transactions: a storage fault is the domain's STORAGE_*.
+      const error = (app.core.storage.storageErrorOf(thrown) as FastifyError | null) ?? thrown
       if (isDomainError(error)) {
+        // STORAGE_BUSY: when to try again.
+        if (typeof error.details.retryAfter === 'number') reply.header('retry-after', String(error.details.retryAfter))
         // Read per request: strict mode (hide debug details as production does) can be switched at runtime (PUT /_emulator/settings).
         const hideDebug = app.settings.strict
         const message = hideDebug ? error.productionMessage : error.message

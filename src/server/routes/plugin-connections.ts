@@ -10,7 +10,7 @@ export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => 
     '/verify',
     {
       // The credential travels in the body, as data to check, not as a token of the request.
-      config: { tokens: NO_TOKEN },
+      config: { tokens: NO_TOKEN, storage: 'grouped' },
       schema: {
         tags: ['Plugin connections'],
         summary: 'Confirm that product ID, App ID, plugin key and plugin secret belong together',

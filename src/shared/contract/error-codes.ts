@@ -40,7 +40,12 @@ export const DOMAIN_ERROR_STATUS = {
   TOO_MANY_ACTIVATIONS: 409,
   TRIAL_EXPIRED: 403,
   PRESET_NOT_FOUND: 404,
-  FAULT_RULE_NOT_FOUND: 404
+  FAULT_RULE_NOT_FOUND: 404,
+  // Storage faults (docs/api.md section 1): the disk is full, the file cannot be written, another
+  // process holds the write lock past the busy timeout (with Retry-After).
+  STORAGE_FULL: 507,
+  STORAGE_READ_ONLY: 503,
+  STORAGE_BUSY: 503
 } as const satisfies Record<string, number> & Record<LicenseFailureCode, number>
 
 /**

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 
 import { DEVELOPER_ROLES } from '../contract/accounts'
+import { AUDIT_ACTOR_KINDS, AUDIT_OUTCOMES, CONNECTION_OUTCOMES } from '../contract/audit'
 import { Email, Id, Nullable, Ok, Timestamp } from './common'
 import { CredentialRecordSchema } from './credentials'
 
@@ -57,8 +58,8 @@ export const AuditEntrySchema = Type.Object({
   productId: Type.String(),
   credentialId: Nullable(Type.String()),
   action: Type.String(),
-  outcome: Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('noop')]),
-  actorKind: Type.Union([Type.Literal('developer'), Type.Literal('emulator'), Type.Literal('plugin')]),
+  outcome: Type.Union(AUDIT_OUTCOMES.map((value) => Type.Literal(value))),
+  actorKind: Type.Union(AUDIT_ACTOR_KINDS.map((value) => Type.Literal(value))),
   actorId: Nullable(Type.String()),
   reason: Nullable(Type.String()),
   metadata: Type.Unknown(),
@@ -67,7 +68,7 @@ export const AuditEntrySchema = Type.Object({
 
 export const ConnectionStatusSchema = Type.Object({
   productId: Type.String(),
-  lastStatus: Type.Union([Type.Literal('verified'), Type.Literal('failed')]),
+  lastStatus: Type.Union(CONNECTION_OUTCOMES.map((value) => Type.Literal(value))),
   lastReason: Nullable(Type.String()),
   lastAttemptAt: Timestamp,
   lastVerifiedAt: Nullable(Timestamp),

@@ -4,7 +4,24 @@ import { Ok } from './common'
 
 /** What the Overview screen shows: liveness, where things are, how they are set, how much there is. */
 
-export const HealthResponse = Type.Object({ ok: Type.Literal(true), version: Type.String(), uptimeS: Type.Number() })
+/** Whether writes currently fail for storage: the UI's banner (docs/api.md section 1, "Storage faults"). */
+export const StorageStateSchema = Type.Object({
+  writable: Type.Boolean({
+    description: 'false while writes fail for storage; true again after the next write that succeeds.'
+  }),
+  error: Type.Optional(
+    Type.Union([Type.Literal('STORAGE_FULL'), Type.Literal('STORAGE_READ_ONLY'), Type.Literal('STORAGE_BUSY')])
+  ),
+  message: Type.Optional(Type.String()),
+  since: Type.Optional(Type.String({ format: 'date-time' }))
+})
+
+export const HealthResponse = Type.Object({
+  ok: Type.Literal(true),
+  version: Type.String(),
+  uptimeS: Type.Number(),
+  storage: StorageStateSchema
+})
 
 export const ServerSettingsSchema = Type.Object({
   headerPrefix: Type.String(),

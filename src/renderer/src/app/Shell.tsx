@@ -13,6 +13,7 @@ import { ScreenView } from './ScreenView'
 import { watchServer } from './server-watch'
 import { useShortcuts } from './shortcuts'
 import { StatusBar, useConditions } from './StatusBar'
+import { StorageBanner } from './StorageBanner'
 
 /** The frame around every screen: navigation, title bar with the acting developer, the screen. */
 export function Shell() {
@@ -60,6 +61,7 @@ export function Shell() {
       <Navigation current={route.screen} />
       <div className="main-column">
         <ConnectionBanner />
+        <StorageBanner />
         <header className="topbar">
           <div className="topbar__titles">
             <h1 className="topbar__title" tabIndex={-1} ref={heading}>

@@ -1,8 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Static } from 'typebox'
 
+import type { StorageFault } from '../../../core/store/storage-faults'
 import { errorResponses } from '../../../shared/schemas/common'
-import { HealthResponse } from '../../../shared/schemas/server-info'
+import { HealthResponse, StorageStateSchema } from '../../../shared/schemas/server-info'
 import { NO_TOKEN } from '../../auth/route-tokens'
+
+function storageState(fault: StorageFault | null): Static<typeof StorageStateSchema> {
+  return fault === null
+    ? { writable: true }
+    : { writable: false, error: fault.code, message: fault.message, since: fault.since }
+}
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -11,7 +19,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { tokens: NO_TOKEN },
       schema: {
         tags: ['Emulator'],
-        summary: 'Liveness: version and uptime (no admin token needed)',
+        summary: 'Liveness: version, uptime and whether writes fail for storage (no admin token needed)',
         // A request with a foreign Host or Origin is refused (4xx) even here.
         response: { 200: HealthResponse, ...errorResponses }
       }
@@ -19,7 +27,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => ({
       ok: true as const,
       version: app.settings.version,
-      uptimeS: Math.round((Date.now() - app.settings.startedAt) / 100) / 10
+      uptimeS: Math.round((Date.now() - app.settings.startedAt) / 100) / 10,
+      storage: storageState(app.core.storage.health.current())
     })
   )
 }

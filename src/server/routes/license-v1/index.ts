@@ -42,7 +42,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/activate',
     {
-      config: { tokens: PRODUCT_CREDENTIAL },
+      config: { tokens: PRODUCT_CREDENTIAL, storage: 'grouped' },
       schema: {
         tags,
         summary: 'Activate a license on an instance (201 new, 200 already active on it)',
@@ -80,7 +80,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/validate',
     {
-      config: { tokens: PRODUCT_CREDENTIAL },
+      config: { tokens: PRODUCT_CREDENTIAL, storage: 'grouped' },
       schema: {
         tags,
         summary: 'Validate a license (always 200 once authenticated; see `valid` and `code`)',

@@ -1,0 +1,89 @@
+import { DomainError } from '../errors/domain-error'
+
+/** What the disk or another process can do to a write (docs/api.md section 1, "Storage faults"). */
+export type StorageFaultCode = 'STORAGE_FULL' | 'STORAGE_READ_ONLY' | 'STORAGE_BUSY'
+
+/** How long a client should wait before trying a refused write again, in seconds (`Retry-After`). */
+export const STORAGE_RETRY_AFTER_S = 1
+
+/** The storage fault a SQLite error is, by its extended code; null for anything else (a constraint, a defect). */
+export function storageFaultOf(error: unknown): StorageFaultCode | null {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code !== 'string') return null
+  // ENOSPC and max_page_count alike surface as SQLITE_FULL.
+  if (code === 'SQLITE_FULL') return 'STORAGE_FULL'
+  if (code.startsWith('SQLITE_READONLY')) return 'STORAGE_READ_ONLY'
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'STORAGE_BUSY'
+  return null
+}
+
+/** The domain error of a storage fault: the message names the database and what to do. */
+export function storageError(code: StorageFaultCode, databasePath: string, busyTimeoutMs: number): DomainError {
+  return new DomainError(code, storageMessage(code, databasePath, busyTimeoutMs), {
+    details: code === 'STORAGE_BUSY' ? { retryAfter: STORAGE_RETRY_AFTER_S } : {}
+  })
+}
+
+export function storageMessage(code: StorageFaultCode, databasePath: string, busyTimeoutMs: number): string {
+  switch (code) {
+    case 'STORAGE_FULL':
+      return `The disk holding ${databasePath} is full: nothing was changed. Free space on that disk, then try again; everything saved before is intact.`
+    case 'STORAGE_READ_ONLY':
+      return `${databasePath} cannot be written (a read-only file, folder or mount): nothing was changed. Make it writable, or serve another --db, then try again.`
+    case 'STORAGE_BUSY':
+      return `Another program holds the write lock of ${databasePath} (a sqlite3 shell or a database viewer inside a transaction?): the write waited ${busyTimeoutMs / 1000} s and nothing was changed. End that program's transaction, then try again.`
+  }
+}
+
+/** An episode of writes failing for storage: since when, and why. */
+export interface StorageFault {
+  code: StorageFaultCode
+  message: string
+  /** ISO time (system clock) of the first failure of the episode. */
+  since: string
+}
+
+/**
+ * Whether writes currently fail for storage: set by the first failing write of an episode,
+ * cleared by the next write that succeeds. Listeners hear each start and each end once, so the
+ * server logs one line per episode and the UI shows one banner, not one per request.
+ */
+export interface StorageHealth {
+  current(): StorageFault | null
+  failed(code: StorageFaultCode): void
+  succeeded(): void
+  onChange(listener: (fault: StorageFault | null, ended: StorageFault | null) => void): () => void
+}
+
+export function createStorageHealth(databasePath: string, busyTimeoutMs: number): StorageHealth {
+  let fault: StorageFault | null = null
+  const listeners = new Set<(fault: StorageFault | null, ended: StorageFault | null) => void>()
+  const tell = (ended: StorageFault | null) => {
+    for (const listener of listeners) {
+      try {
+        listener(fault, ended)
+      } catch {
+        // A broken listener must not fail the write that reported.
+      }
+    }
+  }
+  return {
+    current: () => fault,
+    failed(code) {
+      if (fault?.code === code) return
+      const ended = fault
+      fault = { code, message: storageMessage(code, databasePath, busyTimeoutMs), since: new Date().toISOString() }
+      tell(ended)
+    },
+    succeeded() {
+      if (fault === null) return
+      const ended = fault
+      fault = null
+      tell(ended)
+    },
+    onChange(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    }
+  }
+}

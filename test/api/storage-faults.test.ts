@@ -1,0 +1,231 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+import { expectError } from '../support/credentials'
+import { withReadOnlyDatabase } from '../support/database'
+import { startEmulator } from '../support/emulator'
+import type { TestEmulator } from '../support/emulator'
+import { pluginClient, productWithCredential } from '../support/plugin-client'
+import { makeTempDir } from '../support/temp-dir'
+
+// docs/api.md section 1, "Storage faults": a full disk, a read-only file and another process's
+// write lock, each for real. Every case asserts the answers, that the server keeps answering, and
+// that nothing acknowledged is lost (integrity check, rows counted by another connection).
+
+const isRoot = process.getuid?.() === 0
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function emulatorAt(databasePath: string, runtimeKey = randomBytes(32), busyTimeoutMs?: number) {
+  const emu = await startEmulator({ databasePath, runtimeKey, storageBusyTimeoutMs: busyTimeoutMs })
+  cleanups.push(() => emu.close())
+  return emu
+}
+
+/** A licensed, activated customer: rows in most tables, and a validate to call. */
+async function licensedWorld(emu: TestEmulator) {
+  const credential = await productWithCredential(emu)
+  const customer = await emu.control('POST', '/customers', {
+    email: `c-${randomBytes(3).toString('hex')}@example.test`
+  })
+  const bought = await emu.control('POST', '/purchases', {
+    customerId: customer.body.customer.id,
+    productId: credential.productId
+  })
+  expect(bought.status, bought.text).toBe(201)
+  const plugin = pluginClient(emu, credential)
+  const licenseKey = bought.body.license.key as string
+  expect((await plugin.activate(licenseKey, 'studio-mac')).status).toBe(201)
+  return { credential, plugin, licenseKey }
+}
+
+const counted = (databasePath: string) =>
+  withReadOnlyDatabase(databasePath, (db) => ({
+    integrity: db.pragma('integrity_check', { simple: true }),
+    customers: (db.prepare('SELECT COUNT(*) AS n FROM customers').get() as { n: number }).n,
+    activations: (db.prepare('SELECT COUNT(*) AS n FROM activations').get() as { n: number }).n
+  }))
+
+const timed = async <T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> => {
+  const start = performance.now()
+  const result = await work()
+  return { result, ms: performance.now() - start }
+}
+
+const health = (emu: TestEmulator) => emu.request('GET', '/_emulator/health')
+const newCustomer = (emu: TestEmulator) =>
+  emu.control('POST', '/customers', { email: `w-${randomBytes(4).toString('hex')}@example.test` })
+const logLines = (emu: TestEmulator, text: string) =>
+  emu
+    .logOutput()
+    .split('\n')
+    .filter((line) => line.includes(text))
+
+describe('another process holds the write lock', () => {
+  /** A sqlite3 shell inside BEGIN IMMEDIATE, as QA's database viewer is; resolves once it holds the lock. */
+  async function lockHolder(databasePath: string) {
+    // -bail: if the lock cannot be had (the server writing at that instant, past .timeout), nothing says 'holding'.
+    const shell = spawn('sqlite3', ['-bail', databasePath], { stdio: ['pipe', 'pipe', 'inherit'] })
+    let output = ''
+    shell.stdout.on('data', (chunk) => (output += String(chunk)))
+    shell.stdin.write(".timeout 5000\nBEGIN IMMEDIATE;\nSELECT 'holding';\n")
+    for (let i = 0; i < 200 && !output.includes('holding'); i++) await new Promise((r) => setTimeout(r, 25))
+    expect(output).toContain('holding')
+    const release = async () => {
+      if (shell.exitCode !== null) return
+      shell.stdin.end('ROLLBACK;\n.quit\n')
+      await new Promise((resolve) => shell.once('exit', resolve))
+    }
+    cleanups.push(release)
+    return { release }
+  }
+
+  it('answers health, reads and validate at once, and writes STORAGE_BUSY with Retry-After after the busy timeout', async () => {
+    const dir = makeTempDir('busy')
+    cleanups.push(dir.remove)
+    const databasePath = join(dir.path, 'emulator.db')
+    const emu = await emulatorAt(databasePath, undefined, 1500)
+    const { plugin, licenseKey } = await licensedWorld(emu)
+    const before = counted(databasePath)
+
+    const holder = await lockHolder(databasePath)
+    // A write waits (asynchronously) while health and reads answer.
+    const writing = timed(() => newCustomer(emu))
+    const live = await timed(() => health(emu))
+    expect(live.result.status).toBe(200)
+    expect(live.ms).toBeLessThan(1000)
+    const read = await timed(() => emu.control('GET', '/customers'))
+    expect(read.result.status, read.result.text).toBe(200)
+    expect(read.ms).toBeLessThan(1000)
+    const validated = await timed(() => plugin.validate(licenseKey, 'studio-mac'))
+    expect(validated.result.status, validated.result.text).toBe(200)
+    expect(validated.result.body.valid).toBe(true)
+    expect(validated.ms).toBeLessThan(1000)
+
+    const refused = await writing
+    expectError(refused.result, 503, 'STORAGE_BUSY')
+    expect(refused.result.headers.get('retry-after')).toBe('1')
+    expect(refused.result.body.message).toContain(databasePath)
+    expect(refused.result.body.retryAfter).toBe(1)
+    expect(refused.ms).toBeGreaterThanOrEqual(1400)
+    // Activate (a grouped write) gives up the same way.
+    expectError(await plugin.activate(licenseKey, 'second-machine'), 503, 'STORAGE_BUSY')
+    const during = await health(emu)
+    expect(during.body.storage).toMatchObject({ writable: false, error: 'STORAGE_BUSY' })
+
+    await holder.release()
+    expect((await newCustomer(emu)).status).toBe(201)
+    expect((await health(emu)).body.storage).toEqual({ writable: true })
+    // One line when the episode started, one when it ended: not one per request.
+    expect(logLines(emu, 'storage: writes fail')).toHaveLength(1)
+    expect(logLines(emu, 'storage: writes succeed again')).toHaveLength(1)
+    expect(counted(databasePath)).toEqual({ ...before, customers: before.customers + 1 })
+  })
+})
+
+describe('the disk holding the database fills up', () => {
+  it.skipIf(!isRoot)(
+    'answers 507 STORAGE_FULL, keeps every acknowledged write, and writes again once space is freed (a real 2 MB tmpfs)',
+    async () => {
+      const dir = makeTempDir('full')
+      cleanups.push(dir.remove)
+      const mount = join(dir.path, 'disk')
+      mkdirSync(mount)
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mount])
+      cleanups.push(() => void execFileSync('umount', ['-l', mount]))
+      const databasePath = join(mount, 'emulator.db')
+      const emu = await emulatorAt(databasePath)
+      const { plugin, licenseKey } = await licensedWorld(emu)
+      // What leaves room for the database to grow a little: freed later, as a user would.
+      const filler = join(mount, 'filler.bin')
+      writeFileSync(filler, Buffer.alloc(900 * 1024, 1))
+
+      let acknowledged = (await emu.control('GET', '/customers')).body.customers.length as number
+      let full: Awaited<ReturnType<typeof newCustomer>> | null = null
+      for (let i = 0; i < 3000 && !full; i++) {
+        const answer = await emu.control('POST', '/customers', {
+          email: `fill-${i}@example.test`,
+          name: 'x'.repeat(200)
+        })
+        if (answer.status === 201) acknowledged++
+        else full = answer
+      }
+      expect(full).not.toBeNull()
+      expectError(full!, 507, 'STORAGE_FULL')
+      expect(full!.body.message).toContain(databasePath)
+      expect(full!.body.message).toMatch(/Free space/)
+      // Reads and validate still answer; health says why writes fail.
+      expect((await emu.control('GET', '/customers')).status).toBe(200)
+      expect((await plugin.validate(licenseKey, 'studio-mac')).body.valid).toBe(true)
+      expect((await health(emu)).body.storage).toMatchObject({ writable: false, error: 'STORAGE_FULL' })
+      expectError(await newCustomer(emu), 507, 'STORAGE_FULL')
+      // A grouped write (activate) refuses the same way.
+      expectError(await plugin.activate(licenseKey, 'during-full'), 507, 'STORAGE_FULL')
+
+      rmSync(filler)
+      const again = await newCustomer(emu)
+      expect(again.status, again.text).toBe(201)
+      acknowledged++
+      expect((await health(emu)).body.storage).toEqual({ writable: true })
+      expect(logLines(emu, 'storage: writes fail')).toHaveLength(1)
+      expect(logLines(emu, 'storage: writes succeed again')).toHaveLength(1)
+      // The request log's batch writer kept the refused requests and wrote them once it could.
+      await expect
+        .poll(async () => (await emu.control('GET', '/requests?status=507')).body.requests.length as number, {
+          timeout: 5000
+        })
+        .toBeGreaterThan(0)
+      const after = counted(databasePath)
+      expect(after.integrity).toBe('ok')
+      expect(after.customers).toBe(acknowledged)
+      expect(after.activations).toBe(1)
+    },
+    60_000
+  )
+})
+
+describe('a read-only database file', () => {
+  it('answers reads and validate, refuses writes with 503 STORAGE_READ_ONLY, and loses nothing', async () => {
+    const dir = makeTempDir('readonly')
+    cleanups.push(dir.remove)
+    const writable = join(dir.path, 'rw')
+    mkdirSync(writable)
+    const runtimeKey = randomBytes(32)
+    const first = await emulatorAt(join(writable, 'emulator.db'), runtimeKey)
+    const { credential, licenseKey } = await licensedWorld(first)
+    await first.close()
+    cleanups.pop()
+    const before = counted(join(writable, 'emulator.db'))
+
+    // Root ignores file modes: a read-only bind mount is what really refuses root's writes.
+    let folder = writable
+    if (isRoot) {
+      folder = join(dir.path, 'ro')
+      mkdirSync(folder)
+      execFileSync('mount', ['--bind', writable, folder])
+      cleanups.push(() => void execFileSync('umount', ['-l', folder]))
+      execFileSync('mount', ['-o', 'remount,ro,bind', folder])
+    } else {
+      chmodSync(join(writable, 'emulator.db'), 0o444)
+      chmodSync(writable, 0o555)
+      cleanups.push(() => chmodSync(writable, 0o755))
+    }
+    const databasePath = join(folder, 'emulator.db')
+    const emu = await emulatorAt(databasePath, runtimeKey)
+    expect((await health(emu)).status).toBe(200)
+    expect((await emu.control('GET', '/customers')).body.customers).toHaveLength(before.customers)
+    const validated = await pluginClient(emu, credential).validate(licenseKey, 'studio-mac')
+    expect(validated.body.valid, validated.text).toBe(true)
+    const refused = await newCustomer(emu)
+    expectError(refused, 503, 'STORAGE_READ_ONLY')
+    expect(refused.body.message).toContain(databasePath)
+    expect(refused.headers.get('retry-after')).toBeNull()
+    expect((await health(emu)).body.storage).toMatchObject({ writable: false, error: 'STORAGE_READ_ONLY' })
+    expect(counted(databasePath)).toEqual(before)
+  })
+})
