@@ -110,3 +110,15 @@ export function buildJucePlugin(configHeader: string): BuiltPlugin {
     buildSeconds: Math.round((Date.now() - started) / 1000)
   }
 }
+
+/**
+ * Why the example plugin cannot be tried in Ardour here, or null when it can: Debian's Ardour 7
+ * (`apt-get install ardour`) brings `ardour7-lua` and `ardour7-export`, which run headless.
+ */
+export function missingArdour(): string | null {
+  for (const tool of ['ardour7-lua', 'ardour7-export']) {
+    if (spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status !== 0)
+      return `${tool} is not installed (apt-get install ardour)`
+  }
+  return null
+}

@@ -27,6 +27,10 @@
 #pragma once
 #define PLE_LICENSING_H_INCLUDED
 
+#include <condition_variable>
+#include <mutex>
+#include <system_error>
+
 #include <juce_core/juce_core.h>
 #include <juce_events/juce_events.h>
 #include <juce_gui_basics/juce_gui_basics.h>

@@ -39,5 +39,9 @@ ple::LicensingConfig exampleLicensingConfig()
 #endif
     config.vendorFolder = "PLE Examples";
     config.productFolder = "PLE Licensed Gain";
+    // The tests shorten how long a non-realtime render waits for a check (default 10 s) to see
+    // it give up against a server that does not answer.
+    if (const auto waitMs = juce::SystemStats::getEnvironmentVariable ("PLE_EXAMPLE_NONREALTIME_WAIT_MS", {}); waitMs.isNotEmpty())
+        config.nonRealtimeWait = juce::RelativeTime::milliseconds (waitMs.getIntValue());
     return config;
 }

@@ -33,8 +33,10 @@ void LicensedGainProcessor::processBlock (juce::AudioBuffer<float>& buffer, juce
     for (auto channel = getTotalNumInputChannels(); channel < getTotalNumOutputChannels(); ++channel)
         buffer.clear (channel, 0, buffer.getNumSamples());
 
-    // One atomic load: no lock, no allocation, no network on the audio thread.
-    if (! licensing_.isAudible())
+    // Realtime: one atomic load (no lock, no allocation, no network on the audio thread). A
+    // bounce or an export (isNonRealtime(), asked every block) waits for a check in progress,
+    // bounded, so that it does not start silent.
+    if (! licensing_.isAudible (isNonRealtime()))
     {
         buffer.clear();
         return;
@@ -60,14 +62,16 @@ juce::AudioProcessorEditor* LicensedGainProcessor::createEditor()
     return new LicensedGainEditor (*this);
 }
 
-// <LicensedGain gain="0" licenseKey="..." licenseStatus="licensed"/>: the key comes back with
-// the project; the status is for hosts and tests to read (never restored).
+// <LicensedGain gain="0" licenseKey="..." licenseStatus="licensed" renderWaits="0"/>: the key
+// comes back with the project; the status, and how often a non-realtime render waited for a
+// check, are for hosts and tests to read (never restored).
 void LicensedGainProcessor::getStateInformation (juce::MemoryBlock& destData)
 {
     juce::XmlElement state ("LicensedGain");
     state.setAttribute ("gain", static_cast<double> (gain_->get()));
     state.setAttribute ("licenseKey", licensing_.licenseKey());
     state.setAttribute ("licenseStatus", ple::statusName (licensing_.status()));
+    state.setAttribute ("renderWaits", licensing_.nonRealtimeWaits());
     copyXmlToBinary (state, destData);
 }
 

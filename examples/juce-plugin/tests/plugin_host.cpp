@@ -2,11 +2,18 @@
 // JUCE's AudioPluginFormatManager (VST3 or LV2), optionally restores a saved state and/or puts a
 // license key into the plugin's state (as a saved project would hold it), waits until the
 // plugin's license settles, feeds a 440 Hz sine and prints one JSON line:
-//   {"loaded":true,"status":"licensed","rms_in":0.35,"rms_out":0.35}
+//   {"loaded":true,"status":"licensed","status_at_start":"licensed","rms_in":0.35,"rms_out":0.35,
+//    "leading_silence":0,"render_waits":0,"render_ms":3}
 //
 //   ple-plugin-host --format VST3|LV2 --plugin PATH_OR_URI [--lv2-bundle DIR] [--state-in FILE]
 //                   [--license-key KEY] [--state-out FILE] [--settle-ms 20000] [--expect silent|audible]
+//                   [--render realtime|offline] [--at-load]
 // --lv2-bundle links the bundle into ~/.lv2 first (JUCE's LV2 format finds plugins by URI there).
+// --render offline renders as a bounce does (setNonRealtime: VST3's kOffline, LV2's freewheeling
+// port); --at-load starts the render right after prepareToPlay, without waiting for the license
+// (then "status" is the one after the render). status_at_start is the state's status just before
+// the first block; leading_silence counts the output's silent samples before its first sound;
+// render_waits is the state's renderWaits after the render.
 // Exit codes: 0 ran (and met --expect), 1 --expect not met, 2 usage, 3 the plugin did not load.
 #include <juce_audio_processors/juce_audio_processors.h>
 
@@ -83,14 +90,16 @@ std::optional<juce::MemoryBlock> editPluginState (const juce::MemoryBlock& data,
     return std::nullopt;
 }
 
-juce::String licenseStatusOf (juce::AudioPluginInstance& plugin)
+juce::String stateAttribute (juce::AudioPluginInstance& plugin, const juce::String& name)
 {
     juce::MemoryBlock state;
     plugin.getStateInformation (state);
-    juce::String status = "unknown";
-    editPluginState (state, [&status] (juce::XmlElement& xml) { status = xml.getStringAttribute ("licenseStatus", "unknown"); });
-    return status;
+    juce::String value = "unknown";
+    editPluginState (state, [&value, &name] (juce::XmlElement& xml) { value = xml.getStringAttribute (name, "unknown"); });
+    return value;
 }
+
+juce::String licenseStatusOf (juce::AudioPluginInstance& plugin) { return stateAttribute (plugin, "licenseStatus"); }
 
 double rms (const juce::AudioBuffer<float>& buffer)
 {
@@ -167,28 +176,41 @@ int main (int argc, char** argv)
         plugin->setStateInformation (withKey->getData(), static_cast<int> (withKey->getSize()));
     }
 
+    const auto render = argument (args, "--render").isNotEmpty() ? argument (args, "--render") : juce::String ("realtime");
+    if (render != "realtime" && render != "offline") return fail (2, "--render realtime|offline");
+    // Before prepareToPlay, as a host starting a bounce: VST3 gets kOffline in its process setup
+    // and every process call, LV2 its freewheeling port in every run.
+    plugin->setNonRealtime (render == "offline");
+    const auto atLoad = args.contains ("--at-load");
+
     // As a host opening a project: the state first, then prepareToPlay.
     plugin->prepareToPlay (sampleRate, blockSize);
 
     // The license settles on the plugin's worker thread; the message loop runs meanwhile.
     juce::String status;
-    const auto deadline = juce::Time::getMillisecondCounter() + static_cast<juce::uint32> (settleMs);
-    while (true)
+    if (! atLoad)
     {
+        const auto deadline = juce::Time::getMillisecondCounter() + static_cast<juce::uint32> (settleMs);
+        while (true)
+        {
+            status = licenseStatusOf (*plugin);
+            if (status != "checking" && status != "unknown") break;
+            if (juce::Time::getMillisecondCounter() > deadline) break;
+            juce::MessageManager::getInstance()->runDispatchLoopUntil (50);
+        }
+        // A status with no key yet may still turn into "checking": give the worker one more look.
+        juce::MessageManager::getInstance()->runDispatchLoopUntil (200);
         status = licenseStatusOf (*plugin);
-        if (status != "checking" && status != "unknown") break;
-        if (juce::Time::getMillisecondCounter() > deadline) break;
-        juce::MessageManager::getInstance()->runDispatchLoopUntil (50);
     }
-    // A status with no key yet may still turn into "checking": give the worker one more look.
-    juce::MessageManager::getInstance()->runDispatchLoopUntil (200);
-    status = licenseStatusOf (*plugin);
+    const auto statusAtStart = licenseStatusOf (*plugin);
 
     juce::AudioBuffer<float> buffer (2, blockSize);
     juce::AudioBuffer<float> input (2, blockSize);
     juce::MidiBuffer midi;
-    double phase = 0.0, inSum = 0.0, outSum = 0.0;
-    int measured = 0;
+    // A quarter turn in, so that the very first input sample is not zero.
+    double phase = juce::MathConstants<double>::halfPi, inSum = 0.0, outSum = 0.0;
+    int measured = 0, leadingSilence = -1;
+    const auto renderStarted = juce::Time::getMillisecondCounterHiRes();
     for (int block = 0; block < 100; ++block)
     {
         for (int i = 0; i < blockSize; ++i)
@@ -199,6 +221,8 @@ int main (int argc, char** argv)
         }
         buffer.makeCopyOf (input, true);
         plugin->processBlock (buffer, midi);
+        for (int i = 0; i < blockSize && leadingSilence < 0; ++i)
+            if (buffer.getSample (0, i) != 0.0f || buffer.getSample (1, i) != 0.0f) leadingSilence = block * blockSize + i;
         if (block >= 10)
         {
             inSum += rms (input);
@@ -206,7 +230,11 @@ int main (int argc, char** argv)
             ++measured;
         }
     }
+    const auto renderMs = juce::Time::getMillisecondCounterHiRes() - renderStarted;
+    if (leadingSilence < 0) leadingSilence = 100 * blockSize;  // silent throughout
     plugin->releaseResources();
+    if (atLoad) status = licenseStatusOf (*plugin);
+    const auto renderWaits = stateAttribute (*plugin, "renderWaits").getIntValue();
 
     if (const auto stateOut = argument (args, "--state-out"); stateOut.isNotEmpty())
     {
@@ -220,8 +248,12 @@ int main (int argc, char** argv)
     line->setProperty ("loaded", true);
     line->setProperty ("format", formatName);
     line->setProperty ("status", status);
+    line->setProperty ("status_at_start", statusAtStart);
     line->setProperty ("rms_in", inSum / measured);
     line->setProperty ("rms_out", outSum / measured);
+    line->setProperty ("leading_silence", leadingSilence);
+    line->setProperty ("render_waits", renderWaits);
+    line->setProperty ("render_ms", juce::roundToInt (renderMs));
     std::cout << juce::JSON::toString (json, true) << std::endl;
     plugin = nullptr;
 

@@ -20,6 +20,7 @@ Licensing::~Licensing()
 {
     removeAllChangeListeners();
     signalThreadShouldExit();
+    wakeRenderWaiting();
     // A call in flight is aborted, so closing the plugin never waits for the network.
     service_.cancel();
     notify();
@@ -54,22 +55,32 @@ juce::String Licensing::licenseKey() const
 
 void Licensing::queue (Job job, const juce::String& licenseKey)
 {
+    const auto somethingToCheck = hasSomethingToCheck (job, licenseKey);
     {
         const juce::ScopedLock scope (lock_);
         pending_ = job;
         pendingKey_ = licenseKey;
-        // Checking from now on (not from when the worker gets to it): the editor and the host see
-        // at once that an answer is coming. A licensed plugin keeps playing while it re-checks.
-        if (! ple::isAudible (snapshot_.status))
+        // Checking from now on (not from when the worker gets to it): the editor, the host and a
+        // render see at once that an answer is coming. A licensed plugin keeps playing while it
+        // re-checks; one with nothing to check stays unlicensed (a host saving the state of a
+        // freshly inserted plugin never reads `checking` for it).
+        if (somethingToCheck && ! ple::isAudible (snapshot_.status))
         {
             snapshot_.status = LicenseStatus::checking;
             if (licenseKey.isNotEmpty()) snapshot_.licenseKey = licenseKey;
-            status_.store (LicenseStatus::checking, std::memory_order_release);
+            setStatus (LicenseStatus::checking);
         }
     }
     notifyListeners();
     if (! isThreadRunning()) startThread();
     notify();
+}
+
+// No key (typed, or from the host's project) and no license saved on this computer: the service
+// has nothing to answer about.
+bool Licensing::hasSomethingToCheck (Job job, const juce::String& licenseKey) const
+{
+    return licenseKey.isNotEmpty() || (job == Job::validate && readCache().has_value());
 }
 
 void Licensing::run()
@@ -276,13 +287,58 @@ void Licensing::refuse (LicenseStatus status, const juce::String& licenseKey, co
 
 void Licensing::publish (LicenseSnapshot next, juce::RelativeTime checkAgainIn)
 {
+    bool decided = false;
     {
         const juce::ScopedLock scope (lock_);
         snapshot_ = std::move (next);
         nextCheck_ = checkAgainIn.inMilliseconds() > 0 ? juce::Time::getCurrentTime() + checkAgainIn : juce::Time();
-        status_.store (snapshot_.status, std::memory_order_release);
+        setStatus (snapshot_.status);
+        decided = snapshot_.status != LicenseStatus::checking;
     }
+    if (decided) wakeRenderWaiting();
     notifyListeners();
+}
+
+// The count goes up before the status is stored (release): a render that reads `checking` reads
+// the count of that check or a later one.
+void Licensing::setStatus (LicenseStatus next)
+{
+    if (next == LicenseStatus::checking && status_.load (std::memory_order_relaxed) != LicenseStatus::checking)
+        checksBegun_.fetch_add (1, std::memory_order_release);
+    status_.store (next, std::memory_order_release);
+}
+
+// Taking the mutex between the status store and the notify means a render that has just found
+// `checking` is either already waiting (and woken) or has not yet tested the status (and reads
+// the decision): no wake-up is lost.
+void Licensing::wakeRenderWaiting()
+{
+    {
+        const std::lock_guard<std::mutex> guard (decisionMutex_);
+    }
+    decided_.notify_all();
+}
+
+// Only a non-realtime render gets here (isAudible (true) found `checking`): that thread may block,
+// the host renders faster than real time and waits for it. The realtime path never takes it.
+bool Licensing::awaitDecision() noexcept
+{
+    const auto check = checksBegun_.load (std::memory_order_acquire);
+    // This check's wait ran out already: the rest of the render follows the status, unwaited.
+    if (check == abandonedCheck_.load (std::memory_order_relaxed)) return ple::isAudible (status());
+    nonRealtimeWaits_.fetch_add (1, std::memory_order_relaxed);
+    try
+    {
+        std::unique_lock<std::mutex> lock (decisionMutex_);
+        const auto decided = decided_.wait_for (lock, std::chrono::milliseconds (juce::jmax<juce::int64> (0, config_.nonRealtimeWait.inMilliseconds())),
+                                                [this] { return status() != LicenseStatus::checking || threadShouldExit(); });
+        if (! decided) abandonedCheck_.store (check, std::memory_order_relaxed);
+    }
+    catch (const std::system_error&)
+    {
+        // The mutex could not be taken (resource exhaustion): render with the status as it is.
+    }
+    return ple::isAudible (status());
 }
 
 // A plugin loaded by a tool with no message loop (JUCE's LV2 manifest helper, a scanner) has no

@@ -5,7 +5,7 @@
 //   ple::Licensing licensing { PLE_LICENSING_CONFIG_FROM_HEADER (plugin_license_config) };
 //   licensing.start (keyFromState);                       // setStateInformation
 //   licensing.startIfIdle();                              // prepareToPlay, the editor
-//   if (! licensing.isAudible()) buffer.clear();          // processBlock
+//   if (! licensing.isAudible (isNonRealtime())) buffer.clear();   // processBlock
 //   ple::ActivationComponent panel { licensing };         // the editor
 #pragma once
 
@@ -21,6 +21,20 @@ public:
     // Audio thread: wait-free, no lock, no allocation.
     bool isAudible() const noexcept { return ple::isAudible (status()); }
     LicenseStatus status() const noexcept { return status_.load (std::memory_order_acquire); }
+
+    // processBlock: isAudible (isNonRealtime()), asked again every block (a host switches between
+    // realtime and a render from one block to the next). Realtime, or no check in progress: the
+    // one atomic load above. A non-realtime render (a bounce, an export, a freewheeling engine)
+    // that meets a check in progress waits for its decision, at most config.nonRealtimeWait, and
+    // once per check: past the bound it renders silence without waiting again for that check.
+    bool isAudible (bool nonRealtime) noexcept
+    {
+        const auto now = status();
+        if (! nonRealtime || now != LicenseStatus::checking) return ple::isAudible (now);
+        return awaitDecision();
+    }
+    // How many times processBlock took the waiting path above (tests and diagnostics).
+    int nonRealtimeWaits() const noexcept { return nonRealtimeWaits_.load (std::memory_order_relaxed); }
 
     // Any other thread. start() takes the key a host restored from the plugin's state ("" : the
     // license this computer last activated for the product, if any) and validates it.
@@ -47,6 +61,10 @@ private:
     void offline (const juce::String& licenseKey, const juce::String& why);
     void refuse (LicenseStatus status, const juce::String& licenseKey, const juce::String& code, const juce::String& message);
     void publish (LicenseSnapshot next, juce::RelativeTime checkAgainIn);
+    void setStatus (LicenseStatus next);  // with lock_ held
+    void wakeRenderWaiting();
+    bool awaitDecision() noexcept;
+    bool hasSomethingToCheck (Job job, const juce::String& licenseKey) const;
     void notifyListeners();
 
     std::optional<Cached> readCache() const;
@@ -57,6 +75,14 @@ private:
     std::atomic<LicenseStatus> status_ { LicenseStatus::unlicensed };
     std::atomic<bool> started_ { false };
     static_assert (std::atomic<LicenseStatus>::is_always_lock_free, "the audio thread reads the status without a lock");
+
+    // A non-realtime render waiting for a decision (never the realtime path): checksBegun_ counts
+    // the times the status entered `checking`; abandonedCheck_ is the check whose wait ran out.
+    std::atomic<juce::uint32> checksBegun_ { 0 };
+    std::atomic<juce::uint32> abandonedCheck_ { 0 };
+    std::atomic<int> nonRealtimeWaits_ { 0 };
+    std::mutex decisionMutex_;
+    std::condition_variable decided_;
 
     mutable juce::CriticalSection lock_;
     LicenseSnapshot snapshot_;

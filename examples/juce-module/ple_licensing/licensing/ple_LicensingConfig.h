@@ -28,6 +28,9 @@ struct LicensingConfig
     // After a failed attempt (offline, 5xx), when to try again unless Retry-After says otherwise.
     juce::RelativeTime retryOfflineEvery = juce::RelativeTime::minutes (5);
     int timeoutMs = 5000;
+    // A non-realtime render (a bounce, an export) that reaches processBlock while a check is in
+    // progress waits this long at most for its decision (once per check), then follows it.
+    juce::RelativeTime nonRealtimeWait = juce::RelativeTime::seconds (10);
     int maxRetryWaitS = 60;  // the longest Retry-After waited out inside one call
 
     juce::File cacheFile() const;
