@@ -10,6 +10,7 @@ import { Field, Select, TextInput } from '../../components/Field'
 import { Skeleton } from '../../components/Skeleton'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { useAction } from '../../components/use-action'
+import { ANCHORS } from '../../navigation/anchor'
 import { failedWithoutData } from '../../stores/resource'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
@@ -228,6 +229,7 @@ export function FaultEditor() {
       description="Make the service API slow, failing, rate-limited or offline, to test how a plugin copes. The first rule that matches a request decides. The control plane and this UI are never affected."
       actions={live > 0 ? <Badge tone="warning">{live} active</Badge> : <Badge tone="neutral">none active</Badge>}
       testId="fault-editor"
+      id={ANCHORS.scenariosFaults}
     >
       {failedWithoutData(faults) ? (
         <ErrorState error={faults.error} title="Could not read the fault rules" onRetry={() => void loadFaults()} />

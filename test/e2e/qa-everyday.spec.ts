@@ -1,0 +1,108 @@
+import type { Page } from '@playwright/test'
+
+import { expect, test } from './fixtures'
+import type { ServedEmulator } from './fixtures'
+import { layoutProblems } from './layout-checks'
+import { callService, DEMO, goTo, loadPreset, openApp, shot } from './support'
+
+const CREDENTIAL = {
+  'x-svc-app-id': DEMO.appId,
+  'x-svc-plugin-key': DEMO.pluginKey,
+  'x-svc-plugin-secret': DEMO.pluginSecret
+}
+
+/** A plugin's licensing calls: activate, validate, deactivate, and two that fail with long codes. */
+async function licensingCalls(emulator: ServedEmulator): Promise<void> {
+  const body = { license_key: DEMO.perpetualKey, instance_id: 'studio-mac-01' }
+  await callService(emulator, 'POST', '/api/license/v1/activate', body, CREDENTIAL)
+  await callService(emulator, 'POST', '/api/license/v1/validate', body, CREDENTIAL)
+  await callService(emulator, 'POST', '/api/license/v1/deactivate', body, CREDENTIAL)
+  await callService(
+    emulator,
+    'POST',
+    '/api/license/v1/validate',
+    { license_key: 'NOPE0-NOPE0-NOPE0-NOPE0-NOPE0' },
+    CREDENTIAL
+  )
+}
+
+/** Text in the Requests list cut (an ellipsis, a clipped box): any element narrower than its text. */
+async function cutCells(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.requests__list tbody td, .requests__list tbody td *')]
+      .filter((element) => element.scrollWidth > element.clientWidth + 1 && element.textContent?.trim())
+      .map((element) => element.textContent ?? '')
+  )
+}
+
+test('defect 1: the settings forms show the server values after navigating away and back', async ({
+  page,
+  emulator
+}) => {
+  await openApp(page, emulator, '#/scenarios')
+  await expect(page.getByTestId('header-prefix')).toHaveValue('svc')
+  await expect(page.getByTestId('grace-days')).toHaveValue('7')
+  await goTo(page, '#/library')
+  await goTo(page, '#/scenarios')
+  await expect(page.getByTestId('header-prefix')).toHaveValue('svc')
+  await expect(page.getByTestId('grace-days')).toHaveValue('7')
+  // A script changes them: the forms show the new saved values within a second.
+  expect((await emulator.control('PUT', '/settings', { subscriptionGraceDays: 3 })).status).toBe(200)
+  await expect(page.getByTestId('grace-days')).toHaveValue('3', { timeout: 1000 })
+  await emulator.control('PUT', '/settings', { subscriptionGraceDays: 7 })
+})
+
+test('defect 2: licensing paths and error codes read whole in the Requests list', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  await emulator.control('PUT', '/faults', {
+    rules: [{ id: 'flaky-validate-for-one', route: '/api/plugin-connections/verify', kind: 'error', status: 503 }]
+  })
+  await callService(emulator, 'POST', '/api/plugin-connections/verify', {})
+  await licensingCalls(emulator)
+  for (const [width, height] of [
+    [1280, 800],
+    [1366, 768],
+    [1536, 864],
+    [1920, 1080]
+  ] as const) {
+    await page.setViewportSize({ width, height })
+    await openApp(page, emulator, '#/requests')
+    await expect(page.getByRole('row').filter({ hasText: '/api/license/v1/deactivate' })).toHaveCount(1)
+    expect(await cutCells(page), `cut at ${width}x${height}`).toEqual([])
+    const problems = await layoutProblems(page)
+    expect(problems.sideways, `sideways at ${width}`).toEqual({ document: 0, content: 0 })
+    expect(problems.overlaps, `overlaps at ${width}`).toEqual([])
+    await shot(page, `requests-list-${width}`)
+  }
+  await page.setViewportSize({ width: 1280, height: 800 })
+})
+
+test('defect 4: the status bar links land on the clock and the fault rules', async ({ page, emulator }) => {
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openApp(page, emulator, '#/overview')
+  const bar = page.getByTestId('status-bar')
+  await bar.getByRole('link', { name: 'Move it' }).click()
+  await expect(page.getByTestId('clock-card')).toBeInViewport()
+  await goTo(page, '#/overview')
+  await bar.getByRole('link', { name: 'Add one' }).click()
+  await expect(page.getByTestId('fault-editor')).toBeInViewport()
+  await goTo(page, '#/overview')
+  await bar.getByRole('link', { name: 'Library clock' }).click()
+  await expect(page.getByTestId('qa-toolbar').getByTestId('clock-controls')).toBeInViewport()
+  // Loading the library above it does not push the clock away.
+  await page.waitForTimeout(1500)
+  await expect(page.getByTestId('qa-toolbar').getByTestId('clock-controls')).toBeInViewport()
+})
+
+test('defect 6: a search that hides the selected row clears its detail', async ({ page, emulator }) => {
+  await loadPreset(emulator, 'full-library')
+  await licensingCalls(emulator)
+  await openApp(page, emulator, '#/requests')
+  await page.getByRole('row').filter({ hasText: '/api/license/v1/deactivate' }).getByRole('button').click()
+  await expect(page.getByTestId('request-detail')).toContainText('/api/license/v1/deactivate')
+  await page.getByTestId('filter-search').fill('NOPE0-NOPE0')
+  await expect(page.getByRole('row').filter({ hasText: '/api/license/v1/deactivate' })).toHaveCount(0)
+  await expect(page.getByTestId('request-detail')).toHaveCount(0)
+  await expect(page.getByText('No request selected')).toBeVisible()
+  await shot(page, 'requests-search-hides-selected')
+})
