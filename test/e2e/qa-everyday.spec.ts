@@ -28,11 +28,9 @@ async function licensingCalls(emulator: ServedEmulator): Promise<void> {
 
 /** Text in the Requests list cut (an ellipsis, a clipped box): any element narrower than its text. */
 async function cutCells(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('.requests__list tbody td, .requests__list tbody td *')]
-      .filter((element) => element.scrollWidth > element.clientWidth + 1 && element.textContent?.trim())
-      .map((element) => element.textContent ?? '')
-  )
+  return page.evaluate(`[...document.querySelectorAll('.requests__list tbody td, .requests__list tbody td *')]
+    .filter((element) => element.scrollWidth > element.clientWidth + 1 && element.textContent.trim())
+    .map((element) => element.textContent)`)
 }
 
 test('defect 1: the settings forms show the server values after navigating away and back', async ({
