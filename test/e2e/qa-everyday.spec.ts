@@ -104,3 +104,44 @@ test('defect 6: a search that hides the selected row clears its detail', async (
   await expect(page.getByText('No request selected')).toBeVisible()
   await shot(page, 'requests-search-hides-selected')
 })
+
+test("fault rules: an empty rule is empty; one customer's validate fails for the next 2 calls, then the rule retires", async ({
+  page,
+  emulator
+}) => {
+  await loadPreset(emulator, 'full-library')
+  await openApp(page, emulator, '#/scenarios?at=fault-rules')
+  const editor = page.getByTestId('fault-editor')
+  await editor.getByRole('button', { name: 'Empty rule' }).click()
+  const empty = editor.getByTestId('fault-rule-0')
+  await expect(empty.getByTestId('fault-route')).toHaveValue('')
+  await expect(empty.getByLabel('Delay (ms)')).toHaveValue('')
+  await empty.getByRole('button', { name: 'Remove rule 1' }).click()
+
+  await editor.getByRole('button', { name: "One license's validate fails (next 3 calls)" }).click()
+  const rule = editor.getByTestId('fault-rule-0')
+  await expect(rule.getByTestId('fault-match-field')).toHaveValue('license_key')
+  await rule.getByTestId('fault-match-equals').fill(DEMO.perpetualKey)
+  await rule.getByTestId('fault-times').fill('2')
+  await expect(rule).toContainText(`only when license_key is ${DEMO.perpetualKey}; the next 2 calls, then it retires`)
+  await editor.getByTestId('apply-faults').click()
+  await expect(editor).toContainText('1 active')
+  await page.setViewportSize({ width: 1366, height: 768 })
+  await shot(page, 'scenarios-fault-match-1366')
+  await page.setViewportSize({ width: 1280, height: 800 })
+
+  const validate = (key: string) =>
+    callService(emulator, 'POST', '/api/license/v1/validate', { license_key: key }, CREDENTIAL)
+  expect((await validate('DEMO2-SUBSC-RIPTI-ON000-00002')).status).toBe(200)
+  expect((await validate(DEMO.perpetualKey)).status).toBe(503)
+  // Within a second the editor shows the calls left, as the server has them.
+  await expect(rule.getByTestId('fault-times')).toHaveValue('1')
+  expect((await validate(DEMO.perpetualKey)).status).toBe(503)
+  await expect(editor).toContainText('No fault rules')
+  expect((await validate(DEMO.perpetualKey)).status).toBe(200)
+
+  // The inspector's label states the match; the rule id wraps at its separators.
+  await goTo(page, '#/requests')
+  await page.getByRole('row').filter({ hasText: '503' }).first().getByRole('button').click()
+  await expect(page.getByTestId('request-fault')).toContainText(`only license_key = ${DEMO.perpetualKey}`)
+})

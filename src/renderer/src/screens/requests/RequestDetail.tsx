@@ -2,6 +2,7 @@ import { useState } from 'react'
 
 import type { RequestEntry } from '../../api/types'
 import { Badge, StatusBadge } from '../../components/Badge'
+import { BreakableText } from '../../components/BreakableText'
 import { KeyValue } from '../../components/Card'
 import { JsonView } from '../../components/JsonView'
 import { Skeleton, SkeletonLines } from '../../components/Skeleton'
@@ -71,7 +72,7 @@ function EntryView({ entry }: { entry: RequestEntry }) {
                   value: (
                     <span data-testid="request-fault">
                       <Badge tone="danger">{entry.fault.kind}</Badge>{' '}
-                      <code className="mono break">{entry.fault.ruleId}</code>: {entry.fault.label}
+                      <BreakableText className="mono" text={entry.fault.ruleId} />: {entry.fault.label}
                     </span>
                   )
                 }

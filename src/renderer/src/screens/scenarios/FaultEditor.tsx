@@ -17,6 +17,7 @@ import { toast } from '../../stores/toasts'
 import {
   describeRule,
   draftOf,
+  emptyDraft,
   FAULT_TEMPLATES,
   fieldsOf,
   KIND_HELP,
@@ -27,6 +28,7 @@ import {
   withKind
 } from './fault-draft'
 import type { DraftErrors, FaultDraft } from './fault-draft'
+import { FaultMatchFields } from './FaultMatchFields'
 
 function RuleRow({
   draft,
@@ -88,6 +90,7 @@ function RuleRow({
               {...control}
               className="mono"
               value={draft.route}
+              placeholder="/api/license/v1/**"
               onChange={(event) => onChange({ route: event.target.value })}
               data-testid="fault-route"
             />
@@ -168,6 +171,19 @@ function RuleRow({
             />
           )}
         </Field>
+        <Field label="Next N calls" error={errors.times} className="fault-field fault-field--num">
+          {(control) => (
+            <TextInput
+              {...control}
+              inputMode="numeric"
+              value={draft.times}
+              placeholder="every call"
+              onChange={(event) => onChange({ times: event.target.value })}
+              data-testid="fault-times"
+            />
+          )}
+        </Field>
+        <FaultMatchFields draft={draft} error={errors.match} onChange={onChange} />
         <p className="fault-rule__summary small muted">{preview ? describeRule(preview) : KIND_HELP[draft.kind]}</p>
       </div>
       <IconButton icon="trash" label={`Remove rule ${index + 1}`} needsServer={false} onClick={onRemove} />
@@ -266,7 +282,7 @@ export function FaultEditor() {
           )}
           <div className="fault-templates">
             <span className="muted small">Add:</span>
-            <Button size="sm" icon="plus" needsServer={false} onClick={() => edit([...list, newDraft()])}>
+            <Button size="sm" icon="plus" needsServer={false} onClick={() => edit([...list, emptyDraft()])}>
               Empty rule
             </Button>
             {FAULT_TEMPLATES.map((template) => (
