@@ -145,3 +145,14 @@ test("fault rules: an empty rule is empty; one customer's validate fails for the
   await page.getByRole('row').filter({ hasText: '503' }).first().getByRole('button').click()
   await expect(page.getByTestId('request-fault')).toContainText(`only license_key = ${DEMO.perpetualKey}`)
 })
+
+test('the clock goes back by a day or a week, by buttons, and a script sees it', async ({ page, emulator }) => {
+  await openApp(page, emulator, '#/scenarios?at=clock')
+  const clock = page.getByTestId('clock-card')
+  await clock.getByRole('button', { name: '−7 days' }).click()
+  await expect(clock.getByTestId('clock-offset')).toHaveText('−7 days')
+  await clock.getByRole('button', { name: '−1 day' }).click()
+  expect((await emulator.control<{ offsetS: number }>('GET', '/clock')).body.offsetS).toBe(-8 * 86_400)
+  await expect(page.getByTestId('status-clock')).toContainText('Clock')
+  await clock.getByRole('button', { name: 'Back to system time' }).click()
+})
