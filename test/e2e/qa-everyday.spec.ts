@@ -156,3 +156,50 @@ test('the clock goes back by a day or a week, by buttons, and a script sees it',
   await expect(page.getByTestId('status-clock')).toContainText('Clock')
   await clock.getByRole('button', { name: 'Back to system time' }).click()
 })
+
+test("inspector: a license's requests by link, Copy as curl with placeholders, Send again through the tester", async ({
+  page,
+  emulator
+}) => {
+  await loadPreset(emulator, 'full-library')
+  await licensingCalls(emulator)
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  // The Library's "Its requests" opens this link (requestsOfLicense in navigation/routes.ts).
+  await openApp(page, emulator, `#/requests?q=${DEMO.perpetualKey}`)
+  await expect(page.getByTestId('filter-search')).toHaveValue(DEMO.perpetualKey)
+  await expect(page.getByRole('row').filter({ hasText: '/api/license/v1/' })).toHaveCount(3)
+  await expect(page.getByRole('row').filter({ hasText: 'NOT_FOUND' })).toHaveCount(0)
+
+  const validateRow = page.getByRole('row').filter({ hasText: '/api/license/v1/validate' })
+  await validateRow.getByRole('button').click()
+  const detail = page.getByTestId('request-detail')
+  await detail.getByRole('button', { name: 'Copy as curl' }).click()
+  const command = await page.evaluate('navigator.clipboard.readText()')
+  expect(command).toContain(`-H 'x-svc-plugin-secret: <plugin secret>'`)
+  expect(command).toContain(`"license_key":"${DEMO.perpetualKey}"`)
+  expect(command).not.toContain(DEMO.pluginSecret)
+  expect(command).not.toContain('...')
+
+  // Without the credential in the tester, Send again says why, in the open.
+  await expect(detail.getByRole('button', { name: 'Send again' })).toBeDisabled()
+  await expect(detail.getByTestId('request-actions')).toContainText('Connection tester first')
+  await page.setViewportSize({ width: 1366, height: 768 })
+  await shot(page, 'requests-actions-1366')
+  await page.setViewportSize({ width: 1280, height: 800 })
+
+  await goTo(page, '#/tester')
+  await page.getByLabel('Product', { exact: true }).selectOption(DEMO.productId)
+  await page.getByRole('button', { name: 'Fill key and secret (reveal)' }).click()
+  await expect(page.getByTestId('tester-pluginSecret')).toHaveValue(DEMO.pluginSecret)
+  await goTo(page, `#/requests?q=${DEMO.perpetualKey}`)
+  await validateRow.first().getByRole('button').click()
+  await detail.getByRole('button', { name: 'Send again' }).click()
+  await expect(page.getByText('Sent again: 200')).toBeVisible()
+  const resent = page.getByRole('row').filter({ hasText: '/api/license/v1/validate' }).filter({ hasText: 'tester' })
+  await expect(resent).toHaveCount(1)
+  const log = await emulator.control<{ requests: { path: string; source: string }[] }>(
+    'GET',
+    '/requests?source=tester&path=/api/license/v1/validate'
+  )
+  expect(log.body.requests).toHaveLength(1)
+})

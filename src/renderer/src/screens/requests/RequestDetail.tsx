@@ -13,6 +13,7 @@ import { formatBytes } from '../../format/bytes'
 import { formatDuration } from '../../format/date'
 import { useRequests } from '../../stores/requests'
 import { HeaderTable } from './HeaderTable'
+import { RequestActions } from './RequestActions'
 import { SURFACE_LABELS } from './RequestFilters'
 
 const AUTH_LABELS: Record<string, string> = {
@@ -53,6 +54,7 @@ function EntryView({ entry }: { entry: RequestEntry }) {
         <span className="method">{entry.method}</span> <code className="mono break">{entry.path}</code>{' '}
         <StatusBadge status={entry.status} />
       </p>
+      <RequestActions entry={entry} />
       <KeyValue
         items={[
           { label: 'When', value: <DateTime value={entry.at} clock="system" seconds /> },
