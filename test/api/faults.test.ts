@@ -367,6 +367,34 @@ describe('matching', () => {
     expect((await emu.request('POST', '/api/license/v1/validate', { body: {} })).status).toBe(500)
   })
 
+  it("a body-field match fails one customer's plugin while another's works; the request is read first", async () => {
+    await setRules([
+      {
+        method: 'POST',
+        route: '/api/license/v1/*',
+        kind: 'error',
+        status: 502,
+        match: { field: 'instance_id', equals: 'broken-studio' }
+      }
+    ])
+    const plugin = pluginClient(emu, credential)
+    expect((await plugin.activate(licenseKey, 'broken-studio')).status).toBe(502)
+    expect((await plugin.activate(licenseKey, 'working-studio')).status).toBe(201)
+    // A query parameter of that name matches a call without a body.
+    await setRules([{ route: PUBLIC_KEY, kind: 'error', status: 500, match: { field: 'tenant', equals: 'a' } }])
+    expect((await emu.request('GET', `${PUBLIC_KEY}?tenant=a`)).status).toBe(500)
+    expect((await emu.request('GET', `${PUBLIC_KEY}?tenant=b`)).status).toBe(200)
+  })
+
+  it('the next N calls: the rule answers them, then removes itself (the list says so)', async () => {
+    await setRules([{ route: PUBLIC_KEY, kind: 'error', status: 500, times: 2 }])
+    expect((await emu.request('GET', PUBLIC_KEY)).status).toBe(500)
+    expect((await emu.control('GET', '/faults')).body.rules[0].times).toBe(1)
+    expect((await emu.request('GET', PUBLIC_KEY)).status).toBe(500)
+    expect((await emu.request('GET', PUBLIC_KEY)).status).toBe(200)
+    expect((await emu.control('GET', '/faults')).body.rules).toEqual([])
+  })
+
   it('probability 0 never fires', async () => {
     await setRules([{ route: '**', kind: 'offline', probability: 0 }])
     for (let i = 0; i < 20; i++) expect((await emu.request('GET', PUBLIC_KEY)).status).toBe(200)

@@ -5,6 +5,7 @@ import { createFaultRules, drawDelay } from '../../src/core/faults/fault-rules'
 import type { FaultRuleInput } from '../../src/core/faults/fault-rules'
 import { compileRoutePattern, normalizePath, routePatternProblem } from '../../src/core/faults/route-pattern'
 import { tricklePlan } from '../../src/core/faults/trickle'
+import { faultOf } from '../../src/core/inspector/redact-exchange'
 
 /** A random source that plays back fixed values, then repeats the last one. */
 function sequence(...values: number[]): () => number {
@@ -216,12 +217,90 @@ describe('fault rules', () => {
     expect(faults.pick('GET', '/x')?.delayMs).toBe(50)
   })
 
+  it('the next N calls: a rule with times fires that many times, then retires itself', () => {
+    let changes = 0
+    const faults = createFaultRules({ random: sequence(0), onChange: () => changes++ })
+    faults.replace([
+      { route: '/x', kind: 'error', times: 2 },
+      { route: '/x', kind: 'rate_limit' }
+    ])
+    expect(faults.pick('GET', '/x')?.rule).toMatchObject({ kind: 'error', times: 2 })
+    expect(faults.list()[0]).toMatchObject({ kind: 'error', times: 1 })
+    expect(faults.pick('GET', '/x')?.rule.kind).toBe('error')
+    // Retired: the next call reaches the rule after it, and the list no longer holds it.
+    expect(faults.pick('GET', '/x')?.rule.kind).toBe('rate_limit')
+    expect(faults.list().map((rule) => rule.kind)).toEqual(['rate_limit'])
+    expect(changes).toBe(3)
+    // A call that the roll spares is not counted.
+    const spared = createFaultRules({ random: sequence(0.9, 0) })
+    spared.replace([{ route: '/x', kind: 'error', times: 1, probability: 0.5 }])
+    expect(spared.pick('GET', '/x')).toBeNull()
+    expect(spared.list()[0]!.times).toBe(1)
+    expect(spared.pick('GET', '/x')).not.toBeNull()
+    expect(spared.list()).toEqual([])
+    for (const times of [0, -1, 1.5])
+      expect(codeOf(() => faults.replace([{ route: '/x', kind: 'error', times }]))).toBe('VALIDATION_ERROR')
+  })
+
+  it("a match on a body field faults one customer's calls and lets the rest through", () => {
+    const faults = createFaultRules({ random: sequence(0) })
+    faults.replace([
+      { route: '/api/license/v1/*', kind: 'error', match: { field: 'license_key', equals: 'KEY-A' } },
+      { route: '/api/license/v1/deactivate', kind: 'rate_limit' }
+    ])
+    const body: Record<string, unknown> = { license_key: 'KEY-A', instance: { id: 'mac-1' } }
+    const fields = (field: string) => {
+      let value: unknown = body
+      for (const name of field.split('.')) value = (value as Record<string, unknown> | undefined)?.[name]
+      return typeof value === 'string' ? value : undefined
+    }
+    // The body decides: before it is read the rule waits for it.
+    expect(faults.waitsForBody('POST', '/api/license/v1/validate')).toBe(true)
+    expect(faults.waitsForBody('POST', '/api/plugin-connections/verify')).toBe(false)
+    expect(faults.pick('POST', '/api/license/v1/validate', fields)?.rule.kind).toBe('error')
+    body.license_key = 'KEY-B'
+    expect(faults.pick('POST', '/api/license/v1/validate', fields)).toBeNull()
+    // Not matched: later rules still decide.
+    expect(faults.pick('POST', '/api/license/v1/deactivate', fields)?.rule.kind).toBe('rate_limit')
+    faults.replace([{ route: '/x', kind: 'offline', match: { field: 'instance.id', equals: 'mac-1' } }])
+    expect(faults.pick('POST', '/x', fields)?.rule.kind).toBe('offline')
+    expect(faults.list()[0]!.match).toEqual({ field: 'instance.id', equals: 'mac-1' })
+    for (const match of [
+      { field: '', equals: 'x' },
+      { field: 'a b', equals: 'x' },
+      { field: 'a', equals: 'x'.repeat(501) }
+    ])
+      expect(codeOf(() => faults.replace([{ route: '/x', kind: 'error', match }]))).toBe('VALIDATION_ERROR')
+  })
+
   it('lists copies: changing one does not change the rules in force', () => {
     const faults = createFaultRules()
     faults.replace([{ route: '/x', kind: 'error' }])
     const listed = faults.list()
     listed[0]!.route = '/changed'
     expect(faults.list()[0]!.route).toBe('/x')
+  })
+})
+
+describe("the inspector's fault label", () => {
+  it('states the probability, the match and the calls left, not only the route', () => {
+    const faults = createFaultRules({ random: sequence(0) })
+    faults.replace([
+      {
+        id: 'one-customer',
+        method: 'POST',
+        route: '/api/license/v1/validate',
+        kind: 'error',
+        status: 502,
+        probability: 0.3,
+        times: 3,
+        match: { field: 'license_key', equals: 'KEY-A' }
+      }
+    ])
+    const hit = faults.pick('POST', '/api/license/v1/validate', () => 'KEY-A')
+    expect(faultOf(hit?.rule)?.label).toBe(
+      'error POST /api/license/v1/validate (status 502), 30% of calls, only license_key = KEY-A, 2 more calls left'
+    )
   })
 })
 

@@ -405,7 +405,9 @@ describe('the request log', () => {
             jitterMs: null,
             status: null,
             probability: 1,
-            retryAfterS: 9
+            retryAfterS: 9,
+            times: null,
+            match: null
           }
         })
       )

@@ -28,7 +28,21 @@ export interface FaultRule {
   status: number | null
   probability: number
   retryAfterS: number | null
+  /** Calls left before the rule retires itself ("the next N calls"); null: no end. */
+  times: number | null
+  /** Only requests whose body field (or query parameter) of this name has this value; null: every request. */
+  match: FaultMatch | null
 }
+
+/** A rule narrowed to one customer's plugin: `{ field: "license_key", equals: "DEMO1-..." }`. */
+export interface FaultMatch {
+  /** A top-level JSON body field, or a dotted path into it (`instance.id`); else a query parameter. */
+  field: string
+  equals: string
+}
+
+/** What a request holds for a rule's match: a body field's or a query parameter's value as text. */
+export type FieldReader = (field: string) => string | undefined
 
 /** A rule as a client writes it. Null means "not set", so a listed rule can be sent back as is. */
 export interface FaultRuleInput {
@@ -42,6 +56,8 @@ export interface FaultRuleInput {
   status?: number | null | undefined
   probability?: number | null | undefined
   retryAfterS?: number | null | undefined
+  times?: number | null | undefined
+  match?: FaultMatch | null | undefined
 }
 
 /** A rule that fired for one request, with its wait (ms ± jitter) already drawn. */
@@ -60,11 +76,18 @@ export interface FaultRules {
   remove(id: string): FaultRule
   clear(): void
   /**
-   * The fault for one request: the first rule whose method and route match decides, and fires
-   * with its probability. When it does not fire the request is served normally; later rules are
-   * not consulted, so the outcome of a request never depends on more than one roll.
+   * Whether the first rule the method and route reach matches on a body field: then the fault
+   * is picked once the body is read (`pick` with `fields`), not before.
    */
-  pick(method: string, path: string): FaultHit | null
+  waitsForBody(method: string, path: string): boolean
+  /**
+   * The fault for one request: the first rule whose method, route and match (if any) fit decides,
+   * and fires with its probability. When it does not fire the request is served normally; later
+   * rules are not consulted, so the outcome of a request never depends on more than one roll.
+   * A rule with a match fits only with `fields` (the request's body and query) given. A rule
+   * with `times` counts each firing and retires itself after its last one.
+   */
+  pick(method: string, path: string, fields?: FieldReader): FaultHit | null
 }
 
 export interface FaultRulesOptions {
@@ -84,7 +107,7 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
   let compiled: CompiledRule[] = []
 
   return {
-    list: () => compiled.map(({ rule }) => ({ ...rule })),
+    list: () => compiled.map(({ rule }) => copyOf(rule)),
 
     replace(inputs) {
       if (inputs.length > FAULT_LIMITS.maxRules) invalid('/rules', `must have at most ${FAULT_LIMITS.maxRules} rules`)
@@ -97,7 +120,7 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
       })
       compiled = next
       options.onChange?.()
-      return compiled.map(({ rule }) => ({ ...rule }))
+      return compiled.map(({ rule }) => copyOf(rule))
     },
 
     remove(id) {
@@ -105,7 +128,7 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
       if (!found) throw new DomainError('FAULT_RULE_NOT_FOUND', `No fault rule has the id ${shownId(id, 'flt')}.`)
       compiled = compiled.filter((entry) => entry !== found)
       options.onChange?.()
-      return { ...found.rule }
+      return copyOf(found.rule)
     },
 
     clear() {
@@ -116,18 +139,41 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
 
     any: () => compiled.length > 0,
 
-    pick(method, path) {
+    waitsForBody(method, path) {
       const verb = method.toUpperCase()
       const first = compiled.find(
         ({ rule, matches }) => (rule.method === null || rule.method === verb) && matches(path)
       )
+      return first?.rule.match != null
+    },
+
+    pick(method, path, fields) {
+      const verb = method.toUpperCase()
+      let first: CompiledRule | undefined
+      for (const entry of compiled) {
+        const { rule, matches } = entry
+        if (!((rule.method === null || rule.method === verb) && matches(path))) continue
+        if (rule.match && (!fields || fields(rule.match.field) !== rule.match.equals)) continue
+        first = entry
+        break
+      }
       if (!first) return null
       const { rule } = first
       // random() is in [0, 1): probability 0 never fires, 1 always does.
       if (!(random() < rule.probability)) return null
-      return { rule: { ...rule }, delayMs: drawDelay(rule.ms ?? 0, rule.jitterMs ?? 0, random) }
+      const fired = copyOf(rule)
+      if (rule.times !== null) {
+        rule.times -= 1
+        if (rule.times <= 0) compiled = compiled.filter((entry) => entry !== first)
+        options.onChange?.()
+      }
+      return { rule: fired, delayMs: drawDelay(rule.ms ?? 0, rule.jitterMs ?? 0, random) }
     }
   }
+}
+
+function copyOf(rule: FaultRule): FaultRule {
+  return { ...rule, match: rule.match ? { ...rule.match } : null }
 }
 
 /** `ms ± jitterMs`, uniformly, never negative. */
@@ -156,6 +202,17 @@ function storedRule(input: FaultRuleInput, index: number): FaultRule {
   if (input.retryAfterS != null && !fields.retryAfterS) invalid(at('retryAfterS'), 'applies only to kind "rate_limit"')
   const probability = input.probability ?? FAULT_DEFAULTS.probability
   if (!(probability >= 0 && probability <= 1)) invalid(at('probability'), 'must be between 0 and 1')
+  if (
+    input.times != null &&
+    !(Number.isInteger(input.times) && input.times >= 1 && input.times <= FAULT_LIMITS.maxTimes)
+  )
+    invalid(at('times'), `must be a whole number from 1 to ${FAULT_LIMITS.maxTimes}`)
+  if (input.match != null) {
+    if (typeof input.match.field !== 'string' || !new RegExp(FAULT_LIMITS.matchFieldPattern).test(input.match.field))
+      invalid(at('match/field'), 'must be a field name (letters, digits, "_", "-", dots between names)')
+    if (typeof input.match.equals !== 'string' || input.match.equals.length > FAULT_LIMITS.maxMatchValueLength)
+      invalid(at('match/equals'), `must be a string of at most ${FAULT_LIMITS.maxMatchValueLength} characters`)
+  }
   const { ms, jitterMs, status, retryAfterS } = resolveFaultFields(input)
   return {
     id: input.id ?? newId('flt'),
@@ -166,7 +223,9 @@ function storedRule(input: FaultRuleInput, index: number): FaultRule {
     jitterMs,
     status,
     probability,
-    retryAfterS
+    retryAfterS,
+    times: input.times ?? null,
+    match: input.match ? { field: input.match.field, equals: input.match.equals } : null
   }
 }
 

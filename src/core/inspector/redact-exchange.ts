@@ -160,7 +160,14 @@ export function faultOf(rule: FaultRule | null | undefined): FaultSummary | null
         : rule.kind === 'latency' || rule.kind === 'trickle'
           ? ` (${rule.ms ?? 0} ms)`
           : ''
-  return { ruleId: rule.id, kind: rule.kind, label: `${rule.kind} ${target}${detail}` }
+  // What narrows it, so the label states every condition the rule had when it fired.
+  const chance = rule.probability < 1 ? `, ${Math.round(rule.probability * 1000) / 10}% of calls` : ''
+  const only = rule.match ? `, only ${rule.match.field} = ${rule.match.equals}` : ''
+  const left =
+    rule.times !== null && rule.times !== undefined
+      ? `, ${rule.times - 1} more call${rule.times === 2 ? '' : 's'} left`
+      : ''
+  return { ruleId: rule.id, kind: rule.kind, label: `${rule.kind} ${target}${detail}${chance}${only}${left}` }
 }
 
 /** `text` with every literal `values` entry (raw, JSON-escaped or URL-encoded) replaced whole. */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
-import type { FaultHit } from '../../core/faults/fault-rules'
+import type { FaultHit, FieldReader } from '../../core/faults/fault-rules'
 import { normalizePath } from '../../core/faults/route-pattern'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
 import { errorStatus } from '../../shared/contract/error-codes'
@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The fault rule that fired for this request, or null (for the request inspector). */
     fault: FaultHit | null
+    /** Set when a rule matching a body field must decide once the body is parsed. */
+    faultPath: string | null
   }
 }
 
@@ -26,6 +28,7 @@ export const faultInjection = fp(
   async (app) => {
     const { faults } = app.core
     app.decorateRequest('fault', null)
+    app.decorateRequest('faultPath', null)
 
     // Responses a fault is holding back (a wait, or a trickle). Closing the server drops them:
     // close() waits for open requests, and a ten-minute latency rule must not hold up a quit.
@@ -42,8 +45,24 @@ export const faultInjection = fp(
       // path: an escaped path (`/%5Femulator/...`) reaches the same route.
       const route = request.routeOptions.url
       if (!isServiceRequest(path) || (route !== undefined && !isServiceRequest(route))) return
+      if (faults.waitsForBody(request.method, path)) {
+        request.faultPath = path
+        return
+      }
       const hit = faults.pick(request.method, path)
-      if (!hit) return
+      if (hit) return act(hit, request, reply)
+    })
+
+    // A rule that matches a body field decides once the body is parsed (and before the route
+    // validates it, so a plugin's bad body is faulted like a good one).
+    app.addHook('preValidation', async (request, reply) => {
+      if (request.faultPath === null) return
+      const hit = faults.pick(request.method, request.faultPath, fieldReader(request))
+      request.faultPath = null
+      if (hit) return act(hit, request, reply)
+    })
+
+    async function act(hit: FaultHit, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
       request.fault = hit
       const { rule, delayMs } = hit
       if (delayMs > 0) {
@@ -85,7 +104,7 @@ export const faultInjection = fp(
           request.raw.socket.destroy()
           return
       }
-    })
+    }
 
     // In callback form: it runs on every answer, and nearly always has nothing to do.
     app.addHook(
@@ -126,6 +145,30 @@ function trickled(spreadMs: number, request: FastifyRequest, reply: FastifyReply
 }
 
 const DEFAULT_INSPECTED_BODY = 1024 * 1024
+
+/**
+ * A field of the JSON body as the client sent it (a dotted path reaches inside), else the query
+ * parameter of that name, as text. Read from what was sent, before unknown names are dropped
+ * (tolerant-requests.ts), so a rule can match any field a plugin sends.
+ */
+function fieldReader(request: FastifyRequest): FieldReader {
+  return (field) => {
+    let value: unknown = request.sentBody ? request.sentBody.value : request.body
+    for (const name of field.split('.')) {
+      value =
+        value !== null && typeof value === 'object' && !Array.isArray(value)
+          ? (value as Record<string, unknown>)[name]
+          : undefined
+    }
+    if (value === undefined || value === null) {
+      const query = request.url.indexOf('?')
+      value = query === -1 ? undefined : (new URLSearchParams(request.url.slice(query + 1)).get(field) ?? undefined)
+    }
+    if (typeof value === 'string') return value
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+    return undefined
+  }
+}
 
 /**
  * A fault answers before any route reads the body; the request inspector should still show what

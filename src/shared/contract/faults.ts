@@ -13,6 +13,11 @@ export const FAULT_LIMITS = {
   maxRouteLength: 500,
   maxRetryAfterS: 86_400,
   idPattern: '^[A-Za-z0-9_-]{1,64}$',
+  /** "The next N calls": at most this many. */
+  maxTimes: 1_000_000,
+  /** A body field name, or a dotted path into the body (`instance.id`). */
+  matchFieldPattern: '^[A-Za-z0-9_-]{1,64}(\\.[A-Za-z0-9_-]{1,64}){0,4}$',
+  maxMatchValueLength: 500,
   methodPattern: '^[A-Za-z]{1,20}$'
 } as const
 

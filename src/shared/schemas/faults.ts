@@ -13,6 +13,24 @@ export const FaultKindSchema = Type.Enum([...FAULT_KINDS], {
 const Milliseconds = (description: string) =>
   Nullable(Type.Integer({ minimum: 0, maximum: FAULT_LIMITS.maxMs, description }))
 
+export const FaultMatchSchema = Type.Object(
+  {
+    field: Type.String({
+      pattern: FAULT_LIMITS.matchFieldPattern,
+      description:
+        'A JSON body field (`license_key`, `instance_id`; a dotted path reaches inside: `instance.id`), or a query parameter of that name when the body has none.'
+    }),
+    equals: Type.String({
+      maxLength: FAULT_LIMITS.maxMatchValueLength,
+      description: 'The value it must have, compared as text (a number or boolean field as its JSON text).'
+    })
+  },
+  {
+    additionalProperties: false,
+    description: "Only requests carrying this value are faulted: one customer's plugin fails while the rest work."
+  }
+)
+
 /**
  * A rule as written by a client. Absent and null mean the same, so a rule from GET can be sent
  * back unchanged. Fields of another kind (`status` on a latency rule...) are refused by the core.
@@ -67,7 +85,18 @@ export const FaultRuleInputSchema = Type.Object(
           description: `rate_limit only: the Retry-After header and retryAfter field, in seconds (default ${FAULT_DEFAULTS.retryAfterS}).`
         })
       )
-    )
+    ),
+    times: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: FAULT_LIMITS.maxTimes,
+          description:
+            'The next N calls: the rule fires this many times, then removes itself (default: no end). GET answers the calls left.'
+        })
+      )
+    ),
+    match: Type.Optional(Nullable(FaultMatchSchema))
   },
   { additionalProperties: false }
 )
@@ -82,7 +111,9 @@ export const FaultRuleSchema = Type.Object({
   jitterMs: Nullable(Type.Integer()),
   status: Nullable(Type.Integer()),
   probability: Type.Number(),
-  retryAfterS: Nullable(Type.Integer())
+  retryAfterS: Nullable(Type.Integer()),
+  times: Nullable(Type.Integer({ description: 'Calls left before the rule removes itself; null: no end.' })),
+  match: Nullable(FaultMatchSchema)
 })
 
 export const FaultRulesBody = Type.Object(

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   describeRule,
   draftOf,
+  emptyDraft,
   FAULT_TEMPLATES,
   fieldsOf,
   newDraft,
@@ -81,7 +82,9 @@ describe('fault rule editor rows', () => {
       jitterMs: null,
       status: 503,
       probability: 0.5,
-      retryAfterS: null
+      retryAfterS: null,
+      times: null,
+      match: null
     }
     expect(ruleOf(draftOf(stored)).rule).toEqual({
       id: 'flt_1',
@@ -107,7 +110,51 @@ describe('fault rule editor rows', () => {
     expect(describeRule({ route: '/api/license/v1/**', kind: 'latency', ms: 2000, jitterMs: 500 })).toBe(
       'Any method /api/license/v1/** → waits 2000 ms ± 500, then answers normally'
     )
-    for (const template of FAULT_TEMPLATES) expect(ruleOf(newDraft(template.draft)).errors).toEqual({})
+    // Every template is valid, but for the value a one-customer template asks for.
+    for (const template of FAULT_TEMPLATES) {
+      const draft = newDraft(template.draft)
+      expect(ruleOf(draft.matchField ? { ...draft, matchEquals: 'KEY-1' } : draft).errors).toEqual({})
+    }
+    expect(FAULT_TEMPLATES.map((template) => template.draft.route)).toContain('/api/license/v1/validate')
+  })
+
+  it('an empty rule is empty: no route, no delay (the placeholders show the defaults)', () => {
+    const empty = emptyDraft()
+    expect(empty).toMatchObject({ route: '', ms: '', jitterMs: '', probability: '', times: '', matchField: '' })
+    expect(ruleOf(empty).errors.route).toBeTruthy()
+  })
+
+  it('the next N calls and a body-field match go to the server and come back', () => {
+    const draft = newDraft({
+      kind: 'error',
+      ms: '',
+      status: '503',
+      times: '3',
+      matchField: 'license_key',
+      matchEquals: 'K-1'
+    })
+    const { rule } = ruleOf(draft)
+    expect(rule).toMatchObject({ times: 3, match: { field: 'license_key', equals: 'K-1' } })
+    expect(describeRule(rule!)).toBe(
+      'Any method /api/license/v1/** → answers 503, only when license_key is K-1; the next 3 calls, then it retires'
+    )
+    expect(ruleOf({ ...draft, times: '0' }).errors.times).toBeTruthy()
+    expect(ruleOf({ ...draft, matchEquals: '' }).errors.match).toBeTruthy()
+    expect(ruleOf({ ...draft, matchField: 'a b' }).errors.match).toBeTruthy()
+    const stored = {
+      id: 'f',
+      method: null,
+      route: '/x',
+      kind: 'error' as const,
+      ms: null,
+      jitterMs: null,
+      status: 503,
+      probability: 1,
+      retryAfterS: null,
+      times: 2,
+      match: { field: 'instance_id', equals: 'm' }
+    }
+    expect(draftOf(stored)).toMatchObject({ times: '2', matchField: 'instance_id', matchEquals: 'm' })
   })
 
   it('starts the timing and answer fields over when the kind changes, keeping route, method and probability', () => {

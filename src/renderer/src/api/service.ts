@@ -64,6 +64,10 @@ export function createServiceApi(http: HttpClient) {
         body
       }),
 
+    /** A recorded request sent again as is (the inspector's "Send again"), with the headers given. */
+    resend: (request: { method: string; path: string; headers: Record<string, string>; body?: unknown }) =>
+      http.exchange(request),
+
     /** The signing public key as a C++ client pins it (PEM and raw hex). */
     publicKey: () => http.json<Static<typeof PublicKeyResponse>>({ method: 'GET', path: '/api/license/v1/public-key' }),
     jwks: async () =>

@@ -21,7 +21,7 @@ export function ScreenView({ route }: { route: Route }) {
     case 'library':
       return <LibraryScreen params={route.params} />
     case 'requests':
-      return <RequestsScreen />
+      return <RequestsScreen params={route.params} />
     case 'scenarios':
       return <ScenariosScreen />
   }

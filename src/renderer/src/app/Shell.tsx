@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 
 import { Toasts } from '../components/Toasts'
+import { scrollToAnchor } from '../navigation/anchor'
 import { useRoute } from '../navigation/router'
 import { screenInfo } from '../navigation/routes'
 import { useConnection } from '../stores/connection'
@@ -52,6 +53,12 @@ export function Shell() {
     heading.current?.focus({ preventScroll: true })
     main.current?.scrollTo?.({ top: 0 })
   }, [route.screen, info.label])
+
+  // A link to a place inside a screen (`?at=clock`): after the move to the top above, land there.
+  const anchor = route.params.at
+  useEffect(() => {
+    if (anchor) scrollToAnchor(anchor)
+  }, [route.screen, anchor])
 
   return (
     <div className="app">

@@ -1,7 +1,10 @@
 import { useEffect } from 'react'
+import type { ReactNode } from 'react'
 
 import { formatOffsetShort } from '../format/date'
+import { ANCHORS, scrollToAnchor } from '../navigation/anchor'
 import { buildHash } from '../navigation/routes'
+import type { ScreenId } from '../navigation/routes'
 import { useConnection } from '../stores/connection'
 import { useSettings } from '../stores/settings'
 
@@ -21,6 +24,21 @@ export function useConditions(): EmulatorConditions {
     clock: Math.abs(offsetMs) < 60_000 ? null : `Clock ${shift}`,
     faults: ruleCount === 0 ? null : `${ruleCount} fault rule${ruleCount === 1 ? '' : 's'} active`
   }
+}
+
+/** A link to a place inside a screen; followed again when already there (the hash does not change then). */
+function AnchorLink({ screen, at, children }: { screen: ScreenId; at: string; children: ReactNode }) {
+  const href = buildHash(screen, { at })
+  return (
+    <a
+      href={href}
+      onClick={() => {
+        if (window.location.hash === href) scrollToAnchor(at)
+      }}
+    >
+      {children}
+    </a>
+  )
 }
 
 /**
@@ -51,12 +69,18 @@ export function StatusBar() {
     <footer className="status-bar" aria-label="Emulator conditions" data-testid="status-bar">
       <p className={`status-bar__item${conditions.clock ? ' status-bar__item--on' : ''}`} data-testid="status-clock">
         <span className="status-bar__text">{conditions.clock ?? 'Clock: system time'}</span>
-        <a href={buildHash('scenarios')}>{conditions.clock ? 'Change or reset' : 'Move it'}</a>
-        <a href={buildHash('library')}>Library clock</a>
+        <AnchorLink screen="scenarios" at={ANCHORS.scenariosClock}>
+          {conditions.clock ? 'Change or reset' : 'Move it'}
+        </AnchorLink>
+        <AnchorLink screen="library" at={ANCHORS.libraryClock}>
+          Library clock
+        </AnchorLink>
       </p>
       <p className={`status-bar__item${conditions.faults ? ' status-bar__item--on' : ''}`} data-testid="status-faults">
         <span className="status-bar__text">{conditions.faults ?? 'No fault rules'}</span>
-        <a href={buildHash('scenarios')}>{conditions.faults ? 'Edit faults' : 'Add one'}</a>
+        <AnchorLink screen="scenarios" at={ANCHORS.scenariosFaults}>
+          {conditions.faults ? 'Edit faults' : 'Add one'}
+        </AnchorLink>
       </p>
     </footer>
   )

@@ -9,6 +9,7 @@ export function Card({
   className,
   headingLevel = 2,
   testId,
+  id,
   flush = false
 }: {
   title?: ReactNode
@@ -18,11 +19,13 @@ export function Card({
   className?: string
   headingLevel?: 2 | 3
   testId?: string
+  /** A place a link can land on (navigation/anchor.ts). */
+  id?: string
   flush?: boolean
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
-    <section className={`card ${className ?? ''}`} data-testid={testId}>
+    <section className={`card ${className ?? ''}`} data-testid={testId} id={id}>
       {title || actions ? (
         <header className="card__header">
           <div className="card__titles">

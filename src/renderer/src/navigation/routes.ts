@@ -99,3 +99,8 @@ export function buildHash(screen: ScreenId, params: Record<string, string | null
 export function screenInfo(id: ScreenId): ScreenInfo {
   return SCREENS.find((screen) => screen.id === id) ?? (SCREENS[0] as ScreenInfo)
 }
+
+/** The inspector searching for one license key: the Library's "Its requests" (a link, or navigate('requests', { q })). */
+export function requestsOfLicense(licenseKey: string): string {
+  return buildHash('requests', { q: licenseKey })
+}

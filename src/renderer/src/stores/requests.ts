@@ -111,7 +111,14 @@ export const useRequests = create<RequestsState>()((set, get) => ({
       if (get().filters !== filters) return
       // Keep what the stream already delivered for these filters.
       const live = get().entries.filter((entry) => matchesFilters(entry, filters))
-      set({ entries: mergeEntries(live, page.requests), nextBefore: page.nextBefore, listStatus: 'ready' })
+      const entries = mergeEntries(live, page.requests)
+      set({ entries, nextBefore: page.nextBefore, listStatus: 'ready' })
+      // A filter that hides the selected request takes its detail away too (an older page may still hold it).
+      const selectedId = get().selectedId
+      if (selectedId !== null && !entries.some((entry) => entry.id === selectedId)) {
+        const oldestShown = entries.at(-1)?.id ?? Infinity
+        if (page.nextBefore === null || selectedId > oldestShown) void get().select(null)
+      }
     } catch (error) {
       set({ listStatus: 'error', listError: toApiError(error) })
     }

@@ -24,11 +24,10 @@ export const useToasts = create<ToastState>()((set, get) => ({
   toasts: [],
   push(toast) {
     const id = nextId++
-    // The same news again counts up on one toast (with a fresh id, so its timer restarts);
-    // and only the last three stay: a burst of actions should not bury the screen.
-    const same = get().toasts.find(
-      (shown) => shown.tone === toast.tone && shown.title === toast.title && shown.description === toast.description
-    )
+    // The same news again counts up on one toast (with a fresh id, so its timer restarts), its
+    // detail the latest one: three exports in a row are one "Config saved ×3", not three toasts
+    // stacked over the export buttons. Only the last three kinds of news stay.
+    const same = get().toasts.find((shown) => shown.tone === toast.tone && shown.title === toast.title)
     const others = get().toasts.filter((shown) => shown !== same)
     set({ toasts: [...others.slice(-2), { ...toast, id, count: (same?.count ?? 0) + 1 }] })
     return id

@@ -276,6 +276,9 @@ function SubscriptionControls() {
 }
 
 const CLOCK_STEPS: { label: string; seconds: number }[] = [
+  // Back too, as test clocks go: undo a step, or reach the day before a lapse.
+  { label: '−7 days', seconds: -7 * 86_400 },
+  { label: '−1 day', seconds: -86_400 },
   { label: '+1 day', seconds: 86_400 },
   { label: '+7 days', seconds: 7 * 86_400 },
   { label: '+30 days', seconds: 30 * 86_400 },

@@ -2,6 +2,7 @@ import { useState } from 'react'
 
 import type { RequestEntry } from '../../api/types'
 import { Badge, StatusBadge } from '../../components/Badge'
+import { BreakableText } from '../../components/BreakableText'
 import { KeyValue } from '../../components/Card'
 import { JsonView } from '../../components/JsonView'
 import { Skeleton, SkeletonLines } from '../../components/Skeleton'
@@ -12,6 +13,7 @@ import { formatBytes } from '../../format/bytes'
 import { formatDuration } from '../../format/date'
 import { useRequests } from '../../stores/requests'
 import { HeaderTable } from './HeaderTable'
+import { RequestActions } from './RequestActions'
 import { SURFACE_LABELS } from './RequestFilters'
 
 const AUTH_LABELS: Record<string, string> = {
@@ -52,6 +54,7 @@ function EntryView({ entry }: { entry: RequestEntry }) {
         <span className="method">{entry.method}</span> <code className="mono break">{entry.path}</code>{' '}
         <StatusBadge status={entry.status} />
       </p>
+      <RequestActions entry={entry} />
       <KeyValue
         items={[
           { label: 'When', value: <DateTime value={entry.at} clock="system" seconds /> },
@@ -71,7 +74,7 @@ function EntryView({ entry }: { entry: RequestEntry }) {
                   value: (
                     <span data-testid="request-fault">
                       <Badge tone="danger">{entry.fault.kind}</Badge>{' '}
-                      <code className="mono break">{entry.fault.ruleId}</code>: {entry.fault.label}
+                      <BreakableText className="mono" text={entry.fault.ruleId} />: {entry.fault.label}
                     </span>
                   )
                 }

@@ -67,6 +67,12 @@ export function RequestFilters() {
   const [confirming, setConfirming] = useState(false)
   // The search reaches the server a moment after typing stops, not on every key.
   const [search, setSearch] = useState(filters.q ?? '')
+  // A search set from elsewhere (a link to the requests of a license) shows in the box.
+  const [followedQ, setFollowedQ] = useState(filters.q)
+  if (followedQ !== filters.q) {
+    setFollowedQ(filters.q)
+    if ((filters.q ?? '') !== search.trim()) setSearch(filters.q ?? '')
+  }
   useEffect(() => {
     const wanted = search.trim() || undefined
     if (wanted === useRequests.getState().filters.q) return

@@ -3,6 +3,7 @@ import type { KeyboardEvent } from 'react'
 
 import type { RequestSummary } from '../../api/types'
 import { Badge, StatusBadge } from '../../components/Badge'
+import { BreakableText } from '../../components/BreakableText'
 import { Button } from '../../components/Button'
 import { EmptyState, ErrorState } from '../../components/States'
 import { sortRows, Table } from '../../components/Table'
@@ -120,7 +121,7 @@ export function RequestList() {
     {
       key: 'time',
       header: 'Time',
-      width: 80,
+      width: 76,
       sortValue: SORT_VALUES.time,
       render: (entry) => <span className="mono small">{formatTimeOfDay(entry.at)}</span>,
       skeletonWidth: 60
@@ -138,7 +139,7 @@ export function RequestList() {
           onClick={() => void select(entry.id)}
           title={`${SURFACE_LABELS[entry.surface]} · ${entry.path}${entry.source === 'client' ? '' : ` · ${SOURCE_TITLES[entry.source]}`}`}
         >
-          <span className="method">{entry.method}</span> <span className="mono truncate">{entry.path}</span>
+          <span className="method">{entry.method}</span> <BreakableText className="mono" text={entry.path} />
           {entry.source === 'client' ? null : (
             <span className="request-source" data-testid="request-source">
               {SOURCE_LABELS[entry.source]}
@@ -151,7 +152,7 @@ export function RequestList() {
     {
       key: 'status',
       header: 'Status',
-      width: 88,
+      width: 76,
       sortValue: SORT_VALUES.status,
       render: (entry) => <StatusBadge status={entry.status} />,
       skeletonWidth: 40
@@ -159,7 +160,7 @@ export function RequestList() {
     {
       key: 'code',
       header: 'Code',
-      width: '19%',
+      width: 136,
       sortValue: SORT_VALUES.code,
       render: (entry) => (
         <span className="request-code">
@@ -169,9 +170,7 @@ export function RequestList() {
             </Badge>
           ) : null}
           {entry.errorCode ? (
-            <span className="mono small truncate" title={entry.errorCode} data-testid="request-code">
-              {entry.errorCode}
-            </span>
+            <BreakableText className="mono small" text={entry.errorCode} testId="request-code" />
           ) : null}
         </span>
       ),
@@ -180,7 +179,7 @@ export function RequestList() {
     {
       key: 'duration',
       header: 'Took',
-      width: 80,
+      width: 72,
       align: 'right',
       sortValue: SORT_VALUES.duration,
       render: (entry) => <span className="small mono">{formatDuration(entry.durationMs)}</span>,

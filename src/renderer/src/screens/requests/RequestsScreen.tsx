@@ -9,7 +9,11 @@ import { RequestDetail } from './RequestDetail'
 import { RequestFilters } from './RequestFilters'
 import { RequestList } from './RequestList'
 
-export function RequestsScreen() {
+/**
+ * The inspector; `#/requests?q=<text>` opens it searching for that text (a license key: the
+ * Library's "Its requests", see requestsOfLicense in navigation/routes.ts).
+ */
+export function RequestsScreen({ params = {} }: { params?: Record<string, string> }) {
   const filters = useRequests((state) => state.filters)
   const load = useRequests((state) => state.load)
   const receiveMany = useRequests((state) => state.receiveMany)
@@ -18,6 +22,13 @@ export function RequestsScreen() {
   const dataVersion = useConnection((state) => state.dataVersion)
   // The log has its own live stream: it starts again only when the whole state was replaced.
   const generation = useConnection((state) => state.generation)
+
+  // A link's search becomes the filter (once per link followed; the search box can change it after).
+  const linkedSearch = params.q
+  const setFilters = useRequests((state) => state.setFilters)
+  useEffect(() => {
+    if (linkedSearch && linkedSearch !== useRequests.getState().filters.q) setFilters({ q: linkedSearch })
+  }, [linkedSearch, setFilters])
 
   useEffect(() => {
     void loadProducts()

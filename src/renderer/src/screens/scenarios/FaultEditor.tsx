@@ -10,12 +10,14 @@ import { Field, Select, TextInput } from '../../components/Field'
 import { Skeleton } from '../../components/Skeleton'
 import { EmptyState, ErrorState, InlineError } from '../../components/States'
 import { useAction } from '../../components/use-action'
+import { ANCHORS } from '../../navigation/anchor'
 import { failedWithoutData } from '../../stores/resource'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
 import {
   describeRule,
   draftOf,
+  emptyDraft,
   FAULT_TEMPLATES,
   fieldsOf,
   KIND_HELP,
@@ -26,6 +28,7 @@ import {
   withKind
 } from './fault-draft'
 import type { DraftErrors, FaultDraft } from './fault-draft'
+import { FaultMatchFields } from './FaultMatchFields'
 
 function RuleRow({
   draft,
@@ -87,6 +90,7 @@ function RuleRow({
               {...control}
               className="mono"
               value={draft.route}
+              placeholder="/api/license/v1/**"
               onChange={(event) => onChange({ route: event.target.value })}
               data-testid="fault-route"
             />
@@ -167,6 +171,19 @@ function RuleRow({
             />
           )}
         </Field>
+        <Field label="Next N calls" error={errors.times} className="fault-field fault-field--num">
+          {(control) => (
+            <TextInput
+              {...control}
+              inputMode="numeric"
+              value={draft.times}
+              placeholder="every call"
+              onChange={(event) => onChange({ times: event.target.value })}
+              data-testid="fault-times"
+            />
+          )}
+        </Field>
+        <FaultMatchFields draft={draft} error={errors.match} onChange={onChange} />
         <p className="fault-rule__summary small muted">{preview ? describeRule(preview) : KIND_HELP[draft.kind]}</p>
       </div>
       <IconButton icon="trash" label={`Remove rule ${index + 1}`} needsServer={false} onClick={onRemove} />
@@ -228,6 +245,7 @@ export function FaultEditor() {
       description="Make the service API slow, failing, rate-limited or offline, to test how a plugin copes. The first rule that matches a request decides. The control plane and this UI are never affected."
       actions={live > 0 ? <Badge tone="warning">{live} active</Badge> : <Badge tone="neutral">none active</Badge>}
       testId="fault-editor"
+      id={ANCHORS.scenariosFaults}
     >
       {failedWithoutData(faults) ? (
         <ErrorState error={faults.error} title="Could not read the fault rules" onRetry={() => void loadFaults()} />
@@ -264,7 +282,7 @@ export function FaultEditor() {
           )}
           <div className="fault-templates">
             <span className="muted small">Add:</span>
-            <Button size="sm" icon="plus" needsServer={false} onClick={() => edit([...list, newDraft()])}>
+            <Button size="sm" icon="plus" needsServer={false} onClick={() => edit([...list, emptyDraft()])}>
               Empty rule
             </Button>
             {FAULT_TEMPLATES.map((template) => (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 
 import { Card } from '../../components/Card'
+import { ANCHORS } from '../../navigation/anchor'
 import { useConnection } from '../../stores/connection'
 import { useSettings } from '../../stores/settings'
 import { ClockControls } from '../library/QaActions'
@@ -38,6 +39,7 @@ export function ScenariosScreen() {
         title="Emulator clock"
         description="Licenses, trials, subscriptions and tokens expire on this clock. A reset, a preset or an import without a clock puts it back to system time; an exported scenario carries its offset."
         testId="clock-card"
+        id={ANCHORS.scenariosClock}
       >
         <div className="grid grid--2">
           <ClockControls />

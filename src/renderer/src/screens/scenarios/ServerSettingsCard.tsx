@@ -25,7 +25,8 @@ export function ServerSettingsCard() {
 
   // Each field follows the server's value when that value changed (adjusted during render); a
   // settings document that changes another field (from this card or a script) leaves a draft alone.
-  const [shown, setShown] = useState(current)
+  // Nothing is shown yet on mounting: the settings already loaded (on an earlier visit) fill the fields.
+  const [shown, setShown] = useState<typeof current>(null)
   if (shown !== current) {
     setShown(current)
     if (current) {

@@ -24,6 +24,11 @@ export interface FaultDraft {
   status: string
   probability: string
   retryAfterS: string
+  /** "The next N calls": empty for no end. */
+  times: string
+  /** A body field (or query parameter) the request must carry with `matchEquals`: empty for every request. */
+  matchField: string
+  matchEquals: string
 }
 
 export const KIND_LABELS: Record<FaultKind, string> = {
@@ -101,7 +106,10 @@ export function draftOf(rule: FaultRule): FaultDraft {
     jitterMs: text(rule.jitterMs),
     status: text(rule.status),
     probability: rule.probability === 1 ? '' : String(rule.probability),
-    retryAfterS: text(rule.retryAfterS)
+    retryAfterS: text(rule.retryAfterS),
+    times: text(rule.times),
+    matchField: rule.match?.field ?? '',
+    matchEquals: rule.match?.equals ?? ''
   }
 }
 
@@ -115,12 +123,20 @@ export function newDraft(partial: Partial<Omit<FaultDraft, 'key'>> = {}): FaultD
     kind,
     ...KIND_DEFAULTS[kind],
     probability: '',
+    times: '',
+    matchField: '',
+    matchEquals: '',
     ...partial
   }
 }
 
+/** A rule with nothing chosen but its kind: the route to write, every other field at the server's default (the placeholders). */
+export function emptyDraft(): FaultDraft {
+  return newDraft({ route: '', ms: '' })
+}
+
 export type DraftErrors = Partial<
-  Record<'route' | 'ms' | 'jitterMs' | 'status' | 'probability' | 'retryAfterS', string>
+  Record<'route' | 'ms' | 'jitterMs' | 'status' | 'probability' | 'retryAfterS' | 'times' | 'match', string>
 >
 
 function integer(text: string, min: number, max: number, name: string): { value: number | null; error?: string } {
@@ -148,6 +164,13 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
   if (jitter.error) errors.jitterMs = jitter.error
   if (uses.status && status.error) errors.status = status.error
   if (uses.retryAfterS && retry.error) errors.retryAfterS = retry.error
+  const times = integer(draft.times, 1, FAULT_LIMITS.maxTimes, 'Calls')
+  if (times.error) errors.times = times.error
+  const matchField = draft.matchField.trim()
+  if (matchField !== '' && !new RegExp(FAULT_LIMITS.matchFieldPattern).test(matchField))
+    errors.match = 'A field name such as license_key or instance_id (dots reach inside: instance.id).'
+  else if (matchField !== '' && draft.matchEquals === '') errors.match = 'The value the field must have.'
+  else if (matchField === '' && draft.matchEquals !== '') errors.match = 'The field that must have this value.'
   let probability: number | null = null
   if (draft.probability.trim() !== '') {
     const value = Number(draft.probability.trim().replace(/%$/, ''))
@@ -164,6 +187,8 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
   if (uses.status && status.value !== null) rule.status = status.value
   if (uses.retryAfterS && retry.value !== null) rule.retryAfterS = retry.value
   if (probability !== null) rule.probability = probability
+  if (times.value !== null) rule.times = times.value
+  if (matchField !== '') rule.match = { field: matchField, equals: draft.matchEquals }
   return { rule, errors }
 }
 
@@ -198,7 +223,12 @@ export function describeRule(rule: FaultRuleInput): string {
     rule.probability !== undefined && rule.probability !== null && rule.probability < 1
       ? `, ${Math.round(rule.probability * 100)}% of the time`
       : ''
-  return `${who} → ${what}${chance}`
+  const only = rule.match ? `, only when ${rule.match.field} is ${rule.match.equals}` : ''
+  const count =
+    rule.times !== undefined && rule.times !== null
+      ? `; the next ${rule.times} call${rule.times === 1 ? '' : 's'}, then it retires`
+      : ''
+  return `${who} → ${what}${chance}${only}${count}`
 }
 
 /** Ready-made rules QA reaches for. */
@@ -210,6 +240,22 @@ export const FAULT_TEMPLATES: { label: string; draft: Partial<Omit<FaultDraft, '
   {
     label: 'Verify answers 503',
     draft: { method: 'POST', route: '/api/plugin-connections/verify', kind: 'error', status: '503', ms: '' }
+  },
+  {
+    label: 'Validate answers 503',
+    draft: { method: 'POST', route: '/api/license/v1/validate', kind: 'error', status: '503', ms: '' }
+  },
+  {
+    label: "One license's validate fails (next 3 calls)",
+    draft: {
+      method: 'POST',
+      route: '/api/license/v1/validate',
+      kind: 'error',
+      status: '503',
+      ms: '',
+      times: '3',
+      matchField: 'license_key'
+    }
   },
   {
     label: 'Rate-limit activate',
