@@ -104,7 +104,9 @@ export function createControlApi(http: HttpClient, adminToken: string) {
       send<Answer<typeof SessionResponse>>('POST', `/customers/${id(customerId)}/session`),
     libraryToken: async (customerId: string) =>
       send<Answer<typeof CustomerLibraryTokenResponse>>('POST', `/customers/${id(customerId)}/library-token`),
-    licenses: async (limit = 500) => (await get<Answer<typeof LicenseListResponse>>('/licenses', { limit })).licenses,
+    licenses: async (limit = 500, productId?: string) =>
+      (await get<Answer<typeof LicenseListResponse>>('/licenses', { limit, ...(productId ? { productId } : {}) }))
+        .licenses,
     customerLicenses: async (customerId: string) =>
       (await get<Answer<typeof LicenseListResponse>>(`/customers/${id(customerId)}/licenses`)).licenses,
 
