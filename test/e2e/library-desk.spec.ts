@@ -67,6 +67,12 @@ test('a trial of a chosen length, and a change a script makes shows in the row',
   expect(days).toBeGreaterThan(2.99)
   expect(days).toBeLessThan(3.01)
 
+  // The trial's order cost nothing: no Refund or Chargeback to offer.
+  const free = page.getByTestId('library-orders').getByRole('row').filter({ hasText: '$0.00' })
+  await expect(free).toHaveCount(2)
+  for (const row of await free.all()) await expect(row).toContainText('free: nothing to refund')
+  await expect(free.getByRole('button', { name: /Refund|Chargeback/ })).toHaveCount(0)
+
   // A script changes the limit: the row follows without a reload.
   expect((await emulator.control('PATCH', `/licenses/${trial?.id}`, { maxActivations: 7 })).status).toBe(200)
   await expect(licenses.getByTestId(`license-${trial?.id}`)).toContainText('/ 7')
