@@ -189,7 +189,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     subscriptions: createSubscriptionService({ store, clock, licenses: licenseRows, grace }),
     grace,
     entitlements: createEntitlementAccess({ clock, commerce, products, licenses: licenseRows, grace }),
-    licenses: createLicenseAdmin(licenseRows),
+    licenses: createLicenseAdmin(licenseRows, { clock, grace }),
     files,
     libraryTokens,
     library: createLibraryService({

@@ -21,7 +21,9 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   // under its runtime key, as the record's "Recoverable: Yes" says), masks by default, copies and exports.
   const reveal = page.getByRole('dialog', { name: 'Credential created' })
   await expect(reveal).toBeVisible()
-  await expect(reveal.getByTestId('reveal-warning')).toContainText('Reveal secret can show it again')
+  // One true thing (issue 36): not "the only place it is shown" and then "can show it again".
+  await expect(reveal.getByTestId('reveal-warning')).toContainText('only Reveal secret shows it again')
+  await expect(reveal.getByTestId('reveal-warning')).not.toContainText('the only place it is shown')
   await expect(reveal.getByTestId('reveal-warning')).not.toContainText('Only its hash is kept')
   await expect(reveal.getByTestId('reveal-app-id')).toHaveText(product.appId)
   const secretText = reveal.getByTestId('reveal-secret').locator('code')
@@ -77,6 +79,11 @@ test('create, reveal, export, rotate and revoke a product credential', async ({ 
   expect(cpp).toContain('#pragma once')
   expect(cpp).toContain(`inline constexpr const char* kPluginSecret = "${secret}";`)
   expect(cpp).toContain(`inline constexpr const char* PLE_PUBLIC_KEY_HEX = "${publicKey.public_key_hex}";`)
+  // The names the dialog promises are the names each file holds (issue 36: it promised PLE_APP_ID for the header).
+  for (const name of await reveal.getByTestId('export-names-cpp').locator('code').allTextContents())
+    expect(cpp).toContain(`inline constexpr const char* ${name} = `)
+  for (const name of await reveal.getByTestId('export-names-env').locator('code').allTextContents())
+    expect(envText).toContain(`${name}=`)
 
   // Focus stays in the dialog; Escape asks first (the secret is shown once), then closes it and the
   // material is gone from the page.

@@ -66,6 +66,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PATCH /_emulator/licenses/:id': 'updateLicense',
   'GET /_emulator/licenses/:id': 'getLicense',
   'GET /_emulator/licenses': 'listLicenses',
+  'POST /_emulator/licenses/:id/deactivate': 'deactivateLicenseInstance',
   'POST /_emulator/orders/:id/refund': 'refundOrder',
   'POST /_emulator/orders/:id/chargeback': 'chargeBackOrder',
   'GET /_emulator/subscriptions/:id': 'getSubscription',

@@ -47,6 +47,14 @@ const FIELDS: readonly [keyof RuntimeConfig, string, string][] = [
   ['publicKeyPem', 'PLE_PUBLIC_KEY_PEM', 'kPublicKeyPem']
 ]
 
+/** The C++ header's namespace (toCppHeader). */
+export const CPP_NAMESPACE = 'plugin_license_config'
+
+/** The names a format gives the fields, in order: what the export dialog promises is what the file holds. */
+export function configNames(format: 'env' | 'cpp'): string[] {
+  return FIELDS.map(([, envName, constant]) => (format === 'env' ? envName : constant))
+}
+
 /** A file-name-safe slug of a product name: "Demo Synth" -> "demo-synth". */
 export function slugify(name: string): string {
   const slug = name
@@ -103,7 +111,7 @@ export function toCppHeader(config: RuntimeConfig): string {
     '// The plugin secret is sensitive: keep this file out of public repositories and logs.',
     '#pragma once',
     '',
-    'namespace plugin_license_config {',
+    `namespace ${CPP_NAMESPACE} {`,
     ''
   ]
   for (const [key, , constant] of FIELDS)
@@ -113,7 +121,7 @@ export function toCppHeader(config: RuntimeConfig): string {
   lines.push(`inline constexpr const char* kAppIdHeader = ${cppString(`x-${p}-app-id`)};`)
   lines.push(`inline constexpr const char* kPluginKeyHeader = ${cppString(`x-${p}-plugin-key`)};`)
   lines.push(`inline constexpr const char* kPluginSecretHeader = ${cppString(`x-${p}-plugin-secret`)};`)
-  lines.push('', '}  // namespace plugin_license_config', '')
+  lines.push('', `}  // namespace ${CPP_NAMESPACE}`, '')
   return lines.join('\n')
 }
 

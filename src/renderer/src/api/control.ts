@@ -5,6 +5,7 @@ import type {
   CustomerLibraryTokenResponse,
   CustomerListResponse,
   CustomerResponse,
+  LicenseDeactivateResponse,
   LicenseDetailResponse,
   LicenseListResponse,
   LicenseResponse,
@@ -104,7 +105,9 @@ export function createControlApi(http: HttpClient, adminToken: string) {
       send<Answer<typeof SessionResponse>>('POST', `/customers/${id(customerId)}/session`),
     libraryToken: async (customerId: string) =>
       send<Answer<typeof CustomerLibraryTokenResponse>>('POST', `/customers/${id(customerId)}/library-token`),
-    licenses: async (limit = 500) => (await get<Answer<typeof LicenseListResponse>>('/licenses', { limit })).licenses,
+    licenses: async (limit = 500, productId?: string) =>
+      (await get<Answer<typeof LicenseListResponse>>('/licenses', { limit, ...(productId ? { productId } : {}) }))
+        .licenses,
     customerLicenses: async (customerId: string) =>
       (await get<Answer<typeof LicenseListResponse>>(`/customers/${id(customerId)}/licenses`)).licenses,
 
@@ -114,6 +117,8 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     license: async (licenseId: string) => get<Answer<typeof LicenseDetailResponse>>(`/licenses/${id(licenseId)}`),
     updateLicense: async (licenseId: string, patch: LicensePatch) =>
       (await send<Answer<typeof LicenseResponse>>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,
+    deactivateLicense: async (licenseId: string, instanceId: string) =>
+      send<Answer<typeof LicenseDeactivateResponse>>('POST', `/licenses/${id(licenseId)}/deactivate`, { instanceId }),
 
     /** A refund (the vendor pays back) or a chargeback (the bank takes it back): what the order granted ends. */
     reverseOrder: async (orderId: string, reversal: OrderReversal) =>

@@ -46,10 +46,12 @@ export interface LibraryState {
   openPastedToken(token: string): Promise<void>
   setOptions(options: Partial<LibraryOptions>): void
   reload(): Promise<void>
-  purchase(input: { productId: string; kind: LicenseKind; maxActivations?: number }): Promise<void>
+  purchase(input: { productId: string; kind: LicenseKind; maxActivations?: number; expiresAt?: string }): Promise<void>
   resellerOrder(input: ResellerOrderInput): Promise<ResellerOrder>
   claim(claimToken: string): Promise<ClaimResult>
   updateLicense(licenseId: string, patch: LicensePatch): Promise<void>
+  /** Frees the seat one instance holds (POST /_emulator/licenses/:id/deactivate), then the library again. */
+  freeSeat(licenseId: string, instanceId: string): Promise<void>
   /** Reads one subscription from the control plane (what the QA actions may offer). */
   loadSubscription(subscriptionId: string): Promise<void>
   /** A billing event on a subscription (renew now, cancel, resume, payment fails or succeeds), then the library again. */
@@ -177,6 +179,11 @@ export const useLibrary = create<LibraryState>()((set, get) => {
 
     async updateLicense(licenseId, patch) {
       await requireApi().control.updateLicense(licenseId, patch)
+      await fetchBoth(true)
+    },
+
+    async freeSeat(licenseId, instanceId) {
+      await requireApi().control.deactivateLicense(licenseId, instanceId)
       await fetchBoth(true)
     },
 

@@ -2,6 +2,7 @@ import { create } from 'zustand'
 
 import type { Exchange } from '../api/http'
 import type { ActivationView, ConnectionStatus, CredentialValues, Jwk, LicenseView } from '../api/types'
+import { humanLabel } from '../format/labels'
 import { inspectLicenseToken } from '../tokens/license-token'
 import type { LicenseTokenReport } from '../tokens/license-token'
 import { emulatorNow, headerPrefix, requireApi } from './connection'
@@ -215,19 +216,13 @@ export const useTester = create<TesterState>()((set, get) => ({
     set({ licenses: loading(get().licenses) })
     try {
       const control = requireApi().control
-      const customers = await control.customers()
-      const perCustomer = await Promise.all(
-        customers.map(async (customer) =>
-          (await control.customerLicenses(customer.id)).map((license) => ({ license, customer }))
-        )
-      )
-      const options = perCustomer
-        .flat()
-        .filter(({ license }) => license.productId === productId)
-        .map(({ license, customer }) => ({
-          key: license.key,
-          label: `${license.kind}, ${license.status} — ${customer.name ?? customer.email}`
-        }))
+      const [customers, licenses] = await Promise.all([control.customers(), control.licenses(500, productId)])
+      const names = new Map(customers.map((customer) => [customer.id, customer.name ?? customer.email]))
+      // The standing now as the server judges it (a trial past its end stays stored `active`).
+      const options = licenses.map((license) => ({
+        key: license.key,
+        label: `${license.kind}, ${humanLabel(license.state)} — ${names.get(license.customerId) ?? license.customerId}`
+      }))
       if (get().values.productId.trim() === productId) set({ licenses: ready(options) })
     } catch (error) {
       set({ licenses: failed(get().licenses, error) })

@@ -5,6 +5,8 @@ import type { OrderReversal } from '../../../shared/contract/orders'
 import { SUBSCRIPTION_ACTIONS } from '../../../shared/contract/subscriptions'
 import type { SubscriptionAction } from '../../../shared/contract/subscriptions'
 import {
+  LicenseDeactivateBody,
+  LicenseDeactivateResponse,
   LicenseDetailResponse,
   LicenseListQuery,
   LicenseListResponse,
@@ -75,6 +77,23 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => ({ ok: true as const, license: licenses.update(request.params.id, request.body) })
+  )
+
+  app.post(
+    '/licenses/:id/deactivate',
+    {
+      config: { tokens: ADMIN_TOKEN },
+      schema: {
+        tags,
+        summary: 'Free the seat one instance holds (deactivate one activation), as the plugin would',
+        description:
+          "Whatever the license's state, as a plugin's deactivate. 404 NOT_ACTIVATED when that instance holds no seat of it.",
+        params: IdParams,
+        body: LicenseDeactivateBody,
+        response: { 200: LicenseDeactivateResponse, ...errorResponses }
+      }
+    },
+    async (request) => ({ ok: true as const, ...licenses.deactivate(request.params.id, request.body.instanceId) })
   )
 
   app.get(

@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react'
 
-import { CONFIG_FORMATS, configFileName, renderConfig } from '../../../../shared/plugin-config/runtime-config'
+import {
+  CONFIG_FORMATS,
+  configFileName,
+  configNames,
+  CPP_NAMESPACE,
+  renderConfig
+} from '../../../../shared/plugin-config/runtime-config'
 import type { ConfigFormat, RuntimeConfig } from '../../../../shared/plugin-config/runtime-config'
 import type { Product } from '../../api/types'
 import { Button } from '../../components/Button'
@@ -11,6 +17,9 @@ import type { RevealedMaterial } from '../../stores/products'
 import { toast } from '../../stores/toasts'
 
 type PublicKey = { hex: string; pem: string }
+
+const ENV_NAMES = configNames('env')
+const CPP_NAMES = configNames('cpp')
 
 /** The package runtime config, while the secret is in hand: JSON, .env and a C++ header, with the public key to pin. */
 export function ExportConfig({ material, product }: { material: RevealedMaterial; product: Product }) {
@@ -66,10 +75,17 @@ export function ExportConfig({ material, product }: { material: RevealedMaterial
       <h3 id="export-title" className="subheading">
         Export the package runtime config
       </h3>
-      <p className="muted small">
+      <p className="muted small" data-testid="export-names">
         App ID, plugin key, plugin secret, product ID, developer ID, environment, API base URL, header prefix and the
-        public key to pin (hex and PEM), in the names the native client reads (<code className="mono">PLE_APP_ID</code>,
-        …, <code className="mono">PLE_PUBLIC_KEY_HEX</code>). Never the developer session token.
+        public key to pin (hex and PEM). The .env file names them as the native client reads them{' '}
+        <span data-testid="export-names-env">
+          (<code className="mono">{ENV_NAMES[0]}</code> … <code className="mono">{ENV_NAMES.at(-1)}</code>)
+        </span>
+        , the C++ header as constants in <code className="mono">{CPP_NAMESPACE}</code>{' '}
+        <span data-testid="export-names-cpp">
+          (<code className="mono">{CPP_NAMES[0]}</code> … <code className="mono">{CPP_NAMES.at(-1)}</code>)
+        </span>
+        . Never the developer session token.
       </p>
       <div className="export__row">
         <Field label="Environment" className="export__env">

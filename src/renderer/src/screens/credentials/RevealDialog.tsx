@@ -29,7 +29,6 @@ export function RevealDialog() {
   }
 
   const title = revealed ? (ACTION_COPY[revealed.action].revealTitle ?? 'Credential') : ''
-  const isReveal = revealed?.action === 'reveal-secret'
   // The real platform shows a secret once; this emulator keeps a sealed copy when it has a runtime key.
   const recoverable = revealed?.credential.hasRecoverableSecret === true
 
@@ -47,15 +46,13 @@ export function RevealDialog() {
             <div>
               <p className="strong">
                 {recoverable
-                  ? 'Copy the plugin secret now: this dialog is the only place it is shown.'
+                  ? 'Copy the plugin secret now: once this dialog closes, only Reveal secret shows it again, and each reveal is recorded in the audit trail.'
                   : 'Copy the plugin secret now: it will not be shown again.'}
               </p>
               <p className="small">
-                {isReveal
-                  ? 'Once this dialog closes the secret is gone from this screen; another reveal is recorded again in the audit trail.'
-                  : recoverable
-                    ? 'The emulator keeps it sealed under its runtime key, so Reveal secret can show it again (each reveal is recorded in the audit trail); the real platform shows it only once.'
-                    : 'Only its hash is kept. If it is lost, rotate the secret and regenerate the package.'}{' '}
+                {recoverable
+                  ? 'The emulator keeps it sealed under its runtime key; the real platform shows a secret only once, so treat it as shown once.'
+                  : 'Only its hash is kept. If it is lost, rotate the secret and regenerate the package.'}{' '}
                 Never log it or ask a customer to type it.
               </p>
             </div>

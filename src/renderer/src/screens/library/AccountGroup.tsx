@@ -10,16 +10,19 @@ const yesNo = (value: boolean) => (value ? <Badge tone="success">subscribed</Bad
 export function AccountGroup({ payload }: { payload: LibraryPayload }) {
   const { profile, marketing_preferences: preferences, support } = payload
   return (
-    <div className="grid grid--3">
+    <div className="grid grid--3 library-account">
       <Card title="Profile" testId="library-profile">
         <KeyValue
           items={[
             { label: 'Name', value: profile.name ?? <span className="muted">—</span> },
-            { label: 'Email', value: profile.email },
+            { label: 'Email', value: <span className="library-account__value">{profile.email}</span> },
             { label: 'Country', value: profile.country ?? <span className="muted">—</span> },
             { label: 'Locale', value: profile.locale ?? <span className="muted">—</span> },
             { label: 'Member since', value: <DateTime value={profile.member_since} /> },
-            { label: 'Customer ID', value: <code className="mono small">{profile.customer_id}</code> }
+            {
+              label: 'Customer ID',
+              value: <code className="mono small library-account__value">{profile.customer_id}</code>
+            }
           ]}
         />
       </Card>
@@ -35,13 +38,16 @@ export function AccountGroup({ payload }: { payload: LibraryPayload }) {
       <Card title="Support" testId="library-support">
         <KeyValue
           items={[
-            { label: 'Reference', value: <code className="mono small">{support.customer_reference}</code> },
-            { label: 'Contact', value: support.contact_email },
-            { label: 'Help', value: <code className="mono small break">{support.help_url}</code> },
+            {
+              label: 'Reference',
+              value: <code className="mono small library-account__value">{support.customer_reference}</code>
+            },
+            { label: 'Contact', value: <span className="library-account__value">{support.contact_email}</span> },
+            { label: 'Help', value: <code className="mono small library-account__value">{support.help_url}</code> },
             ...support.product_contacts.map((contact) => ({
               key: contact.product_id,
               label: contact.product_name,
-              value: <span className="small break">{contact.email}</span>
+              value: <span className="small library-account__value">{contact.email}</span>
             })),
             {
               label: 'Download token',

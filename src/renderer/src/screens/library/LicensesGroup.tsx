@@ -17,6 +17,8 @@ import { humanLabel } from '../../format/labels'
 import { emulatorNow } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
 import { toast } from '../../stores/toasts'
+import { GoToLapse } from './GoToLapse'
+import { LicenseLimitsDialog } from './LicenseLimitsDialog'
 
 const STATE_TONES: Record<LicenseCode, Tone> = {
   VALID: 'success',
@@ -40,6 +42,7 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
   const updateLicense = useLibrary((state) => state.updateLicense)
   const { busy, run } = useAction<'suspend' | 'reinstate' | 'unexpire' | 'expire'>()
   const [confirmRevoke, setConfirmRevoke] = useState(false)
+  const [editing, setEditing] = useState(false)
   const act = async (
     what: 'suspend' | 'reinstate' | 'unexpire' | 'expire',
     patch: Parameters<typeof updateLicense>[1],
@@ -97,6 +100,11 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
           </Button>
         )
       ) : null}
+      <Button size="sm" variant="ghost" onClick={() => setEditing(true)} data-testid={`license-limits-${license.id}`}>
+        Seats &amp; expiry…
+      </Button>
+      {/* Mounted while open: each opening starts from the license as it is now. */}
+      {editing ? <LicenseLimitsDialog license={license} onClose={() => setEditing(false)} /> : null}
       {license.status !== 'revoked' ? (
         <Button size="sm" variant="ghost" className="btn--danger-text" onClick={() => setConfirmRevoke(true)}>
           Revoke
@@ -121,6 +129,31 @@ function LicenseQa({ license }: { license: LibraryLicense }) {
         }}
       />
     </div>
+  )
+}
+
+/** Frees the seat one machine holds (the support desk's "deactivate that old machine"), as the plugin's deactivate would. */
+function FreeSeat({ license, instanceId }: { license: LibraryLicense; instanceId: string }) {
+  const freeSeat = useLibrary((state) => state.freeSeat)
+  const { busy, run } = useAction<'free'>()
+  return (
+    <Button
+      size="sm"
+      variant="ghost"
+      className="activation__free"
+      busy={busy === 'free'}
+      aria-label={`Free seat: deactivate ${instanceId}`}
+      onClick={() =>
+        void run('free', async () => {
+          await freeSeat(license.id, instanceId)
+          toast.success('Seat freed', `${instanceId} is no longer activated on ${license.license_key}.`)
+        }).then((failure) => {
+          if (failure) toast.error('Could not free the seat', failure.message)
+        })
+      }
+    >
+      Free seat
+    </Button>
   )
 }
 
@@ -200,7 +233,17 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                     </td>
                     <td className="small">
                       {license.expires_at ? (
-                        <RelativeTime value={license.expires_at} kind="deadline" />
+                        <span className="stack stack--tight">
+                          <RelativeTime value={license.expires_at} kind="deadline" />
+                          {/* Still valid with an end of its own: it lapses there (a subscription's end is in Subscriptions). */}
+                          {license.state === 'VALID' && license.kind !== 'subscription' ? (
+                            <GoToLapse
+                              at={license.expires_at}
+                              what={`${license.license_key} (${humanLabel(license.kind)})`}
+                              testId={`go-to-lapse-${license.id}`}
+                            />
+                          ) : null}
+                        </span>
                       ) : (
                         <span className="muted">never</span>
                       )}
@@ -244,6 +287,7 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
                             activated <RelativeTime value={activation.first_seen_at} />, last seen{' '}
                             <RelativeTime value={activation.last_seen_at} />
                           </span>
+                          <FreeSeat license={license} instanceId={activation.instance_id} />
                         </span>
                       </td>
                     </tr>

@@ -39,6 +39,10 @@ function OrderQa({ order }: { order: LibraryOrder }) {
   if (order.status !== 'paid') {
     return <Badge tone="danger">{order.status}</Badge>
   }
+  // Nothing was paid (a trial, a free claim): there is no money to give back or to take back.
+  if (order.total_cents === 0) {
+    return <span className="muted small">free: nothing to refund</span>
+  }
   const copy = asking ? REVERSAL_COPY[asking] : null
   const products = order.items.map((item) => item.product_name ?? item.product_id).join(', ')
   return (

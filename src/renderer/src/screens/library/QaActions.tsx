@@ -12,7 +12,7 @@ import { useAction } from '../../components/use-action'
 import { useEmulatorNow } from '../../components/useNow'
 import { formatOffset } from '../../format/date'
 import { humanLabel } from '../../format/labels'
-import { useConnection } from '../../stores/connection'
+import { emulatorNow, useConnection } from '../../stores/connection'
 import { useLibrary } from '../../stores/library'
 import { useProducts } from '../../stores/products'
 import { useSettings } from '../../stores/settings'
@@ -27,6 +27,7 @@ function PurchaseForm() {
   const [productId, setProductId] = useState('')
   const [kind, setKind] = useState<LicenseKind>('perpetual')
   const [seats, setSeats] = useState('2')
+  const [trialDays, setTrialDays] = useState('14')
   const { busy, error, run } = useAction()
   const chosen = productId || products?.[0]?.id || ''
   return (
@@ -36,7 +37,15 @@ function PurchaseForm() {
       onSubmit={(event) => {
         event.preventDefault()
         void run('purchase', async () => {
-          await purchase({ productId: chosen, kind, maxActivations: Number(seats) })
+          await purchase({
+            productId: chosen,
+            kind,
+            maxActivations: Number(seats),
+            // The trial's length, chosen as it starts: its end on the emulator clock.
+            ...(kind === 'trial'
+              ? { expiresAt: new Date(emulatorNow() + Number(trialDays) * 86_400_000).toISOString() }
+              : {})
+          })
           toast.success(
             kind === 'trial' ? 'Trial started' : kind === 'subscription' ? 'Subscription bought' : 'Purchase made',
             products?.find((p) => p.id === chosen)?.name
@@ -62,7 +71,7 @@ function PurchaseForm() {
             >
               <option value="perpetual">Perpetual</option>
               <option value="subscription">Subscription (monthly)</option>
-              <option value="trial">Trial (14 days)</option>
+              <option value="trial">Trial</option>
             </Select>
           )}
         </Field>
@@ -78,6 +87,23 @@ function PurchaseForm() {
             />
           )}
         </Field>
+        {kind === 'trial' ? (
+          <Field label="Trial days">
+            {(control) => (
+              <TextInput
+                {...control}
+                type="number"
+                min={1}
+                max={3650}
+                step="any"
+                required
+                value={trialDays}
+                onChange={(event) => setTrialDays(event.target.value)}
+                data-testid="purchase-trial-days"
+              />
+            )}
+          </Field>
+        ) : null}
       </div>
       <Button
         type="submit"

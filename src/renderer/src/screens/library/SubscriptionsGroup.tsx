@@ -5,6 +5,7 @@ import { EmptyState } from '../../components/States'
 import { Table } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
 import { humanLabel } from '../../format/labels'
+import { GoToLapse } from './GoToLapse'
 
 export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySubscription[] }) {
   return (
@@ -47,21 +48,36 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
           {
             key: 'renews',
             header: 'Renews',
-            width: 150,
+            width: 170,
+            // Ended first: an ended subscription keeps the grace end it had, long past.
             render: (subscription) =>
-              subscription.renews_at ? (
-                <RelativeTime value={subscription.renews_at} kind="deadline" />
-              ) : subscription.grace_until ? (
-                <span className="small">
-                  grace until <RelativeTime value={subscription.grace_until} kind="deadline" />
-                </span>
-              ) : subscription.ended_at ? (
+              subscription.ended_at ? (
                 <span className="small">
                   ended <RelativeTime value={subscription.ended_at} />
                 </span>
+              ) : subscription.renews_at ? (
+                <RelativeTime value={subscription.renews_at} kind="deadline" />
+              ) : subscription.grace_until ? (
+                <span className="stack stack--tight small">
+                  <span>
+                    grace until <RelativeTime value={subscription.grace_until} kind="deadline" />
+                  </span>
+                  <GoToLapse
+                    at={subscription.grace_until}
+                    what={`${subscription.product_name}: its grace period ends`}
+                    testId={`go-to-lapse-${subscription.id}`}
+                  />
+                </span>
               ) : (
-                <span className="small">
-                  ends <RelativeTime value={subscription.current_period_end} kind="deadline" />
+                <span className="stack stack--tight small">
+                  <span>
+                    ends <RelativeTime value={subscription.current_period_end} kind="deadline" />
+                  </span>
+                  <GoToLapse
+                    at={subscription.current_period_end}
+                    what={`${subscription.product_name}: its last period ends`}
+                    testId={`go-to-lapse-${subscription.id}`}
+                  />
                 </span>
               )
           }

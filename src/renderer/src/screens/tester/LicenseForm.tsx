@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react'
+import { useId } from 'react'
 
 import { Button, IconButton } from '../../components/Button'
 import { Card } from '../../components/Card'
@@ -14,14 +14,9 @@ export function LicenseForm() {
   const setLicense = useTester((state) => state.setLicense)
   const productId = useTester((state) => state.values.productId)
   const options = useTester((state) => state.licenses.data)
-  const loadLicenses = useTester((state) => state.loadLicenses)
   const createTestLicense = useTester((state) => state.createTestLicense)
   const { busy, error, run } = useAction<'create'>()
   const listId = useId()
-
-  useEffect(() => {
-    void loadLicenses()
-  }, [productId, loadLicenses])
 
   return (
     <Card

@@ -162,7 +162,11 @@ export function StepCard({ step, index }: { step: LifecycleStep; index: number }
           <p className="exchange-line">
             <StatusBadge status={result.exchange.response?.status ?? 0} />
             <span className="muted small">{formatDuration(result.exchange.durationMs)}</span>
-            {result.exchange.response && body && typeof body.message === 'string' ? (
+            {/* The diagnosis below says the message already when it is the server's own: once is enough. */}
+            {result.exchange.response &&
+            body &&
+            typeof body.message === 'string' &&
+            body.message !== diagnosis?.title ? (
               <span className="small">{body.message}</span>
             ) : step === 'deactivate' && !result.exchange.error && result.exchange.response ? (
               <span className="small" data-testid="step-deactivate-message">

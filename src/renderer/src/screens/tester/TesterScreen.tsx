@@ -15,6 +15,8 @@ export function TesterScreen({ params }: { params: Record<string, string> }) {
   const productId = useTester((state) => state.values.productId)
   const products = useProducts((state) => state.products.data)
   const chooseProduct = useTester((state) => state.chooseProduct)
+  const loadConnection = useTester((state) => state.loadConnection)
+  const loadLicenses = useTester((state) => state.loadLicenses)
 
   useEffect(() => {
     void loadProducts()
@@ -25,6 +27,14 @@ export function TesterScreen({ params }: { params: Record<string, string> }) {
   useEffect(() => {
     if (productId) void loadDetail(productId)
   }, [productId, loadDetail, dataVersion])
+
+  // The product's connection record and its licenses as the server has them now: read when the
+  // product is chosen (not only after a step ran) and again on every change, whoever made it.
+  useEffect(() => {
+    if (!productId) return
+    void loadConnection()
+    void loadLicenses()
+  }, [productId, loadConnection, loadLicenses, dataVersion])
 
   // #/tester?product=... preselects a product.
   useEffect(() => {
