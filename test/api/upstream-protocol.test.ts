@@ -2,6 +2,7 @@ import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
+import type { ForwardedExchange } from '../../src/core/upstream/forwarded-exchange'
 import { useEmulator } from '../support/emulator'
 import { startUpstreamDouble } from '../support/upstream-double'
 import type { UpstreamDouble } from '../support/upstream-double'
@@ -260,5 +261,51 @@ describe('forwarding over HTTP/1.1', () => {
     }
     expect(flagBeforeLast).toBe(true)
     expect(received).toBe(total)
+  })
+
+  it('hands each completed exchange to the observers with a decompressed copy; a throwing observer hurts nothing', async () => {
+    const seen: ForwardedExchange[] = []
+    proxy.app.upstream.addObserver({
+      observe() {
+        throw new Error('a broken observer')
+      }
+    })
+    proxy.app.upstream.addObserver({ observe: (exchange) => seen.push(exchange) })
+    const gzipped = gzipSync(Buffer.from('{"ok":true,"valid":true}'))
+    upstream.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipped)
+    })
+    const response = await fetch(`${proxy.baseUrl}/api/license/v1/validate?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"license_key":"K-9"}'
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ ok: true, valid: true })
+    for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(seen).toHaveLength(1)
+    const exchange = seen[0] as ForwardedExchange
+    expect(exchange).toMatchObject({
+      method: 'POST',
+      path: '/api/license/v1/validate',
+      rawQuery: 'x=1',
+      upstreamUrl: upstream.baseUrl,
+      status: 200,
+      responseBodyTruncated: false
+    })
+    expect(exchange.responseBody?.toString('utf8')).toBe('{"ok":true,"valid":true}')
+    expect(exchange.requestBody?.toString('utf8')).toBe('{"license_key":"K-9"}')
+    expect(exchange.responseHeaders['content-encoding']).toBe('gzip')
+  })
+
+  it('fetches from the upstream for the emulator itself (app.upstream.fetch), over the same connection settings', async () => {
+    upstream.answer((request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ keys: [], path: request.url }))
+    })
+    const fetched = await proxy.app.upstream.fetch('/.well-known/jwks.json')
+    expect(fetched.status).toBe(200)
+    expect(JSON.parse(fetched.body.toString('utf8'))).toEqual({ keys: [], path: '/.well-known/jwks.json' })
   })
 })

@@ -279,7 +279,7 @@ export const upstreamForwarding = fp(
               path: pathOnly,
               rawQuery,
               requestHeaders: { ...forwardedRequest.headers },
-              requestBody: requestCopy === null ? null : (requestCopy as BodyCopy).head,
+              requestBody: requestCopy === null ? null : requestCopy.head,
               upstreamUrl: route.url,
               status: upstreamStatus,
               responseHeaders: upstreamHeaders,
