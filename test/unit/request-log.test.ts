@@ -407,7 +407,8 @@ describe('the request log', () => {
             probability: 1,
             retryAfterS: 9,
             times: null,
-            match: null
+            match: null,
+            stage: 'before'
           }
         })
       )

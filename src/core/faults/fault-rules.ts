@@ -3,9 +3,10 @@ import {
   FAULT_KIND_FIELDS,
   FAULT_KINDS,
   FAULT_LIMITS,
+  FAULT_STAGES,
   resolveFaultFields
 } from '../../shared/contract/faults'
-import type { FaultKind } from '../../shared/contract/faults'
+import type { FaultKind, FaultStage } from '../../shared/contract/faults'
 import { newId } from '../crypto/random'
 import { DomainError } from '../errors/domain-error'
 import { shownId } from '../redaction/shown-id'
@@ -32,6 +33,8 @@ export interface FaultRule {
   times: number | null
   /** Only requests whose body field (or query parameter) of this name has this value; null: every request. */
   match: FaultMatch | null
+  /** Before the service (or upstream) acts, or after the upstream answered (forwarded requests only). */
+  stage: FaultStage
 }
 
 /** A rule narrowed to one customer's plugin: `{ field: "license_key", equals: "DEMO1-..." }`. */
@@ -58,6 +61,7 @@ export interface FaultRuleInput {
   retryAfterS?: number | null | undefined
   times?: number | null | undefined
   match?: FaultMatch | null | undefined
+  stage?: FaultStage | null | undefined
 }
 
 /** A rule that fired for one request, with its wait (ms ± jitter) already drawn. */
@@ -191,6 +195,7 @@ export function drawDelay(ms: number, jitterMs: number, random: () => number): n
 function storedRule(input: FaultRuleInput, index: number): FaultRule {
   const at = (field: string) => `/rules/${index}/${field}`
   if (!FAULT_KINDS.includes(input.kind)) invalid(at('kind'), `must be one of ${FAULT_KINDS.join(', ')}`)
+  if (input.stage != null && !FAULT_STAGES.includes(input.stage)) invalid(at('stage'), 'must be "before" or "after"')
   const routeProblem = typeof input.route === 'string' ? routePatternProblem(input.route) : 'must be a string'
   if (routeProblem) invalid(at('route'), routeProblem)
   if (input.id != null && !new RegExp(FAULT_LIMITS.idPattern).test(input.id))
@@ -225,7 +230,8 @@ function storedRule(input: FaultRuleInput, index: number): FaultRule {
     probability,
     retryAfterS,
     times: input.times ?? null,
-    match: input.match ? { field: input.match.field, equals: input.match.equals } : null
+    match: input.match ? { field: input.match.field, equals: input.match.equals } : null,
+    stage: input.stage ?? 'before'
   }
 }
 

@@ -84,7 +84,8 @@ describe('fault rule editor rows', () => {
       probability: 0.5,
       retryAfterS: null,
       times: null,
-      match: null
+      match: null,
+      stage: 'before' as const
     }
     expect(ruleOf(draftOf(stored)).rule).toEqual({
       id: 'flt_1',

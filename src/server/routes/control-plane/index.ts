@@ -13,6 +13,7 @@ import { infoControlRoutes } from './info'
 import { productControlRoutes } from './products'
 import { requestControlRoutes } from './requests'
 import { stateControlRoutes } from './state'
+import { upstreamControlRoutes } from './upstream'
 
 /** The emulator control plane under /_emulator (docs/api.md section 6): not part of the service. */
 export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -29,4 +30,5 @@ export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(infoControlRoutes)
   await app.register(requestControlRoutes)
   await app.register(eventControlRoutes)
+  await app.register(upstreamControlRoutes)
 }
