@@ -30,6 +30,8 @@ export type Change =
   | { kind: 'clock' }
   | { kind: 'faults' }
   | { kind: 'settings' }
+  /** The drift report has new findings, a newly seen operation, or was cleared (docs/upstream.md). */
+  | { kind: 'drift' }
 
 /** One `event: change` of the stream: the changes of one short interval, coalesced. */
 export interface ChangeBatch {

@@ -4,6 +4,7 @@ import { clockControlRoutes } from './clock'
 import { commerceControlRoutes } from './commerce'
 import { customerControlRoutes } from './customers'
 import { developerControlRoutes } from './developers'
+import { driftControlRoutes } from './drift'
 import { eventControlRoutes } from './events'
 import { faultControlRoutes } from './faults'
 import { fileControlRoutes } from './files'
@@ -29,4 +30,5 @@ export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(infoControlRoutes)
   await app.register(requestControlRoutes)
   await app.register(eventControlRoutes)
+  await app.register(driftControlRoutes)
 }
