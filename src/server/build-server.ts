@@ -40,6 +40,7 @@ import { supportPageRoutes } from './routes/support-page'
 import { wellKnownRoutes } from './routes/well-known'
 import { DEFAULT_BODY_LIMIT, DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from './server-options'
 import type { ServerOptions } from './server-options'
+import { upstreamAccess, upstreamForwarding } from './upstream/upstream-plugin'
 
 export const EMULATOR_VERSION: string = packageJson.version
 
@@ -187,7 +188,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(webViewCors)
     await app.register(trustedOrigins)
     await app.register(requestRecorder)
+    // The forwarding decision comes before the fault injector (a rule's stage needs it), the
+    // forwarding itself after it (a `before` rule has answered or waited by then).
+    await app.register(upstreamAccess, { upstream: options.upstream })
     await app.register(faultInjection)
+    await app.register(upstreamForwarding)
     // Watches what the forwarding hands its observers: registered after it.
     await app.register(driftCheck)
 

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream'
 
 import type { Clock } from '../core/clock/clock'
+import type { UpstreamOptions } from './upstream/upstream-plugin'
 
 export interface ServerOptions {
   /** SQLite file path, or ':memory:'. */
@@ -38,6 +39,8 @@ export interface ServerOptions {
    * teardown; the default), 'idle' lets requests in flight finish first (`serve` on SIGTERM).
    */
   closeConnections?: 'all' | 'idle' | undefined
+  /** Forwarding to the real platform at start (docs/upstream.md); off by default. */
+  upstream?: UpstreamOptions | undefined
 }
 
 export { DEFAULT_HEADER_PREFIX } from '../core/settings/runtime-settings'

@@ -67,14 +67,12 @@ export const driftCheck = fp(
       }
     }
 
-    // TEMPORARY until branch `up` is merged: without the forwarding there is nothing to watch.
-    if (app.hasDecorator('upstream'))
-      app.upstream.addObserver({
-        observe(exchange) {
-          const running = check(exchange).finally(() => pending.delete(running))
-          pending.add(running)
-        }
-      })
+    app.upstream.addObserver({
+      observe(exchange) {
+        const running = check(exchange).finally(() => pending.delete(running))
+        pending.add(running)
+      }
+    })
 
     app.decorate('drift', {
       log,
@@ -91,5 +89,5 @@ export const driftCheck = fp(
       }
     } satisfies DriftCheck)
   },
-  { name: 'drift-check', dependencies: ['emulator-context', 'openapi'] }
+  { name: 'drift-check', dependencies: ['emulator-context', 'openapi', 'upstream-access'] }
 )

@@ -30,6 +30,8 @@ export type Change =
   | { kind: 'clock' }
   | { kind: 'faults' }
   | { kind: 'settings' }
+  /** The upstream setting (docs/upstream.md): forwarding turned on, off or pointed elsewhere. */
+  | { kind: 'upstream' }
   /** The drift report has new findings, a newly seen operation, or was cleared (docs/upstream.md). */
   | { kind: 'drift' }
 
