@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { DriftFindingKind } from '../../src/shared/contract/drift'
 import { DRIFT_FINDING_KINDS, driftSeverityOf } from '../../src/shared/contract/drift'
 import { createCustomer, purchase } from '../support/commerce'
 import { startDriftDouble } from '../support/drift-double'
