@@ -10,6 +10,7 @@ import type { Column, TableSort } from '../../components/Table'
 import { formatDuration, formatTimeOfDay } from '../../format/date'
 import { buildHash } from '../../navigation/routes'
 import { hasChosenFilters, useRequests } from '../../stores/requests'
+import { DriftMark } from '../drift/DriftMark'
 import { SURFACE_LABELS } from './RequestFilters'
 
 /** Rows drawn beyond the visible ones, above and below, so a fast scroll shows no gap. */
@@ -168,6 +169,7 @@ export function RequestList() {
               fault
             </Badge>
           ) : null}
+          <DriftMark entry={entry} />
           {entry.errorCode ? (
             <span className="mono small truncate" title={entry.errorCode} data-testid="request-code">
               {entry.errorCode}
