@@ -56,7 +56,7 @@ export async function startDriftDouble(platformBaseUrl: string): Promise<DriftDo
         let text = await answer.text()
         if (url.startsWith('/.well-known/jwks.json')) {
           const set = JSON.parse(text) as { keys: JWK[] }
-          text = JSON.stringify({ keys: [...set.keys, ownJwk] })
+          text = JSON.stringify({ ...set, keys: [...set.keys, ownJwk] })
         } else if (url.startsWith('/api/license/v1/validate') && state.mutation) {
           const mutated = await mutate(
             state.mutation,

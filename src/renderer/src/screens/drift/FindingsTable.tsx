@@ -7,6 +7,28 @@ import { formatTimeOfDay } from '../../format/date'
 export type DriftFindingRow = Omit<Static<typeof DriftFindingSchema>, 'count' | 'firstAt' | 'lastAt'> &
   Partial<Pick<Static<typeof DriftFindingSchema>, 'count' | 'firstAt' | 'lastAt'>>
 
+/** Findings as a list, for a narrow pane (the request detail): each on its own lines, nothing to scroll sideways. */
+export function FindingsList({ findings, label }: { findings: readonly DriftFindingRow[]; label: string }) {
+  return (
+    <ul className="drift-list" aria-label={label}>
+      {findings.map((finding) => (
+        <li key={`${finding.kind} ${finding.location} ${finding.path}`} data-testid="drift-finding">
+          <span className="drift-list__head">
+            <Badge tone={finding.severity === 'error' ? 'danger' : 'warning'}>{finding.severity}</Badge>{' '}
+            <span className="mono small">{finding.kind}</span> <span className="muted small">{finding.location}</span>{' '}
+            <code className="mono small break">{finding.path}</code>
+          </span>
+          <span className="small">
+            {finding.expected}
+            <span className="muted"> · seen </span>
+            <span className="mono break">{finding.seen}</span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 /** Findings as a table: severity, kind, where, expected against seen, and (in the report) how often. */
 export function FindingsTable({ findings, caption }: { findings: readonly DriftFindingRow[]; caption: string }) {
   const counted = findings.some((finding) => finding.count !== undefined)

@@ -6,7 +6,7 @@ import type { RequestEntry } from '../../api/types'
 import { buildHash } from '../../navigation/routes'
 import { requireApi } from '../../stores/connection'
 import { useDrift } from '../../stores/drift'
-import { FindingsTable } from './FindingsTable'
+import { FindingsList } from './FindingsTable'
 
 type EntryDrift = Static<typeof DriftEntryResponse>['drift']
 
@@ -36,7 +36,7 @@ export function RequestDriftFindings({ entry }: { entry: RequestEntry }) {
           (the drift report)
         </a>
       </h3>
-      <FindingsTable findings={drift.findings} caption="Drift findings of this exchange" />
+      <FindingsList findings={drift.findings} label="Drift findings of this exchange" />
     </div>
   )
 }
