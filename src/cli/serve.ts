@@ -8,6 +8,7 @@ import { acquireDatabaseLock, databaseLockPathFor } from '../core/store/database
 import type { DatabaseLock } from '../core/store/database-lock'
 import { buildServer } from '../server/build-server'
 import { ScenarioError } from './exit-codes'
+import { UsageError } from './serve-options'
 import type { ServeOptions } from './serve-options'
 
 export interface RunningServer {
@@ -49,7 +50,16 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
       rendererDir: options.rendererDir ?? undefined,
       requestLogCapacity: options.requestLogSize,
       log: { level: options.logLevel, stream: process.stderr },
-      closeConnections: 'idle'
+      closeConnections: 'idle',
+      upstream: options.upstream
+        ? {
+            url: options.upstream.url,
+            routes: options.upstream.routes,
+            ca: options.upstream.caPath ? readUpstreamCa(options.upstream.caPath) : undefined,
+            connectTimeoutMs: options.upstream.connectTimeoutMs,
+            firstByteTimeoutMs: options.upstream.firstByteTimeoutMs
+          }
+        : undefined
     })
     if (options.scenarioPath) loadScenario(app, options.scenarioPath)
     await app.listen({ host: options.host, port: options.port })
@@ -143,4 +153,17 @@ function readScenario(path: string): unknown {
   } catch {
     throw new ScenarioError(`the scenario ${path} is not valid JSON`)
   }
+}
+
+/** --upstream-ca: the PEM text, or a bad option (exit 2) naming the file. */
+function readUpstreamCa(path: string): string {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`--upstream-ca: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`)
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`--upstream-ca: ${path} holds no PEM certificate.`)
+  return text
 }

@@ -314,6 +314,17 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE orders_v8 RENAME TO orders;
       CREATE INDEX orders_by_customer ON orders (customer_id, created_at);
     `
+  },
+  {
+    version: 9,
+    name: 'request log: who answered (the emulator or the upstream), the upstream status and time, the fault stage',
+    // docs/upstream.md. Older rows were all answered by the emulator, their faults before it.
+    sql: `
+      ALTER TABLE request_log ADD COLUMN answered_by TEXT NOT NULL DEFAULT 'emulator';
+      ALTER TABLE request_log ADD COLUMN upstream_status INTEGER;
+      ALTER TABLE request_log ADD COLUMN upstream_ms REAL;
+      ALTER TABLE request_log ADD COLUMN fault_stage TEXT;
+    `
   }
 ]
 

@@ -241,6 +241,8 @@ export const upstreamForwarding = fp(
         },
         rewriteHeaders: (headers) => {
           const out = { ...headers }
+          // Headers the upstream's Connection header names are hop-by-hop too (RFC 9110 section 7.6.1).
+          for (const name of String(headers.connection ?? '').split(',')) delete out[name.trim().toLowerCase()]
           for (const name of HOP_BY_HOP) delete out[name]
           out[SOURCE_HEADER] = 'upstream'
           return out

@@ -4,6 +4,7 @@ import { useConnection } from '../stores/connection'
 import { useDrift } from '../stores/drift'
 import { useSettings } from '../stores/settings'
 import { startOver } from '../stores/start-over'
+import { useUpstream } from '../stores/upstream'
 
 /**
  * Row changes reload the screens at most this often: a plugin validating in a loop changes a
@@ -42,6 +43,7 @@ export function followChanges(batch: ChangeBatch): void {
   if (kinds.has('clock')) void settings.loadClock()
   if (kinds.has('faults')) void settings.loadFaults()
   if (kinds.has('settings')) void settings.loadSettings()
+  if (kinds.has('upstream')) void useUpstream.getState().loadUpstream()
   if (kinds.has('drift')) {
     void useDrift.getState().load()
     void useDrift.getState().loadDrifted()
