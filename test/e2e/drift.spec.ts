@@ -7,6 +7,7 @@ import { startDriftDouble } from '../support/drift-double'
 import type { DriftDouble } from '../support/drift-double'
 import { expect, test } from './fixtures'
 import type { ServedEmulator } from './fixtures'
+import { expectCleanLayout } from './layout-checks'
 import { spawnServe } from './serve-process'
 import { callService, DEMO, goTo, openApp, shot } from './support'
 
@@ -90,9 +91,8 @@ test('shows where the upstream drifts, marks the exchange in the inspector, and 
     await expect(validateCard).toContainText('UNKNOWN_FIELD')
     await expect(validateCard).toContainText('$.upstream_only')
     await expect(validateCard).toContainText('TOKEN_CLAIMS')
-    // Readable: nothing wider than the window.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    // Readable: no overlapping text, nothing cut off at the right edge, no sideways scroll.
+    await expectCleanLayout(page, `the Drift screen at ${width} px`)
     await expect(screen).not.toContainText(DEMO.pluginSecret)
     await shot(page, `drift-report-${width}`)
   }
@@ -105,6 +105,7 @@ test('shows where the upstream drifts, marks the exchange in the inspector, and 
   await drifted.locator('.row-button').click()
   await expect(page.getByTestId('request-drift')).toBeVisible()
   await expect(page.getByTestId('request-drift').getByTestId('drift-finding')).toHaveCount(1)
+  await expectCleanLayout(page, 'the Requests screen with a drifted exchange')
   await shot(page, 'drift-in-request-detail')
 
   await goTo(page, '#/drift')
