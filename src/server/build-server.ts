@@ -16,6 +16,7 @@ import { handleClientError } from './errors/client-error'
 import { MANAGEMENT_PREFIX } from './errors/credential-recovery'
 import { TransportError } from './errors/transport-codes'
 import { deferredSerializers } from './plugins/deferred-serializers'
+import { driftCheck } from './plugins/drift-check'
 import { emulatorContext } from './plugins/emulator-context'
 import { errorHandling } from './plugins/error-handling'
 import { faultInjection } from './plugins/fault-injection'
@@ -195,6 +196,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(faultInjection)
     await app.register(storageWrites)
     await app.register(upstreamForwarding)
+    // Watches what the forwarding hands its observers: registered after it.
+    await app.register(driftCheck)
 
     await app.register(developerPluginKeysRoutes, { prefix: MANAGEMENT_PREFIX })
     await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })

@@ -92,7 +92,11 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /_emulator/requests': 'clearRequests',
   'GET /_emulator/requests/stream': 'streamRequests',
   'GET /_emulator/events': 'streamStateChanges',
-  'GET /_emulator/requests/:id': 'getRequest'
+  'GET /_emulator/requests/:id': 'getRequest',
+  'GET /_emulator/drift': 'getDriftReport',
+  'DELETE /_emulator/drift': 'clearDriftReport',
+  'GET /_emulator/drift/requests': 'listDriftedRequests',
+  'GET /_emulator/drift/requests/:id': 'getRequestDrift'
 }
 
 /** The global tags, in the order a reader meets them, each with what its operations are for. */

@@ -32,6 +32,8 @@ export type Change =
   | { kind: 'settings' }
   /** The upstream setting (docs/upstream.md): forwarding turned on, off or pointed elsewhere. */
   | { kind: 'upstream' }
+  /** The drift report has new findings, a newly seen operation, or was cleared (docs/upstream.md). */
+  | { kind: 'drift' }
 
 /** One `event: change` of the stream: the changes of one short interval, coalesced. */
 export interface ChangeBatch {

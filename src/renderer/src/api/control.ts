@@ -25,6 +25,12 @@ import type {
   ProductResponse,
   SessionResponse
 } from '../../../shared/schemas/control-plane'
+import type {
+  DriftClearedResponse,
+  DriftEntryResponse,
+  DriftFlaggedResponse,
+  DriftReportResponse
+} from '../../../shared/schemas/drift'
 import type { FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'
 import type {
   RequestEntryResponse,
@@ -167,6 +173,13 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     /** For EventSource, which cannot send headers: the token travels as `?token=` on this one route. */
     requestStreamUrl: (filters: RequestFilters) =>
       http.url('/_emulator/requests/stream', { ...filters, token: adminToken }),
+    drift: () => get<Answer<typeof DriftReportResponse>>('/drift'),
+    /** The same report as Markdown, to attach to a bug. */
+    driftMarkdown: () => get<string>('/drift', { format: 'markdown' }),
+    clearDrift: () => http.json<Answer<typeof DriftClearedResponse>>({ method: 'DELETE', path: '/_emulator/drift' }),
+    driftedRequests: async () => (await get<Answer<typeof DriftFlaggedResponse>>('/drift/requests')).exchanges,
+    requestDrift: async (requestId: number) =>
+      (await get<Answer<typeof DriftEntryResponse>>(`/drift/requests/${requestId}`)).drift,
     /** The change feed (`event: change`), for EventSource: the token travels as `?token=`. */
     eventsUrl: () => http.url('/_emulator/events', { token: adminToken })
   }

@@ -1,6 +1,7 @@
 import type { Route } from '../navigation/routes'
 import { CredentialsScreen } from '../screens/credentials/CredentialsScreen'
 import { DevelopersScreen } from '../screens/developers/DevelopersScreen'
+import { DriftScreen } from '../screens/drift/DriftScreen'
 import { LibraryScreen } from '../screens/library/LibraryScreen'
 import { OverviewScreen } from '../screens/overview/OverviewScreen'
 import { RequestsScreen } from '../screens/requests/RequestsScreen'
@@ -22,6 +23,8 @@ export function ScreenView({ route }: { route: Route }) {
       return <LibraryScreen params={route.params} />
     case 'requests':
       return <RequestsScreen params={route.params} />
+    case 'drift':
+      return <DriftScreen />
     case 'scenarios':
       return <ScenariosScreen />
   }

@@ -1,6 +1,7 @@
 import type { ChangeBatch } from '../../../shared/contract/changes'
 import { refreshNow } from '../components/useNow'
 import { useConnection } from '../stores/connection'
+import { useDrift } from '../stores/drift'
 import { useSettings } from '../stores/settings'
 import { startOver } from '../stores/start-over'
 import { useUpstream } from '../stores/upstream'
@@ -43,6 +44,10 @@ export function followChanges(batch: ChangeBatch): void {
   if (kinds.has('faults')) void settings.loadFaults()
   if (kinds.has('settings')) void settings.loadSettings()
   if (kinds.has('upstream')) void useUpstream.getState().loadUpstream()
+  if (kinds.has('drift')) {
+    void useDrift.getState().load()
+    void useDrift.getState().loadDrifted()
+  }
   // Moved time changes what licenses, trials and subscriptions say; settings change the header names shown.
   if (kinds.has('entity') || kinds.has('clock') || kinds.has('settings')) reloadSoon()
 }

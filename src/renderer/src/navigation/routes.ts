@@ -7,6 +7,7 @@ export const SCREEN_IDS = [
   'tester',
   'library',
   'requests',
+  'drift',
   'scenarios'
 ] as const
 export type ScreenId = (typeof SCREEN_IDS)[number]
@@ -56,6 +57,12 @@ export const SCREENS: readonly ScreenInfo[] = [
     navLabel: 'Requests',
     label: 'Requests',
     description: 'Every service API request, live, redacted.'
+  },
+  {
+    id: 'drift',
+    navLabel: 'Drift',
+    label: 'Drift',
+    description: "Where the upstream's answers depart from the emulator's contract, and which operations were seen."
   },
   {
     id: 'scenarios',

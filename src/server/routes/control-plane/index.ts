@@ -4,6 +4,7 @@ import { clockControlRoutes } from './clock'
 import { commerceControlRoutes } from './commerce'
 import { customerControlRoutes } from './customers'
 import { developerControlRoutes } from './developers'
+import { driftControlRoutes } from './drift'
 import { eventControlRoutes } from './events'
 import { faultControlRoutes } from './faults'
 import { fileControlRoutes } from './files'
@@ -31,4 +32,5 @@ export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(requestControlRoutes)
   await app.register(eventControlRoutes)
   await app.register(upstreamControlRoutes)
+  await app.register(driftControlRoutes)
 }

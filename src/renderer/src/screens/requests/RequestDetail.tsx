@@ -12,6 +12,7 @@ import { DateTime } from '../../components/Time'
 import { formatBytes } from '../../format/bytes'
 import { formatDuration } from '../../format/date'
 import { useRequests } from '../../stores/requests'
+import { RequestDriftFindings } from '../drift/RequestDriftFindings'
 import { HeaderTable } from './HeaderTable'
 import { RequestActions } from './RequestActions'
 import { SURFACE_LABELS } from './RequestFilters'
@@ -106,6 +107,7 @@ function EntryView({ entry }: { entry: RequestEntry }) {
           </ul>
         </div>
       ) : null}
+      <RequestDriftFindings entry={entry} />
       <Tabs
         label="Request and response"
         selected={tab}

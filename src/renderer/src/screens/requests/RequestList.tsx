@@ -11,6 +11,7 @@ import type { Column, TableSort } from '../../components/Table'
 import { formatDuration, formatTimeOfDay } from '../../format/date'
 import { buildHash } from '../../navigation/routes'
 import { hasChosenFilters, useRequests } from '../../stores/requests'
+import { DriftMark } from '../drift/DriftMark'
 import { SURFACE_LABELS } from './RequestFilters'
 
 /** Rows drawn beyond the visible ones, above and below, so a fast scroll shows no gap. */
@@ -169,6 +170,7 @@ export function RequestList() {
               fault
             </Badge>
           ) : null}
+          <DriftMark entry={entry} />
           {entry.errorCode ? (
             <BreakableText className="mono small" text={entry.errorCode} testId="request-code" />
           ) : null}

@@ -1,0 +1,93 @@
+import fp from 'fastify-plugin'
+
+import { documentedContract } from '../../core/drift/documented-operations'
+import type { DocumentedContract } from '../../core/drift/documented-operations'
+import { createDriftLog } from '../../core/drift/drift-report'
+import type { DriftLog } from '../../core/drift/drift-report'
+import { checkExchange } from '../../core/drift/exchange-check'
+import { upstreamKeys } from '../../core/drift/upstream-keys'
+import { redactText } from '../../core/redaction/redact'
+import type { ForwardedExchange } from '../../core/upstream/forwarded-exchange'
+import { credentialHeaderNames } from '../auth/credential-headers'
+
+/** The drift check as the control plane reads it (docs/upstream.md, "The drift report"). */
+export interface DriftCheck {
+  readonly log: DriftLog
+  /** Resolves once the checks of exchanges already handed over are done (at most `waitMs`). */
+  settled(waitMs?: number): Promise<void>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    drift: DriftCheck
+  }
+}
+
+/** Where the upstream publishes its license-token keys, as the emulator does. */
+const JWKS_PATH = '/.well-known/jwks.json'
+
+/**
+ * Watches forwarded traffic (app.upstream's observers) and holds each upstream answer to the
+ * contract this server documents: its own OpenAPI document, generated from the TypeBox schemas
+ * the routes declare, so the emulator and the check can never disagree about the contract.
+ */
+export const driftCheck = fp(
+  async (app) => {
+    let contract: DocumentedContract | null = null
+    // Built on first use: every route has been registered by then.
+    const contractNow = () => (contract ??= documentedContract(app.swagger()))
+    const keyFor = upstreamKeys(async () => {
+      const fetched = await app.upstream.fetch(JWKS_PATH)
+      if (fetched.status !== 200) throw new Error(`JWKS answered ${fetched.status}`)
+      return JSON.parse(fetched.body.toString('utf8')) as unknown
+    })
+    const log = createDriftLog({
+      documented: () => contractNow().operations.map((operation) => operation.operationId),
+      credentialHeaders: () => {
+        const names = credentialHeaderNames(app.settings.headerPrefix)
+        return [names.pluginKey, names.pluginSecret, names.apiKey]
+      },
+      onChange: () => app.core.changes.announce({ kind: 'drift' })
+    })
+    const pending = new Set<Promise<void>>()
+
+    const check = async (exchange: ForwardedExchange) => {
+      try {
+        const checked = await checkExchange(exchange, contractNow(), {
+          appIdHeader: credentialHeaderNames(app.settings.headerPrefix).appId,
+          keyFor
+        })
+        log.record(exchange, checked)
+      } catch (error) {
+        // A check that fails is a defect of the check, never of the exchange: logged, not thrown into the proxy.
+        app.log.warn(
+          { requestId: exchange.requestId, err: { message: redactText(String((error as Error)?.message ?? error)) } },
+          'drift check failed'
+        )
+      }
+    }
+
+    app.upstream.addObserver({
+      observe(exchange) {
+        const running = check(exchange).finally(() => pending.delete(running))
+        pending.add(running)
+      }
+    })
+
+    app.decorate('drift', {
+      log,
+      async settled(waitMs = 2_000) {
+        if (pending.size === 0) return
+        let timer: ReturnType<typeof setTimeout> | undefined
+        await Promise.race([
+          Promise.allSettled([...pending]),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, waitMs)
+          })
+        ])
+        clearTimeout(timer)
+      }
+    } satisfies DriftCheck)
+  },
+  { name: 'drift-check', dependencies: ['emulator-context', 'openapi', 'upstream-access'] }
+)
