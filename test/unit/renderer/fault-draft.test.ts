@@ -153,7 +153,8 @@ describe('fault rule editor rows', () => {
       probability: 1,
       retryAfterS: null,
       times: 2,
-      match: { field: 'instance_id', equals: 'm' }
+      match: { field: 'instance_id', equals: 'm' },
+      stage: 'before' as const
     }
     expect(draftOf(stored)).toMatchObject({ times: '2', matchField: 'instance_id', matchEquals: 'm' })
   })

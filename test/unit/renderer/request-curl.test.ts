@@ -16,6 +16,9 @@ const entry = {
   source: 'client',
   errorCode: null,
   fault: null,
+  answeredBy: 'emulator',
+  upstreamStatus: null,
+  upstreamMs: null,
   request: {
     headers: {
       host: '127.0.0.1:4747',
