@@ -1,43 +1,21 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-
 import { startDriftDouble } from '../support/drift-double'
 import type { DriftDouble } from '../support/drift-double'
-import { expect, test } from './fixtures'
+import { expect, startServe, test } from './fixtures'
 import type { ServedEmulator } from './fixtures'
 import { expectCleanLayout } from './layout-checks'
-import { spawnServe } from './serve-process'
 import { callService, DEMO, goTo, openApp, shot } from './support'
 
 // The Drift screen (docs/upstream.md, "The drift report"): a second `serve` is the platform, the
 // mutating double drifts in front of it, and the app under test forwards to the double.
 
-let platform: { baseUrl: string; stop: () => Promise<void> }
+let platform: { emulator: ServedEmulator; stop: () => Promise<void> }
 let double: DriftDouble
 
 test.beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ple-e2e-platform-'))
-  const adminToken = randomBytes(16).toString('hex')
-  const { child, baseUrl } = await spawnServe({ dataDir, adminToken, port: '0' })
-  platform = {
-    baseUrl,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve))
-        child.kill('SIGTERM')
-        await exited
-      }
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }
-  const preset = await fetch(`${baseUrl}/_emulator/presets/full-library`, {
-    method: 'POST',
-    headers: { 'x-emulator-token': adminToken }
-  })
+  platform = await startServe()
+  const preset = await platform.emulator.control('POST', '/presets/full-library')
   expect(preset.status).toBe(200)
-  double = await startDriftDouble(baseUrl)
+  double = await startDriftDouble(platform.emulator.baseUrl)
 })
 
 test.afterAll(async () => {

@@ -21,7 +21,8 @@ export interface ServedEmulator {
   ): Promise<{ status: number; body: T }>
 }
 
-async function startServe(): Promise<{ emulator: ServedEmulator; stop: () => Promise<void> }> {
+/** A `serve` of its own (the fixture's, or a second one a spec needs beside it). */
+export async function startServe(): Promise<{ emulator: ServedEmulator; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ple-e2e-'))
   const adminToken = randomBytes(16).toString('hex')
   const { child, ...ready } = await spawnServe({ dataDir, adminToken, port: '0' })
