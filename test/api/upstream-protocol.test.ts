@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import type { ForwardedExchange } from '../../src/core/upstream/forwarded-exchange'
 import { useEmulator } from '../support/emulator'
+import { parseSocketAnswer } from '../support/raw-http'
+import type { SocketAnswer } from '../support/raw-http'
 import { startUpstreamDouble } from '../support/upstream-double'
 import type { UpstreamDouble } from '../support/upstream-double'
 
@@ -12,30 +14,13 @@ import type { UpstreamDouble } from '../support/upstream-double'
  * requests say `Connection: close`). The socket is not half-closed: Node's server would take a
  * FIN before the answer for a client gone, and a forwarded answer takes a moment.
  */
-function sendRawBytes(
-  baseUrl: string,
-  bytes: string
-): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+function sendKeepingOpen(baseUrl: string, bytes: string): Promise<SocketAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port: Number(new URL(baseUrl).port) })
     const chunks: Buffer[] = []
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', reject)
-    socket.on('close', () => {
-      const raw = Buffer.concat(chunks).toString('utf8')
-      const split = raw.indexOf('\r\n\r\n')
-      const [statusLine = '', ...lines] = (split === -1 ? raw : raw.slice(0, split)).split('\r\n')
-      const headers: Record<string, string> = {}
-      for (const line of lines) {
-        const colon = line.indexOf(':')
-        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
-      }
-      resolve({
-        status: Number(statusLine.split(' ')[1] ?? 0),
-        headers,
-        text: split === -1 ? '' : raw.slice(split + 4)
-      })
-    })
+    socket.on('close', () => resolve(parseSocketAnswer(Buffer.concat(chunks).toString('utf8'))))
     socket.write(bytes)
   })
 }
@@ -58,7 +43,7 @@ describe('forwarding over HTTP/1.1', () => {
   const host = () => new URL(proxy.baseUrl).host
 
   it('passes method, path and the raw query unchanged, and sets Host to the upstream', async () => {
-    const answer = await sendRawBytes(
+    const answer = await sendKeepingOpen(
       proxy.baseUrl,
       `GET /api/library/anything?b=2&a=1&a=%2F&empty&x=a+b HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`
     )
@@ -73,7 +58,7 @@ describe('forwarding over HTTP/1.1', () => {
   it('passes a chunked upload on byte for byte', async () => {
     const body = '{"license_key":"K-1","instance_id":"chunked"}'
     const chunked = `${(20).toString(16)}\r\n${body.slice(0, 20)}\r\n${(body.length - 20).toString(16)}\r\n${body.slice(20)}\r\n0\r\n\r\n`
-    const answer = await sendRawBytes(
+    const answer = await sendKeepingOpen(
       proxy.baseUrl,
       `POST /api/license/v1/validate HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunked}`
     )
@@ -118,7 +103,7 @@ describe('forwarding over HTTP/1.1', () => {
       })
       response.end('{"ok":true}')
     })
-    const answer = await sendRawBytes(
+    const answer = await sendKeepingOpen(
       proxy.baseUrl,
       `GET /api/library HTTP/1.1\r\nHost: ${host()}\r\nConnection: close, x-hop\r\nx-hop: 1\r\nKeep-Alive: timeout=5\r\n` +
         `Proxy-Authorization: Basic Zm9vOmJhcg==\r\nTE: trailers\r\nx-svc-app-id: app_kept\r\n\r\n`
@@ -139,7 +124,7 @@ describe('forwarding over HTTP/1.1', () => {
     upstream.answer((_request, response) => {
       response.writeHead(302, { location: '/api/library/elsewhere' }).end()
     })
-    const answer = await sendRawBytes(
+    const answer = await sendKeepingOpen(
       proxy.baseUrl,
       `GET /api/library HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`
     )

@@ -29,6 +29,8 @@ export interface FaultDraft {
   /** A body field (or query parameter) the request must carry with `matchEquals`: empty for every request. */
   matchField: string
   matchEquals: string
+  /** docs/upstream.md: `after` acts on the upstream's answer (forwarded requests only). Absent: before. */
+  stage?: 'before' | 'after'
 }
 
 export const KIND_LABELS: Record<FaultKind, string> = {
@@ -109,7 +111,8 @@ export function draftOf(rule: FaultRule): FaultDraft {
     retryAfterS: text(rule.retryAfterS),
     times: text(rule.times),
     matchField: rule.match?.field ?? '',
-    matchEquals: rule.match?.equals ?? ''
+    matchEquals: rule.match?.equals ?? '',
+    ...(rule.stage === 'after' ? { stage: 'after' as const } : {})
   }
 }
 
@@ -189,6 +192,7 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
   if (probability !== null) rule.probability = probability
   if (times.value !== null) rule.times = times.value
   if (matchField !== '') rule.match = { field: matchField, equals: draft.matchEquals }
+  if (draft.stage === 'after') rule.stage = 'after'
   return { rule, errors }
 }
 
