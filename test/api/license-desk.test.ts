@@ -79,3 +79,39 @@ describe('the control plane as a support desk uses it', () => {
     expect(future.body.license.expiresAt).toBe('2031-12-31T00:00:00Z')
   })
 })
+
+describe('the claim link page says whether the link is valid', () => {
+  const suite = licensingSuite('2031-04-04T10:00:00.000Z', ['Claim Page Synth', 'Claim Page Drums'])
+
+  const page = async (query: string) => {
+    const answer = await fetch(`${suite.emu.baseUrl}/api/library/claim${query}`, { headers: { accept: 'text/html' } })
+    expect(answer.status).toBe(200)
+    return answer.text()
+  }
+
+  it('valid, used, refunded or unknown, and never repeating the claim value', async () => {
+    const order = await suite.emu.control<{ claimToken: string; order: { id: string } }>('POST', '/reseller-orders', {
+      productId: suite.product.productId
+    })
+    const token = order.body.claimToken
+    const valid = await page(`?claim=${encodeURIComponent(token)}`)
+    expect(valid).toContain('data-claim-state="claimable"')
+    expect(valid).not.toContain(token)
+    expect(await page('?claim=clm_NotAClaimTokenAtAll000000')).toContain('This claim link is not valid')
+    expect(await page('')).toContain('data-claim-state="unknown"')
+
+    const session = await suite.emu.control<{ token: string }>('POST', `/customers/${suite.customerId}/session`)
+    const claimed = await suite.emu.request('POST', '/api/library/claim', {
+      token: session.body.token,
+      body: { claim: token }
+    })
+    expect(claimed.status).toBe(200)
+    expect(await page(`?claim_token=${encodeURIComponent(token)}`)).toContain('data-claim-state="claimed"')
+
+    const other = await suite.emu.control<{ claimToken: string; order: { id: string } }>('POST', '/reseller-orders', {
+      productId: suite.product.productId
+    })
+    expect((await suite.emu.control('POST', `/orders/${other.body.order.id}/refund`, {})).status).toBe(200)
+    expect(await page(`?claim=${encodeURIComponent(other.body.claimToken)}`)).toContain('data-claim-state="reversed"')
+  })
+})

@@ -1,7 +1,7 @@
 import { expectTextInsideCards } from './card-edges'
 import { expect, test } from './fixtures'
 import { expectCleanLayout } from './layout-checks'
-import { expectAccessible, goTo, loadPreset, openApp } from './support'
+import { DEMO, expectAccessible, goTo, loadPreset, openApp } from './support'
 
 /**
  * Issue 36, "held to": the Library, the connection tester, Credentials and the Overview at the
@@ -36,4 +36,37 @@ test('the Library keeps the profile, support and product contacts inside their c
     await expectCleanLayout(page, where)
   }
   await expectAccessible(page, 'Library')
+})
+
+test('the tester, Credentials and the Overview: clean at every width, and the same server state after navigating away and back', async ({
+  page,
+  emulator
+}) => {
+  await loadPreset(emulator, 'full-library')
+  await openApp(page, emulator, '#/overview')
+  const screens = [
+    { hash: '#/overview', ready: page.getByTestId('count-licenses') },
+    { hash: `#/credentials?product=${DEMO.productId}`, ready: page.getByTestId('connection-status') },
+    { hash: `#/tester?product=${DEMO.productId}`, ready: page.getByTestId('connection-status') }
+  ]
+  for (const screen of screens) {
+    await goTo(page, screen.hash)
+    await expect(screen.ready).toBeVisible()
+    for (const size of SIZES) {
+      await page.setViewportSize(size)
+      const where = `${screen.hash} at ${size.width}x${size.height}`
+      await expectCleanLayout(page, where)
+      await expectTextInsideCards(page, where)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await expectAccessible(page, screen.hash)
+  }
+  // Away and back: the tester shows what the server has (the record, the standing of a license).
+  await goTo(page, `#/tester?product=${DEMO.productId}`)
+  await expect(page.getByTestId('connection-status')).toContainText('Never verified')
+  await goTo(page, '#/library')
+  await expect(page.getByTestId('library-licenses')).toBeVisible()
+  await goTo(page, `#/tester?product=${DEMO.productId}`)
+  await expect(page.getByTestId('connection-status')).toContainText('Never verified')
+  await expect(page.locator('datalist option[value="DEMO4-EXPIR-ED000-00000-00004"]')).toHaveText(/expired/)
 })

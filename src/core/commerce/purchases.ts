@@ -63,7 +63,12 @@ export interface PurchaseService {
     priceCents?: number | undefined
   }): ResellerOrderResult
   claim(customerId: string, claimToken: string): ClaimResult
+  /** What a claim link stands for now, read only (its page says so; opening it claims nothing). */
+  claimLinkState(claimToken: string): ClaimLinkState
 }
+
+/** `unknown`: no order has this claim token; `reversed`: its order was refunded or charged back. */
+export type ClaimLinkState = 'claimable' | 'claimed' | 'reversed' | 'unknown'
 
 export function createPurchaseService(deps: {
   store: Store
@@ -215,6 +220,14 @@ export function createPurchaseService(deps: {
         })
         return { order: commerce.order(orderId) as Order, item: commerce.item(itemId) as OrderItem, claimToken }
       })
+    },
+
+    claimLinkState(claimToken) {
+      const item = commerce.itemByClaimHash(sha256Hex(claimToken.trim()))
+      if (!item) return 'unknown'
+      if (item.claimedByCustomerId !== null) return 'claimed'
+      const order = commerce.order(item.orderId)
+      return order !== null && order.status !== 'paid' ? 'reversed' : 'claimable'
     },
 
     claim(customerId, claimToken) {

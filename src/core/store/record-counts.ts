@@ -12,6 +12,8 @@ export interface RecordCounts {
   /** Live activations only (deactivated ones are history). */
   activations: number
   requests: number
+  /** Of those, the UI's own calls (source `ui`), which the inspector hides unless asked. */
+  uiRequests: number
 }
 
 /**
@@ -29,7 +31,8 @@ export function createRecordCounts(store: Store, requests: Pick<RequestLog, 'flu
       (SELECT COUNT(*) FROM customers) AS customers,
       (SELECT COUNT(*) FROM licenses) AS licenses,
       (SELECT COUNT(*) FROM activations WHERE deactivated_at IS NULL) AS activations,
-      (SELECT COUNT(*) FROM request_log) AS requests
+      (SELECT COUNT(*) FROM request_log) AS requests,
+      (SELECT COUNT(*) FROM request_log WHERE source = 'ui') AS uiRequests
   `)
   return () => {
     requests.flush()

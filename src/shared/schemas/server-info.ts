@@ -59,7 +59,11 @@ export const CountsSchema = Type.Object({
   customers: Type.Integer(),
   licenses: Type.Integer(),
   activations: Type.Integer(),
-  requests: Type.Integer()
+  requests: Type.Integer({ description: 'Every request in the log, whoever sent it.' }),
+  uiRequests: Type.Integer({
+    description:
+      "Of those, the UI's own calls (`source: ui`), which the inspector hides unless asked: `requests - uiRequests` is what it lists by default."
+  })
 })
 
 export const ServerInfoSchema = Type.Object({

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 
+import type { ClaimLinkState } from '../../../core/commerce/purchases'
 import { DomainError } from '../../../core/errors/domain-error'
 import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answers'
 import { ClaimFields, ClaimResponse, LibraryQuery, LibraryResponse } from '../../../shared/schemas/library'
@@ -63,12 +64,13 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       }
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
         .header('referrer-policy', 'no-referrer')
-      return CLAIM_PAGE
+      const claimToken = request.query.claim ?? request.query.claim_token
+      return claimPage(claimToken ? purchases.claimLinkState(claimToken) : 'unknown')
     }
   )
 
@@ -143,12 +145,29 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
 }
 
+/** What the page says first about the link it was opened with (never the claim value itself). */
+const CLAIM_LINK_STATES: Record<ClaimLinkState, string> = {
+  claimable:
+    '<p data-claim-state="claimable"><strong>This claim link is valid</strong>: its purchase waits to be claimed.</p>',
+  claimed:
+    '<p data-claim-state="claimed"><strong>This claim link was used already</strong>: its purchase is in the library of the account that claimed it. Claiming again from that account changes nothing; another account gets <code>409 LIBRARY_CLAIM_FAILED</code>.</p>',
+  reversed:
+    '<p data-claim-state="reversed"><strong>This claim link is not valid any more</strong>: its order was refunded or charged back, so there is nothing to claim.</p>',
+  unknown:
+    '<p data-claim-state="unknown"><strong>This claim link is not valid</strong>: no order has this claim value (mistyped, cut short, or from another emulator database). A claim with it answers <code>400 LIBRARY_CLAIM_FAILED</code>.</p>'
+}
+
+function claimPage(state: ClaimLinkState): string {
+  return CLAIM_PAGE.replace('<!--claim-state-->', CLAIM_LINK_STATES[state])
+}
+
 /** The claim link's page. It never repeats the claim value: that is the secret the link carries. */
 const CLAIM_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Claim a purchase - Plugin License Emulator</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5">
 <h1>Claim a purchase</h1>
+<!--claim-state-->
 <p>This is a <strong>claim link</strong> for a plugin bought from a reseller or partner store, handed out by the
 <strong>Plugin License Emulator</strong>. Opening it claims nothing.</p>
 <h2>How the claim completes</h2>

@@ -7,6 +7,22 @@ import { RelativeTime } from '../../components/Time'
 import { humanLabel } from '../../format/labels'
 import { GoToLapse } from './GoToLapse'
 
+/** The end a subscription lapses at, and the clock step to it. */
+function LapsesAt({ subscription, words, at }: { subscription: LibrarySubscription; words: string; at: string }) {
+  return (
+    <span className="stack stack--tight small">
+      <span>
+        {words} <RelativeTime value={at} kind="deadline" />
+      </span>
+      <GoToLapse
+        at={at}
+        what={`${subscription.product_name}: ${words} then`}
+        testId={`go-to-lapse-${subscription.id}`}
+      />
+    </span>
+  )
+}
+
 export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySubscription[] }) {
   return (
     <Card title="Subscriptions" testId="library-subscriptions">
@@ -57,28 +73,13 @@ export function SubscriptionsGroup({ subscriptions }: { subscriptions: LibrarySu
                 </span>
               ) : subscription.renews_at ? (
                 <RelativeTime value={subscription.renews_at} kind="deadline" />
-              ) : subscription.grace_until ? (
-                <span className="stack stack--tight small">
-                  <span>
-                    grace until <RelativeTime value={subscription.grace_until} kind="deadline" />
-                  </span>
-                  <GoToLapse
-                    at={subscription.grace_until}
-                    what={`${subscription.product_name}: its grace period ends`}
-                    testId={`go-to-lapse-${subscription.id}`}
-                  />
-                </span>
               ) : (
-                <span className="stack stack--tight small">
-                  <span>
-                    ends <RelativeTime value={subscription.current_period_end} kind="deadline" />
-                  </span>
-                  <GoToLapse
-                    at={subscription.current_period_end}
-                    what={`${subscription.product_name}: its last period ends`}
-                    testId={`go-to-lapse-${subscription.id}`}
-                  />
-                </span>
+                // It lapses without a further event: at the grace end while past due, else at the period end.
+                <LapsesAt
+                  subscription={subscription}
+                  words={subscription.grace_until ? 'grace until' : 'ends'}
+                  at={subscription.grace_until ?? subscription.current_period_end}
+                />
               )
           }
         ]}

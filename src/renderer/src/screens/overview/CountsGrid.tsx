@@ -6,7 +6,13 @@ import type { ScreenId } from '../../navigation/routes'
 import { useConnection } from '../../stores/connection'
 import { useServerLink } from '../../stores/server-link'
 
-const TILES: { key: keyof Counts; label: string; screen: ScreenId; detail?: (counts: Counts) => string }[] = [
+const TILES: {
+  key: keyof Counts
+  label: string
+  screen: ScreenId
+  value?: (counts: Counts) => number
+  detail?: (counts: Counts) => string
+}[] = [
   { key: 'developers', label: 'Developers', screen: 'developers' },
   { key: 'products', label: 'Products', screen: 'developers' },
   {
@@ -18,7 +24,15 @@ const TILES: { key: keyof Counts; label: string; screen: ScreenId; detail?: (cou
   { key: 'customers', label: 'Customers', screen: 'library' },
   { key: 'licenses', label: 'Licenses', screen: 'library' },
   { key: 'activations', label: 'Live activations', screen: 'library' },
-  { key: 'requests', label: 'Requests logged', screen: 'requests' }
+  // Counted as the Requests screen lists them by default: plugins, scripts and the tester, not this UI's own calls.
+  {
+    key: 'requests',
+    label: 'Requests logged',
+    screen: 'requests',
+    value: (c) => c.requests - c.uiRequests,
+    detail: (c) =>
+      c.uiRequests > 0 ? `not counting ${formatCount(c.uiRequests)} of this UI` : 'plugins, scripts, tester'
+  }
 ]
 
 /** What the emulator holds, each number a link to where it is managed. */
@@ -36,7 +50,11 @@ export function CountsGrid() {
           <li key={tile.key}>
             <a className="count-tile" href={buildHash(tile.screen)} data-testid={`count-${tile.key}`}>
               <span className="count-tile__value">
-                {counts ? formatCount(counts[tile.key]) : <Skeleton width={36} height="1em" />}
+                {counts ? (
+                  formatCount(tile.value ? tile.value(counts) : counts[tile.key])
+                ) : (
+                  <Skeleton width={36} height="1em" />
+                )}
               </span>
               <span className="count-tile__label">{tile.label}</span>
               <span className="count-tile__detail">{counts && tile.detail ? tile.detail(counts) : '\u00a0'}</span>
