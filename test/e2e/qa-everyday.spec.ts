@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 
 import { expect, test } from './fixtures'
@@ -197,6 +198,15 @@ test("inspector: a license's requests by link, Copy as curl with placeholders, S
   await expect(page.getByText('Sent again: 200')).toBeVisible()
   const resent = page.getByRole('row').filter({ hasText: '/api/license/v1/validate' }).filter({ hasText: 'tester' })
   await expect(resent).toHaveCount(1)
+  // Export HAR: the shown requests (this license's), redacted as the inspector is.
+  const download = page.waitForEvent('download')
+  await page.getByTestId('export-har').click()
+  const har = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as {
+    log: { entries: { request: { url: string } }[] }
+  }
+  expect(har.log.entries.map((entry) => new URL(entry.request.url).pathname)).toContain('/api/license/v1/deactivate')
+  expect(JSON.stringify(har)).not.toContain(DEMO.pluginSecret)
+  expect(JSON.stringify(har)).not.toContain('NOPE0')
   const log = await emulator.control<{ requests: { path: string; source: string }[] }>(
     'GET',
     '/requests?source=tester&path=/api/license/v1/validate'

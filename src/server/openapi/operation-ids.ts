@@ -89,6 +89,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /_emulator/requests': 'clearRequests',
   'GET /_emulator/requests/stream': 'streamRequests',
   'GET /_emulator/events': 'streamStateChanges',
+  'GET /_emulator/requests/har': 'exportRequestsHar',
   'GET /_emulator/requests/:id': 'getRequest'
 }
 

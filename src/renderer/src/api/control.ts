@@ -26,6 +26,7 @@ import type {
 } from '../../../shared/schemas/control-plane'
 import type { FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'
 import type {
+  HarResponse,
   RequestEntryResponse,
   RequestListResponse,
   RequestsClearedResponse
@@ -149,6 +150,8 @@ export function createControlApi(http: HttpClient, adminToken: string) {
       (await send<Answer<typeof PresetLoadResponse>>('POST', `/presets/${id(name)}`)).imported,
 
     requests: (query: RequestQuery) => get<Answer<typeof RequestListResponse>>('/requests', { ...query }),
+    /** The requests these filters show, as a HAR 1.2 document (redacted as the inspector is). */
+    requestsHar: (query: RequestQuery) => get<Answer<typeof HarResponse>>('/requests/har', { ...query }),
     request: async (requestId: number) =>
       (await get<Answer<typeof RequestEntryResponse>>(`/requests/${requestId}`)).entry,
     clearRequests: async () =>
