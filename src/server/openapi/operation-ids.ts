@@ -80,6 +80,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /_emulator/faults/:id': 'deleteFaultRule',
   'GET /_emulator/state': 'exportState',
   'PUT /_emulator/state': 'importState',
+  'POST /_emulator/state/preview': 'previewState',
   'POST /_emulator/reset': 'resetEmulator',
   'GET /_emulator/presets': 'listPresets',
   'POST /_emulator/presets/:name': 'loadPreset',

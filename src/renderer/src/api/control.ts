@@ -37,7 +37,8 @@ import type {
   PresetLoadResponse,
   ResetResponse,
   StateExportResponse,
-  StateImportResponse
+  StateImportResponse,
+  StatePreviewResponse
 } from '../../../shared/schemas/scenarios'
 import type { HealthResponse, ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/server-info'
 import type { HttpClient } from './http'
@@ -144,6 +145,9 @@ export function createControlApi(http: HttpClient, adminToken: string) {
       ).state,
     importState: async (document: unknown) =>
       (await send<Answer<typeof StateImportResponse>>('PUT', '/state', document)).imported,
+    /** What a document holds (counts, clock, fault rules, settings), checked as an import checks it; nothing changes. */
+    previewState: async (document: unknown) =>
+      (await send<Answer<typeof StatePreviewResponse>>('POST', '/state/preview', document)).preview,
     reset: () => send<Answer<typeof ResetResponse>>('POST', '/reset'),
     presets: async () => (await get<Answer<typeof PresetListResponse>>('/presets')).presets,
     loadPreset: async (name: string) =>

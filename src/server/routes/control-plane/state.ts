@@ -10,7 +10,8 @@ import {
   StateExportQuery,
   StateExportResponse,
   StateImportBody,
-  StateImportResponse
+  StateImportResponse,
+  StatePreviewResponse
 } from '../../../shared/schemas/scenarios'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
@@ -60,6 +61,29 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const document =
         body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
       return { ok: true as const, imported: state.import(document) }
+    }
+  )
+
+  app.post(
+    '/state/preview',
+    {
+      config: { tokens: ADMIN_TOKEN },
+      bodyLimit: STATE_BODY_LIMIT,
+      schema: {
+        tags,
+        summary:
+          'What a scenario document holds (counts, clock, fault rules, settings), checked as an import checks it; nothing changes',
+        description:
+          'The same body as PUT /_emulator/state. A document this refuses, the import refuses with the same 400; one it accepts imports unless the database refuses a row (a repeated unique value).',
+        body: StateImportBody,
+        response: { 200: StatePreviewResponse, ...errorResponses }
+      }
+    },
+    async (request) => {
+      const body = request.body as { state?: unknown; format?: unknown } | null
+      const document =
+        body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
+      return { ok: true as const, preview: state.preview(document) }
     }
   )
 
