@@ -61,3 +61,19 @@ describe('GET /_emulator/requests/har', () => {
     expect((await emu.control('GET', '/requests/har?status=abc')).status).toBe(400)
   })
 })
+
+describe('POST /_emulator/state/preview', () => {
+  it('answers what a document holds and changes nothing; a bad one gets the import 400', async () => {
+    await emu.control('PUT', '/clock', { offsetS: 86_400 })
+    const exported = (await emu.control('GET', '/state')).body.state as { licenses: unknown[] }
+    await emu.control('PUT', '/clock', { offsetS: 0 })
+    const answer = await emu.control('POST', '/state/preview', exported)
+    expect(answer.status).toBe(200)
+    expect(answer.body.preview.counts.licenses).toBe(exported.licenses.length)
+    expect(answer.body.preview.clock).toEqual({ offsetS: 86_400 })
+    expect((await emu.control('GET', '/clock')).body.offsetS).toBe(0)
+    const bad = await emu.control('POST', '/state/preview', { ...exported, licenses: [{}] })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error).toBe('VALIDATION_ERROR')
+  })
+})
