@@ -57,10 +57,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const body = request.body as { state?: unknown; format?: unknown } | null
-      const document =
-        body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
-      return { ok: true as const, imported: state.import(document) }
+      return { ok: true as const, imported: state.import(documentOf(request.body)) }
     }
   )
 
@@ -80,10 +77,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const body = request.body as { state?: unknown; format?: unknown } | null
-      const document =
-        body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
-      return { ok: true as const, preview: state.preview(document) }
+      return { ok: true as const, preview: state.preview(documentOf(request.body)) }
     }
   )
 
@@ -138,4 +132,10 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       imported: state.loadPreset(request.params.name)
     })
   )
+}
+
+/** The scenario document of an import body: the document itself, or { "state": <document> } as GET answers it. */
+function documentOf(input: unknown): unknown {
+  const body = input as { state?: unknown; format?: unknown } | null
+  return body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
 }
