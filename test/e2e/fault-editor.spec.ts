@@ -9,7 +9,9 @@ test('a rule switched from latency to rate limit is saved without the latency wa
   const editor = page.getByTestId('fault-editor')
   await editor.getByRole('button', { name: 'Empty rule' }).click()
   const row = editor.getByTestId('fault-rule-0')
-  await expect(row.getByLabel('Delay (ms)')).toHaveValue('1500')
+  // An empty rule is empty (issue 36): the delay typed here must not follow the rule into another kind.
+  await expect(row.getByLabel('Delay (ms)')).toHaveValue('')
+  await row.getByLabel('Delay (ms)').fill('1500')
   await row.getByTestId('fault-route').fill('/api/license/v1/activate')
   await row.getByTestId('fault-kind').selectOption('rate_limit')
   // The wait field of the new kind starts empty; the summary states every effect.

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 
 import { expect, test } from './fixtures'
@@ -197,9 +199,56 @@ test("inspector: a license's requests by link, Copy as curl with placeholders, S
   await expect(page.getByText('Sent again: 200')).toBeVisible()
   const resent = page.getByRole('row').filter({ hasText: '/api/license/v1/validate' }).filter({ hasText: 'tester' })
   await expect(resent).toHaveCount(1)
+  // Export HAR: the shown requests (this license's), redacted as the inspector is.
+  const download = page.waitForEvent('download')
+  await page.getByTestId('export-har').click()
+  const har = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as {
+    log: { entries: { request: { url: string } }[] }
+  }
+  expect(har.log.entries.map((entry) => new URL(entry.request.url).pathname)).toContain('/api/license/v1/deactivate')
+  expect(JSON.stringify(har)).not.toContain(DEMO.pluginSecret)
+  expect(JSON.stringify(har)).not.toContain('NOPE0')
   const log = await emulator.control<{ requests: { path: string; source: string }[] }>(
     'GET',
     '/requests?source=tester&path=/api/license/v1/validate'
   )
   expect(log.body.requests).toHaveLength(1)
+})
+
+test('import shows what the file holds (counts, clock, fault rules) before it replaces the state', async ({
+  page,
+  emulator
+}) => {
+  await loadPreset(emulator, 'full-library')
+  await emulator.control('PUT', '/clock', { offsetS: 3 * 86_400 })
+  await emulator.control('PUT', '/faults', {
+    rules: [{ method: 'POST', route: '/api/license/v1/validate', kind: 'error', status: 503, times: 2 }]
+  })
+  const exported = await emulator.control<{ state: unknown }>('GET', '/state')
+  const file = join(emulator.dataDir, 'bug-report.json')
+  writeFileSync(file, JSON.stringify(exported.body.state))
+  await emulator.control('POST', '/reset')
+
+  await openApp(page, emulator, '#/scenarios')
+  await page.getByTestId('import-file').setInputFiles(file)
+  const dialog = page.getByRole('dialog', { name: 'Import this scenario?' })
+  const preview = dialog.getByTestId('import-preview')
+  await expect(preview).toContainText('7 licenses')
+  await expect(preview).toContainText('+3 days')
+  await expect(preview).toContainText('POST /api/license/v1/validate → answers 503; the next 2 calls')
+  // Nothing replaced yet.
+  expect((await emulator.control<{ customers: unknown[] }>('GET', '/customers')).body.customers).toEqual([])
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await shot(page, 'scenarios-import-preview-1280')
+  await dialog.getByRole('button', { name: 'Import' }).click()
+  await expect(page.getByText('State imported')).toBeVisible()
+  expect((await emulator.control<{ offsetS: number }>('GET', '/clock')).body.offsetS).toBe(3 * 86_400)
+
+  // A file the import would refuse is refused before the dialog, with the path of its error.
+  writeFileSync(file, JSON.stringify({ format: 'plugin-license-emulator/scenario', version: 2, licenses: [{}] }))
+  await page.getByTestId('import-file').setInputFiles(file)
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByTestId('scenarios-screen')).toContainText('/licenses/0')
+  await emulator.control('PUT', '/faults', { rules: [] })
+  await emulator.control('PUT', '/clock', { offsetS: 0 })
 })

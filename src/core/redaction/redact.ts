@@ -4,6 +4,8 @@
  * Previews keep at most the first 8 and last 4 characters (docs/api.md section 2).
  */
 
+import { SECRET_FIELD_NAMES } from '../../shared/contract/secret-fields'
+
 export function previewOf(value: string): string {
   // A short value keeps at most a quarter of itself (so 'abc' is not shown whole as 'abc...').
   if (value.length <= 16) return `${value.slice(0, Math.floor(value.length / 4))}...`
@@ -51,29 +53,8 @@ export function redactJson(value: unknown, secretKeys: ReadonlySet<string> = SEC
   return out
 }
 
-/** Field names whose values are secret whatever they look like (compared lower-case). */
-export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
-  'pluginkey',
-  'pluginsecret',
-  'productkey',
-  'productsecret',
-  'plugin_key',
-  'plugin_secret',
-  'token',
-  'library_token',
-  'librarytoken',
-  'download_token',
-  'downloadtoken',
-  'license_token',
-  'licensetoken',
-  'claim',
-  'claim_token',
-  'claimtoken',
-  'authorization',
-  'x-emulator-token',
-  'admintoken',
-  'password'
-])
+/** Field names whose values are secret whatever they look like (compared lower-case): the contract's list. */
+export { SECRET_FIELD_NAMES }
 
 const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')
 const SECRET_JSON_MEMBER = new RegExp(

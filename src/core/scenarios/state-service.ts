@@ -5,12 +5,13 @@ import type { Clock } from '../clock/clock'
 import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
 import { createFaultRules } from '../faults/fault-rules'
-import type { FaultRules } from '../faults/fault-rules'
+import type { FaultRuleInput, FaultRules } from '../faults/fault-rules'
 import type { RequestLog } from '../inspector/request-log'
 import type { RuntimeSettings } from '../settings/runtime-settings'
 import type { Store } from '../store/store'
 import { findPreset, PRESETS } from './presets'
 import type { ScenarioDocument } from './scenario-schema'
+import { SECTIONS } from './scenario-tables'
 import { exportState } from './state-export'
 import type { ExportOptions } from './state-export'
 import { checkScenario, invalid, resetState, writeScenario } from './state-import'
@@ -25,11 +26,23 @@ export interface StateService {
   export(options?: ExportOptions): ScenarioDocument
   /** Replaces the whole state: data, request log (the document's, or none), clock, fault rules, and the settings it names. */
   import(document: unknown): ImportCounts
+  /** What an import of this document would put in place, checked as the import checks it, nothing written. */
+  preview(document: unknown): ImportPreview
   /** Empties all data and the request log, clears the fault rules, puts the clock back. Keys and settings stay. */
   reset(): void
   presets(): { name: string; title: string; description: string }[]
   /** Imports a built-in scenario: as an import, so the request log, the clock and the fault rules start over too. */
   loadPreset(name: string): ImportCounts
+}
+
+/** What a scenario document holds, before it replaces the state (the UI's import confirmation). */
+export interface ImportPreview {
+  counts: ImportCounts
+  /** Where the clock goes: an offset from the system time, or an absolute now (none: the system time). */
+  clock: { offsetS: number } | { now: string }
+  faults: FaultRuleInput[]
+  /** The settings it sets; null: they stay as they are. */
+  settings: ScenarioDocument['settings'] | null
 }
 
 export interface StateServiceDeps {
@@ -45,7 +58,8 @@ export interface StateServiceDeps {
 export function createStateService(deps: StateServiceDeps): StateService {
   const { store, clock, secretBox, faults, settings, requests, changes } = deps
 
-  function replaceWith(input: unknown, cause: WholeStateCause): ImportCounts {
+  /** The document as an import writes it, every check but the database's own done. */
+  function checked(input: unknown): { document: ScenarioDocument; rules: FaultRuleInput[]; now: string | undefined } {
     const document = checkScenario(input, secretBox)
     const rules = document.faults ?? []
     checkFaultRules(rules)
@@ -53,6 +67,11 @@ export function createStateService(deps: StateServiceDeps): StateService {
     if (now !== undefined && !(Math.abs(Date.parse(now) - Date.now()) <= MAX_CLOCK_OFFSET_S * 1000)) {
       throw invalid('/clock/now', 'is not a real date within 100 years of the system time', { value: now })
     }
+    return { document, rules, now }
+  }
+
+  function replaceWith(input: unknown, cause: WholeStateCause): ImportCounts {
+    const { document, rules, now } = checked(input)
     // What the log has queued belongs to the state being replaced: write it now, so the replace removes it.
     requests.flush()
     const counts = changes.quietly(() => {
@@ -78,6 +97,18 @@ export function createStateService(deps: StateServiceDeps): StateService {
       )
     },
     import: (document) => replaceWith(document, 'import'),
+    preview(input) {
+      const { document, rules, now } = checked(input)
+      const counts = Object.fromEntries(
+        SECTIONS.map((spec) => [spec.section, (document[spec.section] ?? []).length])
+      ) as ImportCounts
+      return {
+        counts,
+        clock: now !== undefined ? { now } : { offsetS: document.clock?.offsetS ?? 0 },
+        faults: rules,
+        settings: document.settings ?? null
+      }
+    },
     reset() {
       changes.quietly(() => {
         resetState(store)

@@ -202,3 +202,16 @@ export const EventStreamResponse = {
   description: 'An endless event stream.',
   content: { 'text/event-stream': { schema: Type.String() } }
 }
+
+/** GET /_emulator/requests/har: a HAR 1.2 document (`log`), with the contract's `ok` beside it. */
+export const HarResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    log: Type.Object({
+      version: Type.Literal('1.2'),
+      creator: Type.Object({ name: Type.String(), version: Type.String() }),
+      entries: Type.Array(Type.Record(Type.String(), Type.Unknown()))
+    })
+  },
+  { title: 'HarDocument' }
+)

@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 
 import { MAX_CLOCK_OFFSET_S } from '../contract/clock'
 import { Ok } from './common'
+import { FaultRuleInputSchema } from './faults'
 
 /** The emulator clock and the built-in scenarios: what the Scenarios screen moves and loads. */
 
@@ -40,6 +41,21 @@ export const StateExportQuery = Type.Object(
 const ImportCounts = Type.Record(Type.String(), Type.Integer())
 export const StateExportResponse = Type.Object({ ok: Type.Literal(true), state: Type.Unknown() })
 export const StateImportResponse = Type.Object({ ok: Type.Literal(true), imported: ImportCounts })
+/** POST /_emulator/state/preview: what a document holds, before it replaces the state. */
+export const StatePreviewResponse = Type.Object({
+  ok: Type.Literal(true),
+  preview: Type.Object({
+    counts: ImportCounts,
+    clock: Type.Union([
+      Type.Object({ offsetS: Type.Number({ description: 'From the system time (0: the system time).' }) }),
+      Type.Object({ now: Type.String({ description: 'An absolute now.' }) })
+    ]),
+    faults: Type.Array(FaultRuleInputSchema, { description: 'The fault rules it puts in force, in order.' }),
+    settings: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+      description: 'The settings it sets; null: they stay.'
+    })
+  })
+})
 export const ResetResponse = Type.Object({ ok: Type.Literal(true), reset: Type.Literal(true) })
 export const PresetListResponse = Type.Object({ ok: Type.Literal(true), presets: Type.Array(PresetSchema) })
 export const PresetParams = Type.Object(

@@ -33,6 +33,7 @@ import type {
 } from '../../../shared/schemas/drift'
 import type { FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'
 import type {
+  HarResponse,
   RequestEntryResponse,
   RequestListResponse,
   RequestsClearedResponse
@@ -43,7 +44,8 @@ import type {
   PresetLoadResponse,
   ResetResponse,
   StateExportResponse,
-  StateImportResponse
+  StateImportResponse,
+  StatePreviewResponse
 } from '../../../shared/schemas/scenarios'
 import type { HealthResponse, ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/server-info'
 import type { UpstreamResponse } from '../../../shared/schemas/upstream'
@@ -159,12 +161,17 @@ export function createControlApi(http: HttpClient, adminToken: string) {
       ).state,
     importState: async (document: unknown) =>
       (await send<Answer<typeof StateImportResponse>>('PUT', '/state', document)).imported,
+    /** What a document holds (counts, clock, fault rules, settings), checked as an import checks it; nothing changes. */
+    previewState: async (document: unknown) =>
+      (await send<Answer<typeof StatePreviewResponse>>('POST', '/state/preview', document)).preview,
     reset: () => send<Answer<typeof ResetResponse>>('POST', '/reset'),
     presets: async () => (await get<Answer<typeof PresetListResponse>>('/presets')).presets,
     loadPreset: async (name: string) =>
       (await send<Answer<typeof PresetLoadResponse>>('POST', `/presets/${id(name)}`)).imported,
 
     requests: (query: RequestQuery) => get<Answer<typeof RequestListResponse>>('/requests', { ...query }),
+    /** The requests these filters show, as a HAR 1.2 document (redacted as the inspector is). */
+    requestsHar: (query: RequestQuery) => get<Answer<typeof HarResponse>>('/requests/har', { ...query }),
     request: async (requestId: number) =>
       (await get<Answer<typeof RequestEntryResponse>>(`/requests/${requestId}`)).entry,
     clearRequests: async () =>

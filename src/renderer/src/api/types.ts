@@ -79,7 +79,12 @@ import type {
   RequestSummarySchema,
   SurfaceSchema
 } from '../../../shared/schemas/requests'
-import type { ClockMoveBody, ClockStateSchema, PresetSchema } from '../../../shared/schemas/scenarios'
+import type {
+  ClockMoveBody,
+  ClockStateSchema,
+  PresetSchema,
+  StatePreviewResponse
+} from '../../../shared/schemas/scenarios'
 import type {
   CountsSchema,
   HealthResponse,
@@ -194,3 +199,6 @@ export type LibraryOrder = Static<typeof LibraryOrderSchema>
 export type LibraryPayload = Static<typeof LibraryResponse>
 export type WebviewPayload = Static<typeof WebviewResponse>
 export type ClaimResult = Static<typeof ClaimResponse>
+
+/** What a scenario document holds, before an import replaces the state with it (POST /_emulator/state/preview). */
+export type ImportPreview = Static<typeof StatePreviewResponse>['preview']

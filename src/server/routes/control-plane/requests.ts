@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 
 import { DomainError } from '../../../core/errors/domain-error'
+import { harOf } from '../../../core/inspector/har'
 import { matchesFilter, sourceList } from '../../../core/inspector/request-filter'
 import type { RequestFilter, RequestSummary } from '../../../core/inspector/types'
 import { errorResponses } from '../../../shared/schemas/common'
 import {
   EventStreamResponse,
+  HarResponse,
   RequestEntryResponse,
   RequestIdParams,
   RequestListQuery,
@@ -106,6 +108,29 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       unsubscribe = log.subscribe(sendEntry)
       return events.reply
+    }
+  )
+
+  app.get(
+    '/requests/har',
+    {
+      config: { tokens: ADMIN_TOKEN },
+      schema: {
+        tags,
+        summary: 'The recorded requests as a HAR 1.2 file, redacted as the inspector shows them',
+        description:
+          'The same filters as GET /_emulator/requests; the newest `limit` entries that match (default 50, at most 500), oldest first, with their request and response. Previews of keys, secrets and tokens only, never a value.',
+        querystring: RequestListQuery,
+        response: { 200: HarResponse, ...errorResponses }
+      }
+    },
+    async (request, reply) => {
+      const { limit, before, source, ...filter } = request.query
+      const page = log.list({ ...filter, source: sourceList(source), limit, before })
+      const entries = page.entries.map((entry) => log.get(entry.id)).filter((entry) => entry !== null)
+      reply.header('content-disposition', 'attachment; filename="emulator-requests.har"')
+      // The contract's `ok` beside HAR's `log`: HAR tools read `log` alone.
+      return { ok: true as const, ...harOf(entries, { baseUrl: app.core.apiBaseUrl(), version: app.settings.version }) }
     }
   )
 

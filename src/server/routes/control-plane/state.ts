@@ -10,7 +10,8 @@ import {
   StateExportQuery,
   StateExportResponse,
   StateImportBody,
-  StateImportResponse
+  StateImportResponse,
+  StatePreviewResponse
 } from '../../../shared/schemas/scenarios'
 import { ADMIN_TOKEN } from '../../auth/route-tokens'
 
@@ -56,10 +57,27 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      const body = request.body as { state?: unknown; format?: unknown } | null
-      const document =
-        body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
-      return { ok: true as const, imported: state.import(document) }
+      return { ok: true as const, imported: state.import(documentOf(request.body)) }
+    }
+  )
+
+  app.post(
+    '/state/preview',
+    {
+      config: { tokens: ADMIN_TOKEN },
+      bodyLimit: STATE_BODY_LIMIT,
+      schema: {
+        tags,
+        summary:
+          'What a scenario document holds (counts, clock, fault rules, settings), checked as an import checks it; nothing changes',
+        description:
+          'The same body as PUT /_emulator/state. A document this refuses, the import refuses with the same 400; one it accepts imports unless the database refuses a row (a repeated unique value).',
+        body: StateImportBody,
+        response: { 200: StatePreviewResponse, ...errorResponses }
+      }
+    },
+    async (request) => {
+      return { ok: true as const, preview: state.preview(documentOf(request.body)) }
     }
   )
 
@@ -114,4 +132,10 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       imported: state.loadPreset(request.params.name)
     })
   )
+}
+
+/** The scenario document of an import body: the document itself, or { "state": <document> } as GET answers it. */
+function documentOf(input: unknown): unknown {
+  const body = input as { state?: unknown; format?: unknown } | null
+  return body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
 }

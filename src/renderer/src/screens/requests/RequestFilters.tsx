@@ -11,6 +11,7 @@ import { ProductOptions } from '../../components/ProductOptions'
 import { useProducts } from '../../stores/products'
 import { useRequests, WITHOUT_UI_CALLS } from '../../stores/requests'
 import { toast } from '../../stores/toasts'
+import { ExportHar } from './ExportHar'
 
 export const SURFACE_LABELS: Record<Surface, string> = {
   'developer-plugin-keys': 'Credential management',
@@ -196,6 +197,7 @@ export function RequestFilters() {
       >
         {paused ? 'Resume' : 'Pause'}
       </Button>
+      <ExportHar />
       <Button size="sm" icon="trash" variant="ghost" onClick={() => setConfirming(true)}>
         Clear log
       </Button>

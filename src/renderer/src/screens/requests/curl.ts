@@ -1,3 +1,4 @@
+import { SECRET_FIELD_NAMES } from '../../../../shared/contract/secret-fields'
 import type { RequestEntry } from '../../api/types'
 
 /**
@@ -20,29 +21,8 @@ const LEFT_OUT = new Set([
 /** Header names whose values are credentials, whatever their prefix (`x-svc-plugin-secret`). */
 const SECRET_HEADER = /(?:plugin-key|plugin-secret|api-key|authorization|cookie|token)$/i
 
-/** Body fields whose values are secrets (compared lower-case, as the server redacts them). */
-const SECRET_FIELDS = new Set([
-  'pluginkey',
-  'pluginsecret',
-  'plugin_key',
-  'plugin_secret',
-  'productkey',
-  'productsecret',
-  'token',
-  'library_token',
-  'librarytoken',
-  'download_token',
-  'downloadtoken',
-  'license_token',
-  'licensetoken',
-  'claim',
-  'claim_token',
-  'claimtoken',
-  'password'
-])
-
 /** A value the server shortened to a preview (`pk_DemoS...0001`) or hid. */
-const PREVIEW = /^(?:[^\s]{0,8}\.\.\.[^\s]{0,4}|\[hidden\])$/
+export const PREVIEW = /^(?:[^\s]{0,8}\.\.\.[^\s]{0,4}|\[hidden\])$/
 
 const words = (name: string) =>
   name
@@ -62,7 +42,7 @@ export function shellQuote(text: string): string {
 
 function withoutSecrets(value: unknown, key = ''): unknown {
   if (typeof value === 'string')
-    return SECRET_FIELDS.has(key.toLowerCase()) || PREVIEW.test(value) ? placeholderFor(key || 'secret') : value
+    return SECRET_FIELD_NAMES.has(key.toLowerCase()) || PREVIEW.test(value) ? placeholderFor(key || 'secret') : value
   if (Array.isArray(value)) return value.map((item) => withoutSecrets(item, key))
   if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withoutSecrets(item, name)]))

@@ -1,5 +1,6 @@
 import { credentialHeaders } from '../../api/service'
 import type { CredentialValues, RequestEntry } from '../../api/types'
+import { PREVIEW } from './curl'
 
 /**
  * "Send again": a recorded plugin call re-issued through the connection tester's path (so the
@@ -10,8 +11,6 @@ import type { CredentialValues, RequestEntry } from '../../api/types'
 export type ResendPlan =
   | { ok: true; method: string; path: string; headers: Record<string, string>; body?: unknown }
   | { ok: false; reason: string }
-
-const PREVIEW = /^(?:[^\s]{0,8}\.\.\.[^\s]{0,4}|\[hidden\])$/
 
 function holdsPreview(value: unknown): boolean {
   if (typeof value === 'string') return PREVIEW.test(value)

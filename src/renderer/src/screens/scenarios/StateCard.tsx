@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react'
 
+import type { ImportPreview } from '../../api/types'
 import { Button } from '../../components/Button'
 import { Card } from '../../components/Card'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -7,8 +8,10 @@ import { Checkbox } from '../../components/Field'
 import { InlineError } from '../../components/States'
 import { useAction } from '../../components/use-action'
 import { saveTextFile } from '../../platform/save-file'
+import { requireApi } from '../../stores/connection'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
+import { ImportSummary } from './ImportSummary'
 
 function stamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace(/[:T]/g, '-')
@@ -20,7 +23,7 @@ export function StateCard() {
   const importState = useSettings((state) => state.importState)
   const reset = useSettings((state) => state.reset)
   const fileInput = useRef<HTMLInputElement>(null)
-  const [pending, setPending] = useState<{ name: string; document: unknown } | null>(null)
+  const [pending, setPending] = useState<{ name: string; document: unknown; preview: ImportPreview } | null>(null)
   const [confirmReset, setConfirmReset] = useState(false)
   const [includeRequests, setIncludeRequests] = useState(false)
   const { busy, error, run, fail, reset: clearError } = useAction<'export'>()
@@ -29,9 +32,16 @@ export function StateCard() {
     if (!file) return
     clearError()
     try {
-      setPending({ name: file.name, document: JSON.parse(await file.text()) as unknown })
+      let document: unknown
+      try {
+        document = JSON.parse(await file.text()) as unknown
+      } catch (cause) {
+        throw new Error(`${file.name} is not valid JSON (${cause instanceof Error ? cause.message : String(cause)}).`)
+      }
+      // What it holds, before anything is replaced: a document the import would refuse is refused here.
+      setPending({ name: file.name, document, preview: await requireApi().control.previewState(document) })
     } catch (cause) {
-      fail(new Error(`${file.name} is not valid JSON (${cause instanceof Error ? cause.message : String(cause)}).`))
+      fail(cause)
     } finally {
       if (fileInput.current) fileInput.current.value = ''
     }
@@ -93,10 +103,13 @@ export function StateCard() {
         open={pending !== null}
         title="Import this scenario?"
         description={
-          <p>
-            <code className="mono">{pending?.name}</code> replaces the whole state atomically: data, request log, clock,
-            fault rules (and the settings it names). If any part is invalid nothing changes.
-          </p>
+          <>
+            <p>
+              <code className="mono">{pending?.name}</code> replaces the whole state atomically: data, request log,
+              clock, fault rules (and the settings it names). If any part is invalid nothing changes.
+            </p>
+            {pending ? <ImportSummary preview={pending.preview} /> : null}
+          </>
         }
         confirmLabel="Import"
         variant="danger"
