@@ -26,6 +26,8 @@ import { requestRecorder } from './plugins/request-recorder'
 import { tolerantRequests } from './plugins/tolerant-requests'
 import { trustedOrigins } from './plugins/trusted-origins'
 import { webViewCors } from './plugins/web-view-cors'
+import { recordingObserver } from './recordings/recording-observer'
+import { replayPlugin } from './recordings/replay-plugin'
 import { controlPlaneRoutes } from './routes/control-plane'
 import { developerPluginKeysRoutes } from './routes/developer-plugin-keys'
 import { downloadRoutes } from './routes/downloads'
@@ -187,6 +189,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(trustedOrigins)
     await app.register(requestRecorder)
     await app.register(faultInjection)
+    // Before forwarding and the routes: a replayed answer is given before either would act.
+    await app.register(replayPlugin, { initial: options.replay })
+    // After forwarding: it observes the exchanges the upstream plugin forwards.
+    if (app.hasDecorator('upstream')) await app.register(recordingObserver)
 
     await app.register(developerPluginKeysRoutes, { prefix: MANAGEMENT_PREFIX })
     await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })

@@ -38,6 +38,8 @@ export interface ServerOptions {
    * teardown; the default), 'idle' lets requests in flight finish first (`serve` on SIGTERM).
    */
   closeConnections?: 'all' | 'idle' | undefined
+  /** `serve --replay FILE [--replay-strict]`: a recording document in force from the start (docs/upstream.md). */
+  replay?: { document: unknown; strict: boolean; resign?: boolean } | undefined
 }
 
 export { DEFAULT_HEADER_PREFIX } from '../core/settings/runtime-settings'

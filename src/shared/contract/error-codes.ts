@@ -40,7 +40,9 @@ export const DOMAIN_ERROR_STATUS = {
   TOO_MANY_ACTIVATIONS: 409,
   TRIAL_EXPIRED: 403,
   PRESET_NOT_FOUND: 404,
-  FAULT_RULE_NOT_FOUND: 404
+  FAULT_RULE_NOT_FOUND: 404,
+  RECORDING_NOT_FOUND: 404,
+  NO_RECORDED_MATCH: 404
 } as const satisfies Record<string, number> & Record<LicenseFailureCode, number>
 
 /**

@@ -11,6 +11,7 @@ import { controlPlaneGuard } from './guard'
 import { healthRoutes } from './health'
 import { infoControlRoutes } from './info'
 import { productControlRoutes } from './products'
+import { recordingControlRoutes } from './recordings'
 import { requestControlRoutes } from './requests'
 import { stateControlRoutes } from './state'
 
@@ -29,4 +30,5 @@ export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(infoControlRoutes)
   await app.register(requestControlRoutes)
   await app.register(eventControlRoutes)
+  await app.register(recordingControlRoutes)
 }
