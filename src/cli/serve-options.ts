@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
+import { DomainError } from '../core/errors/domain-error'
+import { createUpstreamSettings } from '../core/upstream/upstream-setting'
 import { DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from '../server/server-options'
 import { defaultDataDir } from './data-dir'
 
@@ -22,6 +24,15 @@ export interface ServeOptions {
   replayStrict: boolean
   /** Print one JSON line on stdout when ready (for scripts), instead of the two lines for people. */
   readyJson: boolean
+  /** Forwarding to the real platform (docs/upstream.md); null: off. */
+  upstream: {
+    url: string
+    routes: string[] | undefined
+    /** --upstream-ca: a PEM file trusted besides the system's CAs (read at start). */
+    caPath: string | null
+    connectTimeoutMs: number | undefined
+    firstByteTimeoutMs: number | undefined
+  } | null
   /** The built UI to serve at /; set by the entry point, which knows where the bundle lives. */
   rendererDir?: string | undefined
 }
@@ -43,6 +54,13 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --replay-strict         with --replay: unmatched requests get 404 NO_RECORDED_MATCH
   --log-level LEVEL       ${LOG_LEVELS.join(', ').replace('warn', 'warn (default)')}
   --request-log-size N    requests the inspector keeps (default 5000)
+  --upstream URL          forward the service API to the real platform at URL
+                          (http or https; docs/upstream.md)
+  --upstream-routes LIST  comma-separated path patterns forwarded (default
+                          /api/**,/.well-known/**)
+  --upstream-ca FILE      PEM certificate(s) trusted besides the system's CAs
+  --upstream-connect-timeout-ms N     connecting may take this long (default 5000)
+  --upstream-first-byte-timeout-ms N  the first byte may take this long (default 30000)
   --ready-json            when ready, print one JSON line on stdout (baseUrl, adminUrl,
                           adminToken, databasePath, pid, version); the two lines for
                           people go to stderr instead
@@ -84,6 +102,11 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
         'log-level': { type: 'string', default: 'warn' },
         'request-log-size': { type: 'string', default: '5000' },
         'ready-json': { type: 'boolean', default: false },
+        upstream: { type: 'string' },
+        'upstream-routes': { type: 'string' },
+        'upstream-ca': { type: 'string' },
+        'upstream-connect-timeout-ms': { type: 'string' },
+        'upstream-first-byte-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -113,7 +136,9 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   if (values.replay !== undefined && values.replay.trim() === '') throw new UsageError('--replay takes a file path.')
   if (values['replay-strict'] && values.replay === undefined)
     throw new UsageError('--replay-strict goes with --replay FILE.')
+  const upstream = upstreamOf(values)
   return {
+    upstream,
     host: values.host,
     port,
     databasePath: values.db === ':memory:' ? ':memory:' : resolve(values.db ?? join(defaultDataDir(), 'emulator.db')),
@@ -127,5 +152,48 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     replayPath: values.replay ? resolve(values.replay) : null,
     replayStrict: values['replay-strict'],
     readyJson: values['ready-json']
+  }
+}
+
+/** The --upstream flags, checked as PUT /_emulator/upstream checks them. */
+function upstreamOf(values: {
+  upstream?: string | undefined
+  'upstream-routes'?: string | undefined
+  'upstream-ca'?: string | undefined
+  'upstream-connect-timeout-ms'?: string | undefined
+  'upstream-first-byte-timeout-ms'?: string | undefined
+}): ServeOptions['upstream'] {
+  const url = values.upstream
+  if (url === undefined) {
+    const stray = (['upstream-routes', 'upstream-ca'] as const).find((name) => values[name] !== undefined)
+    if (stray) throw new UsageError(`--${stray} needs --upstream URL.`)
+    return null
+  }
+  const routes = values['upstream-routes']
+    ?.split(',')
+    .map((route) => route.trim())
+    .filter((route) => route !== '')
+  let checked
+  try {
+    checked = createUpstreamSettings({ url, routes }).get()
+  } catch (error) {
+    if (error instanceof DomainError)
+      throw new UsageError(`--upstream${error.message.includes('/routes') ? '-routes' : ''}: ${error.message}`)
+    throw error
+  }
+  const timeout = (name: 'upstream-connect-timeout-ms' | 'upstream-first-byte-timeout-ms') => {
+    const text = values[name]
+    if (text === undefined) return undefined
+    const ms = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN
+    if (!(ms >= 1)) throw new UsageError(`--${name} must be a whole number of milliseconds from 1.`)
+    return ms
+  }
+  const caPath = values['upstream-ca']
+  return {
+    url: checked.url ?? url,
+    routes: routes && routes.length > 0 ? [...checked.routes] : undefined,
+    caPath: caPath === undefined ? null : resolve(caPath),
+    connectTimeoutMs: timeout('upstream-connect-timeout-ms'),
+    firstByteTimeoutMs: timeout('upstream-first-byte-timeout-ms')
   }
 }

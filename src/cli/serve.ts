@@ -9,6 +9,7 @@ import { acquireDatabaseLock, databaseLockPathFor } from '../core/store/database
 import type { DatabaseLock } from '../core/store/database-lock'
 import { buildServer } from '../server/build-server'
 import { ScenarioError } from './exit-codes'
+import { UsageError } from './serve-options'
 import type { ServeOptions } from './serve-options'
 
 export interface RunningServer {
@@ -50,7 +51,16 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
       rendererDir: options.rendererDir ?? undefined,
       requestLogCapacity: options.requestLogSize,
       log: { level: options.logLevel, stream: process.stderr },
-      closeConnections: 'idle'
+      closeConnections: 'idle',
+      upstream: options.upstream
+        ? {
+            url: options.upstream.url,
+            routes: options.upstream.routes,
+            ca: options.upstream.caPath ? readUpstreamCa(options.upstream.caPath) : undefined,
+            connectTimeoutMs: options.upstream.connectTimeoutMs,
+            firstByteTimeoutMs: options.upstream.firstByteTimeoutMs
+          }
+        : undefined
     })
     if (options.scenarioPath) loadScenario(app, options.scenarioPath)
     if (options.replayPath) loadReplay(app, options.replayPath, options.replayStrict)
@@ -154,4 +164,17 @@ function readScenario(path: string, what: 'scenario' | 'recording' = 'scenario')
   } catch {
     throw new ScenarioError(`the ${what} ${path} is not valid JSON`)
   }
+}
+
+/** --upstream-ca: the PEM text, or a bad option (exit 2) naming the file. */
+function readUpstreamCa(path: string): string {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`--upstream-ca: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`)
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`--upstream-ca: ${path} holds no PEM certificate.`)
+  return text
 }

@@ -41,6 +41,7 @@ import { supportPageRoutes } from './routes/support-page'
 import { wellKnownRoutes } from './routes/well-known'
 import { DEFAULT_BODY_LIMIT, DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from './server-options'
 import type { ServerOptions } from './server-options'
+import { upstreamAccess, upstreamForwarding } from './upstream/upstream-plugin'
 
 export const EMULATOR_VERSION: string = packageJson.version
 
@@ -188,11 +189,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(webViewCors)
     await app.register(trustedOrigins)
     await app.register(requestRecorder)
+    // The forwarding decision comes before the fault injector (a rule's stage needs it), the
+    // forwarding itself after it (a `before` rule has answered or waited by then).
+    await app.register(upstreamAccess, { upstream: options.upstream })
     await app.register(faultInjection)
     // Before forwarding and the routes: a replayed answer is given before either would act.
     await app.register(replayPlugin, { initial: options.replay })
+    await app.register(upstreamForwarding)
     // After forwarding: it observes the exchanges the upstream plugin forwards.
-    if (app.hasDecorator('upstream')) await app.register(recordingObserver)
+    await app.register(recordingObserver)
 
     await app.register(developerPluginKeysRoutes, { prefix: MANAGEMENT_PREFIX })
     await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })

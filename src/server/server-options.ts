@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream'
 
 import type { Clock } from '../core/clock/clock'
+import type { UpstreamOptions } from './upstream/upstream-plugin'
 
 export interface ServerOptions {
   /** SQLite file path, or ':memory:'. */
@@ -38,6 +39,8 @@ export interface ServerOptions {
    * teardown; the default), 'idle' lets requests in flight finish first (`serve` on SIGTERM).
    */
   closeConnections?: 'all' | 'idle' | undefined
+  /** Forwarding to the real platform at start (docs/upstream.md); off by default. */
+  upstream?: UpstreamOptions | undefined
   /** `serve --replay FILE [--replay-strict]`: a recording document in force from the start (docs/upstream.md). */
   replay?: { document: unknown; strict: boolean; resign?: boolean } | undefined
 }

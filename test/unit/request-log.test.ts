@@ -405,7 +405,8 @@ describe('the request log', () => {
             jitterMs: null,
             status: null,
             probability: 1,
-            retryAfterS: 9
+            retryAfterS: 9,
+            stage: 'before'
           }
         })
       )

@@ -3,9 +3,10 @@ import {
   FAULT_KIND_FIELDS,
   FAULT_KINDS,
   FAULT_LIMITS,
+  FAULT_STAGES,
   resolveFaultFields
 } from '../../shared/contract/faults'
-import type { FaultKind } from '../../shared/contract/faults'
+import type { FaultKind, FaultStage } from '../../shared/contract/faults'
 import { newId } from '../crypto/random'
 import { DomainError } from '../errors/domain-error'
 import { shownId } from '../redaction/shown-id'
@@ -28,6 +29,8 @@ export interface FaultRule {
   status: number | null
   probability: number
   retryAfterS: number | null
+  /** Before the service (or upstream) acts, or after the upstream answered (forwarded requests only). */
+  stage: FaultStage
 }
 
 /** A rule as a client writes it. Null means "not set", so a listed rule can be sent back as is. */
@@ -42,6 +45,7 @@ export interface FaultRuleInput {
   status?: number | null | undefined
   probability?: number | null | undefined
   retryAfterS?: number | null | undefined
+  stage?: FaultStage | null | undefined
 }
 
 /** A rule that fired for one request, with its wait (ms ± jitter) already drawn. */
@@ -145,6 +149,7 @@ export function drawDelay(ms: number, jitterMs: number, random: () => number): n
 function storedRule(input: FaultRuleInput, index: number): FaultRule {
   const at = (field: string) => `/rules/${index}/${field}`
   if (!FAULT_KINDS.includes(input.kind)) invalid(at('kind'), `must be one of ${FAULT_KINDS.join(', ')}`)
+  if (input.stage != null && !FAULT_STAGES.includes(input.stage)) invalid(at('stage'), 'must be "before" or "after"')
   const routeProblem = typeof input.route === 'string' ? routePatternProblem(input.route) : 'must be a string'
   if (routeProblem) invalid(at('route'), routeProblem)
   if (input.id != null && !new RegExp(FAULT_LIMITS.idPattern).test(input.id))
@@ -166,7 +171,8 @@ function storedRule(input: FaultRuleInput, index: number): FaultRule {
     jitterMs,
     status,
     probability,
-    retryAfterS
+    retryAfterS,
+    stage: input.stage ?? 'before'
   }
 }
 

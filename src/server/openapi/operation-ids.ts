@@ -85,6 +85,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /_emulator/presets/:name': 'loadPreset',
   'GET /_emulator/clock': 'getClock',
   'PUT /_emulator/clock': 'setClock',
+  'GET /_emulator/upstream': 'getUpstream',
+  'PUT /_emulator/upstream': 'setUpstream',
   'GET /_emulator/requests': 'listRequests',
   'DELETE /_emulator/requests': 'clearRequests',
   'GET /_emulator/requests/stream': 'streamRequests',

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
-import type { FaultHit } from '../../core/faults/fault-rules'
+import type { FaultHit, FaultRule } from '../../core/faults/fault-rules'
 import { normalizePath } from '../../core/faults/route-pattern'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
 import { errorStatus } from '../../shared/contract/error-codes'
@@ -44,6 +44,12 @@ export const faultInjection = fp(
       if (!isServiceRequest(path) || (route !== undefined && !isServiceRequest(route))) return
       const hit = faults.pick(request.method, path)
       if (!hit) return
+      // An `after` rule acts on the upstream's answer (docs/upstream.md): the forwarding applies it
+      // once the upstream has answered; on a request the emulator answers itself it does not fire.
+      if (hit.rule.stage === 'after') {
+        if (request.upstreamRoute !== null) request.fault = hit
+        return
+      }
       request.fault = hit
       const { rule, delayMs } = hit
       if (delayMs > 0) {
@@ -58,33 +64,11 @@ export const faultInjection = fp(
         reply.hijack()
         return
       }
-      switch (rule.kind) {
-        case 'latency':
-          return
-        case 'error':
-          await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
-          return sendFault(reply, rule.status ?? FAULT_DEFAULTS.errorStatus, {
-            ok: false,
-            error: 'FAULT_INJECTED',
-            message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? FAULT_DEFAULTS.errorStatus}.`
-          })
-        case 'rate_limit': {
-          await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
-          const retryAfter = rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS
-          reply.header('retry-after', String(retryAfter))
-          return sendFault(reply, errorStatus('RATE_LIMITED'), {
-            ok: false,
-            error: 'RATE_LIMITED',
-            message: `Too many requests (injected fault, rule ${rule.id}); retry after ${retryAfter} s.`,
-            retryAfter
-          })
-        }
-        case 'offline':
-          // No status line, no headers: the client sees the connection drop, as with a dead link.
-          reply.hijack()
-          request.raw.socket.destroy()
-          return
+      if (rule.kind === 'latency') return
+      if (rule.kind === 'error' || rule.kind === 'rate_limit') {
+        await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
       }
+      return answerFault(request, reply, rule)
     })
 
     // In callback form: it runs on every answer, and nearly always has nothing to do.
@@ -105,6 +89,39 @@ export const faultInjection = fp(
   },
   { name: 'fault-injection', dependencies: ['emulator-context'] }
 )
+
+/**
+ * What a rule of kind error, rate_limit or offline answers (a latency or trickle rule answers
+ * nothing of its own): before the service (or the upstream) acts, or after the upstream did.
+ */
+export function answerFault(request: FastifyRequest, reply: FastifyReply, rule: FaultRule): FastifyReply | undefined {
+  switch (rule.kind) {
+    case 'latency':
+    case 'trickle':
+      return undefined
+    case 'error':
+      return sendFault(reply, rule.status ?? FAULT_DEFAULTS.errorStatus, {
+        ok: false,
+        error: 'FAULT_INJECTED',
+        message: `Injected fault (rule ${rule.id}): the service failed with status ${rule.status ?? FAULT_DEFAULTS.errorStatus}.`
+      })
+    case 'rate_limit': {
+      const retryAfter = rule.retryAfterS ?? FAULT_DEFAULTS.retryAfterS
+      reply.header('retry-after', String(retryAfter))
+      return sendFault(reply, errorStatus('RATE_LIMITED'), {
+        ok: false,
+        error: 'RATE_LIMITED',
+        message: `Too many requests (injected fault, rule ${rule.id}); retry after ${retryAfter} s.`,
+        retryAfter
+      })
+    }
+    case 'offline':
+      // No status line, no headers: the client sees the connection drop, as with a dead link.
+      reply.hijack()
+      request.raw.socket.destroy()
+      return undefined
+  }
+}
 
 /** The answer spread over `spreadMs`, as a trickle rule sends it. */
 function trickled(spreadMs: number, request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
@@ -163,7 +180,7 @@ function sendFault(reply: FastifyReply, status: number, body: ErrorBody): Fastif
 }
 
 /** Waits `ms`; false as soon as the client has closed the connection. */
-async function waitWhileConnected(reply: FastifyReply, ms: number): Promise<boolean> {
+export async function waitWhileConnected(reply: FastifyReply, ms: number): Promise<boolean> {
   const gone = new AbortController()
   const onClose = () => gone.abort()
   reply.raw.once('close', onClose)

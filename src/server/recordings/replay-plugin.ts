@@ -125,7 +125,11 @@ export const replayPlugin = fp<ReplayPluginOptions>(
         requestHeaders: request.headers,
         requestBody: body
       })
-      if (answer === null) return
+      if (answer === null) {
+        // The body was read to match it: forwarding would find none left, so the emulator answers it.
+        if (body !== null) request.upstreamRoute = null
+        return
+      }
       for (const [name, value] of Object.entries(answer.headers)) {
         if (!FRAMING_HEADERS.has(name)) reply.header(name, value)
       }

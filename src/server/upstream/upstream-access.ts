@@ -22,6 +22,8 @@ export interface UpstreamFetched {
  */
 export interface UpstreamAccess {
   current(): UpstreamSetting
+  /** Replaces the setting (PUT /_emulator/upstream); VALIDATION_ERROR names a bad field. Announced on the change feed. */
+  set(setting: { url: string | null; routes?: readonly string[] | null | undefined }): UpstreamSetting
   fetch(path: string): Promise<UpstreamFetched>
   addObserver(observer: ForwardedExchangeObserver): void
 }

@@ -30,6 +30,8 @@ export type Change =
   | { kind: 'clock' }
   | { kind: 'faults' }
   | { kind: 'settings' }
+  /** The upstream setting (docs/upstream.md): forwarding turned on, off or pointed elsewhere. */
+  | { kind: 'upstream' }
 
 /** One `event: change` of the stream: the changes of one short interval, coalesced. */
 export interface ChangeBatch {

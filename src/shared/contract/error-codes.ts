@@ -63,7 +63,12 @@ export const TRANSPORT_ERROR_STATUS = {
   RATE_LIMITED: 429,
   // A fault rule's status (503 by default); any 4xx or 5xx the rule names.
   FAULT_INJECTED: 503,
-  INTERNAL: 500
+  INTERNAL: 500,
+  // Forwarding to the upstream (docs/upstream.md): it could not be reached (`reason` REFUSED, DNS,
+  // TLS or RESET), it did not answer in time, or the request already went through this emulator.
+  UPSTREAM_UNREACHABLE: 502,
+  UPSTREAM_TIMEOUT: 504,
+  UPSTREAM_LOOP: 508
 } as const
 
 /** Where the contract splits one code by its `reason` (docs/api.md section 4: a claim already taken is a conflict). */

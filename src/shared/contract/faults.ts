@@ -5,6 +5,13 @@ import { TRANSPORT_ERROR_STATUS } from './error-codes'
 export const FAULT_KINDS = ['latency', 'error', 'rate_limit', 'offline', 'trickle'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
+/**
+ * When a rule acts on a forwarded request (docs/upstream.md): `before` the upstream is called (it
+ * never is), or `after` it answered (it acted; the client hears of it late, wrongly or never).
+ */
+export const FAULT_STAGES = ['before', 'after'] as const
+export type FaultStage = (typeof FAULT_STAGES)[number]
+
 /** Bounds of a rule. */
 export const FAULT_LIMITS = {
   maxRules: 100,

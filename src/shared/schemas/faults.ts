@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 
-import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_LIMITS } from '../contract/faults'
+import { FAULT_DEFAULTS, FAULT_KINDS, FAULT_LIMITS, FAULT_STAGES } from '../contract/faults'
 import { Nullable } from './common'
 
 export const FaultKindSchema = Type.Enum([...FAULT_KINDS], {
@@ -8,6 +8,12 @@ export const FaultKindSchema = Type.Enum([...FAULT_KINDS], {
     'latency: wait ms ± jitterMs, then answer normally. error: answer `status` with FAULT_INJECTED. ' +
     'rate_limit: answer 429 RATE_LIMITED with a Retry-After header. offline: close the connection with no response. ' +
     'trickle: send the real response slowly, its body in small pieces spread over ms.'
+})
+
+export const FaultStageSchema = Type.Enum([...FAULT_STAGES], {
+  description:
+    'before (default): the rule acts before the request is answered; a forwarded request then never reaches the upstream. ' +
+    'after: forwarded requests only; the upstream is called and acts, then the rule applies to its answer.'
 })
 
 const Milliseconds = (description: string) =>
@@ -59,6 +65,7 @@ export const FaultRuleInputSchema = Type.Object(
         Type.Number({ minimum: 0, maximum: 1, description: 'Chance that a matching request is faulted (default 1).' })
       )
     ),
+    stage: Type.Optional(Nullable(FaultStageSchema)),
     retryAfterS: Type.Optional(
       Nullable(
         Type.Integer({
@@ -82,7 +89,8 @@ export const FaultRuleSchema = Type.Object({
   jitterMs: Nullable(Type.Integer()),
   status: Nullable(Type.Integer()),
   probability: Type.Number(),
-  retryAfterS: Nullable(Type.Integer())
+  retryAfterS: Nullable(Type.Integer()),
+  stage: FaultStageSchema
 })
 
 export const FaultRulesBody = Type.Object(

@@ -14,6 +14,7 @@ import { productControlRoutes } from './products'
 import { recordingControlRoutes } from './recordings'
 import { requestControlRoutes } from './requests'
 import { stateControlRoutes } from './state'
+import { upstreamControlRoutes } from './upstream'
 
 /** The emulator control plane under /_emulator (docs/api.md section 6): not part of the service. */
 export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -30,5 +31,6 @@ export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(infoControlRoutes)
   await app.register(requestControlRoutes)
   await app.register(eventControlRoutes)
+  await app.register(upstreamControlRoutes)
   await app.register(recordingControlRoutes)
 }

@@ -1,0 +1,73 @@
+import type { TransportErrorCode } from '../../shared/contract/error-codes'
+
+/** Why the upstream could not be reached (docs/upstream.md): the `reason` of UPSTREAM_UNREACHABLE. */
+export type UnreachableReason = 'REFUSED' | 'DNS' | 'TLS' | 'RESET'
+
+/** A failed forwarding, as the client is told: 502 with a reason, or 504. */
+export interface UpstreamFailure {
+  code: Extract<TransportErrorCode, 'UPSTREAM_UNREACHABLE' | 'UPSTREAM_TIMEOUT'>
+  reason: UnreachableReason | null
+  message: string
+}
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT'
+])
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME'])
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
+
+/**
+ * What went wrong, read from the error @fastify/reply-from hands over: its own error wraps
+ * undici's (or Node's) in `cause`, whose `code` says what happened. TLS failures carry OpenSSL's
+ * codes (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, `ERR_SSL_...`).
+ */
+export function upstreamFailureOf(error: unknown, upstreamHost: string): UpstreamFailure {
+  const codes = codesOf(error)
+  const named = (set: Set<string>) => codes.some((code) => set.has(code))
+  if (named(TIMEOUT_CODES) || codes.includes('FST_REPLY_FROM_GATEWAY_TIMEOUT')) {
+    const connecting = codes.includes('UND_ERR_CONNECT_TIMEOUT')
+    return {
+      code: 'UPSTREAM_TIMEOUT',
+      reason: null,
+      message: connecting
+        ? `The upstream ${upstreamHost} did not accept the connection in time.`
+        : `The upstream ${upstreamHost} did not answer in time.`
+    }
+  }
+  if (named(DNS_CODES)) return unreachable('DNS', `The upstream's host name ${upstreamHost} could not be resolved.`)
+  if (named(REFUSED_CODES)) return unreachable('REFUSED', `The upstream ${upstreamHost} refused the connection.`)
+  if (codes.some(isTlsCode)) {
+    return unreachable('TLS', `The upstream ${upstreamHost}'s TLS certificate was not accepted (see --upstream-ca).`)
+  }
+  return unreachable('RESET', `The connection to the upstream ${upstreamHost} was closed before it answered.`)
+}
+
+function unreachable(reason: UnreachableReason, message: string): UpstreamFailure {
+  return { code: 'UPSTREAM_UNREACHABLE', reason, message }
+}
+
+function isTlsCode(code: string): boolean {
+  return (
+    code.startsWith('ERR_TLS_') ||
+    code.startsWith('ERR_SSL_') ||
+    code.includes('CERT') ||
+    code.includes('SELF_SIGNED') ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+    code === 'EPROTO'
+  )
+}
+
+/** Every `code` along the error's `cause` chain (bounded: a cycle must not hang the proxy). */
+function codesOf(error: unknown): string[] {
+  const codes: string[] = []
+  let current: unknown = error
+  for (let depth = 0; depth < 8 && current !== null && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string') codes.push(code)
+    current = (current as { cause?: unknown }).cause
+  }
+  return codes
+}

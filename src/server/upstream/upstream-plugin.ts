@@ -1,0 +1,348 @@
+import { randomBytes } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
+import type { Readable } from 'node:stream'
+import { rootCertificates } from 'node:tls'
+import replyFrom from '@fastify/reply-from'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { Agent } from 'undici'
+
+import type { ForwardedExchange, ForwardedExchangeObserver } from '../../core/upstream/forwarded-exchange'
+import { createUpstreamSettings, upstreamHostOf } from '../../core/upstream/upstream-setting'
+import type { UpstreamSettings } from '../../core/upstream/upstream-setting'
+import { isServiceRequest } from '../inspector/surfaces'
+import { afterStageFault } from './after-stage-fault'
+import { BODY_COPY_LIMIT, bodyTap, decodedCopy } from './body-copy'
+import type { BodyCopy } from './body-copy'
+import { SOURCE_HEADER_NAME as SOURCE_HEADER } from './source-header'
+import type { UpstreamAccess, UpstreamFetched } from './upstream-access'
+import { upstreamFailureOf } from './upstream-failure'
+
+/** How `serve --upstream...` (and the desktop app) start the forwarding. */
+export interface UpstreamOptions {
+  /** The upstream's base URL; null or absent: off until PUT /_emulator/upstream. */
+  url?: string | null | undefined
+  /** Patterns in the fault rules' syntax; default `/api/**`, `/.well-known/**`. */
+  routes?: readonly string[] | undefined
+  /** PEM certificates trusted besides the system's (`--upstream-ca`). */
+  ca?: string | undefined
+  /** How long a connection may take (default 5 s). */
+  connectTimeoutMs?: number | undefined
+  /** How long the upstream may take to its first byte, and between two later ones (default 30 s). */
+  firstByteTimeoutMs?: number | undefined
+}
+
+export const UPSTREAM_DEFAULT_TIMEOUTS = { connectMs: 5_000, firstByteMs: 30_000 } as const
+
+/** Where a forwarded request goes and how it went, for the inspector and the fault stage. */
+export interface UpstreamRoute {
+  /** The upstream's base URL when the request was received. */
+  readonly url: string
+  /** Set once the upstream answered. */
+  answer: { status: number; durationMs: number } | null
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Where this request is forwarded, or null when the emulator answers it (docs/upstream.md). */
+    upstreamRoute: UpstreamRoute | null
+  }
+}
+
+// Hop-by-hop headers (RFC 9110 section 7.6.1, and the older ones proxies still see): they describe
+// one connection and are never passed on. `expect` is answered here (Node sends 100 Continue).
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect'
+]
+
+/**
+ * The first half of the forwarding (docs/upstream.md): the setting, `app.upstream` for other
+ * surfaces (the drift check, recordings), and the decision, per request, whether it goes to the
+ * upstream. Registered before the fault injector, which needs the decision for a rule's stage.
+ */
+export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
+  async (app, options) => {
+    const config = options.upstream ?? {}
+    const settings: UpstreamSettings = createUpstreamSettings({ url: config.url ?? null, routes: config.routes }, () =>
+      app.core.changes.announce({ kind: 'upstream' })
+    )
+    const connectMs = config.connectTimeoutMs ?? UPSTREAM_DEFAULT_TIMEOUTS.connectMs
+    const firstByteMs = config.firstByteTimeoutMs ?? UPSTREAM_DEFAULT_TIMEOUTS.firstByteMs
+    // One connection pool for forwarded calls and the emulator's own (the JWKS): the system's CAs
+    // plus --upstream-ca, certificates always verified.
+    const agent = new Agent({
+      connect: {
+        timeout: connectMs,
+        rejectUnauthorized: true,
+        ...(config.ca ? { ca: [...rootCertificates, config.ca] } : {})
+      },
+      headersTimeout: firstByteMs,
+      bodyTimeout: firstByteMs
+    })
+    app.addHook('onClose', async () => {
+      await agent.destroy().catch(() => undefined)
+    })
+    // This emulator's mark in Via: a request that carries it already went through here (a loop).
+    const mark = `plugin-license-emulator-${randomBytes(6).toString('hex')}`
+    const observers = new Set<ForwardedExchangeObserver>()
+
+    const access: UpstreamAccess & UpstreamInternals = {
+      current: () => settings.get(),
+      set: (setting) => settings.set(setting),
+      settings,
+      agent,
+      mark,
+      timeouts: { connectMs, firstByteMs },
+      addObserver(observer) {
+        observers.add(observer)
+      },
+      notify(exchange) {
+        for (const observer of observers) {
+          try {
+            observer.observe(exchange)
+          } catch (error) {
+            app.log.warn(
+              { err: { message: error instanceof Error ? error.message : String(error) } },
+              'upstream observer failed'
+            )
+          }
+        }
+      },
+      async fetch(path) {
+        const { url } = settings.get()
+        if (url === null) throw new Error('Forwarding is off: there is no upstream to fetch from.')
+        const target = new URL(url + (path.startsWith('/') ? path : `/${path}`))
+        const answer = await agent.request({
+          origin: target.origin,
+          path: target.pathname + target.search,
+          method: 'GET',
+          headers: { via: `1.1 ${mark}`, accept: 'application/json' }
+        })
+        const chunks: Buffer[] = []
+        let kept = 0
+        for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+          if (kept < BODY_COPY_LIMIT) chunks.push(chunk)
+          kept += chunk.length
+        }
+        const fetched: UpstreamFetched = {
+          status: answer.statusCode,
+          headers: answer.headers,
+          body: Buffer.concat(chunks).subarray(0, BODY_COPY_LIMIT)
+        }
+        return fetched
+      }
+    }
+    app.decorate('upstream', access)
+    app.decorateRequest('upstreamRoute', null)
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (!isServiceRequest(request.url)) return
+      const via = request.headers.via
+      if (via !== undefined && String(via).includes(mark)) {
+        return sendEnvelope(reply, 508, {
+          ok: false,
+          error: 'UPSTREAM_LOOP',
+          message: 'This request already went through this emulator: the upstream points back at it.'
+        })
+      }
+      const { url } = settings.get()
+      if (url === null || !settings.forwards(request.url)) return
+      // The matched route too, as the fault injector checks it: an escaped control-plane path stays local.
+      const route = request.routeOptions.url
+      if (route !== undefined && !isServiceRequest(route)) return
+      request.upstreamRoute = { url, answer: null }
+    })
+
+    // Every answer of the service API says who made it; a forwarded one is marked as it is copied.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!reply.hasHeader(SOURCE_HEADER) && isServiceRequest(request.url)) reply.header(SOURCE_HEADER, 'emulator')
+      done(null, payload)
+    })
+  },
+  { name: 'upstream-access', dependencies: ['emulator-context'] }
+)
+
+/** What @fastify/reply-from hands onResponse when it forwards over undici (lib/request.js). */
+interface UndiciAnswer {
+  statusCode: number
+  headers: Record<string, string | string[] | undefined>
+  stream: Readable
+}
+
+/** What the forwarding half needs of the first half besides the public UpstreamAccess. */
+interface UpstreamInternals {
+  settings: UpstreamSettings
+  agent: Agent
+  mark: string
+  timeouts: { connectMs: number; firstByteMs: number }
+  notify(exchange: ForwardedExchange): void
+}
+
+function internalsOf(access: UpstreamAccess): UpstreamInternals {
+  return access as UpstreamAccess & UpstreamInternals
+}
+
+/**
+ * The second half: forwards a request the first half marked, on @fastify/reply-from over undici.
+ * Registered after the fault injector, so a `before` rule has answered (or waited) already. The
+ * body goes on as a stream (chunked uploads, `Expect: 100-continue`), the answer comes back as
+ * one, untouched (compressed bytes stay compressed), with a capped copy taken on the way for the
+ * inspector and the observers.
+ */
+export const upstreamForwarding = fp(
+  async (app) => {
+    const internals = internalsOf(app.upstream)
+    await app.register(replyFrom, {
+      undici: internals.agent,
+      disableRequestLogging: true,
+      // Nothing is retried: a forwarded activation must reach the upstream once.
+      retryMethods: []
+    })
+
+    app.addHook('onRequest', async (request, reply) => {
+      const route = request.upstreamRoute
+      if (route === null || reply.sent) return
+      const started = performance.now()
+      const startedAt = new Date().toISOString()
+      const host = upstreamHostOf(route.url)
+      const pathOnly = request.url.split('?')[0] ?? request.url
+      const queryAt = request.url.indexOf('?')
+      const rawQuery = queryAt < 0 ? '' : request.url.slice(queryAt + 1)
+
+      // The request body as it arrives, with a copy kept on the way.
+      let requestCopy: BodyCopy | null = null
+      const hasBody =
+        request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0
+      if (hasBody) {
+        const tap = bodyTap((copy) => {
+          requestCopy = copy
+        })
+        request.raw.pipe(tap)
+        request.raw.once('error', (error) => tap.destroy(error))
+        request.body = tap
+      }
+
+      reply.from(route.url + pathOnly, {
+        rewriteRequestHeaders: (_request, headers) => {
+          const out: Record<string, string | string[] | undefined> = { ...headers }
+          for (const name of HOP_BY_HOP) delete out[name]
+          const via = headers.via
+          out.via = `${via ? `${String(via)}, ` : ''}1.1 ${internals.mark}`
+          return out
+        },
+        rewriteHeaders: (headers) => {
+          const out = { ...headers }
+          // Headers the upstream's Connection header names are hop-by-hop too (RFC 9110 section 7.6.1).
+          for (const name of String(headers.connection ?? '').split(',')) delete out[name.trim().toLowerCase()]
+          for (const name of HOP_BY_HOP) delete out[name]
+          out[SOURCE_HEADER] = 'upstream'
+          return out
+        },
+        onError: (errorReply, { error }) => {
+          const failure = upstreamFailureOf(error, host)
+          route.answer = null
+          void sendEnvelope(errorReply as FastifyReply, failure.code === 'UPSTREAM_TIMEOUT' ? 504 : 502, {
+            ok: false,
+            error: failure.code,
+            message: failure.message,
+            ...(failure.reason ? { reason: failure.reason } : {})
+          })
+        },
+        onResponse: (fromRequest, fromReply, raw) => {
+          // reply-from's types name Node's response; over undici it hands { statusCode, headers, stream }.
+          const response = raw as unknown as UndiciAnswer
+          const upstreamStatus = response.statusCode
+          route.answer = { status: upstreamStatus, durationMs: performance.now() - started }
+          const upstreamHeaders = response.headers
+          const forwardedReply = fromReply as unknown as FastifyReply
+          const forwardedRequest = fromRequest as FastifyRequest
+          const finishExchange = (copy: BodyCopy) => {
+            const decoded = decodedCopy(copy, headerText(upstreamHeaders['content-encoding']))
+            if (route.answer) route.answer.durationMs = performance.now() - started
+            showRequestBody(forwardedRequest, requestCopy)
+            const capture = forwardedRequest.inspectorCapture
+            if (capture && !decoded.truncated && decoded.body.length > 0) {
+              capture.response = { kind: 'bytes', bytes: decoded.body }
+            }
+            const exchange: ForwardedExchange = {
+              requestId: forwardedRequest.id,
+              method: forwardedRequest.method,
+              path: pathOnly,
+              rawQuery,
+              requestHeaders: { ...forwardedRequest.headers },
+              requestBody: requestCopy === null ? null : (requestCopy as BodyCopy).head,
+              upstreamUrl: route.url,
+              status: upstreamStatus,
+              responseHeaders: upstreamHeaders,
+              responseBody: decoded.body.length > 0 ? decoded.body : null,
+              responseBodyTruncated: decoded.truncated,
+              startedAt,
+              durationMs: performance.now() - started
+            }
+            // Handed on once the client has the whole answer: an observer's work never delays it.
+            forwardedReply.raw.once('finish', () => internals.notify(exchange))
+          }
+          const fault = forwardedRequest.fault
+          if (fault && fault.rule.stage === 'after') {
+            afterStageFault(
+              forwardedReply,
+              fault,
+              response.stream,
+              (stream) => stream.pipe(bodyTap(finishExchange)),
+              Object.keys(upstreamHeaders)
+            )
+            return
+          }
+          const stream = response.stream
+          const tapped = stream.pipe(bodyTap(finishExchange))
+          // An upstream that drops mid-answer drops the client too: never a short 200.
+          stream.once('error', (error) => tapped.destroy(error))
+          void forwardedReply.send(tapped)
+        }
+      })
+      return reply
+    })
+  },
+  { name: 'upstream-forwarding', dependencies: ['upstream-access'] }
+)
+
+/** The request body as the inspector shows it: what went upstream, read from the copy. */
+function showRequestBody(request: FastifyRequest, copy: BodyCopy | null): void {
+  if (copy === null) {
+    request.body = undefined
+    return
+  }
+  // A cut copy is not shown (half a secret could end it); its size is declared all the same.
+  if (copy.truncated) {
+    request.body = undefined
+    return
+  }
+  const text = copy.head.toString('utf8')
+  request.rawBody = text
+  request.body = undefined
+  if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(String(request.headers['content-type'] ?? ''))) {
+    try {
+      request.body = JSON.parse(text)
+    } catch {
+      // Not JSON after all: the text alone is recorded.
+    }
+  }
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** An answer in the contract's envelope, serialized here: the route's schema is not the one answering. */
+export function sendEnvelope(reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body))
+}

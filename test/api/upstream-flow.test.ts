@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
+import { useEmulator } from '../support/emulator'
+import { pluginClient, productWithCredential } from '../support/plugin-client'
+
+// docs/upstream.md: with forwarding on, the service API is answered by the upstream (here a second
+// emulator on its own database, standing in for the real platform), and the control plane stays local.
+describe('forwarding a plugin flow to the upstream', () => {
+  const platform = useEmulator()
+  const proxy = useEmulator(() => ({ upstream: { url: platform.baseUrl } }))
+  let credential: Awaited<ReturnType<typeof productWithCredential>>
+  let licenseKey: string
+  let customerId: string
+
+  beforeAll(async () => {
+    credential = await productWithCredential(platform, 'Upstream Synth')
+    customerId = (await createCustomer(platform)).id
+    const bought = await purchase(platform, customerId, credential.productId)
+    licenseKey = bought.license.key as string
+  })
+
+  it('answers GET /_emulator/upstream with the setting and keeps the control plane local', async () => {
+    const setting = await proxy.control('GET', '/upstream')
+    expect(setting.status).toBe(200)
+    expect(setting.body).toEqual({
+      ok: true,
+      upstream: { url: platform.baseUrl, routes: ['/api/**', '/.well-known/**'] }
+    })
+    // The platform's customer is unknown to the proxy's own control plane.
+    const local = await proxy.control('POST', `/customers/${customerId}/library-token`)
+    expect(local.status).toBe(404)
+  })
+
+  it('activates, validates with a nonce and deactivates against what the upstream holds', async () => {
+    const plugin = pluginClient(proxy, credential)
+    const activated = await plugin.activate(licenseKey, 'machine-1')
+    expect(activated.status).toBe(201)
+    expect(activated.headers.get('x-emulator-source')).toBe('upstream')
+    const validated = await plugin.validate(licenseKey, 'machine-1', 'nonce-4711')
+    expect(validated.status).toBe(200)
+    expect(validated.body.valid).toBe(true)
+    const token = String(validated.body.license_token)
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'))
+    expect(payload.nonce).toBe('nonce-4711')
+    // The activation happened on the platform, not on the proxy.
+    const direct = await pluginClient(platform, credential).validate(licenseKey, 'machine-1')
+    expect(direct.body.valid).toBe(true)
+    const deactivated = await plugin.deactivate(licenseKey, 'machine-1')
+    expect(deactivated.status).toBeLessThan(300)
+    const after = await pluginClient(platform, credential).validate(licenseKey, 'machine-1')
+    expect(after.body.valid).not.toBe(true)
+  })
+
+  it('serves the library and a download with Range from the upstream', async () => {
+    const file = await addFile(platform, credential.productId, { sizeBytes: 100_000 })
+    const token = await libraryTokenOf(platform, customerId)
+    const library = await getLibrary(proxy, token)
+    expect(library.status).toBe(200)
+    expect(library.headers.get('x-emulator-source')).toBe('upstream')
+    const downloads = library.body.products[0].downloads as Array<{ file_id: string; url: string }>
+    const link = downloads.find((download) => download.file_id === file.id)
+    expect(link).toBeDefined()
+    const path = localPath((link as { url: string }).url)
+    const whole = Buffer.from(await (await fetch(platform.baseUrl + path)).arrayBuffer())
+    const ranged = await fetch(proxy.baseUrl + path, { headers: { range: 'bytes=1000-1999' } })
+    expect(ranged.status).toBe(206)
+    expect(ranged.headers.get('content-range')).toBe('bytes 1000-1999/100000')
+    expect(Buffer.from(await ranged.arrayBuffer()).equals(whole.subarray(1000, 2000))).toBe(true)
+  })
+
+  it("marks the emulator's own answers with x-emulator-source: emulator once forwarding is off", async () => {
+    const off = await proxy.control('PUT', '/upstream', { url: null })
+    expect(off.body.upstream.url).toBeNull()
+    const local = await pluginClient(proxy, credential).validate(licenseKey)
+    expect(local.status).toBe(401)
+    expect(local.headers.get('x-emulator-source')).toBe('emulator')
+    await proxy.control('PUT', '/upstream', { url: platform.baseUrl })
+  })
+
+  it('refuses a bad setting with VALIDATION_ERROR naming the field', async () => {
+    const bad = await proxy.control('PUT', '/upstream', { url: 'ftp://example.test' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error).toBe('VALIDATION_ERROR')
+    const badRoute = await proxy.control('PUT', '/upstream', { url: platform.baseUrl, routes: ['/api/**x'] })
+    expect(badRoute.status).toBe(400)
+    expect((await proxy.control('GET', '/upstream')).body.upstream.url).toBe(platform.baseUrl)
+  })
+})

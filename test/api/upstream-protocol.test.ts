@@ -1,0 +1,264 @@
+import { connect } from 'node:net'
+import { gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { useEmulator } from '../support/emulator'
+import { startUpstreamDouble } from '../support/upstream-double'
+import type { UpstreamDouble } from '../support/upstream-double'
+
+/**
+ * Writes `bytes` on a new connection and parses the answer once the server closes it (the
+ * requests say `Connection: close`). The socket is not half-closed: Node's server would take a
+ * FIN before the answer for a client gone, and a forwarded answer takes a moment.
+ */
+function sendRawBytes(
+  baseUrl: string,
+  bytes: string
+): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(baseUrl).port) })
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('error', reject)
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString('utf8')
+      const split = raw.indexOf('\r\n\r\n')
+      const [statusLine = '', ...lines] = (split === -1 ? raw : raw.slice(0, split)).split('\r\n')
+      const headers: Record<string, string> = {}
+      for (const line of lines) {
+        const colon = line.indexOf(':')
+        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+      }
+      resolve({
+        status: Number(statusLine.split(' ')[1] ?? 0),
+        headers,
+        text: split === -1 ? '' : raw.slice(split + 4)
+      })
+    })
+    socket.write(bytes)
+  })
+}
+
+// docs/upstream.md "How forwarding behaves": bytes and headers as HTTP proxies pass them on,
+// checked over raw sockets against an upstream double that records what arrived.
+describe('forwarding over HTTP/1.1', () => {
+  let upstream: UpstreamDouble
+  beforeAll(async () => {
+    upstream = await startUpstreamDouble()
+  })
+  afterAll(async () => upstream.close())
+  const proxy = useEmulator(() => ({ upstream: { url: upstream.baseUrl, firstByteTimeoutMs: 400 } }))
+  beforeEach(() => {
+    upstream.received.length = 0
+    upstream.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+    })
+  })
+  const host = () => new URL(proxy.baseUrl).host
+
+  it('passes method, path and the raw query unchanged, and sets Host to the upstream', async () => {
+    const answer = await sendRawBytes(
+      proxy.baseUrl,
+      `GET /api/library/anything?b=2&a=1&a=%2F&empty&x=a+b HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`
+    )
+    expect(answer.status).toBe(200)
+    expect(answer.headers['x-emulator-source']).toBe('upstream')
+    expect(upstream.received).toHaveLength(1)
+    expect(upstream.received[0]?.method).toBe('GET')
+    expect(upstream.received[0]?.url).toBe('/api/library/anything?b=2&a=1&a=%2F&empty&x=a+b')
+    expect(upstream.received[0]?.headers.host).toBe(new URL(upstream.baseUrl).host)
+  })
+
+  it('passes a chunked upload on byte for byte', async () => {
+    const body = '{"license_key":"K-1","instance_id":"chunked"}'
+    const chunked = `${(20).toString(16)}\r\n${body.slice(0, 20)}\r\n${(body.length - 20).toString(16)}\r\n${body.slice(20)}\r\n0\r\n\r\n`
+    const answer = await sendRawBytes(
+      proxy.baseUrl,
+      `POST /api/license/v1/validate HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunked}`
+    )
+    expect(answer.status).toBe(200)
+    expect(upstream.received[0]?.body.toString('utf8')).toBe(body)
+  })
+
+  it('answers Expect: 100-continue and forwards the body that follows', async () => {
+    const body = '{"license_key":"K-2"}'
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(proxy.baseUrl).port) })
+      let seen = ''
+      let sentBody = false
+      socket.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('utf8')
+        if (!sentBody && seen.startsWith('HTTP/1.1 100')) {
+          sentBody = true
+          socket.write(body)
+        }
+      })
+      socket.on('error', reject)
+      socket.on('close', () => resolve(seen))
+      socket.write(
+        `POST /api/license/v1/validate HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`
+      )
+    })
+    expect(raw).toMatch(/^HTTP\/1\.1 100 Continue/)
+    expect(raw).toContain('HTTP/1.1 200')
+    expect(upstream.received[0]?.body.toString('utf8')).toBe(body)
+    expect(upstream.received[0]?.headers.expect).toBeUndefined()
+  })
+
+  it('drops hop-by-hop headers both ways and keeps end-to-end ones', async () => {
+    upstream.answer((_request, response) => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'keep-alive': 'timeout=99',
+        'x-up-hop': 'gone',
+        connection: 'x-up-hop',
+        'x-end-to-end': 'kept'
+      })
+      response.end('{"ok":true}')
+    })
+    const answer = await sendRawBytes(
+      proxy.baseUrl,
+      `GET /api/library HTTP/1.1\r\nHost: ${host()}\r\nConnection: close, x-hop\r\nx-hop: 1\r\nKeep-Alive: timeout=5\r\n` +
+        `Proxy-Authorization: Basic Zm9vOmJhcg==\r\nTE: trailers\r\nx-svc-app-id: app_kept\r\n\r\n`
+    )
+    expect(answer.status).toBe(200)
+    const seen = upstream.received[0]?.headers ?? {}
+    expect(seen['x-hop']).toBeUndefined()
+    expect(seen['proxy-authorization']).toBeUndefined()
+    expect(seen.te).toBeUndefined()
+    expect(seen['x-svc-app-id']).toBe('app_kept')
+    expect(String(seen.via)).toMatch(/^1\.1 plugin-license-emulator-/)
+    expect(answer.headers['x-up-hop']).toBeUndefined()
+    expect(answer.headers['keep-alive']).not.toBe('timeout=99')
+    expect(answer.headers['x-end-to-end']).toBe('kept')
+  })
+
+  it('passes a redirect on instead of following it', async () => {
+    upstream.answer((_request, response) => {
+      response.writeHead(302, { location: '/api/library/elsewhere' }).end()
+    })
+    const answer = await sendRawBytes(
+      proxy.baseUrl,
+      `GET /api/library HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`
+    )
+    expect(answer.status).toBe(302)
+    expect(answer.headers.location).toBe('/api/library/elsewhere')
+    expect(upstream.received).toHaveLength(1)
+  })
+
+  it('passes a compressed answer through untouched', async () => {
+    const gzipped = gzipSync(Buffer.from(JSON.stringify({ ok: true, note: 'compressed upstream answer' })))
+    upstream.answer((_request, response) => {
+      response
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(gzipped.length)
+        })
+        .end(gzipped)
+    })
+    const response = await new Promise<Buffer>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(proxy.baseUrl).port) })
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      socket.on('error', reject)
+      socket.on('close', () => resolve(Buffer.concat(chunks)))
+      socket.write(`GET /api/library HTTP/1.1\r\nHost: ${host()}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n`)
+    })
+    const split = response.indexOf('\r\n\r\n')
+    const head = response.subarray(0, split).toString('latin1')
+    expect(head).toMatch(/content-encoding: gzip/i)
+    expect(response.subarray(split + 4).equals(gzipped)).toBe(true)
+  })
+
+  it('drops the client when the upstream drops mid-answer: never a short 200', async () => {
+    upstream.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100000' })
+      response.write(Buffer.alloc(1000, 7))
+      setTimeout(() => response.socket?.destroy(), 50)
+    })
+    const response = await fetch(`${proxy.baseUrl}/api/downloads/file_x`)
+    expect(response.status).toBe(200)
+    await expect(response.arrayBuffer()).rejects.toThrow()
+  })
+
+  it('answers 508 UPSTREAM_LOOP for a request that already went through this emulator', async () => {
+    await proxy.control('PUT', '/upstream', { url: proxy.baseUrl })
+    try {
+      const response = await fetch(`${proxy.baseUrl}/api/library`)
+      expect(response.status).toBe(508)
+      const body = await response.json()
+      expect(body).toMatchObject({ ok: false, error: 'UPSTREAM_LOOP' })
+    } finally {
+      await proxy.control('PUT', '/upstream', { url: upstream.baseUrl })
+    }
+  })
+
+  it('answers 502 UPSTREAM_UNREACHABLE with reason REFUSED when nothing listens', async () => {
+    const closed = await startUpstreamDouble()
+    const url = closed.baseUrl
+    await closed.close()
+    await proxy.control('PUT', '/upstream', { url })
+    try {
+      const response = await fetch(`${proxy.baseUrl}/api/license/v1/validate`, { method: 'POST', body: '{}' })
+      expect(response.status).toBe(502)
+      expect(response.headers.get('x-emulator-source')).toBe('emulator')
+      expect(await response.json()).toMatchObject({ ok: false, error: 'UPSTREAM_UNREACHABLE', reason: 'REFUSED' })
+    } finally {
+      await proxy.control('PUT', '/upstream', { url: upstream.baseUrl })
+    }
+  })
+
+  it('answers 504 UPSTREAM_TIMEOUT when the first byte does not come in time', async () => {
+    upstream.answer(() => {
+      // Never answers.
+    })
+    const response = await fetch(`${proxy.baseUrl}/api/library`)
+    expect(response.status).toBe(504)
+    expect(await response.json()).toMatchObject({ ok: false, error: 'UPSTREAM_TIMEOUT' })
+  })
+
+  it('never forwards the control plane or /openapi.json, whatever the routes say', async () => {
+    await proxy.control('PUT', '/upstream', { url: upstream.baseUrl, routes: ['/**'] })
+    try {
+      expect((await proxy.control('GET', '/health')).status).toBe(200)
+      expect((await fetch(`${proxy.baseUrl}/openapi.json`)).status).toBe(200)
+      expect(upstream.received).toHaveLength(0)
+    } finally {
+      await proxy.control('PUT', '/upstream', { url: upstream.baseUrl })
+    }
+  })
+
+  it('streams a 50 MB answer: the client has the first bytes before the upstream sends the last', async () => {
+    const total = 50 * 1024 * 1024
+    const piece = Buffer.alloc(1024 * 1024, 1)
+    let clientHasBytes = false
+    let flagBeforeLast: boolean | null = null
+    upstream.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(total) })
+      response.write(piece)
+      const waitForClient = async () => {
+        for (let i = 0; i < 100 && !clientHasBytes; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+        flagBeforeLast = clientHasBytes
+        for (let sent = piece.length; sent < total; sent += piece.length) {
+          if (!response.write(piece)) await new Promise((resolve) => response.once('drain', resolve))
+        }
+        response.end()
+      }
+      void waitForClient()
+    })
+    const response = await fetch(`${proxy.baseUrl}/api/downloads/file_big`)
+    expect(response.status).toBe(200)
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+    let received = 0
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      received += value.length
+      clientHasBytes = true
+    }
+    expect(flagBeforeLast).toBe(true)
+    expect(received).toBe(total)
+  })
+})
