@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import Ajv2020 from 'ajv/dist/2020'
 import { SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
 
@@ -7,6 +9,7 @@ import { createRecordingService } from '../../src/core/recordings/recording-serv
 import { createReplay } from '../../src/core/recordings/replay'
 import { firstSecretIn } from '../../src/core/recordings/secret-guard'
 import type { ForwardedExchange } from '../../src/core/upstream/forwarded-exchange'
+import { recordingJsonSchema } from '../../src/shared/schemas/recordings'
 import { useStoreFile } from '../support/store-file'
 
 const KEY = 'pk_CanaryKey0000000000000001'
@@ -145,5 +148,16 @@ describe('recordings', () => {
     await expect(replay.answer(live(request, 'pk_AnotherKey00000000000001'))).rejects.toMatchObject({
       details: { differs: 'header.x-svc-plugin-key' }
     })
+  })
+
+  it('ships the JSON Schema it writes by (resources/recording.schema.json), and its documents meet it', async () => {
+    const shipped = readFileSync(new URL('../../resources/recording.schema.json', import.meta.url), 'utf8')
+    expect(shipped).toBe(recordingJsonSchema())
+    const recordings = service()
+    const { id } = recordings.start({ upstreamUrl: null })
+    recordings.observe(exchange({ body: { license_key: 'K' }, answer: { ok: true, token: await licenseToken('n') } }))
+    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(shipped))
+    expect(validate(recordings.document(id)), JSON.stringify(validate.errors)).toBe(true)
+    expect(validate({ ...recordings.document(id), format: 'other' })).toBe(false)
   })
 })
