@@ -162,7 +162,8 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
     // The inspector shows who answered (the answer's headers, as recorded for it).
     const latest = (await proxy.control('GET', '/requests?limit=1')).body.requests[0]
     const detail = await proxy.control('GET', `/requests/${latest.id}`)
-    expect(JSON.stringify(detail.body)).toContain('"x-emulator-source":"recording"')
+    expect(detail.body.entry.answeredBy).toBe('recording')
+    expect(JSON.stringify(detail.body)).toContain('"x-emulator-replay":"seq=')
   })
 
   it('answers an unknown request in strict mode with 404 NO_RECORDED_MATCH naming the closest one', async () => {

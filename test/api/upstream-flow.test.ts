@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
+import { databaseFileBytes } from '../support/database'
 import { useEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 
@@ -85,5 +86,42 @@ describe('forwarding a plugin flow to the upstream', () => {
     const badRoute = await proxy.control('PUT', '/upstream', { url: platform.baseUrl, routes: ['/api/**x'] })
     expect(badRoute.status).toBe(400)
     expect((await proxy.control('GET', '/upstream')).body.upstream.url).toBe(platform.baseUrl)
+  })
+
+  it('keeps every secret of the forwarded traffic out of its database, WAL, log, export and inspector', async () => {
+    const plugin = pluginClient(proxy, credential)
+    await plugin.activate(licenseKey, 'machine-canary')
+    const validated = await plugin.validate(licenseKey, 'machine-canary', 'nonce-canary')
+    const licenseToken = String(validated.body.license_token)
+    expect(licenseToken.split('.')).toHaveLength(3)
+    const libraryToken = await libraryTokenOf(platform, customerId)
+    expect((await getLibrary(proxy, libraryToken)).status).toBe(200)
+    const listed = await proxy.control('GET', '/requests?limit=500')
+    const entries = await Promise.all(
+      (listed.body.requests as Array<{ id: number }>).map(
+        async (row) => (await proxy.control('GET', `/requests/${row.id}`)).text
+      )
+    )
+    expect(entries.length).toBeGreaterThan(3)
+    const exported = (await proxy.control('GET', '/state')).text
+    const places = {
+      database: databaseFileBytes(proxy.databasePath).toString('latin1'),
+      log: proxy.logOutput(),
+      export: exported,
+      inspector: listed.text + entries.join('\n')
+    }
+    const canaries = {
+      pluginSecret: credential.pluginSecret,
+      pluginKey: credential.pluginKey,
+      licenseToken,
+      licenseTokenSignature: licenseToken.split('.')[2] as string,
+      libraryToken,
+      platformAdminToken: platform.adminToken
+    }
+    for (const [place, text] of Object.entries(places)) {
+      for (const [name, canary] of Object.entries(canaries)) {
+        expect(text.includes(canary), `${name} found in the ${place}`).toBe(false)
+      }
+    }
   })
 })

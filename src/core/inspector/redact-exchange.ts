@@ -1,5 +1,5 @@
 import { SOURCE_HEADER } from '../../shared/contract/inspector'
-import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
+import type { AnsweredBy, AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
 import type { FaultRule } from '../faults/fault-rules'
 import {
   HIDDEN,
@@ -39,6 +39,9 @@ export interface PreparedEntry {
   source: RequestSource
   errorCode: string | null
   fault: FaultSummary | null
+  answeredBy: AnsweredBy
+  upstreamStatus: number | null
+  upstreamMs: number | null
   requestJson: string
   responseJson: string
 }
@@ -92,6 +95,7 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     source: sourceOf(capture.requestHeaders[SOURCE_HEADER]),
     errorCode: errorCodeOf(response.body),
     fault: faultOf(capture.faultRule),
+    ...answerOf(capture),
     requestJson: hide(JSON.stringify(request)),
     responseJson: hide(JSON.stringify(response))
   }
@@ -117,6 +121,7 @@ export function fallbackEntry(capture: RequestCapture): PreparedEntry {
     source: sourceOf(capture.requestHeaders[SOURCE_HEADER]),
     errorCode: null,
     fault: faultOf(capture.faultRule),
+    ...answerOf(capture),
     requestJson: JSON.stringify({ ...empty, query: {} }),
     responseJson: JSON.stringify(empty)
   }
@@ -160,7 +165,22 @@ export function faultOf(rule: FaultRule | null | undefined): FaultSummary | null
         : rule.kind === 'latency' || rule.kind === 'trickle'
           ? ` (${rule.ms ?? 0} ms)`
           : ''
-  return { ruleId: rule.id, kind: rule.kind, label: `${rule.kind} ${target}${detail}` }
+  const stage = rule.stage ?? 'before'
+  return {
+    ruleId: rule.id,
+    kind: rule.kind,
+    label: `${rule.kind} ${target}${detail}${stage === 'after' ? ' after the upstream' : ''}`,
+    stage
+  }
+}
+
+/** Who answered, and the upstream's part (docs/upstream.md). */
+function answerOf(capture: RequestCapture): Pick<PreparedEntry, 'answeredBy' | 'upstreamStatus' | 'upstreamMs'> {
+  return {
+    answeredBy: capture.answeredBy ?? 'emulator',
+    upstreamStatus: capture.upstream?.status ?? null,
+    upstreamMs: capture.upstream ? Math.round(capture.upstream.durationMs * 10) / 10 : null
+  }
 }
 
 /** `text` with every literal `values` entry (raw, JSON-escaped or URL-encoded) replaced whole. */

@@ -33,6 +33,7 @@ export function matchesFilter(entry: RequestSummary, filter: RequestFilter, exch
   if (filter.authKind && entry.authKind !== filter.authKind) return false
   if (filter.path && !entry.path.toLowerCase().includes(filter.path.toLowerCase())) return false
   if (filter.source && filter.source.length > 0 && !filter.source.includes(entry.source)) return false
+  if (filter.answeredBy && entry.answeredBy !== filter.answeredBy) return false
   if (filter.q) {
     const wanted = filter.q.toLowerCase()
     if (!entry.path.toLowerCase().includes(wanted) && !exchangeText.toLowerCase().includes(wanted)) return false

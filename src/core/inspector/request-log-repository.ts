@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 
 import type { FaultKind } from '../../shared/contract/faults'
-import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
+import type { AnsweredBy, AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
 import type { Store } from '../store/store'
 import { parseStatusFilter } from './request-filter'
 import type { RequestEntry, RequestFilter, RequestSummary } from './types'
@@ -21,10 +21,15 @@ interface SummaryRow {
   fault_rule_id: string | null
   fault_kind: string | null
   fault_label: string | null
+  fault_stage: string | null
+  answered_by: string
+  upstream_status: number | null
+  upstream_ms: number | null
 }
 
 const SUMMARY_COLUMNS =
-  'id, at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code, fault_rule_id, fault_kind, fault_label'
+  'id, at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code, fault_rule_id, fault_kind, fault_label, ' +
+  'fault_stage, answered_by, upstream_status, upstream_ms'
 
 export interface RequestLogRepository {
   /** Writes one redacted exchange; answers its id. */
@@ -46,9 +51,11 @@ export function createRequestLogRepository(store: Store): RequestLogRepository {
   const db = store.db
   const insert = db.prepare(
     `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code,
-                              fault_rule_id, fault_kind, fault_label, request_json, response_json)
+                              fault_rule_id, fault_kind, fault_label, fault_stage, answered_by, upstream_status, upstream_ms,
+                              request_json, response_json)
      VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @source, @errorCode,
-             @faultRuleId, @faultKind, @faultLabel, @requestJson, @responseJson)`
+             @faultRuleId, @faultKind, @faultLabel, @faultStage, @answeredBy, @upstreamStatus, @upstreamMs,
+             @requestJson, @responseJson)`
   )
   // Deletes what is older than the `capacity` newest rows. Ids are AUTOINCREMENT and only the oldest
   // rows are ever deleted, so those are the ids up to newest - capacity: a range on the primary key.
@@ -77,7 +84,8 @@ export function createRequestLogRepository(store: Store): RequestLogRepository {
       const faultColumns = {
         faultRuleId: fault?.ruleId ?? null,
         faultKind: fault?.kind ?? null,
-        faultLabel: fault?.label ?? null
+        faultLabel: fault?.label ?? null,
+        faultStage: fault?.stage ?? null
       }
       return Number(insert.run({ ...columns, ...faultColumns, requestJson, responseJson }).lastInsertRowid)
     },
@@ -142,6 +150,10 @@ function filterSql(filter: RequestFilter): { where: string[]; params: (string | 
     where.push('instr(lower(path || char(10) || request_json || char(10) || response_json), ?) > 0')
     params.push(filter.q.toLowerCase())
   }
+  if (filter.answeredBy) {
+    where.push('answered_by = ?')
+    params.push(filter.answeredBy)
+  }
   if (filter.source && filter.source.length > 0) {
     where.push(`source IN (${filter.source.map(() => '?').join(', ')})`)
     params.push(...filter.source)
@@ -165,6 +177,14 @@ function summaryOf(row: SummaryRow): RequestSummary {
     fault:
       row.fault_rule_id === null
         ? null
-        : { ruleId: row.fault_rule_id, kind: row.fault_kind as FaultKind, label: row.fault_label ?? row.fault_rule_id }
+        : {
+            ruleId: row.fault_rule_id,
+            kind: row.fault_kind as FaultKind,
+            label: row.fault_label ?? row.fault_rule_id,
+            stage: row.fault_stage === 'after' ? 'after' : 'before'
+          },
+    answeredBy: row.answered_by as AnsweredBy,
+    upstreamStatus: row.upstream_status,
+    upstreamMs: row.upstream_ms
   }
 }

@@ -184,7 +184,10 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
             productId: entry.productId ?? productOfAppId(products, entry.appId),
             source: entry.source,
             errorCode: entry.errorCode,
-            fault: entry.fault
+            fault: entry.fault,
+            answeredBy: entry.answeredBy,
+            upstreamStatus: entry.upstreamStatus,
+            upstreamMs: entry.upstreamMs
           }
           written.push({
             summary: { id: rows.insert(summary, entry.requestJson, entry.responseJson), ...summary },

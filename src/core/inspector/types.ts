@@ -3,8 +3,8 @@
  * (a raw capture, secrets and all) and what the inspector keeps and shows (redacted entries).
  */
 
-import type { FaultKind } from '../../shared/contract/faults'
-import type { AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
+import type { FaultKind, FaultStage } from '../../shared/contract/faults'
+import type { AnsweredBy, AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
 import type { FaultRule } from '../faults/fault-rules'
 
 /** What a request showed of its credentials, for telling how it presented itself. */
@@ -81,6 +81,10 @@ export interface RequestCapture {
   classifier: RequestClassifier
   /** The fault rule that fired for the request (a reference; described in the log's batch). */
   faultRule?: FaultRule | null | undefined
+  /** Who answered (docs/upstream.md); `emulator` when absent. */
+  answeredBy?: AnsweredBy | undefined
+  /** The upstream's answer to a forwarded request; null when it gave none. */
+  upstream?: { status: number; durationMs: number } | null | undefined
 }
 
 /** What a body was, how big, and whether the stored copy is cut. */
@@ -129,6 +133,12 @@ export interface RequestSummary {
   errorCode: string | null
   /** The fault rule that dropped, delayed, failed or rate-limited it; null when none fired. */
   fault: FaultSummary | null
+  /** Who answered: the emulator, the upstream it was forwarded to, or a recording. */
+  answeredBy: AnsweredBy
+  /** The upstream's status for a forwarded request (null: not forwarded, or no answer). */
+  upstreamStatus: number | null
+  /** The upstream's time to its answer's last byte (null: not forwarded, or no answer). */
+  upstreamMs: number | null
 }
 
 /** A fault rule as the inspector names it: it may have been changed or removed since. */
@@ -137,6 +147,8 @@ export interface FaultSummary {
   kind: FaultKind
   /** What the rule was when it fired: `rate_limit POST /api/license/v1/activate (retry after 30 s)`. */
   label: string
+  /** Whether it acted before the request was answered (or forwarded), or after the upstream answered. */
+  stage: FaultStage
 }
 
 export interface RequestEntry extends RequestSummary {
@@ -161,6 +173,7 @@ export interface RequestFilter {
   q?: string | undefined
   /** Only these sources (none given: every source). */
   source?: readonly RequestSource[] | undefined
+  answeredBy?: AnsweredBy | undefined
 }
 
 export interface RequestPage {

@@ -317,6 +317,17 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 9,
+    name: 'request log: who answered (the emulator or the upstream), the upstream status and time, the fault stage',
+    // docs/upstream.md. Older rows were all answered by the emulator, their faults before it.
+    sql: `
+      ALTER TABLE request_log ADD COLUMN answered_by TEXT NOT NULL DEFAULT 'emulator';
+      ALTER TABLE request_log ADD COLUMN upstream_status INTEGER;
+      ALTER TABLE request_log ADD COLUMN upstream_ms REAL;
+      ALTER TABLE request_log ADD COLUMN fault_stage TEXT;
+    `
+  },
+  {
+    version: 10,
     name: 'recordings of forwarded traffic',
     // Not emulator data: a reset or a scenario import leaves them (docs/upstream.md). Exchanges
     // are stored fingerprinted, one row each, in the order they happened.

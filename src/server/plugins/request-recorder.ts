@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
-import type { CapturedPayload, CaptureRedaction } from '../../core/inspector/types'
+import type { CapturedPayload, CaptureRedaction, RequestCapture } from '../../core/inspector/types'
 import { redactText } from '../../core/redaction/redact'
 import { credentialHeaderNames } from '../auth/credential-headers'
 import { requestClassifier } from '../inspector/request-classifier'
@@ -84,7 +84,10 @@ export const requestRecorder = fp(
         redaction: currentRedaction(),
         classifier: requestClassifier,
         // A reference to the rule that fired (set by fault-injection); described in the log's batch.
-        faultRule: request.fault?.rule ?? null
+        faultRule: request.fault?.rule ?? null,
+        // docs/upstream.md: a forwarded request the upstream answered (an `after` fault that
+        // answered instead, or a failure to reach it, is the emulator's answer).
+        ...answerOf(request, reply)
       })
     }
 
@@ -131,4 +134,14 @@ function capturedPayload(payload: unknown): CapturedPayload {
   if (payload instanceof Uint8Array) return { kind: 'bytes', bytes: payload }
   if (typeof (payload as { pipe?: unknown }).pipe === 'function') return { kind: 'stream' }
   return NO_PAYLOAD
+}
+
+/** Who answered a request, and what the upstream said when it was forwarded. */
+function answerOf(request: FastifyRequest, reply: FastifyReply): Pick<RequestCapture, 'answeredBy' | 'upstream'> {
+  const source = reply.getHeader('x-emulator-source')
+  // Replay answers before forwarding (docs/upstream.md): a recorded answer never reached the upstream.
+  if (source === 'recording') return { answeredBy: 'recording', upstream: null }
+  const route = request.upstreamRoute
+  if (!route) return { answeredBy: 'emulator', upstream: null }
+  return { answeredBy: source === 'upstream' ? 'upstream' : 'emulator', upstream: route.answer }
 }

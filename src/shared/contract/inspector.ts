@@ -37,3 +37,10 @@ export type RequestSource = (typeof REQUEST_SOURCES)[number]
 
 /** The header the emulator's own UI sends on its service API calls, naming a source. */
 export const SOURCE_HEADER = 'x-emulator-client'
+
+/**
+ * Who answered a request (docs/upstream.md): the emulator itself, the upstream it was forwarded
+ * to, or a recording being replayed. The same values as the `x-emulator-source` header.
+ */
+export const ANSWERED_BY = ['emulator', 'upstream', 'recording'] as const
+export type AnsweredBy = (typeof ANSWERED_BY)[number]

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 
-import { FAULT_KINDS } from '../contract/faults'
-import { AUTH_KINDS, REQUEST_PAGE_MAX, REQUEST_SOURCES, SURFACES } from '../contract/inspector'
+import { FAULT_KINDS, FAULT_STAGES } from '../contract/faults'
+import { ANSWERED_BY, AUTH_KINDS, REQUEST_PAGE_MAX, REQUEST_SOURCES, SURFACES } from '../contract/inspector'
 import { Nullable } from './common'
 
 export const SurfaceSchema = Type.Enum([...SURFACES], { description: 'The part of the service API, by path prefix.' })
@@ -11,6 +11,11 @@ export const AuthKindSchema = Type.Enum([...AUTH_KINDS], { description: 'How the
 export const RequestSourceSchema = Type.Enum([...REQUEST_SOURCES], {
   description:
     "Who sent it: `client` (a plugin or script), `tester` (the UI's connection tester) or `ui` (the UI's own screens), as the `x-emulator-client` header says."
+})
+
+export const AnsweredBySchema = Type.Enum([...ANSWERED_BY], {
+  description:
+    'Who answered: the emulator, the upstream the request was forwarded to (docs/upstream.md), or a recording.'
 })
 
 const SOURCE_LIST = `(?:${REQUEST_SOURCES.join('|')})`
@@ -53,7 +58,8 @@ export const requestFilterProperties = {
       pattern: `^${SOURCE_LIST}(?:,${SOURCE_LIST})*$`,
       description: "Only these sources, comma-separated (`client,tester` leaves out the UI's own calls)."
     })
-  )
+  ),
+  answeredBy: Type.Optional(AnsweredBySchema)
 }
 
 export const RequestListQuery = Type.Object(
@@ -119,10 +125,20 @@ export const RequestSummarySchema = Type.Object(
         {
           ruleId: Type.String(),
           kind: Type.Enum([...FAULT_KINDS]),
-          label: Type.String({ description: 'The rule as it was when it fired (it may have changed or gone since).' })
+          label: Type.String({ description: 'The rule as it was when it fired (it may have changed or gone since).' }),
+          stage: Type.Enum([...FAULT_STAGES], {
+            description: 'before: the request was never answered (or forwarded); after: the upstream answered first.'
+          })
         },
         { description: 'The fault rule that delayed, failed, rate-limited or dropped the request.' }
       )
+    ),
+    answeredBy: AnsweredBySchema,
+    upstreamStatus: Nullable(
+      Type.Integer({ description: "The upstream's status for a forwarded request; null when it did not answer." })
+    ),
+    upstreamMs: Nullable(
+      Type.Number({ description: "The upstream's time to its answer's last byte, in ms; null when not forwarded." })
     )
   },
   { title: 'RequestSummary' }

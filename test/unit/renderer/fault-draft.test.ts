@@ -81,7 +81,8 @@ describe('fault rule editor rows', () => {
       jitterMs: null,
       status: 503,
       probability: 0.5,
-      retryAfterS: null
+      retryAfterS: null,
+      stage: 'before' as const
     }
     expect(ruleOf(draftOf(stored)).rule).toEqual({
       id: 'flt_1',

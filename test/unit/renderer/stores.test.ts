@@ -427,6 +427,9 @@ const summary = (id: number, patch: Partial<RequestSummary> = {}): RequestSummar
   source: 'client',
   errorCode: null,
   fault: null,
+  answeredBy: 'emulator',
+  upstreamStatus: null,
+  upstreamMs: null,
   ...patch
 })
 

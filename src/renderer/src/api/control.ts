@@ -39,6 +39,7 @@ import type {
   StateImportResponse
 } from '../../../shared/schemas/scenarios'
 import type { HealthResponse, ServerInfoResponse, SettingsResponse } from '../../../shared/schemas/server-info'
+import type { UpstreamResponse } from '../../../shared/schemas/upstream'
 import type { HttpClient } from './http'
 import type {
   ClockMove,
@@ -123,6 +124,10 @@ export function createControlApi(http: HttpClient, adminToken: string) {
       get<Answer<typeof SubscriptionStandingResponse>>(`/subscriptions/${id(subscriptionId)}`),
     subscriptionAction: async (subscriptionId: string, action: SubscriptionAction) =>
       send<Answer<typeof SubscriptionStandingResponse>>('POST', `/subscriptions/${id(subscriptionId)}/${action}`),
+
+    upstream: async () => (await get<Answer<typeof UpstreamResponse>>('/upstream')).upstream,
+    setUpstream: async (body: { url: string | null; routes?: string[] | null }) =>
+      (await send<Answer<typeof UpstreamResponse>>('PUT', '/upstream', body)).upstream,
 
     clock: () => get<Answer<typeof ClockResponse>>('/clock'),
     setClock: (body: ClockMove) => send<Answer<typeof ClockResponse>>('PUT', '/clock', body),

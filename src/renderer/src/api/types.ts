@@ -147,7 +147,10 @@ export type RequestEntry = Static<typeof RequestEntrySchema>
 /** The list query of the request log (filters and paging). */
 export type RequestQuery = Static<typeof RequestListQuery>
 /** The filters the Requests screen offers: a part of the list query, held as UI state. */
-export type RequestFilters = Pick<RequestQuery, 'surface' | 'status' | 'method' | 'productId' | 'path' | 'q' | 'source'>
+export type RequestFilters = Pick<
+  RequestQuery,
+  'surface' | 'status' | 'method' | 'productId' | 'path' | 'q' | 'source' | 'answeredBy'
+>
 
 // ---- Product credentials (service API, section 4.1) ----------------------------------------
 

@@ -37,10 +37,10 @@ export function Shell() {
 
   // The tab (and desktop window) title: where we are, and a moved clock or active faults.
   useEffect(() => {
-    document.title = [info.label, conditions.clock, conditions.faults, 'Plugin License Emulator']
+    document.title = [info.label, conditions.forwarding, conditions.clock, conditions.faults, 'Plugin License Emulator']
       .filter(Boolean)
       .join(' · ')
-  }, [info.label, conditions.clock, conditions.faults])
+  }, [info.label, conditions.forwarding, conditions.clock, conditions.faults])
 
   // A new screen: move focus to its title (not on first load).
   useEffect(() => {

@@ -4,12 +4,15 @@ import { formatOffsetShort } from '../format/date'
 import { buildHash } from '../navigation/routes'
 import { useConnection } from '../stores/connection'
 import { useSettings } from '../stores/settings'
+import { useForwardingLabel, useUpstream } from '../stores/upstream'
 
 export interface EmulatorConditions {
   /** "Clock +30 d", or null on system time. */
   clock: string | null
   /** "2 fault rules active", or null with none. */
   faults: string | null
+  /** "Forwarding /api/** to api.example.com", or null when forwarding is off (docs/upstream.md). */
+  forwarding: string | null
 }
 
 /** What makes the emulator answer differently from production right now. */
@@ -17,7 +20,9 @@ export function useConditions(): EmulatorConditions {
   const offsetMs = useConnection((state) => state.clockOffsetMs)
   const ruleCount = useSettings((state) => state.faults.data?.length ?? 0)
   const shift = formatOffsetShort(offsetMs / 1000)
+  const forwarding = useForwardingLabel()
   return {
+    forwarding,
     clock: Math.abs(offsetMs) < 60_000 ? null : `Clock ${shift}`,
     faults: ruleCount === 0 ? null : `${ruleCount} fault rule${ruleCount === 1 ? '' : 's'} active`
   }
@@ -32,11 +37,16 @@ export function StatusBar() {
   const dataVersion = useConnection((state) => state.dataVersion)
   const loadFaults = useSettings((state) => state.loadFaults)
   const loadClock = useSettings((state) => state.loadClock)
+  const loadUpstream = useUpstream((state) => state.loadUpstream)
   const conditions = useConditions()
 
   useEffect(() => {
     void loadFaults()
   }, [loadFaults, dataVersion])
+
+  useEffect(() => {
+    void loadUpstream()
+  }, [loadUpstream, dataVersion])
 
   useEffect(() => {
     const refresh = () => {
@@ -58,6 +68,12 @@ export function StatusBar() {
         <span className="status-bar__text">{conditions.faults ?? 'No fault rules'}</span>
         <a href={buildHash('scenarios')}>{conditions.faults ? 'Edit faults' : 'Add one'}</a>
       </p>
+      {conditions.forwarding && (
+        <p className="status-bar__item status-bar__item--on" data-testid="status-upstream">
+          <span className="status-bar__text">{conditions.forwarding}</span>
+          <a href={buildHash('scenarios')}>Change</a>
+        </p>
+      )}
     </footer>
   )
 }

@@ -3,6 +3,7 @@ import { refreshNow } from '../components/useNow'
 import { useConnection } from '../stores/connection'
 import { useSettings } from '../stores/settings'
 import { startOver } from '../stores/start-over'
+import { useUpstream } from '../stores/upstream'
 
 /**
  * Row changes reload the screens at most this often: a plugin validating in a loop changes a
@@ -41,6 +42,7 @@ export function followChanges(batch: ChangeBatch): void {
   if (kinds.has('clock')) void settings.loadClock()
   if (kinds.has('faults')) void settings.loadFaults()
   if (kinds.has('settings')) void settings.loadSettings()
+  if (kinds.has('upstream')) void useUpstream.getState().loadUpstream()
   // Moved time changes what licenses, trials and subscriptions say; settings change the header names shown.
   if (kinds.has('entity') || kinds.has('clock') || kinds.has('settings')) reloadSoon()
 }

@@ -53,6 +53,7 @@ export interface RequestsState {
 export function matchesFilters(entry: RequestSummary, filters: RequestFilters): boolean {
   if (filters.source && !filters.source.split(',').includes(entry.source)) return false
   if (filters.surface && entry.surface !== filters.surface) return false
+  if (filters.answeredBy && entry.answeredBy !== filters.answeredBy) return false
   if (filters.method && entry.method.toUpperCase() !== filters.method.toUpperCase()) return false
   if (filters.productId && entry.productId !== filters.productId) return false
   if (filters.path && !entry.path.toLowerCase().includes(filters.path.toLowerCase())) return false

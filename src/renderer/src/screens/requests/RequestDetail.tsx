@@ -63,6 +63,17 @@ function EntryView({ entry }: { entry: RequestEntry }) {
           },
           { label: 'Time taken', value: formatDuration(entry.durationMs) },
           { label: 'Sent by', value: SENT_BY[entry.source] },
+          {
+            label: 'Answered by',
+            value: (
+              <span data-testid="request-answered-by">
+                <Badge tone={entry.answeredBy === 'emulator' ? 'neutral' : 'info'}>{entry.answeredBy}</Badge>
+                {entry.upstreamStatus !== null
+                  ? ` upstream said ${entry.upstreamStatus}${entry.upstreamMs !== null ? ` in ${formatDuration(entry.upstreamMs)}` : ''}`
+                  : ''}
+              </span>
+            )
+          },
           ...(entry.errorCode ? [{ label: 'Error code', value: <code className="mono">{entry.errorCode}</code> }] : []),
           ...(entry.fault
             ? [

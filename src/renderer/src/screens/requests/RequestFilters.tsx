@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 
 import { SURFACES } from '../../../../shared/contract/inspector'
+import type { AnsweredBy } from '../../../../shared/contract/inspector'
 import type { Surface } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Button } from '../../components/Button'
@@ -133,6 +134,23 @@ export function RequestFilters() {
           >
             <option value="">All products</option>
             <ProductOptions products={products} />
+          </Select>
+        )}
+      </Field>
+      <Field label="Answered by" className="toolbar__field toolbar__field--narrow">
+        {(control) => (
+          <Select
+            {...control}
+            value={filters.answeredBy ?? ''}
+            onChange={(event) =>
+              setFilters({ answeredBy: (event.target.value || undefined) as AnsweredBy | undefined })
+            }
+            data-testid="filter-answered-by"
+          >
+            <option value="">Anyone</option>
+            <option value="emulator">Emulator</option>
+            <option value="upstream">Upstream</option>
+            <option value="recording">Recording</option>
           </Select>
         )}
       </Field>

@@ -178,6 +178,23 @@ export function RequestList() {
       skeletonWidth: 60
     },
     {
+      key: 'answeredBy',
+      header: 'By',
+      width: 96,
+      render: (entry) =>
+        entry.answeredBy === 'emulator' ? (
+          <span className="muted small">emulator</span>
+        ) : (
+          <Badge
+            tone="neutral"
+            title={`Answered by the ${entry.answeredBy}${entry.upstreamStatus !== null ? ` (status ${entry.upstreamStatus})` : ''}`}
+          >
+            <span data-testid="request-answered-by">{entry.answeredBy}</span>
+          </Badge>
+        ),
+      skeletonWidth: 50
+    },
+    {
       key: 'duration',
       header: 'Took',
       width: 80,

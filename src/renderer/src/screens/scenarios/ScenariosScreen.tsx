@@ -9,6 +9,7 @@ import { FaultEditor } from './FaultEditor'
 import { PresetsCard } from './PresetsCard'
 import { ServerSettingsCard } from './ServerSettingsCard'
 import { StateCard } from './StateCard'
+import { UpstreamCard } from './UpstreamCard'
 
 export function ScenariosScreen() {
   const loadSettings = useSettings((state) => state.loadSettings)
@@ -31,6 +32,7 @@ export function ScenariosScreen() {
         <div className="stack stack--loose">
           <StateCard />
           <ServerSettingsCard />
+          <UpstreamCard />
         </div>
       </div>
       <FaultEditor />
