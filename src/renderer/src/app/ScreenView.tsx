@@ -3,6 +3,7 @@ import { CredentialsScreen } from '../screens/credentials/CredentialsScreen'
 import { DevelopersScreen } from '../screens/developers/DevelopersScreen'
 import { LibraryScreen } from '../screens/library/LibraryScreen'
 import { OverviewScreen } from '../screens/overview/OverviewScreen'
+import { RecordingsScreen } from '../screens/recordings/RecordingsScreen'
 import { RequestsScreen } from '../screens/requests/RequestsScreen'
 import { ScenariosScreen } from '../screens/scenarios/ScenariosScreen'
 import { TesterScreen } from '../screens/tester/TesterScreen'
@@ -22,6 +23,8 @@ export function ScreenView({ route }: { route: Route }) {
       return <LibraryScreen params={route.params} />
     case 'requests':
       return <RequestsScreen />
+    case 'recordings':
+      return <RecordingsScreen />
     case 'scenarios':
       return <ScenariosScreen />
   }

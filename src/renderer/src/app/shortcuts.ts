@@ -11,6 +11,7 @@ export const SCREEN_KEYS: Record<string, ScreenId> = {
   t: 'tester',
   l: 'library',
   r: 'requests',
+  e: 'recordings',
   s: 'scenarios'
 }
 
@@ -20,7 +21,7 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 /**
- * The keyboard shortcuts: Ctrl+K (⌘K) or "/" opens Find; "g" then o, d, c, t, l, r or s goes to
+ * The keyboard shortcuts: Ctrl+K (⌘K) or "/" opens Find; "g" then o, d, c, t, l, r, e or s goes to
  * a screen. Letters are ignored while typing in a field or while a dialog is open.
  */
 export function useShortcuts(openFind: () => void): void {

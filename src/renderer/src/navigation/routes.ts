@@ -7,6 +7,7 @@ export const SCREEN_IDS = [
   'tester',
   'library',
   'requests',
+  'recordings',
   'scenarios'
 ] as const
 export type ScreenId = (typeof SCREEN_IDS)[number]
@@ -56,6 +57,12 @@ export const SCREENS: readonly ScreenInfo[] = [
     navLabel: 'Requests',
     label: 'Requests',
     description: 'Every service API request, live, redacted.'
+  },
+  {
+    id: 'recordings',
+    navLabel: 'Recordings',
+    label: 'Recordings',
+    description: 'Record real traffic, replay it offline, and turn it into a scenario.'
   },
   {
     id: 'scenarios',
