@@ -276,7 +276,7 @@ function RecordingList() {
     }
   ]
   return (
-    <Card title="Recordings" description="Newest first. A download holds no secret: attach it to a bug report." flush>
+    <Card title="Recordings" description="Newest first. A download holds no secret: attach it to a bug report.">
       <Table
         caption="Recordings"
         columns={columns}
