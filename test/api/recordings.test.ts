@@ -1,11 +1,15 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { killAllCli, startServeCli } from '../support/cli-process'
 import { addFile, createCustomer, getLibrary, libraryTokenOf, localPath, purchase } from '../support/commerce'
 import { databaseFileBytes } from '../support/database'
 import { startEmulator, useEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
+import { makeTempDir } from '../support/temp-dir'
 
 /** One call of the recorded flow, made again the same way for the replay. */
 interface FlowCall {
@@ -246,6 +250,32 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
       }
     } finally {
       await fresh.close()
+    }
+  })
+
+  it('replays a recording file from the start with serve --replay FILE --replay-strict', async () => {
+    const dir = makeTempDir('replay-cli')
+    try {
+      const file = join(dir.path, 'bug.recording.json')
+      writeFileSync(file, JSON.stringify(document))
+      const served = await startServeCli(['--port', '0', '--db', ':memory:', '--replay', file, '--replay-strict'])
+      const headers = { 'content-type': 'application/json', ...pluginClient(proxy, credential).headers }
+      const call = (instanceId: string, nonce: string) =>
+        fetch(`${served.baseUrl}/api/license/v1/validate`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ license_key: licenseKey, instance_id: instanceId, nonce })
+        })
+      const matched = await call('machine-2', 'nonce-2')
+      expect(matched.status).toBe(200)
+      expect(matched.headers.get('x-emulator-source')).toBe('recording')
+      expect(await matched.text()).toBe(JSON.stringify(document.exchanges[4].response.body.json))
+      const unknown = await call('machine-2', 'nonce-other')
+      expect(unknown.status).toBe(404)
+      expect(((await unknown.json()) as Record<string, unknown>).differs).toBe('body.nonce')
+    } finally {
+      await killAllCli()
+      dir.remove()
     }
   })
 
