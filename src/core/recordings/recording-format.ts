@@ -1,3 +1,7 @@
+import type { Static } from 'typebox'
+
+import type { RecordingSummarySchema } from '../../shared/schemas/recordings'
+
 /**
  * The recording document (docs/upstream.md, "Record, replay, reproduce"): forwarded exchanges in
  * the order they happened, every secret replaced by a fingerprint under the recording's own salt.
@@ -60,13 +64,5 @@ export interface RecordingDocument {
   exchanges: RecordedExchange[]
 }
 
-/** What the list of recordings shows of one. */
-export interface RecordingSummary {
-  id: string
-  name: string
-  startedAt: string
-  stoppedAt: string | null
-  upstreamUrl: string | null
-  exchanges: number
-  refused: number
-}
+/** What the list of recordings shows of one (its wire shape, src/shared/schemas/recordings.ts). */
+export type RecordingSummary = Static<typeof RecordingSummarySchema>

@@ -1,13 +1,11 @@
+import type { Static } from 'typebox'
+
 import type { RecordingDocument } from '../../core/recordings/recording-format'
 import type { ReplaySettings } from '../../core/recordings/replay'
+import type { ReplayStateSchema } from '../../shared/schemas/recordings'
 
 /** What is being replayed (docs/upstream.md): read by GET /_emulator/replay and the UI. */
-export interface ReplayState {
-  active: boolean
-  recording: { id: string; name: string; exchanges: number } | null
-  strict: boolean
-  resign: boolean
-}
+export type ReplayState = Static<typeof ReplayStateSchema>
 
 /** The replay in force, decorated as `app.replay`; set by PUT /_emulator/replay and `serve --replay`. */
 export interface ReplayControl {

@@ -1,32 +1,20 @@
+import type { Static } from 'typebox'
 import { create } from 'zustand'
 
+import type {
+  RecordingSummarySchema,
+  ReplayStateSchema,
+  ScenarioFromRecordingResponse
+} from '../../../shared/schemas/recordings'
 import { saveTextFile } from '../platform/save-file'
 import { requireApi } from './connection'
 import { idle, loadInto, ready } from './resource'
 import type { Resource } from './resource'
 
 /** One recording as the list shows it (docs/upstream.md, "Record, replay, reproduce"). */
-export interface RecordingSummary {
-  id: string
-  name: string
-  startedAt: string
-  stoppedAt: string | null
-  upstreamUrl: string | null
-  exchanges: number
-  refused: number
-}
-
-export interface ReplayState {
-  active: boolean
-  recording: { id: string; name: string; exchanges: number } | null
-  strict: boolean
-  resign: boolean
-}
-
-export interface ScenarioNote {
-  field: string
-  note: string
-}
+export type RecordingSummary = Static<typeof RecordingSummarySchema>
+export type ReplayState = Static<typeof ReplayStateSchema>
+export type ScenarioNote = Static<typeof ScenarioFromRecordingResponse>['notes'][number]
 
 export interface RecordingsState {
   recordings: Resource<RecordingSummary[]>
