@@ -21,6 +21,7 @@ import { runMemory } from './lib/phase-memory.mjs'
 import { runScale } from './lib/phase-scale.mjs'
 import { runThroughput } from './lib/phase-throughput.mjs'
 import { runUi } from './lib/phase-ui.mjs'
+import { runUpstream } from './lib/phase-upstream.mjs'
 import { evaluateTargets, formatReport, withRatios, writeResults } from './lib/report.mjs'
 import { bestRound, bestRoundPerRun } from './lib/rounds.mjs'
 import { formatSummary, summariseProfile } from './profile-summary.mjs'
@@ -63,6 +64,7 @@ async function main() {
   let memory = null
   let ui = null
   let generators = null
+  let upstream = null
   try {
     if (phases.has('generators')) {
       log('generator check (bare Fastify and the limit, with each load generator)')
@@ -95,6 +97,10 @@ async function main() {
     if (runs.some((run) => run.name.startsWith('library-'))) {
       log('library service time, in process: where it goes')
       librarySplit = runLibrarySplit(log)
+    }
+    if (phases.has('upstream')) {
+      log('forwarding: a validate through the proxy against the upstream directly')
+      upstream = await runUpstream(config, fixtures, workDir, log)
     }
     if (phases.has('scale')) {
       log('scale')
@@ -146,6 +152,7 @@ async function main() {
     coldStart,
     memory,
     ui,
+    upstream,
     targets: evaluateTargets({ limit, runs, coldStart, memory, ui }),
     profiles: null
   }

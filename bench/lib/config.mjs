@@ -8,7 +8,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build]
   --profile    run each emulator under node --cpu-prof (bench/profiles/) and print the
                top self-time functions of each profile
   --no-build   use the existing out/main/cli.js instead of running electron-vite build first
-  --only LIST  comma-separated phases: baseline,generators,throughput,coldstart,memory,scale,ui
+  --only LIST  comma-separated phases: baseline,generators,throughput,upstream,coldstart,memory,scale,ui
                (the baseline always runs when throughput or scale does: ratios need it;
                generators measures bare Fastify and the limit with both generators)
   --generator NAME  the load generator of the timed runs: wrk (default; Debian: apt-get
@@ -23,7 +23,7 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build]
 /** The load generators of the timed runs (bench/lib/generators). */
 export const GENERATORS = ['wrk', 'autocannon']
 
-export const PHASES = ['baseline', 'generators', 'throughput', 'coldstart', 'memory', 'scale', 'ui']
+export const PHASES = ['baseline', 'generators', 'throughput', 'upstream', 'coldstart', 'memory', 'scale', 'ui']
 
 /**
  * @typedef {object} BenchConfig

@@ -18,9 +18,10 @@ import { startServerProcess } from './server-process.mjs'
  * @param {object} options
  * @param {string} options.databasePath  a file the bench created the folder of (fresh or pre-seeded)
  * @param {string | null} [options.profileName]  when set, run under --cpu-prof into bench/profiles/<name>.cpuprofile
+ * @param {string[]} [options.extraArgs]  more `serve` flags (the upstream phase's --upstream URL)
  * @returns {Promise<Emulator>}
  */
-export async function startEmulator({ databasePath, profileName = null }) {
+export async function startEmulator({ databasePath, profileName = null, extraArgs = [] }) {
   const adminToken = `bench-${randomBytes(12).toString('hex')}`
   const nodeArgs = profileName ? cpuProfArgs(profileName) : []
   const server = await startServerProcess({
@@ -37,7 +38,8 @@ export async function startEmulator({ databasePath, profileName = null }) {
       '--admin-token',
       adminToken,
       '--log-level',
-      'error'
+      'error',
+      ...extraArgs
     ],
     nodeArgs,
     cwd: projectRoot

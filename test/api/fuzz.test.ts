@@ -195,13 +195,18 @@ function contractProblem(status: number, contentType: string | null, text: strin
 }
 
 let serving: ServingCli
+/**
+ * FUZZ_UPSTREAM=1 (docs/upstream.md): the fuzzed serve forwards the service API to a second
+ * serve, which holds the data; the control plane calls go to that second one.
+ */
+let platform: ServingCli | null = null
 let operations: Operation[]
 let developerToken = ''
 let libraryToken = ''
 let baseState: Record<string, any>
 
 async function control(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${serving.baseUrl}/_emulator${path}`, {
+  const response = await fetch(`${(platform ?? serving).baseUrl}/_emulator${path}`, {
     method,
     headers: { 'x-emulator-token': ADMIN_TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body)
@@ -210,16 +215,9 @@ async function control(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  serving = await startServeCli([
-    '--port',
-    '0',
-    '--db',
-    ':memory:',
-    '--admin-token',
-    ADMIN_TOKEN,
-    '--log-level',
-    'error'
-  ])
+  const args = ['--port', '0', '--db', ':memory:', '--admin-token', ADMIN_TOKEN, '--log-level', 'error']
+  if (process.env.FUZZ_UPSTREAM) platform = await startServeCli(args)
+  serving = await startServeCli(platform ? [...args, '--upstream', platform.baseUrl] : args)
   expect((await control('POST', '/presets/full-library')).status).toBe(200)
   baseState = (await control('GET', '/state')).body.state
   developerToken = (await control('POST', '/developers/dev_demo/session', {})).body.token

@@ -2,7 +2,10 @@ import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
+import type { ForwardedExchange } from '../../src/core/upstream/forwarded-exchange'
 import { useEmulator } from '../support/emulator'
+import { parseSocketAnswer } from '../support/raw-http'
+import type { SocketAnswer } from '../support/raw-http'
 import { startUpstreamDouble } from '../support/upstream-double'
 import type { UpstreamDouble } from '../support/upstream-double'
 
@@ -11,30 +14,13 @@ import type { UpstreamDouble } from '../support/upstream-double'
  * requests say `Connection: close`). The socket is not half-closed: Node's server would take a
  * FIN before the answer for a client gone, and a forwarded answer takes a moment.
  */
-function sendRawBytes(
-  baseUrl: string,
-  bytes: string
-): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+function sendKeepingOpen(baseUrl: string, bytes: string): Promise<SocketAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port: Number(new URL(baseUrl).port) })
     const chunks: Buffer[] = []
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', reject)
-    socket.on('close', () => {
-      const raw = Buffer.concat(chunks).toString('utf8')
-      const split = raw.indexOf('\r\n\r\n')
-      const [statusLine = '', ...lines] = (split === -1 ? raw : raw.slice(0, split)).split('\r\n')
-      const headers: Record<string, string> = {}
-      for (const line of lines) {
-        const colon = line.indexOf(':')
-        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
-      }
-      resolve({
-        status: Number(statusLine.split(' ')[1] ?? 0),
-        headers,
-        text: split === -1 ? '' : raw.slice(split + 4)
-      })
-    })
+    socket.on('close', () => resolve(parseSocketAnswer(Buffer.concat(chunks).toString('utf8'))))
     socket.write(bytes)
   })
 }
@@ -57,7 +43,7 @@ describe('forwarding over HTTP/1.1', () => {
   const host = () => new URL(proxy.baseUrl).host
 
   it('passes method, path and the raw query unchanged, and sets Host to the upstream', async () => {
-    const answer = await sendRawBytes(
+    const answer = await sendKeepingOpen(
       proxy.baseUrl,
       `GET /api/library/anything?b=2&a=1&a=%2F&empty&x=a+b HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`
     )
@@ -72,7 +58,7 @@ describe('forwarding over HTTP/1.1', () => {
   it('passes a chunked upload on byte for byte', async () => {
     const body = '{"license_key":"K-1","instance_id":"chunked"}'
     const chunked = `${(20).toString(16)}\r\n${body.slice(0, 20)}\r\n${(body.length - 20).toString(16)}\r\n${body.slice(20)}\r\n0\r\n\r\n`
-    const answer = await sendRawBytes(
+    const answer = await sendKeepingOpen(
       proxy.baseUrl,
       `POST /api/license/v1/validate HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${chunked}`
     )
@@ -117,7 +103,7 @@ describe('forwarding over HTTP/1.1', () => {
       })
       response.end('{"ok":true}')
     })
-    const answer = await sendRawBytes(
+    const answer = await sendKeepingOpen(
       proxy.baseUrl,
       `GET /api/library HTTP/1.1\r\nHost: ${host()}\r\nConnection: close, x-hop\r\nx-hop: 1\r\nKeep-Alive: timeout=5\r\n` +
         `Proxy-Authorization: Basic Zm9vOmJhcg==\r\nTE: trailers\r\nx-svc-app-id: app_kept\r\n\r\n`
@@ -138,7 +124,7 @@ describe('forwarding over HTTP/1.1', () => {
     upstream.answer((_request, response) => {
       response.writeHead(302, { location: '/api/library/elsewhere' }).end()
     })
-    const answer = await sendRawBytes(
+    const answer = await sendKeepingOpen(
       proxy.baseUrl,
       `GET /api/library HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`
     )
@@ -260,5 +246,51 @@ describe('forwarding over HTTP/1.1', () => {
     }
     expect(flagBeforeLast).toBe(true)
     expect(received).toBe(total)
+  })
+
+  it('hands each completed exchange to the observers with a decompressed copy; a throwing observer hurts nothing', async () => {
+    const seen: ForwardedExchange[] = []
+    proxy.app.upstream.addObserver({
+      observe() {
+        throw new Error('a broken observer')
+      }
+    })
+    proxy.app.upstream.addObserver({ observe: (exchange) => seen.push(exchange) })
+    const gzipped = gzipSync(Buffer.from('{"ok":true,"valid":true}'))
+    upstream.answer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipped)
+    })
+    const response = await fetch(`${proxy.baseUrl}/api/license/v1/validate?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"license_key":"K-9"}'
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ ok: true, valid: true })
+    for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(seen).toHaveLength(1)
+    const exchange = seen[0] as ForwardedExchange
+    expect(exchange).toMatchObject({
+      method: 'POST',
+      path: '/api/license/v1/validate',
+      rawQuery: 'x=1',
+      upstreamUrl: upstream.baseUrl,
+      status: 200,
+      responseBodyTruncated: false
+    })
+    expect(exchange.responseBody?.toString('utf8')).toBe('{"ok":true,"valid":true}')
+    expect(exchange.requestBody?.toString('utf8')).toBe('{"license_key":"K-9"}')
+    expect(exchange.responseHeaders['content-encoding']).toBe('gzip')
+  })
+
+  it('fetches from the upstream for the emulator itself (app.upstream.fetch), over the same connection settings', async () => {
+    upstream.answer((request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ keys: [], path: request.url }))
+    })
+    const fetched = await proxy.app.upstream.fetch('/.well-known/jwks.json')
+    expect(fetched.status).toBe(200)
+    expect(JSON.parse(fetched.body.toString('utf8'))).toEqual({ keys: [], path: '/.well-known/jwks.json' })
   })
 })

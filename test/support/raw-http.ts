@@ -71,26 +71,28 @@ export function sendRawBytes(baseUrl: string, bytes: string | Buffer): Promise<S
     const chunks: Buffer[] = []
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', reject)
-    socket.on('close', () => {
-      const raw = Buffer.concat(chunks).toString('utf8')
-      const split = raw.indexOf('\r\n\r\n')
-      const head = split === -1 ? raw : raw.slice(0, split)
-      const text = split === -1 ? '' : raw.slice(split + 4)
-      const [statusLine = '', ...headerLines] = head.split('\r\n')
-      const headers: Record<string, string> = {}
-      for (const line of headerLines) {
-        const colon = line.indexOf(':')
-        if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
-      }
-      let body: Record<string, any> | undefined
-      try {
-        body = JSON.parse(text) as Record<string, any>
-      } catch {
-        body = undefined
-      }
-      resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, text, body })
-    })
+    socket.on('close', () => resolve(parseSocketAnswer(Buffer.concat(chunks).toString('utf8'))))
     // The server answers and closes; a request it would wait on is ended from this side.
     socket.end(bytes)
   })
+}
+
+/** The first answer in the bytes a server sent on a connection: status, headers, body text (and JSON). */
+export function parseSocketAnswer(raw: string): SocketAnswer {
+  const split = raw.indexOf('\r\n\r\n')
+  const head = split === -1 ? raw : raw.slice(0, split)
+  const text = split === -1 ? '' : raw.slice(split + 4)
+  const [statusLine = '', ...headerLines] = head.split('\r\n')
+  const headers: Record<string, string> = {}
+  for (const line of headerLines) {
+    const colon = line.indexOf(':')
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  let body: Record<string, any> | undefined
+  try {
+    body = JSON.parse(text) as Record<string, any>
+  } catch {
+    body = undefined
+  }
+  return { status: Number(statusLine.split(' ')[1] ?? 0), headers, text, body }
 }

@@ -130,4 +130,37 @@ describe('serve options', () => {
     expect(usageErrorOf('--log-level', 'loud').message).toContain('--log-level')
     expect(usageErrorOf('--db=').message).toContain('--db')
   })
+
+  it('takes --upstream with its routes, CA file and timeouts (docs/upstream.md); off by default', () => {
+    expect(parse().upstream).toBeNull()
+    expect(
+      parse(
+        '--upstream',
+        'https://api.example.com/',
+        '--upstream-routes',
+        '/api/license/**, /.well-known/**',
+        '--upstream-ca',
+        'ca.pem',
+        '--upstream-first-byte-timeout-ms',
+        '250'
+      ).upstream
+    ).toEqual({
+      url: 'https://api.example.com',
+      routes: ['/api/license/**', '/.well-known/**'],
+      caPath: resolve('ca.pem'),
+      connectTimeoutMs: undefined,
+      firstByteTimeoutMs: 250
+    })
+  })
+
+  it('refuses a bad upstream URL, a bad route, a stray --upstream-ca and a bad timeout', () => {
+    expect(usageErrorOf('--upstream', 'ftp://example.test').message).toContain('--upstream')
+    expect(usageErrorOf('--upstream', 'http://127.0.0.1:1', '--upstream-routes', '/api/**x').message).toContain(
+      '--upstream-routes'
+    )
+    expect(usageErrorOf('--upstream-ca', 'ca.pem').message).toContain('needs --upstream')
+    expect(usageErrorOf('--upstream', 'http://127.0.0.1:1', '--upstream-connect-timeout-ms', '0').message).toContain(
+      '--upstream-connect-timeout-ms'
+    )
+  })
 })

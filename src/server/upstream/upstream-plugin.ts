@@ -279,7 +279,7 @@ export const upstreamForwarding = fp(
               path: pathOnly,
               rawQuery,
               requestHeaders: { ...forwardedRequest.headers },
-              requestBody: requestCopy === null ? null : (requestCopy as BodyCopy).head,
+              requestBody: requestCopy === null ? null : requestCopy.head,
               upstreamUrl: route.url,
               status: upstreamStatus,
               responseHeaders: upstreamHeaders,
@@ -288,8 +288,11 @@ export const upstreamForwarding = fp(
               startedAt,
               durationMs: performance.now() - started
             }
-            // Handed on once the client has the whole answer: an observer's work never delays it.
-            forwardedReply.raw.once('finish', () => internals.notify(exchange))
+            // Handed on once the client's answer is over (sent, or cut by a fault): an observer's
+            // work never delays it. An `after` fault may have answered before the upstream's body ended.
+            const raw = forwardedReply.raw
+            if (raw.writableFinished || raw.destroyed) internals.notify(exchange)
+            else raw.once('close', () => internals.notify(exchange))
           }
           const fault = forwardedRequest.fault
           if (fault && fault.rule.stage === 'after') {
@@ -309,6 +312,8 @@ export const upstreamForwarding = fp(
           void forwardedReply.send(tapped)
         }
       })
+      // reply-from has taken the body stream; until the copy is complete the recorder must not see it.
+      if (hasBody) request.body = undefined
       return reply
     })
   },

@@ -167,7 +167,24 @@ function RuleRow({
             />
           )}
         </Field>
-        <p className="fault-rule__summary small muted">{preview ? describeRule(preview) : KIND_HELP[draft.kind]}</p>
+        <Field label="Stage" className="fault-field fault-field--num">
+          {(control) => (
+            <Select
+              {...control}
+              value={draft.stage ?? 'before'}
+              title="With forwarding on: before the upstream is called (it never is), or after it answered"
+              onChange={(event) => onChange({ stage: event.target.value === 'after' ? 'after' : 'before' })}
+              data-testid="fault-stage"
+            >
+              <option value="before">Before</option>
+              <option value="after">After upstream</option>
+            </Select>
+          )}
+        </Field>
+        <p className="fault-rule__summary small muted">
+          {preview ? describeRule(preview) : KIND_HELP[draft.kind]}
+          {preview?.stage === 'after' ? ' (after the upstream answered)' : ''}
+        </p>
       </div>
       <IconButton icon="trash" label={`Remove rule ${index + 1}`} needsServer={false} onClick={onRemove} />
     </li>

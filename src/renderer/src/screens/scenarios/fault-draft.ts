@@ -24,6 +24,8 @@ export interface FaultDraft {
   status: string
   probability: string
   retryAfterS: string
+  /** docs/upstream.md: `after` acts on the upstream's answer (forwarded requests only). Absent: before. */
+  stage?: 'before' | 'after'
 }
 
 export const KIND_LABELS: Record<FaultKind, string> = {
@@ -101,7 +103,8 @@ export function draftOf(rule: FaultRule): FaultDraft {
     jitterMs: text(rule.jitterMs),
     status: text(rule.status),
     probability: rule.probability === 1 ? '' : String(rule.probability),
-    retryAfterS: text(rule.retryAfterS)
+    retryAfterS: text(rule.retryAfterS),
+    ...(rule.stage === 'after' ? { stage: 'after' as const } : {})
   }
 }
 
@@ -164,6 +167,7 @@ export function ruleOf(draft: FaultDraft): { rule: FaultRuleInput | null; errors
   if (uses.status && status.value !== null) rule.status = status.value
   if (uses.retryAfterS && retry.value !== null) rule.retryAfterS = retry.value
   if (probability !== null) rule.probability = probability
+  if (draft.stage === 'after') rule.stage = 'after'
   return { rule, errors }
 }
 
