@@ -159,7 +159,7 @@ export const recordingControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
     },
     async (request) => {
       const { recording, strict, resign } = request.body
-      const replay = app.replay.set((recording) ?? null, {
+      const replay = app.replay.set(recording ?? null, {
         strict: strict ?? false,
         resign: resign ?? false
       })
