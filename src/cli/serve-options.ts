@@ -19,6 +19,9 @@ export interface ServeOptions {
   requestLogSize: number
   /** A scenario document to load at start (replacing the state). */
   scenarioPath: string | null
+  /** A recording document to replay from the start (docs/upstream.md), and whether unmatched requests get 404. */
+  replayPath: string | null
+  replayStrict: boolean
   /** Print one JSON line on stdout when ready (for scripts), instead of the two lines for people. */
   readyJson: boolean
   /** Forwarding to the real platform (docs/upstream.md); null: off. */
@@ -48,6 +51,8 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --no-runtime-key        no key file: new credentials are unrecoverable
   --strict                hide debugging details, as a production service would
   --scenario FILE         load a scenario document at start (replaces the state)
+  --replay FILE           answer matching requests from a recording document
+  --replay-strict         with --replay: unmatched requests get 404 NO_RECORDED_MATCH
   --log-level LEVEL       ${LOG_LEVELS.join(', ').replace('warn', 'warn (default)')}
   --request-log-size N    requests the inspector keeps (default 5000)
   --upstream URL          forward the service API to the real platform at URL
@@ -64,7 +69,7 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   -v, --version           print the version
 
   Exit codes: 0 stopped by SIGTERM/SIGINT, 1 other failure, 2 bad option, 3 port in use,
-  4 scenario unreadable or invalid, 5 database locked or not a database.`
+  4 scenario or recording unreadable or invalid, 5 database locked or not a database.`
 
 /** A bad command line: the message, then the usage of the command that was given. */
 export class UsageError extends Error {
@@ -93,6 +98,8 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
         'no-runtime-key': { type: 'boolean', default: false },
         strict: { type: 'boolean', default: false },
         scenario: { type: 'string' },
+        replay: { type: 'string' },
+        'replay-strict': { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'warn' },
         'request-log-size': { type: 'string', default: '5000' },
         'ready-json': { type: 'boolean', default: false },
@@ -127,6 +134,9 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   if (!(LOG_LEVELS as readonly string[]).includes(values['log-level'])) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${values['log-level']}".`)
   }
+  if (values.replay !== undefined && values.replay.trim() === '') throw new UsageError('--replay takes a file path.')
+  if (values['replay-strict'] && values.replay === undefined)
+    throw new UsageError('--replay-strict goes with --replay FILE.')
   const upstream = upstreamOf(values)
   return {
     upstream,
@@ -140,6 +150,8 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     logLevel: values['log-level'],
     requestLogSize,
     scenarioPath: values.scenario ? resolve(values.scenario) : null,
+    replayPath: values.replay ? resolve(values.replay) : null,
+    replayStrict: values['replay-strict'],
     readyJson: values['ready-json']
   }
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 
 import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/runtime-key-file'
+import type { RecordingDocument } from '../core/recordings/recording-format'
 import { acquireDatabaseLock, databaseLockPathFor } from '../core/store/database-lock'
 import type { DatabaseLock } from '../core/store/database-lock'
 import { buildServer } from '../server/build-server'
@@ -62,6 +63,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
         : undefined
     })
     if (options.scenarioPath) loadScenario(app, options.scenarioPath)
+    if (options.replayPath) loadReplay(app, options.replayPath, options.replayStrict)
     await app.listen({ host: options.host, port: options.port })
     return running(app, options, adminToken, lock)
   } catch (error) {
@@ -139,19 +141,28 @@ function loadScenario(app: FastifyInstance, path: string): void {
   }
 }
 
-function readScenario(path: string): unknown {
+function loadReplay(app: FastifyInstance, path: string, strict: boolean): void {
+  const document = readScenario(path, 'recording')
+  try {
+    app.replay.set(document as RecordingDocument, { strict, resign: false })
+  } catch (error) {
+    throw new ScenarioError(`the recording ${path} cannot be replayed: ${(error as Error).message}`)
+  }
+}
+
+function readScenario(path: string, what: 'scenario' | 'recording' = 'scenario'): unknown {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
     throw new ScenarioError(
-      `cannot read the scenario ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
+      `cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
     )
   }
   try {
     return JSON.parse(text) as unknown
   } catch {
-    throw new ScenarioError(`the scenario ${path} is not valid JSON`)
+    throw new ScenarioError(`the ${what} ${path} is not valid JSON`)
   }
 }
 

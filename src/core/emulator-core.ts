@@ -49,6 +49,8 @@ import { createLicensingService } from './licensing/licensing-service'
 import type { LicensingService } from './licensing/licensing-service'
 import { createProductService } from './products/products'
 import type { ProductService } from './products/products'
+import { createRecordingService } from './recordings/recording-service'
+import type { RecordingService } from './recordings/recording-service'
 import { createStateService } from './scenarios/state-service'
 import type { StateService } from './scenarios/state-service'
 import { createRuntimeSettings, DEFAULT_HEADER_PREFIX } from './settings/runtime-settings'
@@ -113,6 +115,8 @@ export interface EmulatorCore {
   faults: FaultRules
   requests: RequestLog
   state: StateService
+  /** Recordings of forwarded traffic (docs/upstream.md): not emulator data, a reset leaves them. */
+  recordings: RecordingService
   /** Header prefix, strict mode, grace period: changed at runtime, carried by a scenario. */
   settings: RuntimeSettings
   /** Every change to state, announced as it happens (the UI's live view follows it). */
@@ -203,6 +207,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     faults,
     requests,
     state: createStateService({ store, clock, secretBox, faults, settings, requests, changes }),
+    recordings: createRecordingService({ store, clock }),
     settings,
     changes,
     counts: createRecordCounts(store, requests),

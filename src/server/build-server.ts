@@ -28,6 +28,8 @@ import { storageWrites } from './plugins/storage-writes'
 import { tolerantRequests } from './plugins/tolerant-requests'
 import { trustedOrigins } from './plugins/trusted-origins'
 import { webViewCors } from './plugins/web-view-cors'
+import { recordingObserver } from './recordings/recording-observer'
+import { replayPlugin } from './recordings/replay-plugin'
 import { controlPlaneRoutes } from './routes/control-plane'
 import { developerPluginKeysRoutes } from './routes/developer-plugin-keys'
 import { downloadRoutes } from './routes/downloads'
@@ -195,9 +197,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     await app.register(upstreamAccess, { upstream: options.upstream })
     await app.register(faultInjection)
     await app.register(storageWrites)
+    // Before forwarding and the routes: a replayed answer is given before either would act.
+    await app.register(replayPlugin, { initial: options.replay })
     await app.register(upstreamForwarding)
-    // Watches what the forwarding hands its observers: registered after it.
+    // These watch what the forwarding hands its observers: registered after it.
     await app.register(driftCheck)
+    await app.register(recordingObserver)
 
     await app.register(developerPluginKeysRoutes, { prefix: MANAGEMENT_PREFIX })
     await app.register(pluginConnectionRoutes, { prefix: '/api/plugin-connections' })

@@ -46,6 +46,8 @@ export interface ServerOptions {
   closeConnections?: 'all' | 'idle' | undefined
   /** Forwarding to the real platform at start (docs/upstream.md); off by default. */
   upstream?: UpstreamOptions | undefined
+  /** `serve --replay FILE [--replay-strict]`: a recording document in force from the start (docs/upstream.md). */
+  replay?: { document: unknown; strict: boolean; resign?: boolean } | undefined
 }
 
 export { DEFAULT_HEADER_PREFIX } from '../core/settings/runtime-settings'

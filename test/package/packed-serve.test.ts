@@ -35,6 +35,7 @@ describe('the npm package', () => {
       'bin/plugin-license-emulator.js',
       'out/main/cli.js',
       'out/renderer/index.html',
+      'resources/recording.schema.json',
       'resources/scenario.schema.json',
       'resources/scenarios/ci.json',
       'package.json',

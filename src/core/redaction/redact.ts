@@ -24,10 +24,19 @@ const SECRET_PATTERNS: readonly RegExp[] = [
 const SHORTEST_SECRET = 19
 
 export function redactText(text: string): string {
+  return replaceSecretShapes(text, previewOf)
+}
+
+/**
+ * `text` with every run that has a secret's shape (plugin key or secret, claim token, any JWT)
+ * replaced by `replace(run)`: the one place a secret is recognised by its shape (redaction,
+ * recordings' fingerprints and their write-time check all go through it).
+ */
+export function replaceSecretShapes(text: string, replace: (run: string) => string): string {
   // Most values (header values, ids, codes) cannot hold a secret: answered without a regex.
   if (text.length < SHORTEST_SECRET || (!text.includes('_') && !text.includes('eyJ'))) return text
   let out = text
-  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, (match) => previewOf(match))
+  for (const pattern of SECRET_PATTERNS) out = out.replace(pattern, (match) => replace(match))
   return out
 }
 

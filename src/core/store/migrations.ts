@@ -325,6 +325,29 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE request_log ADD COLUMN upstream_ms REAL;
       ALTER TABLE request_log ADD COLUMN fault_stage TEXT;
     `
+  },
+  {
+    version: 10,
+    name: 'recordings of forwarded traffic',
+    // Not emulator data: a reset or a scenario import leaves them (docs/upstream.md). Exchanges
+    // are stored fingerprinted, one row each, in the order they happened.
+    sql: `
+      CREATE TABLE recordings (
+        id           TEXT PRIMARY KEY,
+        name         TEXT NOT NULL,
+        salt         TEXT NOT NULL,
+        upstream_url TEXT,
+        started_at   TEXT NOT NULL,
+        stopped_at   TEXT,
+        refused      INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE recording_exchanges (
+        recording_id TEXT NOT NULL REFERENCES recordings (id) ON DELETE CASCADE,
+        seq          INTEGER NOT NULL,
+        exchange     TEXT NOT NULL,
+        PRIMARY KEY (recording_id, seq)
+      );
+    `
   }
 ]
 

@@ -138,8 +138,10 @@ function capturedPayload(payload: unknown): CapturedPayload {
 
 /** Who answered a request, and what the upstream said when it was forwarded. */
 function answerOf(request: FastifyRequest, reply: FastifyReply): Pick<RequestCapture, 'answeredBy' | 'upstream'> {
+  const source = reply.getHeader('x-emulator-source')
+  // Replay answers before forwarding (docs/upstream.md): a recorded answer never reached the upstream.
+  if (source === 'recording') return { answeredBy: 'recording', upstream: null }
   const route = request.upstreamRoute
   if (!route) return { answeredBy: 'emulator', upstream: null }
-  const source = reply.getHeader('x-emulator-source')
   return { answeredBy: source === 'upstream' ? 'upstream' : 'emulator', upstream: route.answer }
 }

@@ -45,7 +45,9 @@ export const DOMAIN_ERROR_STATUS = {
   // process holds the write lock past the busy timeout (with Retry-After).
   STORAGE_FULL: 507,
   STORAGE_READ_ONLY: 503,
-  STORAGE_BUSY: 503
+  STORAGE_BUSY: 503,
+  RECORDING_NOT_FOUND: 404,
+  NO_RECORDED_MATCH: 404
 } as const satisfies Record<string, number> & Record<LicenseFailureCode, number>
 
 /**

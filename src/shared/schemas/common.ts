@@ -87,6 +87,24 @@ export const ErrorResponse = Type.Object(
         { received: Type.String(), accepted: Type.Array(Type.String()) },
         { description: 'A wrong kind of token: the kind received and the kinds the route takes.' }
       )
+    ),
+    closest: Type.Optional(
+      Type.Union([
+        Type.Object(
+          { method: Type.String(), path: Type.String(), query: Type.String() },
+          { description: 'NO_RECORDED_MATCH: the closest recorded request (secrets as fingerprints).' }
+        ),
+        Type.Null()
+      ])
+    ),
+    differs: Type.Optional(
+      Type.Union([
+        Type.String({
+          description:
+            'NO_RECORDED_MATCH: the first field that differs from the closest recorded request (`method`, `path`, `query.<name>`, `header.<name>`, `body.<json path>`).'
+        }),
+        Type.Null()
+      ])
     )
   },
   { additionalProperties: true, $id: 'ErrorResponse', title: 'ErrorResponse' }

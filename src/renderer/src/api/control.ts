@@ -33,6 +33,14 @@ import type {
 } from '../../../shared/schemas/drift'
 import type { FaultRulesRemovedResponse, FaultRulesResponse } from '../../../shared/schemas/faults'
 import type {
+  RecordingDocumentResponse,
+  RecordingListResponse,
+  RecordingRemovedResponse,
+  RecordingResponse,
+  ReplayResponse,
+  ScenarioFromRecordingResponse
+} from '../../../shared/schemas/recordings'
+import type {
   HarResponse,
   RequestEntryResponse,
   RequestListResponse,
@@ -141,6 +149,24 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     upstream: async () => (await get<Answer<typeof UpstreamResponse>>('/upstream')).upstream,
     setUpstream: async (body: { url: string | null; routes?: string[] | null }) =>
       (await send<Answer<typeof UpstreamResponse>>('PUT', '/upstream', body)).upstream,
+
+    recordings: async () => (await get<Answer<typeof RecordingListResponse>>('/recordings')).recordings,
+    startRecording: async (name?: string) =>
+      (await send<Answer<typeof RecordingResponse>>('POST', '/recordings', name ? { name } : {})).recording,
+    stopRecording: async (recordingId: string) =>
+      (await send<Answer<typeof RecordingResponse>>('POST', `/recordings/${id(recordingId)}/stop`)).recording,
+    recording: async (recordingId: string) =>
+      (await get<Answer<typeof RecordingDocumentResponse>>(`/recordings/${id(recordingId)}`)).recording,
+    deleteRecording: async (recordingId: string) =>
+      http.json<Answer<typeof RecordingRemovedResponse>>({
+        method: 'DELETE',
+        path: `/_emulator/recordings/${id(recordingId)}`
+      }),
+    scenarioFromRecording: async (recordingId: string, credential: { pluginKey?: string; pluginSecret?: string }) =>
+      send<Answer<typeof ScenarioFromRecordingResponse>>('POST', `/recordings/${id(recordingId)}/scenario`, credential),
+    replay: async () => (await get<Answer<typeof ReplayResponse>>('/replay')).replay,
+    setReplay: async (body: { recording: unknown; strict?: boolean; resign?: boolean }) =>
+      (await send<Answer<typeof ReplayResponse>>('PUT', '/replay', body)).replay,
 
     clock: () => get<Answer<typeof ClockResponse>>('/clock'),
     setClock: (body: ClockMove) => send<Answer<typeof ClockResponse>>('PUT', '/clock', body),

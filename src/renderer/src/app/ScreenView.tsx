@@ -4,6 +4,7 @@ import { DevelopersScreen } from '../screens/developers/DevelopersScreen'
 import { DriftScreen } from '../screens/drift/DriftScreen'
 import { LibraryScreen } from '../screens/library/LibraryScreen'
 import { OverviewScreen } from '../screens/overview/OverviewScreen'
+import { RecordingsScreen } from '../screens/recordings/RecordingsScreen'
 import { RequestsScreen } from '../screens/requests/RequestsScreen'
 import { ScenariosScreen } from '../screens/scenarios/ScenariosScreen'
 import { TesterScreen } from '../screens/tester/TesterScreen'
@@ -25,6 +26,8 @@ export function ScreenView({ route }: { route: Route }) {
       return <RequestsScreen params={route.params} />
     case 'drift':
       return <DriftScreen />
+    case 'recordings':
+      return <RecordingsScreen />
     case 'scenarios':
       return <ScenariosScreen />
   }

@@ -12,6 +12,7 @@ export const SCREEN_KEYS: Record<string, ScreenId> = {
   l: 'library',
   r: 'requests',
   f: 'drift',
+  e: 'recordings',
   s: 'scenarios'
 }
 
@@ -21,7 +22,7 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 /**
- * The keyboard shortcuts: Ctrl+K (⌘K) or "/" opens Find; "g" then o, d, c, t, l, r, f or s goes to
+ * The keyboard shortcuts: Ctrl+K (⌘K) or "/" opens Find; "g" then o, d, c, t, l, r, f, e or s goes to
  * a screen. Letters are ignored while typing in a field or while a dialog is open.
  */
 export function useShortcuts(openFind: () => void): void {

@@ -8,6 +8,7 @@ export const SCREEN_IDS = [
   'library',
   'requests',
   'drift',
+  'recordings',
   'scenarios'
 ] as const
 export type ScreenId = (typeof SCREEN_IDS)[number]
@@ -63,6 +64,12 @@ export const SCREENS: readonly ScreenInfo[] = [
     navLabel: 'Drift',
     label: 'Drift',
     description: "Where the upstream's answers depart from the emulator's contract, and which operations were seen."
+  },
+  {
+    id: 'recordings',
+    navLabel: 'Recordings',
+    label: 'Recordings',
+    description: 'Record real traffic, replay it offline, and turn it into a scenario.'
   },
   {
     id: 'scenarios',

@@ -12,6 +12,7 @@ import { controlPlaneGuard } from './guard'
 import { healthRoutes } from './health'
 import { infoControlRoutes } from './info'
 import { productControlRoutes } from './products'
+import { recordingControlRoutes } from './recordings'
 import { requestControlRoutes } from './requests'
 import { stateControlRoutes } from './state'
 import { upstreamControlRoutes } from './upstream'
@@ -33,4 +34,5 @@ export const controlPlaneRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(eventControlRoutes)
   await app.register(upstreamControlRoutes)
   await app.register(driftControlRoutes)
+  await app.register(recordingControlRoutes)
 }

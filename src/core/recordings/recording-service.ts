@@ -1,0 +1,156 @@
+import type { Clock } from '../clock/clock'
+import { newId } from '../crypto/random'
+import { DomainError } from '../errors/domain-error'
+import type { Store } from '../store/store'
+import type { ForwardedExchange, ForwardedExchangeObserver } from '../upstream/forwarded-exchange'
+import { createFingerprinter, newFingerprintSalt } from './fingerprints'
+import type { Fingerprinter, FingerprintRules } from './fingerprints'
+import { toRecordedExchange } from './recorded-exchange'
+import { FINGERPRINT_ALGORITHM, RECORDING_FORMAT, RECORDING_VERSION } from './recording-format'
+import type { RecordingDocument, RecordingSummary } from './recording-format'
+import { createRecordingRepository } from './recording-repository'
+import type { RecordingRow } from './recording-repository'
+import { firstSecretIn } from './secret-guard'
+
+export interface RecordingServiceOptions {
+  store: Store
+  clock: Clock
+}
+
+/** What the server knows and the core does not: the credential header names in force, and the admin token. */
+export interface RecordingProtection {
+  /** The credential header names in force (they follow the header prefix setting). */
+  fingerprintRules: () => FingerprintRules
+  /** Values that must never be written whatever their shape (the admin token). */
+  secretLiterals: readonly string[]
+}
+
+export interface RecordingService extends ForwardedExchangeObserver {
+  /** Set by the server before the first exchange is observed. */
+  protect(protection: RecordingProtection): void
+  /** Starts a recording (a running one stops first: one records at a time). */
+  start(input: { name?: string | undefined; upstreamUrl: string | null }): RecordingSummary
+  stop(id: string): RecordingSummary
+  list(): RecordingSummary[]
+  document(id: string): RecordingDocument
+  remove(id: string): void
+  /** The fingerprinter of a recording's salt with the rules in force (replay and scenarios use it). */
+  fingerprinterFor(salt: string): Fingerprinter
+  /** Where a document still holds a secret's shape (the JSON path), or null. */
+  firstSecretIn(document: unknown): string | null
+}
+
+/** A URL without user info: a recording names where it was made, never with what password. */
+function withoutUserInfo(url: string | null): string | null {
+  if (url === null) return null
+  try {
+    const parsed = new URL(url)
+    parsed.username = ''
+    parsed.password = ''
+    return parsed.toString()
+  } catch {
+    return null
+  }
+}
+
+export function createRecordingService(options: RecordingServiceOptions): RecordingService {
+  const repository = createRecordingRepository(options.store)
+  const { clock } = options
+  let protection: RecordingProtection = {
+    fingerprintRules: () => ({ credentialHeaders: new Set() }),
+    secretLiterals: []
+  }
+
+  const summaryOf = (id: string): RecordingSummary => {
+    const summary = repository.list().find((item) => item.id === id)
+    if (!summary) throw notFound(id)
+    return summary
+  }
+  const rowOf = (id: string): RecordingRow => {
+    const row = repository.find(id)
+    if (!row) throw notFound(id)
+    return row
+  }
+
+  // The running recording and its fingerprinter, read once per exchange from the store.
+  let cached: { id: string; seq: number; fingerprints: Fingerprinter } | null = null
+  const fingerprinterFor = (salt: string) => createFingerprinter(salt, protection.fingerprintRules())
+
+  return {
+    protect(given) {
+      protection = given
+      cached = null
+    },
+    start({ name, upstreamUrl }) {
+      const now = clock.nowIso()
+      const id = newId('rec')
+      options.store.transaction(() => {
+        const running = repository.running()
+        if (running) repository.stop(running.id, now)
+        repository.insert({
+          id,
+          name: name?.trim() || `Recording ${now.slice(0, 19).replace('T', ' ')}`,
+          salt: newFingerprintSalt(),
+          upstreamUrl: withoutUserInfo(upstreamUrl),
+          startedAt: now,
+          stoppedAt: null,
+          refused: 0
+        })
+      })
+      cached = null
+      return summaryOf(id)
+    },
+    stop(id) {
+      rowOf(id)
+      repository.stop(id, clock.nowIso())
+      cached = null
+      return summaryOf(id)
+    },
+    list: () => repository.list(),
+    document(id) {
+      const row = rowOf(id)
+      const document: RecordingDocument = {
+        format: RECORDING_FORMAT,
+        version: RECORDING_VERSION,
+        id: row.id,
+        name: row.name,
+        startedAt: row.startedAt,
+        stoppedAt: row.stoppedAt,
+        upstreamUrl: row.upstreamUrl,
+        fingerprints: { algorithm: FINGERPRINT_ALGORITHM, salt: row.salt },
+        refused: row.refused,
+        exchanges: repository.exchangesOf(id)
+      }
+      // Every exchange was checked when written; the whole is checked again before it leaves.
+      const where = firstSecretIn(document, protection.secretLiterals)
+      if (where !== null) throw new Error(`recording ${id} holds a value with a secret's shape at ${where}`)
+      return document
+    },
+    remove(id) {
+      if (!repository.remove(id)) throw notFound(id)
+      if (cached?.id === id) cached = null
+    },
+    fingerprinterFor,
+    firstSecretIn: (document) => firstSecretIn(document, protection.secretLiterals),
+    observe(exchange: ForwardedExchange) {
+      const running = repository.running()
+      if (!running) return
+      if (cached?.id !== running.id) {
+        cached = { id: running.id, seq: repository.nextSeq(running.id), fingerprints: fingerprinterFor(running.salt) }
+      }
+      const recorded = toRecordedExchange(exchange, cached.seq, cached.fingerprints)
+      // Refused when written, not shipped: an exchange that still holds a secret's shape is left out and counted.
+      if (firstSecretIn(recorded, protection.secretLiterals) !== null) {
+        repository.countRefused(running.id)
+        return
+      }
+      repository.appendExchange(running.id, recorded)
+      cached.seq += 1
+    }
+  }
+}
+
+function notFound(id: string): DomainError {
+  const shown = /^rec_[A-Za-z0-9]{1,40}$/.test(id) ? ` ${id}` : ''
+  return new DomainError('RECORDING_NOT_FOUND', `No recording${shown} exists.`)
+}
