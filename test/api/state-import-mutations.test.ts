@@ -24,7 +24,8 @@ beforeAll(async () => {
   const exported = await emu.control('GET', '/state')
   base = exported.body.state
   baseText = JSON.stringify(base)
-})
+  // The first import compiles the scenario check: seconds on a loaded machine.
+}, 60_000)
 
 interface Mutation {
   label: string
@@ -67,13 +68,18 @@ function mutationsOf(column: ColumnSpec): Mutation[] {
 
 /** Values from the other fields' domains: what a hand edit pastes into the wrong field. */
 function crossDomainMutationsOf(column: ColumnSpec): Mutation[] {
+  // A free-text field takes any string, in the import and in every answer alike: nothing to cross.
+  const constrained = column.enum !== undefined || column.dateTime === true || column.pattern !== undefined
   const out: Mutation[] = []
-  if (!column.dateTime && column.type !== 'json') out.push({ label: 'a date in it', value: '2026-12-31T00:00:00Z' })
+  if (constrained && !column.dateTime) out.push({ label: 'a date in it', value: '2026-12-31T00:00:00Z' })
   if (column.dateTime || column.enum) out.push({ label: "another field's enum value", value: OTHER_ENUM_VALUE })
-  if (column.type === 'integer') out.push({ label: 'past the largest integer', value: MAX_INTEGER + 1 })
+  if (constrained) out.push({ label: 'empty', value: '' }, { label: 'long unicode', value: LONG_UNICODE })
+  if (column.type === 'integer')
+    out.push(
+      { label: 'a date in it', value: '2026-12-31T00:00:00Z' },
+      { label: 'past the largest integer', value: MAX_INTEGER + 1 }
+    )
   if (column.type === 'number') out.push({ label: 'negative', value: -0.5 }, { label: 'huge', value: 1e308 })
-  if (column.type === 'string' || column.type === 'json')
-    out.push({ label: 'empty', value: '' }, { label: 'long unicode', value: LONG_UNICODE })
   return out
 }
 
@@ -217,7 +223,7 @@ describe('scenario import: every field of every table, mutated', () => {
     const { refused, failures } = await importEachMutation(crossDomainMutationsOf)
     expect(failures).toEqual([])
     expect(refused).toBeGreaterThan(50)
-  }, 600_000)
+  }, 300_000)
 
   it('names the path, the value and an example of what is allowed', async () => {
     const document = structuredClone(base) as Record<string, any>
