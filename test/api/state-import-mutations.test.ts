@@ -225,6 +225,38 @@ describe('scenario import: every field of every table, mutated', () => {
     expect(refused).toBeGreaterThan(50)
   }, 300_000)
 
+  it('refuses an audit entry whose actorKind is a date (it imported, then the audit read answered 500)', async () => {
+    const document = structuredClone(base) as Record<string, any>
+    const productId = String(document.products[0].id)
+    // The preset keeps no audit trail: one entry, as an export of a used product carries.
+    document.credentialAudit = [
+      {
+        id: 1,
+        productId,
+        credentialId: null,
+        action: 'verify',
+        outcome: 'failure',
+        actorKind: '2026-12-31T00:00:00Z',
+        actorId: null,
+        reason: 'KEY_MISMATCH',
+        metadata: null,
+        at: '2026-11-01T00:00:00Z'
+      }
+    ]
+    const refused = await emu.control('PUT', '/state', document)
+    expect(refused.status, refused.text).toBe(400)
+    expect(refused.body).toMatchObject({ error: 'VALIDATION_ERROR', path: '/credentialAudit/0/actorKind' })
+    expect(refused.body.allowed).toMatch(/"developer", "emulator", "plugin"/)
+    expect((await emu.control('GET', `/products/${productId}/audit`)).status).toBe(200)
+    // With an actor kind the answers know, the same entry imports and reads back.
+    document.credentialAudit[0].actorKind = 'plugin'
+    expect((await emu.control('PUT', '/state', document)).status).toBe(200)
+    const audit = await emu.control('GET', `/products/${productId}/audit`)
+    expect(audit.status, audit.text).toBe(200)
+    expect(audit.body.entries).toHaveLength(1)
+    expect((await emu.control('PUT', '/state', base)).status).toBe(200)
+  })
+
   it('names the path, the value and an example of what is allowed', async () => {
     const document = structuredClone(base) as Record<string, any>
     document.licenses[0].expiresAt = '2026-12-31'
