@@ -36,7 +36,12 @@ describe('control plane guard', () => {
   it('answers health without a token', async () => {
     const health = await emulator.request('GET', '/_emulator/health')
     expect(health.status).toBe(200)
-    expect(health.body).toEqual({ ok: true, version: expect.any(String), uptimeS: expect.any(Number) })
+    expect(health.body).toEqual({
+      ok: true,
+      version: expect.any(String),
+      uptimeS: expect.any(Number),
+      storage: { writable: true }
+    })
   })
 
   it('answers 401 AUTH_REQUIRED on every other route without x-emulator-token', async () => {

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
@@ -143,7 +143,9 @@ describe('the disk holding the database fills up', () => {
       const { plugin, licenseKey } = await licensedWorld(emu)
       // What leaves room for the database to grow a little: freed later, as a user would.
       const filler = join(mount, 'filler.bin')
-      writeFileSync(filler, Buffer.alloc(900 * 1024, 1))
+      // Whatever the database and its WAL take by now, leave it about 256 KB to grow into.
+      const { bavail, bsize } = statfsSync(mount)
+      writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - 256 * 1024), 1))
 
       let acknowledged = (await emu.control('GET', '/customers')).body.customers.length as number
       let full: Awaited<ReturnType<typeof newCustomer>> | null = null

@@ -4,6 +4,9 @@ import type { Socket } from 'node:net'
 import { errorStatus } from '../../shared/contract/error-codes'
 import type { TransportErrorCode } from '../../shared/contract/error-codes'
 
+/** How long a refused connection keeps reading (and dropping) what the client still sends before it is closed. */
+const LINGER_MS = 2000
+
 /** The longest request line (method, URL, version) read as a header overflow of its own: a URI too long. */
 const LONGEST_REQUEST_LINE = 8 * 1024
 
@@ -58,11 +61,23 @@ export function handleClientError(error: ClientError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const answer = clientErrorAnswer(error)
   const body = JSON.stringify({ ok: false, error: answer.error, message: answer.message })
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-    )
+  if (!socket.writable) {
+    socket.destroy()
+    return
   }
-  socket.destroy()
+  // A lingering close (RFC 9112 section 9.6): the answer, then our half of the connection, while
+  // what the client is still sending is read and dropped. Destroying at once, with the rest of a
+  // long request still arriving, made the kernel reset the connection, and a client that had the
+  // answer in hand saw ECONNRESET instead (the fuzz test's seed 171979, under load).
+  socket.end(
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  )
+  socket.on('data', () => undefined)
+  socket.resume()
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS)
+  linger.unref()
+  socket.once('close', () => clearTimeout(linger))
+  // The client has sent everything: nothing is left to drop.
+  socket.once('end', () => socket.destroy())
 }
