@@ -448,17 +448,27 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     let sessionDir: string
     const sessionName = 'licensed-gain'
 
+    // ardour7-export 7.3 now and then never starts exporting on a busy machine (no progress at all;
+    // seen here in one run of two at a load average of 20, with a session holding only SinGen,
+    // without the plugin): a run still going after a minute is ended and tried again.
+    const ARDOUR_TRIES = 3
     function ardour(tool: 'ardour7-lua' | 'ardour7-export', args: string[], home: string) {
-      const result = spawnSync(tool, args, {
-        encoding: 'utf8',
-        timeout: 120_000,
-        env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', LV2_PATH: dirname(plugin.lv2Bundle) }
-      })
-      if (result.status !== 0)
-        throw new Error(
-          `${tool} failed (exit ${result.status}, signal ${result.signal}):\n${result.stdout}\n${result.stderr}`
-        )
-      return result
+      for (let attempt = 1; ; attempt++) {
+        const result = spawnSync(tool, args, {
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', LV2_PATH: dirname(plugin.lv2Bundle) }
+        })
+        if (result.signal === 'SIGTERM' && attempt < ARDOUR_TRIES) {
+          process.stdout.write(`${tool} did not finish in 60 s (try ${attempt} of ${ARDOUR_TRIES})\n`)
+          continue
+        }
+        if (result.status !== 0)
+          throw new Error(
+            `${tool} failed (exit ${result.status}, signal ${result.signal}):\n${result.stdout}\n${result.stderr}`
+          )
+        return result
+      }
     }
 
     beforeAll(() => {
@@ -496,7 +506,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
       )
       expect(patched).not.toBe(xml)
       writeFileSync(file, patched)
-    }, HOST_TIMEOUT_MS)
+    }, 240_000)
 
     /** The session exported as a stereo 16-bit WAV by a user whose home is `home`. */
     function exportSession(home: string): { rms: number; leadingSilenceS: number } {
@@ -540,7 +550,8 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
         const unlicensed = exportSession(newHome())
         expect(unlicensed.rms, JSON.stringify(unlicensed)).toBe(0)
       },
-      HOST_TIMEOUT_MS
+      // Two exports, each tried up to three times.
+      420_000
     )
   })
 })
