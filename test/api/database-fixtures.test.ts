@@ -16,7 +16,13 @@ import { makeTempDir } from '../support/temp-dir'
 // test/fixtures/databases/README.md: every new migration adds a fixture made by the build before it.
 
 const FIXTURES = new URL('../fixtures/databases/', import.meta.url).pathname
-const builds = existsSync(FIXTURES) ? readdirSync(FIXTURES).sort() : []
+// One folder per build (v<schema version>-<commit>); the README beside them is not one.
+const builds = existsSync(FIXTURES)
+  ? readdirSync(FIXTURES, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()
+  : []
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 interface Manifest {
