@@ -386,6 +386,22 @@ describe('matching', () => {
     expect((await emu.request('GET', `${PUBLIC_KEY}?tenant=b`)).status).toBe(200)
   })
 
+  it('refuses a match on a credential or a token, so no rule, export or fault label ever holds one', async () => {
+    const jwt = `eyJhbGciOiJFZERTQSJ9.${'eyJzdWIiOiJ4In0'}.${'c2lnbmF0dXJlc2lnbmF0dXJl'}`
+    for (const match of [
+      { field: 'token', equals: 'opaque-value' },
+      { field: 'credentials.plugin_secret', equals: 'whatever' },
+      { field: 'license_key', equals: jwt },
+      { field: 'instance_id', equals: credential.pluginKey }
+    ]) {
+      const refused = await emu.control('PUT', '/faults', { rules: [{ route: '**', kind: 'error', match }] })
+      expect(refused.status, JSON.stringify(match)).toBe(400)
+      expect(refused.body).toMatchObject({ ok: false, error: 'VALIDATION_ERROR' })
+      expect(JSON.stringify(refused.body)).not.toContain(match.equals)
+    }
+    expect((await emu.control('GET', '/faults')).body.rules).toEqual([])
+  })
+
   it('the next N calls: the rule answers them, then removes itself (the list says so)', async () => {
     await setRules([{ route: PUBLIC_KEY, kind: 'error', status: 500, times: 2 }])
     expect((await emu.request('GET', PUBLIC_KEY)).status).toBe(500)

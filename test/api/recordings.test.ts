@@ -212,6 +212,26 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
     expect(wrong.body.error).toBe('VALIDATION_ERROR')
   })
 
+  it('answers a hand-edited document in the envelope: an unsendable header is dropped, a huge digest streams', async () => {
+    const edited = structuredClone(document)
+    const first = edited.exchanges[0]
+    first.response.headers['bad name'] = 'x'
+    first.response.headers['x-broken'] = 'line\nbreak'
+    first.response.body = { kind: 'digest', bytes: 3_000_000, sha256: null }
+    expect((await proxy.control('PUT', '/replay', { recording: edited })).status).toBe(200)
+    const answer = await flow[0]!.run(proxy)
+    expect(answer.status).toBe(first.response.status)
+    expect(answer.text.length).toBe(3_000_000)
+    await proxy.control('PUT', '/replay', { recording: null })
+  })
+
+  it('refuses a recording name with the shape of a secret (the name ships with the document)', async () => {
+    const refused = await proxy.control('POST', '/recordings', { name: `key ${credential.pluginKey}` })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error).toBe('VALIDATION_ERROR')
+    expect(refused.text).not.toContain(credential.pluginKey)
+  })
+
   it('makes a scenario that, imported into a fresh emulator, answers the recorded licensing codes', async () => {
     await proxy.control('PUT', '/replay', { recording: null })
     const wrongKey = await proxy.control('POST', `/recordings/${recordingId}/scenario`, {

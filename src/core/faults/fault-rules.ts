@@ -7,8 +7,10 @@ import {
   resolveFaultFields
 } from '../../shared/contract/faults'
 import type { FaultKind, FaultStage } from '../../shared/contract/faults'
+import { SECRET_FIELD_NAMES } from '../../shared/contract/secret-fields'
 import { newId } from '../crypto/random'
 import { DomainError } from '../errors/domain-error'
+import { replaceSecretShapes } from '../redaction/redact'
 import { shownId } from '../redaction/shown-id'
 import { compileRoutePattern, routePatternProblem } from './route-pattern'
 import type { PathMatcher } from './route-pattern'
@@ -217,6 +219,16 @@ function storedRule(input: FaultRuleInput, index: number): FaultRule {
       invalid(at('match/field'), 'must be a field name (letters, digits, "_", "-", dots between names)')
     if (typeof input.match.equals !== 'string' || input.match.equals.length > FAULT_LIMITS.maxMatchValueLength)
       invalid(at('match/equals'), `must be a string of at most ${FAULT_LIMITS.maxMatchValueLength} characters`)
+    // Rules are listed, exported and named in the inspector's fault label: a credential or token
+    // in one would leak there. A rule singles out a license key or an instance id instead.
+    const leaf = (input.match.field.split('.').pop() ?? '').toLowerCase()
+    if (SECRET_FIELD_NAMES.has(leaf))
+      invalid(at('match/field'), 'names a secret field: match a license key or an instance id, never a credential')
+    if (replaceSecretShapes(input.match.equals, () => '') !== input.match.equals)
+      invalid(
+        at('match/equals'),
+        'has the shape of a secret (a plugin key or secret, a token): match a license key or an instance id'
+      )
   }
   const { ms, jitterMs, status, retryAfterS } = resolveFaultFields(input)
   return {

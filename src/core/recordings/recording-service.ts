@@ -82,6 +82,16 @@ export function createRecordingService(options: RecordingServiceOptions): Record
       cached = null
     },
     start({ name, upstreamUrl }) {
+      // The name travels with the document: a key or token typed into it would ship with it.
+      if (name != null && firstSecretIn(name, protection.secretLiterals) !== null) {
+        throw new DomainError(
+          'VALIDATION_ERROR',
+          'The recording name has the shape of a secret: name it without one.',
+          {
+            details: { details: [{ location: 'body', path: 'name', problem: 'has the shape of a secret' }] }
+          }
+        )
+      }
       const now = clock.nowIso()
       const id = newId('rec')
       options.store.transaction(() => {

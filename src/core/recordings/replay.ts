@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { Readable } from 'node:stream'
 
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 import type { Clock } from '../clock/clock'
@@ -18,7 +19,8 @@ export interface ReplaySettings {
 export interface ReplayAnswer {
   status: number
   headers: RecordedHeaders
-  body: Buffer
+  /** The body's bytes; a body kept as size and digest only streams that many zero bytes. */
+  body: Buffer | Readable
   /** The recorded exchange answered (its position in the recording). */
   seq: number
   /** How many license tokens were re-signed with the emulator's key. */
@@ -108,12 +110,12 @@ export function createReplay(options: ReplayOptions) {
     else sequences.set(key, { request: exchange.request, fields, exchanges: [exchange], next: 0 })
   }
 
-  const bodyBytes = async (exchange: RecordedExchange): Promise<{ body: Buffer; resigned: number }> => {
+  const bodyBytes = async (exchange: RecordedExchange): Promise<{ body: Buffer | Readable; resigned: number }> => {
     const body = exchange.response.body
     if (body.kind === 'none') return { body: Buffer.alloc(0), resigned: 0 }
     if (body.kind === 'text') return { body: Buffer.from(body.text, 'utf8'), resigned: 0 }
     // Only the size and digest were kept: the same number of bytes stands in (docs/upstream.md).
-    if (body.kind === 'digest') return { body: Buffer.alloc(body.bytes), resigned: 0 }
+    if (body.kind === 'digest') return { body: zeroBytes(body.bytes), resigned: 0 }
     let text = JSON.stringify(body.json)
     let resigned = 0
     if (settings.resign) {
@@ -191,3 +193,14 @@ export function createReplay(options: ReplayOptions) {
 }
 
 export type Replay = ReturnType<typeof createReplay>
+
+/** `count` zero bytes as a stream of small chunks: a large download's stand-in is never held whole. */
+function zeroBytes(count: number): Readable {
+  const chunk = Buffer.alloc(64 * 1024)
+  return Readable.from(
+    (function* () {
+      for (let left = count; left > 0; left -= chunk.length)
+        yield left >= chunk.length ? chunk : chunk.subarray(0, left)
+    })()
+  )
+}

@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -131,7 +132,7 @@ export const replayPlugin = fp<ReplayPluginOptions>(
         return
       }
       for (const [name, value] of Object.entries(answer.headers)) {
-        if (!FRAMING_HEADERS.has(name)) reply.header(name, value)
+        if (!FRAMING_HEADERS.has(name) && sendable(name, value)) reply.header(name, value)
       }
       reply.header('x-emulator-source', 'recording')
       // The inspector shows which recorded exchange answered, and whether its license tokens were re-signed.
@@ -178,4 +179,15 @@ async function readBody(request: FastifyRequest, limit: number): Promise<Buffer 
     }
   }
   return body
+}
+
+/** Whether Node can send this header: a hand-edited recording may hold a name or value it cannot (dropped, not a 500). */
+function sendable(name: string, value: string | readonly string[]): boolean {
+  try {
+    validateHeaderName(name)
+    for (const one of typeof value === 'string' ? [value] : value) validateHeaderValue(name, one)
+    return true
+  } catch {
+    return false
+  }
 }
