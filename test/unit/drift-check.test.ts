@@ -303,7 +303,9 @@ describe('the drift report', () => {
     const body = validateBody({
       echo: { secret: SECRET, key: PLUGIN_KEY, plain: `the secret was ${SECRET}` },
       license_token: token,
-      token_copy: token
+      token_copy: token,
+      // An opaque value (no secret's shape) under a secret-named field the emulator never answers.
+      claim_token: 'opaque-claim-value-0123456789'
     })
     const item = exchange({ body })
     log.record(item, await checkExchange(item, contract, { appIdHeader: 'x-svc-app-id', keyFor }))
@@ -315,6 +317,7 @@ describe('the drift report', () => {
       expect(text).not.toContain(PLUGIN_KEY)
       expect(text).not.toContain(token)
       expect(text).not.toContain(token.split('.')[2])
+      expect(text).not.toContain('opaque-claim-value-0123456789')
     }
   })
 })

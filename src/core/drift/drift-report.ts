@@ -218,13 +218,20 @@ function present(
     path: hide(finding.path),
     expected: hide(finding.expected),
     seen: hide(finding.seen),
-    example: { requestId: exchange.requestId, status: exchange.status, value: exampleOf(finding.value, hide) }
+    example: {
+      requestId: exchange.requestId,
+      status: exchange.status,
+      value: exampleOf(finding.value, finding.path, hide)
+    }
   }
 }
 
-function exampleOf(value: unknown, hide: (text: string) => string): unknown {
+function exampleOf(value: unknown, path: string, hide: (text: string) => string): unknown {
   if (value === undefined) return null
-  const redacted = redactJson(value)
+  // The value is shown without its field: redacted under its field's name, so an opaque value of
+  // a secret-named field (`$.download_token`) is hidden as the inspector hides it.
+  const field = /([^.[\]$]+)(?:\[\])*$/.exec(path)?.[1] ?? ''
+  const redacted = (redactJson({ [field]: value }) as Record<string, unknown>)[field]
   const text = hide(JSON.stringify(redacted) ?? 'null')
   if (text.length > MAX_EXAMPLE_CHARS) return `${text.slice(0, MAX_EXAMPLE_CHARS)}...`
   try {

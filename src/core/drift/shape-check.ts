@@ -12,8 +12,13 @@ import type { ExchangeFinding } from './finding'
 export function checkShape(contract: DocumentedContract, schema: SchemaNode, value: unknown): ExchangeFinding[] {
   const found: ExchangeFinding[] = []
   walk(contract, schema, value, '$', null, found, 0)
-  return dedupe(found)
+  // An answer of thousands of unknown keys says what it has to say in its first findings; the
+  // report keeps many exchanges, so each one's findings are bounded.
+  return dedupe(found).slice(0, MAX_FINDINGS_PER_ANSWER)
 }
+
+/** The most findings one answer contributes. */
+const MAX_FINDINGS_PER_ANSWER = 200
 
 /** Deeper than this, a body is not walked (the emulator's answers nest a handful of levels). */
 const MAX_DEPTH = 32
