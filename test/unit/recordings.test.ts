@@ -105,6 +105,27 @@ describe('recordings', () => {
     expect(second?.request.headers.authorization).toBe(`Bearer ${print}`)
   })
 
+  it('fingerprints secret-named fields of form bodies and of JSON sent as text, whatever their values look like', () => {
+    const recordings = service()
+    const started = recordings.start({ name: 'bodies', upstreamUrl: null })
+    const opaque = 'opaque-secret-value-42'
+    for (const [contentType, text] of [
+      ['application/x-www-form-urlencoded', `plugin_secret=${opaque}&license_key=AAAAA-BBBBB`],
+      ['text/plain', JSON.stringify({ token: opaque, license_key: 'AAAAA-BBBBB' })]
+    ]) {
+      recordings.observe(
+        exchange({
+          requestHeaders: { 'content-type': contentType as string },
+          requestBody: Buffer.from(text as string)
+        })
+      )
+    }
+    recordings.stop(started.id)
+    const text = JSON.stringify(recordings.document(started.id))
+    expect(text).not.toContain(opaque)
+    expect(text).toContain('AAAAA-BBBBB')
+  })
+
   it('refuses a document that still holds a secret, naming where and not what', () => {
     expect(firstSecretIn({ a: [{ b: `x ${KEY} y` }] }, [])).toBe('$.a[0].b')
     expect(firstSecretIn({ a: 'has admin-token-canary-0001 in it' }, [ADMIN])).toBe('$.a')

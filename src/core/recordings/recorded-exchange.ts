@@ -53,12 +53,18 @@ function bodyOf(
     return { kind: 'digest', bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }
   }
   const text = bytes.toString('utf8')
-  if (contentType === null || /json/i.test(contentType)) {
+  // JSON under another content type (text/plain) is read as JSON too, so its secret-named
+  // fields are fingerprinted whole, whatever their values look like.
+  if (contentType === null || /json/i.test(contentType) || /^\s*[[{]/.test(text)) {
     try {
       return { kind: 'json', json: fingerprints.json(JSON.parse(text)) }
     } catch {
       // Not JSON after all: kept as text.
     }
+  }
+  // A form body's secret-named fields (`plugin_secret=...`) are fingerprinted as a query's are.
+  if (contentType !== null && /x-www-form-urlencoded/i.test(contentType)) {
+    return { kind: 'text', text: fingerprints.query(text) }
   }
   return { kind: 'text', text: fingerprints.text(text) }
 }
