@@ -53,6 +53,8 @@ function isTlsCode(code: string): boolean {
   return (
     code.startsWith('ERR_TLS_') ||
     code.startsWith('ERR_SSL_') ||
+    // OpenSSL's own codes: a CA file that does not parse as a certificate, among others.
+    code.startsWith('ERR_OSSL_') ||
     code.includes('CERT') ||
     code.includes('SELF_SIGNED') ||
     code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
