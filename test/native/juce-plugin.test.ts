@@ -3,12 +3,19 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { toCppHeader } from '../../src/shared/plugin-config/runtime-config'
 import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 import { CI, CI_SCENARIO_FILE, emulatorControl } from './ci-scenario'
-import { buildJucePlugin, LV2_URI, missingArdour, missingJuce, PLUGIN_FORMATS, runHost } from './juce-toolchain'
+import {
+  buildJucePlugin,
+  ciPluginHeader,
+  LV2_URI,
+  missingArdour,
+  missingJuce,
+  PLUGIN_FORMATS,
+  runHost
+} from './juce-toolchain'
 import type { BuiltPlugin, HostOptions, HostRun, PluginFormat } from './juce-toolchain'
 
 // The example JUCE plugin (examples/juce-plugin, licensed by the ple_licensing module), loaded by a
@@ -74,23 +81,8 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
       '--admin-token',
       ADMIN_TOKEN
     ])
-    const key = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as {
-      public_key_hex: string
-      public_key_pem: string
-    }
     // The header the desktop UI exports for this credential (its PLE_PUBLIC_KEY_HEX is the key the plugin pins).
-    const header = toCppHeader({
-      appId: CI.appId,
-      pluginKey: CI.pluginKey,
-      pluginSecret: CI.pluginSecret,
-      productId: CI.productId,
-      developerId: CI.developerId,
-      environment: 'development',
-      apiBaseUrl: serve.baseUrl,
-      headerPrefix: 'svc',
-      publicKeyHex: key.public_key_hex,
-      publicKeyPem: key.public_key_pem
-    })
+    const { header } = await ciPluginHeader(serve.baseUrl)
     plugin = buildJucePlugin(header)
     process.stdout.write(`JUCE plugin suite: configure and build took ${plugin.buildSeconds} s\n`)
   }, 1_800_000)

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import { expect } from 'vitest'
 
+import { toCppHeader } from '../../src/shared/plugin-config/runtime-config'
 import { projectRoot } from '../support/cli-process'
 import { CI } from './ci-scenario'
 
@@ -59,6 +60,30 @@ function findJuceConfig(): string | null {
     if (found) return join(base, found)
   }
   return null
+}
+
+/**
+ * The header the desktop UI exports for the CI scenario's credential, with the plugin's base URL
+ * and the key it pins (PLE_PUBLIC_KEY_HEX): the one GET /api/license/v1/public-key answers there.
+ */
+export async function ciPluginHeader(apiBaseUrl: string): Promise<{ header: string; publicKeyHex: string }> {
+  const key = (await (await fetch(`${apiBaseUrl}/api/license/v1/public-key`)).json()) as {
+    public_key_hex: string
+    public_key_pem: string
+  }
+  const header = toCppHeader({
+    appId: CI.appId,
+    pluginKey: CI.pluginKey,
+    pluginSecret: CI.pluginSecret,
+    productId: CI.productId,
+    developerId: CI.developerId,
+    environment: 'development',
+    apiBaseUrl,
+    headerPrefix: 'svc',
+    publicKeyHex: key.public_key_hex,
+    publicKeyPem: key.public_key_pem
+  })
+  return { header, publicKeyHex: key.public_key_hex }
 }
 
 export interface BuiltPlugin {

@@ -3,12 +3,11 @@ import { join } from 'node:path'
 import { importJWK, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { toCppHeader } from '../../src/shared/plugin-config/runtime-config'
 import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 import { CI, CI_SCENARIO_FILE, emulatorControl } from './ci-scenario'
-import { buildJucePlugin, missingJuce, runHost } from './juce-toolchain'
+import { buildJucePlugin, ciPluginHeader, missingJuce, runHost } from './juce-toolchain'
 import type { BuiltPlugin, HostRun } from './juce-toolchain'
 
 // docs/upstream.md: the example JUCE plugin (examples/juce-plugin), in the headless host, talks to
@@ -62,29 +61,14 @@ describe.skipIf(missing !== null)('the example JUCE plugin through the emulator 
     platform = await startServeCli(serveArgs(platformDb, '--scenario', CI_SCENARIO_FILE))
     proxy = await startServeCli(serveArgs(proxyDb, '--upstream', platform.baseUrl))
 
-    const key = (await (await fetch(`${proxy.baseUrl}/api/license/v1/public-key`)).json()) as {
-      public_key_hex: string
-      public_key_pem: string
-    }
+    // The key the plugin pins, read at its base URL (the proxy, which forwards it): the platform's.
+    const { header, publicKeyHex } = await ciPluginHeader(proxy.baseUrl)
     const platformKey = (await (await fetch(`${platform.baseUrl}/api/license/v1/public-key`)).json()) as {
       public_key_hex: string
     }
-    expect(key.public_key_hex).toBe(platformKey.public_key_hex)
-    pinnedKeyHex = key.public_key_hex
-    plugin = buildJucePlugin(
-      toCppHeader({
-        appId: CI.appId,
-        pluginKey: CI.pluginKey,
-        pluginSecret: CI.pluginSecret,
-        productId: CI.productId,
-        developerId: CI.developerId,
-        environment: 'development',
-        apiBaseUrl: proxy.baseUrl,
-        headerPrefix: 'svc',
-        publicKeyHex: key.public_key_hex,
-        publicKeyPem: key.public_key_pem
-      })
-    )
+    expect(publicKeyHex).toBe(platformKey.public_key_hex)
+    pinnedKeyHex = publicKeyHex
+    plugin = buildJucePlugin(header)
     process.stdout.write(`JUCE upstream suite: configure and build took ${plugin.buildSeconds} s\n`)
   }, 1_800_000)
   afterAll(async () => {
