@@ -3,13 +3,20 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { toCppHeader } from '../../src/shared/plugin-config/runtime-config'
 import { killAllCli, startServeCli } from '../support/cli-process'
 import type { ServingCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 import { CI, CI_SCENARIO_FILE, emulatorControl } from './ci-scenario'
-import { buildJucePlugin, LV2_URI, missingArdour, missingJuce } from './juce-toolchain'
-import type { BuiltPlugin } from './juce-toolchain'
+import {
+  buildJucePlugin,
+  ciPluginHeader,
+  LV2_URI,
+  missingArdour,
+  missingJuce,
+  PLUGIN_FORMATS,
+  runHost
+} from './juce-toolchain'
+import type { BuiltPlugin, HostOptions, HostRun, PluginFormat } from './juce-toolchain'
 
 // The example JUCE plugin (examples/juce-plugin, licensed by the ple_licensing module), loaded by a
 // headless JUCE host (AudioPluginFormatManager with the VST3 and LV2 formats) against a real
@@ -25,35 +32,9 @@ const ADMIN_TOKEN = 'juce-suite-admin-token-00001'
 const DAY = 86_400
 // A test runs the host up to four times; each waits for the license to settle (seconds, at most 20).
 const HOST_TIMEOUT_MS = 180_000
-const FORMATS = ['VST3', 'LV2'] as const
-type Format = (typeof FORMATS)[number]
+const FORMATS = PLUGIN_FORMATS
+type Format = PluginFormat
 
-interface HostRun {
-  loaded: boolean
-  /** After the license settled; with atLoad, after the render. */
-  status: string
-  /** The status the plugin's state gave just before the first block. */
-  status_at_start: string
-  rms_in: number
-  rms_out: number
-  /** Silent output samples before the first sound (the whole render's 51,200 when it stayed silent). */
-  leading_silence: number
-  /** How often processBlock waited for a check in progress (the module's counter, from the plugin's state). */
-  render_waits: number
-  render_ms: number
-}
-
-interface HostOptions {
-  key?: string
-  stateIn?: string
-  stateOut?: string
-  /** offline: as a bounce (VST3 kOffline, LV2 freewheeling); realtime (the default): as playback. */
-  render?: 'realtime' | 'offline'
-  /** Render right after prepareToPlay instead of once the license settled. */
-  atLoad?: boolean
-  /** How long an offline render waits for a check (the example's PLE_EXAMPLE_NONREALTIME_WAIT_MS; default 10 s). */
-  nonRealtimeWaitMs?: number
-}
 const RENDER_SAMPLES = 100 * 512
 
 // Skipped only where JUCE, CMake or the compiler are missing (`missing` names them); .ci/run installs them.
@@ -84,45 +65,8 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   }
   const cacheFile = (home: string) => join(home, '.config', 'PLE Examples', 'PLE Licensed Gain', 'license.json')
 
-  /** One host run: load the plugin, restore a state and/or put a key in it, feed the sine, measure. */
-  function host(format: Format, home: string, options: HostOptions = {}): HostRun {
-    const args = ['--format', format, '--settle-ms', '20000']
-    // JUCE's LV2 format finds plugins by URI under ~/.lv2: the host links the bundle there.
-    args.push(
-      ...(format === 'VST3' ? ['--plugin', plugin.vst3] : ['--plugin', LV2_URI, '--lv2-bundle', plugin.lv2Bundle])
-    )
-    if (options.key) args.push('--license-key', options.key)
-    if (options.stateIn) args.push('--state-in', options.stateIn)
-    if (options.stateOut) args.push('--state-out', options.stateOut)
-    if (options.render) args.push('--render', options.render)
-    if (options.atLoad) args.push('--at-load')
-    const result = spawnSync(plugin.host, args, {
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        LANG: 'C.UTF-8',
-        ...(options.nonRealtimeWaitMs === undefined
-          ? {}
-          : { PLE_EXAMPLE_NONREALTIME_WAIT_MS: String(options.nonRealtimeWaitMs) })
-      }
-    })
-    const last = (result.stdout ?? '').trim().split('\n').at(-1) ?? ''
-    let run: HostRun
-    try {
-      run = JSON.parse(last) as HostRun
-    } catch {
-      throw new Error(
-        `the host printed no result (exit ${result.status}, signal ${result.signal}):\n${result.stdout}\n${result.stderr}`
-      )
-    }
-    expect(run.loaded, JSON.stringify(run)).toBe(true)
-    expect(run.rms_in).toBeGreaterThan(0.3)
-    // Nothing a plugin holds secret reaches the host's output.
-    for (const secret of [CI.pluginSecret, CI.pluginKey]) expect(result.stdout + result.stderr).not.toContain(secret)
-    return run
-  }
+  const host = (format: Format, home: string, options: HostOptions = {}): HostRun =>
+    runHost(plugin, format, home, options)
   const silent = (run: HostRun) => expect(run.rms_out, JSON.stringify(run)).toBe(0)
   const audible = (run: HostRun) => expect(run.rms_out / run.rms_in, JSON.stringify(run)).toBeCloseTo(1, 2)
 
@@ -137,23 +81,8 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
       '--admin-token',
       ADMIN_TOKEN
     ])
-    const key = (await (await fetch(`${serve.baseUrl}/api/license/v1/public-key`)).json()) as {
-      public_key_hex: string
-      public_key_pem: string
-    }
     // The header the desktop UI exports for this credential (its PLE_PUBLIC_KEY_HEX is the key the plugin pins).
-    const header = toCppHeader({
-      appId: CI.appId,
-      pluginKey: CI.pluginKey,
-      pluginSecret: CI.pluginSecret,
-      productId: CI.productId,
-      developerId: CI.developerId,
-      environment: 'development',
-      apiBaseUrl: serve.baseUrl,
-      headerPrefix: 'svc',
-      publicKeyHex: key.public_key_hex,
-      publicKeyPem: key.public_key_pem
-    })
+    const { header } = await ciPluginHeader(serve.baseUrl)
     plugin = buildJucePlugin(header)
     process.stdout.write(`JUCE plugin suite: configure and build took ${plugin.buildSeconds} s\n`)
   }, 1_800_000)

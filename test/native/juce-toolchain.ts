@@ -1,11 +1,16 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { expect } from 'vitest'
 
+import { toCppHeader } from '../../src/shared/plugin-config/runtime-config'
 import { projectRoot } from '../support/cli-process'
+import { CI } from './ci-scenario'
 
 export const PLUGIN_DIR = join(projectRoot, 'examples', 'juce-plugin')
 export const LV2_URI = 'https://plugin-license-emulator.dev/examples/licensed-gain'
+export const PLUGIN_FORMATS = ['VST3', 'LV2'] as const
+export type PluginFormat = (typeof PLUGIN_FORMATS)[number]
 
 const JUCE_PACKAGES =
   'apt-get install juce-modules-source libsodium-dev libcurl4-openssl-dev libasound2-dev libfreetype-dev libfontconfig1-dev libx11-dev libxrandr-dev libxinerama-dev libxcursor-dev libxcomposite-dev libxext-dev libxrender-dev libglu1-mesa-dev mesa-common-dev'
@@ -55,6 +60,30 @@ function findJuceConfig(): string | null {
     if (found) return join(base, found)
   }
   return null
+}
+
+/**
+ * The header the desktop UI exports for the CI scenario's credential, with the plugin's base URL
+ * and the key it pins (PLE_PUBLIC_KEY_HEX): the one GET /api/license/v1/public-key answers there.
+ */
+export async function ciPluginHeader(apiBaseUrl: string): Promise<{ header: string; publicKeyHex: string }> {
+  const key = (await (await fetch(`${apiBaseUrl}/api/license/v1/public-key`)).json()) as {
+    public_key_hex: string
+    public_key_pem: string
+  }
+  const header = toCppHeader({
+    appId: CI.appId,
+    pluginKey: CI.pluginKey,
+    pluginSecret: CI.pluginSecret,
+    productId: CI.productId,
+    developerId: CI.developerId,
+    environment: 'development',
+    apiBaseUrl,
+    headerPrefix: 'svc',
+    publicKeyHex: key.public_key_hex,
+    publicKeyPem: key.public_key_pem
+  })
+  return { header, publicKeyHex: key.public_key_hex }
 }
 
 export interface BuiltPlugin {
@@ -121,4 +150,74 @@ export function missingArdour(): string | null {
       return `${tool} is not installed (apt-get install ardour)`
   }
   return null
+}
+
+export interface HostRun {
+  loaded: boolean
+  /** After the license settled; with atLoad, after the render. */
+  status: string
+  /** The status the plugin's state gave just before the first block. */
+  status_at_start: string
+  rms_in: number
+  rms_out: number
+  /** Silent output samples before the first sound (the whole render's 51,200 when it stayed silent). */
+  leading_silence: number
+  /** How often processBlock waited for a check in progress (the module's counter, from the plugin's state). */
+  render_waits: number
+  render_ms: number
+}
+
+export interface HostOptions {
+  key?: string
+  stateIn?: string
+  stateOut?: string
+  /** offline: as a bounce (VST3 kOffline, LV2 freewheeling); realtime (the default): as playback. */
+  render?: 'realtime' | 'offline'
+  /** Render right after prepareToPlay instead of once the license settled. */
+  atLoad?: boolean
+  /** How long an offline render waits for a check (the example's PLE_EXAMPLE_NONREALTIME_WAIT_MS; default 10 s). */
+  nonRealtimeWaitMs?: number
+}
+
+/**
+ * One run of the headless host (PlePluginHost): load the plugin, restore a state and/or put a key
+ * in it, feed a 440 Hz sine, measure. `home` is the user's home (the plugin caches its token there).
+ */
+export function runHost(plugin: BuiltPlugin, format: PluginFormat, home: string, options: HostOptions = {}): HostRun {
+  const args = ['--format', format, '--settle-ms', '20000']
+  // JUCE's LV2 format finds plugins by URI under ~/.lv2: the host links the bundle there.
+  args.push(
+    ...(format === 'VST3' ? ['--plugin', plugin.vst3] : ['--plugin', LV2_URI, '--lv2-bundle', plugin.lv2Bundle])
+  )
+  if (options.key) args.push('--license-key', options.key)
+  if (options.stateIn) args.push('--state-in', options.stateIn)
+  if (options.stateOut) args.push('--state-out', options.stateOut)
+  if (options.render) args.push('--render', options.render)
+  if (options.atLoad) args.push('--at-load')
+  const result = spawnSync(plugin.host, args, {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      LANG: 'C.UTF-8',
+      ...(options.nonRealtimeWaitMs === undefined
+        ? {}
+        : { PLE_EXAMPLE_NONREALTIME_WAIT_MS: String(options.nonRealtimeWaitMs) })
+    }
+  })
+  const last = (result.stdout ?? '').trim().split('\n').at(-1) ?? ''
+  let run: HostRun
+  try {
+    run = JSON.parse(last) as HostRun
+  } catch {
+    throw new Error(
+      `the host printed no result (exit ${result.status}, signal ${result.signal}):\n${result.stdout}\n${result.stderr}`
+    )
+  }
+  expect(run.loaded, JSON.stringify(run)).toBe(true)
+  expect(run.rms_in).toBeGreaterThan(0.3)
+  // Nothing a plugin holds secret reaches the host's output.
+  for (const secret of [CI.pluginSecret, CI.pluginKey]) expect(result.stdout + result.stderr).not.toContain(secret)
+  return run
 }
