@@ -192,13 +192,15 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
   it("re-signs recorded license tokens with the emulator's key when asked, and says so", async () => {
     const put = await proxy.control('PUT', '/replay', { recording: document, resign: true })
     expect(put.body.replay.resign).toBe(true)
-    const answer = await pluginClient(proxy, credential).validate(licenseKey, 'machine-2', 'nonce-2')
+    // A plugin sends a fresh nonce on every call: the recorded call is matched without it, and the
+    // re-signed token echoes the live one, as the platform's would.
+    const answer = await pluginClient(proxy, credential).validate(licenseKey, 'machine-2', 'nonce-live')
     expect(answer.headers.get('x-emulator-replay')).toContain('resigned=1')
     const jwks = (await proxy.request('GET', '/.well-known/jwks.json')).body
     const { payload } = await jwtVerify(String(answer.body.license_token), createLocalJWKSet(jwks as any), {
       audience: credential.appId
     })
-    expect(payload.nonce).toBe('nonce-2')
+    expect(payload.nonce).toBe('nonce-live')
   })
 
   it('refuses a document holding a secret, and a document that is not a recording', async () => {
@@ -290,9 +292,11 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
       expect(matched.status).toBe(200)
       expect(matched.headers.get('x-emulator-source')).toBe('recording')
       expect(await matched.text()).toBe(JSON.stringify(document.exchanges[4].response.body.json))
-      const unknown = await call('machine-2', 'nonce-other')
+      // Another nonce is the same call (a nonce is fresh every time); another machine is not.
+      expect((await call('machine-2', 'nonce-other')).status).toBe(200)
+      const unknown = await call('machine-7', 'nonce-2')
       expect(unknown.status).toBe(404)
-      expect(((await unknown.json()) as Record<string, unknown>).differs).toBe('body.nonce')
+      expect(((await unknown.json()) as Record<string, unknown>).differs).toBe('body.instance_id')
     } finally {
       await killAllCli()
       dir.remove()

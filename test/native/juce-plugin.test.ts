@@ -17,6 +17,9 @@ import {
   runHost
 } from './juce-toolchain'
 import type { BuiltPlugin, HostOptions, HostRun, PluginFormat } from './juce-toolchain'
+// The plugin's flow through forwarding and replay (issues of the upstream and recordings) builds into
+// the same folder with another header: registered from this file so the two never build at once.
+import './juce-upstream.cases'
 
 // The example JUCE plugin (examples/juce-plugin, licensed by the ple_licensing module), loaded by a
 // headless JUCE host (AudioPluginFormatManager with the VST3 and LV2 formats) against a real

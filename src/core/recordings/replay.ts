@@ -42,7 +42,19 @@ function comparableFields(request: Request, credentialHeaders: ReadonlySet<strin
       fields.set(`header.${name}`, JSON.stringify(value))
   }
   addBodyFields(fields, 'body', request.body)
+  // A nonce is fresh on every call by design (docs/api.md): matched on, a real plugin's call would
+  // never meet its recording. With `resign` the answer echoes the live nonce instead.
+  fields.delete('body.nonce')
   return fields
+}
+
+/** The request's `nonce` body field, when it sent one. */
+function nonceOf(request: Request): string | null {
+  const body = request.body
+  if (body.kind !== 'json' || body.json === null || typeof body.json !== 'object' || Array.isArray(body.json))
+    return null
+  const nonce = (body.json as Record<string, unknown>).nonce
+  return typeof nonce === 'string' ? nonce : null
 }
 
 function addBodyFields(fields: Map<string, string>, prefix: string, body: RecordedBody): void {
@@ -110,18 +122,28 @@ export function createReplay(options: ReplayOptions) {
     else sequences.set(key, { request: exchange.request, fields, exchanges: [exchange], next: 0 })
   }
 
-  const bodyBytes = async (exchange: RecordedExchange): Promise<{ body: Buffer | Readable; resigned: number }> => {
+  const bodyBytes = async (
+    exchange: RecordedExchange,
+    liveNonce: string | null
+  ): Promise<{ body: Buffer | Readable; resigned: number }> => {
     const body = exchange.response.body
     if (body.kind === 'none') return { body: Buffer.alloc(0), resigned: 0 }
     if (body.kind === 'text') return { body: Buffer.from(body.text, 'utf8'), resigned: 0 }
     // Only the size and digest were kept: the same number of bytes stands in (docs/upstream.md).
     if (body.kind === 'digest') return { body: zeroBytes(body.bytes), resigned: 0 }
-    let text = JSON.stringify(body.json)
+    // Re-signed answers echo the live call's nonce, as the platform would have (the plugin checks it).
+    const echo = settings.resign && liveNonce !== null
+    const json =
+      echo && body.json !== null && typeof body.json === 'object' && !Array.isArray(body.json) && 'nonce' in body.json
+        ? { ...(body.json as Record<string, unknown>), nonce: liveNonce }
+        : body.json
+    let text = JSON.stringify(json)
     let resigned = 0
     if (settings.resign) {
       for (const token of exchange.licenseTokens ?? []) {
         if (!text.includes(token.fingerprint)) continue
-        text = text.split(token.fingerprint).join(await resign(token.claims))
+        const claims = echo && 'nonce' in token.claims ? { ...token.claims, nonce: liveNonce } : token.claims
+        text = text.split(token.fingerprint).join(await resign(claims))
         resigned += 1
       }
     }
@@ -151,7 +173,8 @@ export function createReplay(options: ReplayOptions) {
      * answer; in strict mode a miss throws NO_RECORDED_MATCH naming the closest recorded request.
      */
     async answer(live: RequestToRecord): Promise<ReplayAnswer | null> {
-      const fields = comparableFields(recordedRequest(live, fingerprints), credentialHeaders)
+      const request = recordedRequest(live, fingerprints)
+      const fields = comparableFields(request, credentialHeaders)
       const sequence = sequences.get(keyOf(fields))
       if (!sequence) {
         if (settings.strict) throw noMatch(fields)
@@ -159,7 +182,7 @@ export function createReplay(options: ReplayOptions) {
       }
       const exchange = sequence.exchanges[Math.min(sequence.next, sequence.exchanges.length - 1)] as RecordedExchange
       sequence.next += 1
-      const { body, resigned } = await bodyBytes(exchange)
+      const { body, resigned } = await bodyBytes(exchange, nonceOf(request))
       return { status: exchange.response.status, headers: exchange.response.headers, body, seq: exchange.seq, resigned }
     },
     /** Every sequence back to its first answer. */
