@@ -144,7 +144,7 @@ export function RequestFilters() {
           </Select>
         )}
       </Field>
-      <Field label="Answered by" className="toolbar__field toolbar__field--narrow">
+      <Field label="Answered by" className="toolbar__field">
         {(control) => (
           <Select
             {...control}
