@@ -99,7 +99,8 @@ describe('the request inspector for QA', () => {
     expect(byPath.get('/api/license/v1/validate')?.fault).toEqual({
       ruleId: 'slow-validate',
       kind: 'latency',
-      label: 'latency POST /api/license/v1/validate (5 ms)'
+      label: 'latency POST /api/license/v1/validate (5 ms)',
+      stage: 'before'
     })
     const limited = byPath.get('/api/license/v1/activate')
     expect(limited?.fault).toMatchObject({

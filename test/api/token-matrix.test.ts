@@ -238,7 +238,24 @@ const CONTROL_PLANE_ROUTES = [
   'PUT /_emulator/state',
   'POST /_emulator/reset',
   'GET /_emulator/presets',
-  'POST /_emulator/presets/:name'
+  'POST /_emulator/presets/:name',
+  'POST /_emulator/licenses/:id/deactivate',
+  'POST /_emulator/state/preview',
+  'GET /_emulator/requests/har',
+  'GET /_emulator/upstream',
+  'PUT /_emulator/upstream',
+  'GET /_emulator/drift',
+  'DELETE /_emulator/drift',
+  'GET /_emulator/drift/requests',
+  'GET /_emulator/drift/requests/:id',
+  'POST /_emulator/recordings',
+  'GET /_emulator/recordings',
+  'GET /_emulator/recordings/:id',
+  'DELETE /_emulator/recordings/:id',
+  'POST /_emulator/recordings/:id/stop',
+  'POST /_emulator/recordings/:id/scenario',
+  'GET /_emulator/replay',
+  'PUT /_emulator/replay'
 ]
 
 const LIBRARY_KINDS: readonly TokenKind[] = ['libraryToken', 'vendorLibraryToken', 'downloadToken']

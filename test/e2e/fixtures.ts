@@ -65,6 +65,11 @@ export const test = base.extend<{ emulator: ServedEmulator }, { servedEmulator: 
   ],
   emulator: async ({ servedEmulator }, use) => {
     await servedEmulator.control('POST', '/reset')
+    // Forwarding, replay and the drift report are the machine's, not the state's: a reset keeps
+    // them, and one file's upstream (closed by now) must not answer the next file's calls.
+    await servedEmulator.control('PUT', '/upstream', { url: null })
+    await servedEmulator.control('PUT', '/replay', { recording: null })
+    await servedEmulator.control('DELETE', '/drift')
     await use(servedEmulator)
   }
 })
