@@ -70,6 +70,10 @@ describe.skipIf(missing !== null)('the example JUCE plugin through the emulator 
     pinnedKeyHex = publicKeyHex
     plugin = buildJucePlugin(header)
     process.stdout.write(`JUCE upstream suite: configure and build took ${plugin.buildSeconds} s\n`)
+    // The build blocks this process for minutes on a first run: the keep-alive sockets fetch opened
+    // before it were closed by the servers meanwhile (72 s). A turn of the event loop lets fetch see
+    // that, instead of writing into one of them (EPIPE on the next call).
+    await new Promise((resolve) => setTimeout(resolve, 250))
   }, 1_800_000)
   afterAll(async () => {
     await killAllCli()

@@ -85,7 +85,8 @@ describe('bench config: --only', () => {
       'memory',
       'scale',
       'throughput',
-      'ui'
+      'ui',
+      'upstream'
     ])
     expect([...parse().phases].sort()).toEqual([...PHASES].sort())
   })
@@ -104,7 +105,7 @@ describe('bench config: --only', () => {
 
   it('refuses an unknown phase, naming it and the known ones', () => {
     expect(() => parse('--only', 'throughput,latency')).toThrow(
-      'unknown phase "latency" (baseline, generators, throughput, coldstart, memory, scale, ui)'
+      'unknown phase "latency" (baseline, generators, throughput, upstream, coldstart, memory, scale, ui)'
     )
     expect(() => parse('--only', 'Baseline')).toThrow(/unknown phase "Baseline"/)
     // A trailing comma leaves an empty name, which is not a phase either.
