@@ -91,6 +91,8 @@ export async function expectDialogControlsReachable(page: Page, where: string): 
     const dialog = [...document.querySelectorAll('dialog[open]')].pop()
     if (!dialog) return ['no open dialog']
     return [...dialog.querySelectorAll('button')].filter((button) => button.offsetParent !== null && !button.closest('.toast')).flatMap((button) => {
+      // Scrolled to as a person (or Playwright's click) would in a dialog taller than the window.
+      button.scrollIntoView({ block: 'nearest' })
       const r = button.getBoundingClientRect()
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
       return hit && (hit === button || button.contains(hit)) ? [] : [button.textContent.trim() || button.getAttribute('aria-label')]
