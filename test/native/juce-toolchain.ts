@@ -86,6 +86,9 @@ export async function ciPluginHeader(apiBaseUrl: string): Promise<{ header: stri
   return { header, publicKeyHex: key.public_key_hex }
 }
 
+/** The tests' CMake build type (see buildJucePlugin); the artefacts go under a folder of its name. */
+const BUILD_TYPE = 'Test'
+
 export interface BuiltPlugin {
   buildDir: string
   vst3: string
@@ -123,19 +126,24 @@ export function buildJucePlugin(configHeader: string): BuiltPlugin {
     PLUGIN_DIR,
     '-B',
     buildDir,
-    '-DCMAKE_BUILD_TYPE=Release',
+    // A build type of the tests' own: NDEBUG as in Release (JUCE's assertions off), without the -O3
+    // JUCE's recommended flags add to Release. JUCE compiles in 2.5x less CPU at -O0 (the first
+    // build took 401 s of a CI run at -O3), and a gain renders as fast as the tests need.
+    `-DCMAKE_BUILD_TYPE=${BUILD_TYPE}`,
+    `-DCMAKE_CXX_FLAGS_${BUILD_TYPE.toUpperCase()}=-O0 -DNDEBUG`,
+    `-DCMAKE_C_FLAGS_${BUILD_TYPE.toUpperCase()}=-O0 -DNDEBUG`,
     `-DPLE_CONFIG_HEADER=${headerPath}`,
     ...(juceDir ? [`-DJUCE_DIR=${juceDir}`] : [])
   ])
   // Two jobs: the machine (and CI) is shared.
   run(['--build', buildDir, '-j', '2'])
-  const artefacts = join(buildDir, 'PleLicensedGain_artefacts', 'Release')
+  const artefacts = join(buildDir, 'PleLicensedGain_artefacts', BUILD_TYPE)
   return {
     buildDir,
     vst3: join(artefacts, 'VST3', 'PLE Licensed Gain.vst3'),
     lv2Bundle: join(artefacts, 'LV2', 'PLE Licensed Gain.lv2'),
     standalone: join(artefacts, 'Standalone', 'PLE Licensed Gain'),
-    host: join(buildDir, 'PlePluginHost_artefacts', 'Release', 'PlePluginHost'),
+    host: join(buildDir, 'PlePluginHost_artefacts', BUILD_TYPE, 'PlePluginHost'),
     buildSeconds: Math.round((Date.now() - started) / 1000)
   }
 }

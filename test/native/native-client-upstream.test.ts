@@ -80,8 +80,8 @@ describe.skipIf(missing !== null)('the native C++ client through the forwarding,
   }
 
   beforeAll(async () => {
-    // A build folder of its own: native-client.test.ts may build 'default' at the same time.
-    cli = buildClient('upstream')
+    // The same build as native-client.test.ts (one build folder, held by a lock while it builds).
+    cli = buildClient('default')
     platform = await startServeCli([
       '--port',
       '0',
