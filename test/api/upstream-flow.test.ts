@@ -103,6 +103,9 @@ describe('forwarding a plugin flow to the upstream', () => {
       )
     )
     expect(entries.length).toBeGreaterThan(3)
+    // The upstream's token is decoded like the emulator's own (docs/api.md "Request inspector").
+    const decoded = entries.map((text) => JSON.parse(text).entry.response.licenseTokens?.[0]?.claims)
+    expect(decoded).toContainEqual(expect.objectContaining({ nonce: 'nonce-canary', instance_id: 'machine-canary' }))
     const exported = (await proxy.control('GET', '/state')).text
     const places = {
       database: databaseFileBytes(proxy.databasePath).toString('latin1'),

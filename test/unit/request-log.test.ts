@@ -593,6 +593,61 @@ describe('the request log', () => {
       expect(aborted?.response.bodyInfo.note).toContain('closed')
     })
 
+    it("keeps a license token's header and claims, redacted, and never its signature", () => {
+      open(100)
+      const key = newPluginKey()
+      const secret = newPluginSecret()
+      const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+      const signature = Buffer.from('a-signature-of-sixty-four-bytes-or-so-0123456789-abcdefghijklmn').toString(
+        'base64url'
+      )
+      const claims = {
+        product_id: 'prod_1',
+        license: { kind: 'perpetual', status: 'active', expires_at: null, max_activations: 2, activation_count: 1 },
+        instance_id: 'studio-mac',
+        nonce: 'n-123',
+        iss: 'plugin-license-emulator',
+        aud: 'app_synth',
+        sub: 'lic_1',
+        iat: 1_700_000_000,
+        exp: 1_700_086_400,
+        // What no claim may carry, in case an upstream puts it there: each kept as a preview only.
+        plugin_secret: secret,
+        note: `key ${key}`,
+        nested: JWT,
+        admin: ADMIN_TOKEN
+      }
+      const header = { alg: 'EdDSA', kid: 'kid-1', typ: 'license+jwt' }
+      const token = `${segment(header)}.${segment(claims)}.${signature}`
+      log.record(
+        capture({
+          method: 'POST',
+          url: '/api/license/v1/validate',
+          requestBody: jsonBody({ license_key: 'K-1', data: { license_token: token } }),
+          response: { kind: 'text', text: JSON.stringify({ ok: true, valid: true, license_token: token, other: JWT }) }
+        })
+      )
+      log.flush()
+      const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
+      for (const value of [signature, token, key, secret, JWT, ADMIN_TOKEN])
+        expect(stored.includes(value), value).toBe(false)
+      const entry = log.get(1)
+      // A JWT that is not a license token (typ JWT) is only previewed, as before.
+      expect(entry?.response.licenseTokens).toHaveLength(1)
+      const decoded = entry?.response.licenseTokens?.[0]
+      expect(decoded?.field).toBe('license_token')
+      expect(decoded?.header).toEqual(header)
+      expect(decoded?.claims).toEqual({
+        ...claims,
+        plugin_secret: previewOf(secret),
+        note: `key ${previewOf(key)}`,
+        nested: previewOf(JWT),
+        admin: '[hidden]'
+      })
+      expect((entry?.response.body as { license_token: string }).license_token).toBe(previewOf(token))
+      expect(entry?.request.licenseTokens?.map((one) => one.field)).toEqual(['data.license_token'])
+    })
+
     it('cuts bodies past 16 KiB after redacting them', () => {
       open(100)
       const secret = newPluginSecret()

@@ -11,10 +11,12 @@ import {
   redactUrl,
   TOO_DEEP
 } from '../redaction/redact'
+import { licenseTokensIn } from './license-tokens'
 import type {
   BodyInfo,
   CapturedPayload,
   CaptureRedaction,
+  DecodedLicenseToken,
   FaultSummary,
   RecordedRequest,
   RecordedResponse,
@@ -232,7 +234,22 @@ function productIdOf(
 
 const HEAD_LIMIT_BYTES = 64 * 1024
 
-function requestBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: BodyInfo } {
+/** A body as stored, with the license tokens it carried decoded (parsed JSON bodies only). */
+interface ShownBody {
+  body: unknown
+  bodyInfo: BodyInfo
+  licenseTokens?: DecodedLicenseToken[]
+}
+
+/** A parsed JSON body redacted, with its license tokens decoded from the value before redaction previewed them. */
+function parsedJsonBody(parsed: unknown, bytes: number): ShownBody {
+  const shown: ShownBody = jsonBody(redactJson(parsed), bytes)
+  const tokens = licenseTokensIn(parsed)
+  if (tokens.length > 0) shown.licenseTokens = tokens
+  return shown
+}
+
+function requestBodyOf(capture: RequestCapture): ShownBody {
   const { parsed, receivedBytes } = capture.requestBody
   // At most the first 64 KiB are looked at; bodies are shown cut to 16 KiB anyway.
   const head = Buffer.concat(
@@ -255,7 +272,7 @@ function requestBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: Body
   if (parsed !== undefined && !(parsed instanceof Uint8Array)) {
     return typeof parsed === 'string'
       ? textBody(redactText(parsed), receivedBytes)
-      : jsonBody(redactJson(parsed), receivedBytes)
+      : parsedJsonBody(parsed, receivedBytes)
   }
   // Not parsed (malformed JSON, wrong media type, too large): show the bytes that arrived.
   const contentType = headerText(capture.requestHeaders['content-type'])
@@ -270,7 +287,7 @@ function requestBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: Body
     : shown
 }
 
-function responseBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: BodyInfo } {
+function responseBodyOf(capture: RequestCapture): ShownBody {
   const contentType = headerText(capture.responseHeaders['content-type'])
   const declaredLength = Number(headerText(capture.responseHeaders['content-length']) ?? Number.NaN)
   const shown = payloadBody(capture.response, contentType, Number.isFinite(declaredLength) ? declaredLength : null)
@@ -278,16 +295,12 @@ function responseBodyOf(capture: RequestCapture): { body: unknown; bodyInfo: Bod
   // What the server meant to send, marked as not (wholly) delivered.
   const note = 'The connection closed before the response was complete (client gone, or an offline fault).'
   return {
-    body: shown.body,
+    ...shown,
     bodyInfo: { ...shown.bodyInfo, note: shown.bodyInfo.note ? `${note} ${shown.bodyInfo.note}` : note }
   }
 }
 
-function payloadBody(
-  payload: CapturedPayload,
-  contentType: string | null,
-  declaredLength: number | null
-): { body: unknown; bodyInfo: BodyInfo } {
+function payloadBody(payload: CapturedPayload, contentType: string | null, declaredLength: number | null): ShownBody {
   switch (payload.kind) {
     case 'none':
       return { body: null, bodyInfo: { kind: 'none', bytes: declaredLength ?? 0, truncated: false } }
@@ -327,7 +340,7 @@ export function withoutTrailingTokenRun(text: string): string {
 /** JSON bodies longer than this are cut before redaction instead of parsed whole (a 2 MB library). */
 const LARGE_JSON_CHARS = 4 * MAX_BODY_CHARS
 
-function textOrJson(text: string, contentType: string | null, bytes: number): { body: unknown; bodyInfo: BodyInfo } {
+function textOrJson(text: string, contentType: string | null, bytes: number): ShownBody {
   if ((contentType === null || /json/i.test(contentType)) && text.length > LARGE_JSON_CHARS) {
     // Redact a little more than is kept, then cut; a token-like run the cut splits is dropped.
     const shown = withoutTrailingTokenRun(redactJsonText(text.slice(0, MAX_BODY_CHARS + 1024)).slice(0, MAX_BODY_CHARS))
@@ -335,7 +348,7 @@ function textOrJson(text: string, contentType: string | null, bytes: number): { 
   }
   if (contentType === null || /json/i.test(contentType)) {
     try {
-      return jsonBody(redactJson(JSON.parse(text)), bytes)
+      return parsedJsonBody(JSON.parse(text), bytes)
     } catch {
       // Not JSON after all: shown as text.
     }

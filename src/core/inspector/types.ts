@@ -105,12 +105,28 @@ export interface RecordedRequest {
   bodyInfo: BodyInfo
   /** Present when the server ignored something the request sent (unknown names), one sentence each. */
   warnings?: string[]
+  /** Present when the body carried license tokens: each one's header and claims (never its signature). */
+  licenseTokens?: DecodedLicenseToken[]
 }
 
 export interface RecordedResponse {
   headers: Record<string, string | string[]>
   body: unknown
   bodyInfo: BodyInfo
+  /** Present when the body carried license tokens (`license_token` of activate and validate). */
+  licenseTokens?: DecodedLicenseToken[]
+}
+
+/**
+ * A license token as the inspector keeps it: its JOSE header and claims, redacted like any body
+ * (a claim holding a key, secret or token shows a preview); the signature, and so the compact
+ * token, is never kept.
+ */
+export interface DecodedLicenseToken {
+  /** Where the body held it: a member name, or `outer.inner` one object down. */
+  field: string
+  header: Record<string, unknown>
+  claims: Record<string, unknown>
 }
 
 /** One row of the inspector list. */

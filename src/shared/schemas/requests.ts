@@ -157,6 +157,33 @@ export const BodyInfoSchema = Type.Object({
 
 const BodyField = Type.Unknown({ description: 'The body, redacted: a JSON value, text, or null (see bodyInfo).' })
 
+export const DecodedLicenseTokenSchema = Type.Object(
+  {
+    field: Type.String({
+      description: 'Where the body held the token: a member name (`license_token`), or `outer.inner` one object down.'
+    }),
+    header: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'The JOSE protected header (`alg`, `kid`, `typ: license+jwt`), redacted like a body.'
+    }),
+    claims: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'The claims (`iss`, `aud`, `sub`, `iat`, `nbf`, `exp` in seconds, `nonce`, `product_id`, `instance_id`, `activation_id`, `license`), redacted like a body: a claim holding a key, secret or token shows a preview.'
+    })
+  },
+  {
+    title: 'DecodedLicenseToken',
+    description:
+      'A license token the body carried, decoded. Its signature, and so the compact token, is never stored or returned.'
+  }
+)
+
+const LicenseTokensField = Type.Optional(
+  Type.Array(DecodedLicenseTokenSchema, {
+    description:
+      'Present when the JSON body carried license tokens (`typ: license+jwt`): each decoded, in body order (at most 8). Absent for entries recorded before this existed.'
+  })
+)
+
 export const RequestEntrySchema = Type.Object(
   {
     ...RequestSummarySchema.properties,
@@ -170,9 +197,15 @@ export const RequestEntrySchema = Type.Object(
           description:
             'What the server ignored in this request (unknown query parameters or body fields), one sentence each.'
         })
-      )
+      ),
+      licenseTokens: LicenseTokensField
     }),
-    response: Type.Object({ headers: HeaderMapSchema, body: BodyField, bodyInfo: BodyInfoSchema })
+    response: Type.Object({
+      headers: HeaderMapSchema,
+      body: BodyField,
+      bodyInfo: BodyInfoSchema,
+      licenseTokens: LicenseTokensField
+    })
   },
   { title: 'RequestEntry' }
 )

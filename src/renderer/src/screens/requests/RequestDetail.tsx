@@ -14,6 +14,7 @@ import { formatDuration } from '../../format/date'
 import { useRequests } from '../../stores/requests'
 import { RequestDriftFindings } from '../drift/RequestDriftFindings'
 import { HeaderTable } from './HeaderTable'
+import { LicenseTokens } from './LicenseTokens'
 import { RequestActions } from './RequestActions'
 import { SURFACE_LABELS } from './RequestFilters'
 
@@ -108,6 +109,7 @@ function EntryView({ entry }: { entry: RequestEntry }) {
         </div>
       ) : null}
       <RequestDriftFindings entry={entry} />
+      <LicenseTokens entry={entry} />
       <Tabs
         label="Request and response"
         selected={tab}

@@ -1,0 +1,56 @@
+import { decodeJwt, decodeProtectedHeader } from 'jose'
+
+import { LICENSE_TOKEN_TYPE } from '../licensing/license-tokens'
+import { redactJson } from '../redaction/redact'
+import type { DecodedLicenseToken } from './types'
+
+/** Tokens decoded per body at most: a body is not a token store. */
+const MAX_TOKENS = 8
+/** A compact license token is about 700 characters; a much longer one is not decoded (its claims could be megabytes). */
+const MAX_TOKEN_CHARS = 8 * 1024
+const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
+
+/**
+ * The license tokens (`typ: license+jwt`, docs/api.md "Verifying a license token offline") a
+ * parsed JSON body carries in its string members, top level or one object down (`license_token`
+ * of an activate or validate answer, whoever answered it): their JOSE header and claims, each
+ * redacted as the inspector redacts any JSON (a claim holding a key, a secret or another token
+ * keeps a preview only). The signature, and so the compact token, is not kept. Only object
+ * members are looked at, never arrays: a 1,000-item library costs a few key reads.
+ */
+export function licenseTokensIn(body: unknown): DecodedLicenseToken[] {
+  const found: DecodedLicenseToken[] = []
+  const look = (holder: object, prefix: string, depth: number): void => {
+    for (const [name, value] of Object.entries(holder)) {
+      if (found.length >= MAX_TOKENS) return
+      if (typeof value === 'string') {
+        const decoded = decodeLicenseToken(value)
+        if (decoded) found.push({ field: `${prefix}${name}`, ...decoded })
+      } else if (depth === 0 && isObject(value)) {
+        look(value, `${prefix}${name}.`, depth + 1)
+      }
+    }
+  }
+  if (isObject(body)) look(body, '', 0)
+  return found
+}
+
+/** Header and claims of a license token, redacted; null for anything else (another JWT, or not a JWS at all). */
+function decodeLicenseToken(value: string): Omit<DecodedLicenseToken, 'field'> | null {
+  if (!value.startsWith('eyJ') || value.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(value)) return null
+  try {
+    const header = decodeProtectedHeader(value)
+    if (header.typ !== LICENSE_TOKEN_TYPE) return null
+    return {
+      header: redactJson(header) as Record<string, unknown>,
+      claims: redactJson(decodeJwt(value)) as Record<string, unknown>
+    }
+  } catch {
+    // Shaped like a token but not decodable: the body's preview is all there is.
+    return null
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
