@@ -122,6 +122,15 @@ describe('redactJson', () => {
     expect(JSON.stringify(out)).not.toContain(secret)
   })
 
+  it('hides a secret used as a field name, keeping the value under the preview', () => {
+    // A body like {"pk_...": 1} (a map keyed by plugin key, or a mistake) was stored whole.
+    const key = newPluginKey()
+    const out = redactJson({ [key]: 1, nested: { [JWT]: { ok: true } } }) as Record<string, unknown>
+    expect(JSON.stringify(out)).not.toContain(key)
+    expect(JSON.stringify(out)).not.toContain(JWT.split('.')[2]!)
+    expect(out[previewOf(key)]).toBe(1)
+  })
+
   it('does not change its input', () => {
     const input = { pluginSecret: newPluginSecret() }
     const copy = structuredClone(input)

@@ -54,7 +54,8 @@ export function redactJson(value: unknown, secretKeys: ReadonlySet<string> = SEC
   if (Array.isArray(value)) return value.map((item) => redactJson(item, secretKeys, depth + 1))
   const out: Record<string, unknown> = {}
   for (const [key, item] of Object.entries(value)) {
-    out[key] =
+    // A key can be a secret too (a map keyed by plugin key): it is previewed like a value.
+    out[redactText(key)] =
       secretKeys.has(key.toLowerCase()) && typeof item === 'string'
         ? previewOf(item)
         : redactJson(item, secretKeys, depth + 1)
