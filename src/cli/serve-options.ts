@@ -17,6 +17,8 @@ export interface ServeOptions {
   logLevel: string
   /** How many requests the inspector keeps. */
   requestLogSize: number
+  /** How long a write waits for another process's write lock before 503 STORAGE_BUSY (ms). */
+  storageBusyTimeoutMs: number
   /** A scenario document to load at start (replacing the state). */
   scenarioPath: string | null
   /** A recording document to replay from the start (docs/upstream.md), and whether unmatched requests get 404. */
@@ -55,6 +57,8 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --replay-strict         with --replay: unmatched requests get 404 NO_RECORDED_MATCH
   --log-level LEVEL       ${LOG_LEVELS.join(', ').replace('warn', 'warn (default)')}
   --request-log-size N    requests the inspector keeps (default 5000)
+  --storage-busy-timeout-ms N  a write waits this long for another process's
+                          write lock, then answers 503 STORAGE_BUSY (default 5000)
   --upstream URL          forward the service API to the real platform at URL
                           (http or https; docs/upstream.md)
   --upstream-routes LIST  comma-separated path patterns forwarded (default
@@ -102,6 +106,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
         'replay-strict': { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'warn' },
         'request-log-size': { type: 'string', default: '5000' },
+        'storage-busy-timeout-ms': { type: 'string', default: '5000' },
         'ready-json': { type: 'boolean', default: false },
         upstream: { type: 'string' },
         'upstream-routes': { type: 'string' },
@@ -131,6 +136,11 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   const requestLogSize = /^\d+$/.test(values['request-log-size']) ? Number(values['request-log-size']) : NaN
   if (!(requestLogSize >= 1 && requestLogSize <= 1_000_000))
     throw new UsageError('--request-log-size must be a whole number from 1 to 1000000.')
+  const busyText = values['storage-busy-timeout-ms']
+  const storageBusyTimeoutMs = /^\d{1,7}$/.test(busyText) ? Number(busyText) : NaN
+  // 0 is allowed: answer STORAGE_BUSY at once (a CI job that would rather fail fast than wait).
+  if (!(storageBusyTimeoutMs >= 0 && storageBusyTimeoutMs <= 600_000))
+    throw new UsageError('--storage-busy-timeout-ms must be a whole number of milliseconds from 0 to 600000.')
   if (!(LOG_LEVELS as readonly string[]).includes(values['log-level'])) {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${values['log-level']}".`)
   }
@@ -149,6 +159,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     strict: values.strict,
     logLevel: values['log-level'],
     requestLogSize,
+    storageBusyTimeoutMs,
     scenarioPath: values.scenario ? resolve(values.scenario) : null,
     replayPath: values.replay ? resolve(values.replay) : null,
     replayStrict: values['replay-strict'],

@@ -50,6 +50,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
       strict: options.strict,
       rendererDir: options.rendererDir ?? undefined,
       requestLogCapacity: options.requestLogSize,
+      storageBusyTimeoutMs: options.storageBusyTimeoutMs,
       log: { level: options.logLevel, stream: process.stderr },
       closeConnections: 'idle',
       upstream: options.upstream

@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
+import { startServeCli } from '../support/cli-process'
 import { expectError } from '../support/credentials'
 import { withReadOnlyDatabase } from '../support/database'
 import { startEmulator } from '../support/emulator'
@@ -125,6 +126,41 @@ describe('another process holds the write lock', () => {
     expect(logLines(emu, 'storage: writes fail')).toHaveLength(1)
     expect(logLines(emu, 'storage: writes succeed again')).toHaveLength(1)
     expect(counted(databasePath)).toEqual({ ...before, customers: before.customers + 1 })
+  })
+
+  it('serve --storage-busy-timeout-ms sets the wait: 0 answers STORAGE_BUSY at once, naming the wait', async () => {
+    const dir = makeTempDir('busy-cli')
+    cleanups.push(dir.remove)
+    const databasePath = join(dir.path, 'emulator.db')
+    const token = randomBytes(16).toString('hex')
+    const serving = await startServeCli([
+      '--port',
+      '0',
+      '--db',
+      databasePath,
+      '--admin-token',
+      token,
+      '--storage-busy-timeout-ms',
+      '0'
+    ])
+    cleanups.push(() => serving.cli.kill())
+    const holder = await lockHolder(databasePath)
+    const refused = await fetch(`${serving.baseUrl}/_emulator/customers`, {
+      method: 'POST',
+      headers: { 'x-emulator-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'busy@example.test' })
+    })
+    expect(refused.status).toBe(503)
+    const body = (await refused.json()) as { error: string; message: string }
+    expect(body.error).toBe('STORAGE_BUSY')
+    expect(body.message).toContain('waited 0 s')
+    await holder.release()
+    const written = await fetch(`${serving.baseUrl}/_emulator/customers`, {
+      method: 'POST',
+      headers: { 'x-emulator-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'busy@example.test' })
+    })
+    expect(written.status).toBe(201)
   })
 })
 

@@ -46,6 +46,15 @@ describe('serve options', () => {
     }
   })
 
+  it('takes --storage-busy-timeout-ms from 0 (answer at once) and refuses what is not whole milliseconds', () => {
+    expect(parse().storageBusyTimeoutMs).toBe(5000)
+    expect(parse('--storage-busy-timeout-ms', '0').storageBusyTimeoutMs).toBe(0)
+    expect(parse('--storage-busy-timeout-ms', '250').storageBusyTimeoutMs).toBe(250)
+    for (const bad of ['-1', '1.5', 'soon', '', '600001']) {
+      expect(usageErrorOf(`--storage-busy-timeout-ms=${bad}`).message).toMatch(/--storage-busy-timeout-ms must be/)
+    }
+  })
+
   it('takes --port 0 (a free port) and the edges of the port range', () => {
     expect(parse('--port', '0').port).toBe(0)
     expect(parse('--port=65535').port).toBe(65535)
