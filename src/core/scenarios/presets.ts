@@ -27,7 +27,7 @@ export const PRESET_CREDENTIAL = {
   pluginSecret: 'sk_DemoSynthPresetSecret0000000000001'
 } as const
 
-/** The claim token of the `reseller-claim` preset (only its hash is stored). */
+/** The claim token of the `reseller-claim` preset (stored as its hash and a sealed copy). */
 export const PRESET_CLAIM_TOKEN = 'clm_PresetResellerClaim00000000001'
 
 function developerAndProduct(now: Date): Pick<ScenarioDocument, 'developers' | 'products'> {
@@ -335,7 +335,8 @@ export const PRESETS: readonly Preset[] = [
             productId: PRESET_CREDENTIAL.productId,
             kind: 'perpetual',
             unitPriceCents: 7900,
-            claimTokenHash: sha256Hex(PRESET_CLAIM_TOKEN)
+            // In plain: the import keeps its hash and a sealed copy, so the pending list shows its link.
+            claimToken: PRESET_CLAIM_TOKEN
           }
         ],
         files: files(now)

@@ -147,6 +147,21 @@ function normaliseCredentials(document: ScenarioDocument, secretBox: SecretBox |
   })
 }
 
+/** Fills a reseller order item's claim token hash and sealed copy from a plain `claimToken`; never keeps the plain value. */
+function normaliseClaimTokens(document: ScenarioDocument, secretBox: SecretBox | null): void {
+  ;(document.orderItems ?? []).forEach((item, index) => {
+    const { claimToken } = item as { claimToken?: string }
+    if (claimToken === undefined) return
+    const hash = sha256Hex(claimToken)
+    if (item.claimTokenHash !== undefined && item.claimTokenHash !== null && item.claimTokenHash !== hash)
+      throw invalid(`/orderItems/${index}/claimTokenHash`, 'is not the hash of its claimToken')
+    item.claimTokenHash = hash
+    // Sealed only when the author left sealedClaimToken out; an explicit null means "not kept".
+    if (item.sealedClaimToken === undefined && secretBox) item.sealedClaimToken = secretBox.seal(claimToken)
+    delete item.claimToken
+  })
+}
+
 /** Duplicate ids and references to rows that are not in the document, with the path of the first. */
 function checkReferences(document: ScenarioDocument): void {
   const ids = new Map<SectionName, Set<unknown>>()
@@ -186,6 +201,7 @@ export function checkScenario(input: unknown, secretBox: SecretBox | null): Scen
   const document = migrateScenario(structuredClone(input) as ScenarioDocument)
   checkValues(document)
   normaliseCredentials(document, secretBox)
+  normaliseClaimTokens(document, secretBox)
   checkReferences(document)
   if (document.clock?.offsetS !== undefined && document.clock.now !== undefined)
     throw invalid('/clock', 'has both offsetS and now; give one')
