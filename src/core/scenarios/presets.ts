@@ -1,6 +1,5 @@
 import { FILE_EXTENSIONS, FILE_PLATFORMS } from '../../shared/contract/downloads'
 import type { LicenseKind } from '../../shared/contract/licensing'
-import { sha256Hex } from '../crypto/digest'
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
 
