@@ -24,7 +24,11 @@ export function PendingResellerOrders() {
   const { busy, error, run } = useAction()
   const list = orders.data
   return (
-    <section className="pending-orders" aria-labelledby="pending-orders-title" data-testid="pending-reseller-orders">
+    <section
+      className="stack pending-orders"
+      aria-labelledby="pending-orders-title"
+      data-testid="pending-reseller-orders"
+    >
       <h3 className="pending-orders__title" id="pending-orders-title">
         Waiting for their claim{list && list.length > 0 ? ` (${list.length})` : ''}
       </h3>
@@ -37,9 +41,13 @@ export function PendingResellerOrders() {
       ) : list.length === 0 ? (
         <p className="muted small">No reseller order waits for a claim.</p>
       ) : (
-        <ul className="pending-orders__list">
+        <ul className="stack pending-orders__list">
           {list.map((entry) => (
-            <li key={entry.item.id} className="pending-orders__item" data-testid={`pending-order-${entry.order.id}`}>
+            <li
+              key={entry.item.id}
+              className="stack pending-orders__item"
+              data-testid={`pending-order-${entry.order.id}`}
+            >
               <p className="pending-orders__what small">
                 <strong>{entry.productName ?? entry.item.productId}</strong> via {entry.order.reseller ?? 'a reseller'}{' '}
                 · <DateTime value={entry.order.createdAt} />
