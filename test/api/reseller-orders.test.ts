@@ -170,7 +170,7 @@ describe('scenario export and import', () => {
   })
 
   it.each([
-    ['claimToken', { claimToken: 'clm_short' }, '/orderItems/0/claimToken'],
+    ['claimToken', { claimToken: 'clm_Authored-Token-Cut' }, '/orderItems/0/claimToken'],
     [
       'sealedClaimToken',
       { claimTokenHash: 'a'.repeat(64), sealedClaimToken: 'not sealed' },

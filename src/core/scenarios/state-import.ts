@@ -5,7 +5,7 @@ import { labelSealedByCurrentKey } from '../credentials/sealed-key-labels'
 import { sha256Hex } from '../crypto/digest'
 import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
-import { previewOf } from '../redaction/redact'
+import { previewOf, SECRET_FIELD_NAMES } from '../redaction/redact'
 import type { Store } from '../store/store'
 import { createScenarioRepository } from './scenario-repository'
 import { allowedValues, SCENARIO_VERSION, ScenarioDocumentSchema } from './scenario-schema'
@@ -90,6 +90,9 @@ function firstSchemaError(document: unknown): DomainError | null {
   const deepest = errors.reduce((best, e) => (e.instancePath.length > best.instancePath.length ? e : best), first)
   const { value, column } = locate(document, deepest.instancePath)
   if (column) return invalid(deepest.instancePath, 'is not allowed here', { value, allowed: allowedValues(column) })
+  // A plain secret an author wrote (pluginKey, claimToken) is named, never repeated.
+  const field = first.instancePath.split('/').pop() ?? ''
+  if (SECRET_FIELD_NAMES.has(field.toLowerCase())) return invalid(first.instancePath, first.message)
   return invalid(first.instancePath, first.message, { value: locate(document, first.instancePath).value })
 }
 
