@@ -9,7 +9,7 @@ interface Created {
 }
 
 /** Issue 36, everyday action 3: pending reseller orders with their claim links, after a reload too. */
-test('pending reseller orders are listed with their claim links after a page reload, and leave once claimed', async ({
+test('pending reseller orders are listed with their claim links after a page reload and an import, and leave once claimed', async ({
   page,
   emulator
 }) => {
@@ -53,4 +53,12 @@ test('pending reseller orders are listed with their claim links after a page rel
   expect(claimed.status).toBe(200)
   await expect(row).toHaveCount(0)
   await expect(pending.getByTestId('claim-url')).toHaveCount(1)
+
+  // Export, reset and import (a script's): the order made in the UI is listed again with its link.
+  const remaining = await pending.getByTestId('claim-url').innerText()
+  const exported = await emulator.control<{ state: unknown }>('GET', '/state')
+  expect((await emulator.control('POST', '/reset')).status).toBe(200)
+  await expect(pending).toContainText('No reseller order waits for a claim.')
+  expect((await emulator.control('PUT', '/state', exported.body.state)).status).toBe(200)
+  await expect(pending.getByTestId('claim-url')).toHaveText(remaining)
 })
