@@ -99,6 +99,10 @@ if (reseller) {
   const session = (await call('POST', `/_emulator/customers/${customer.id}/session`, { body: {} })).token
   await call('POST', '/api/library/claim', { token: session, body: { claim: reseller.claimToken } })
 }
+// One left unclaimed: an order waiting for its claim, as a build of that version stored it.
+const pending = reseller
+  ? await call('POST', '/_emulator/reseller-orders', { body: { productId: product.id, reseller: 'Fixture Reseller' } })
+  : null
 
 child.kill('SIGTERM')
 await new Promise((done) => child.once('exit', done))
@@ -116,7 +120,10 @@ writeFileSync(
       customerId: customer.id,
       licenseKey,
       activatedInstance: licenseKey ? 'fixture-studio-mac' : null,
-      claimedOrderItemId: reseller?.item?.id ?? null
+      claimedOrderItemId: reseller?.item?.id ?? null,
+      pendingOrderId: pending?.order?.id ?? null,
+      // Its claim token stays out of the repository's text too: compared by digest.
+      pendingClaimTokenSha256: pending ? sha256(pending.claimToken) : null
     },
     null,
     2

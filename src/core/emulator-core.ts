@@ -11,6 +11,8 @@ import type { Clock } from './clock/clock'
 import { createCommerceRepository } from './commerce/commerce-repository'
 import { createOrderReversals } from './commerce/order-reversal'
 import type { OrderReversals } from './commerce/order-reversal'
+import { createPendingResellerOrders } from './commerce/pending-reseller-orders'
+import type { PendingResellerOrders } from './commerce/pending-reseller-orders'
 import { createPurchaseService } from './commerce/purchases'
 import type { PurchaseService } from './commerce/purchases'
 import { createConnectionStatusRepository } from './connections/connection-status-repository'
@@ -99,6 +101,8 @@ export interface EmulatorCore {
   connections: ConnectionVerifier
   customers: CustomerService
   purchases: PurchaseService
+  /** Reseller orders waiting for their claim, with their claim links. */
+  resellerOrders: PendingResellerOrders
   /** Refunds and chargebacks: what an order granted ends. */
   orders: OrderReversals
   licensing: LicensingService
@@ -187,7 +191,8 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     credentials,
     connections: createConnectionVerifier({ store, clock, products, credentials, audit, statuses: connectionStatuses }),
     customers,
-    purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows }),
+    purchases: createPurchaseService({ store, clock, products, customers, commerce, licenses: licenseRows, secretBox }),
+    resellerOrders: createPendingResellerOrders({ commerce, products, secretBox, apiBaseUrl: options.apiBaseUrl }),
     orders: createOrderReversals({ store, clock, commerce, licenses: licenseRows }),
     licensing: createLicensingService({ store, clock, rows: licenseRows, tokens: licenseTokens, grace, dataVersion }),
     subscriptions: createSubscriptionService({ store, clock, licenses: licenseRows, grace }),

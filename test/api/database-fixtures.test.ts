@@ -37,6 +37,9 @@ interface Manifest {
   licenseKey: string | null
   activatedInstance: string | null
   claimedOrderItemId: string | null
+  /** A reseller order left unclaimed (fixtures from v10 on), and its claim token's digest. */
+  pendingOrderId?: string | null
+  pendingClaimTokenSha256?: string | null
 }
 
 type Counts = Record<string, number>
@@ -126,6 +129,26 @@ describe('databases written by earlier builds', () => {
               .get(manifest.claimedOrderItemId)
           )
           expect(claimed).toBe(manifest.customerId)
+        }
+        // The unclaimed reseller order is listed as pending; its token was kept only as a hash then, so no link.
+        if (manifest.pendingOrderId) {
+          const listed = await emu.control('GET', '/reseller-orders')
+          expect(listed.status, listed.text).toBe(200)
+          expect(listed.body.orders).toEqual([
+            expect.objectContaining({
+              order: expect.objectContaining({ id: manifest.pendingOrderId }),
+              claimToken: null,
+              claimUrl: null,
+              unrecoverableReason: 'not-kept'
+            })
+          ])
+          const hash = withReadOnlyDatabase(databasePath, (db) =>
+            db
+              .prepare('SELECT i.claim_token_hash FROM order_items i WHERE i.order_id = ?')
+              .pluck()
+              .get(manifest.pendingOrderId)
+          )
+          expect(hash).toBe(manifest.pendingClaimTokenSha256)
         }
         for (const path of ['/developers', '/products', '/customers', '/licenses', '/state', '/info']) {
           const answer = await emu.control('GET', path)

@@ -209,6 +209,7 @@ const CONTROL_PLANE_ROUTES = [
   'GET /_emulator/customers/:id/licenses',
   'POST /_emulator/purchases',
   'POST /_emulator/reseller-orders',
+  'GET /_emulator/reseller-orders',
   'GET /_emulator/licenses',
   'GET /_emulator/licenses/:id',
   'PATCH /_emulator/licenses/:id',

@@ -65,7 +65,7 @@ test('a reset made by a script clears every screen: tester results, connection r
   await expect(verify.getByTestId('step-verify-outcome')).toHaveText('verified')
   await expect(page.getByTestId('connection-status')).toContainText('verified')
 
-  // The library: a reseller order with its one-time claim link.
+  // The library: a reseller order with its claim link.
   await goTo(page, '#/library')
   await expect(page.getByTestId('library-customer')).toHaveValue('cus_demo')
   await page.getByRole('button', { name: 'Create reseller order' }).click()

@@ -62,6 +62,8 @@ export interface ItemRow {
   kind: LicenseKind
   unit_price_cents: number
   claim_token_hash: string | null
+  /** The claim token sealed under the runtime key (null: not kept, as before schema 11). */
+  sealed_claim_token: string | null
   claimed_by_customer_id: string | null
   claimed_at: string | null
 }
@@ -122,8 +124,8 @@ export function createCommerceRepository(store: Store) {
      VALUES (@id, @customerId, @channel, @reseller, @storefrontSlug, 'paid', @currency, @totalCents, @createdAt)`
   )
   const insertItem = db.prepare(
-    `INSERT INTO order_items (id, order_id, product_id, kind, unit_price_cents, claim_token_hash)
-     VALUES (@id, @orderId, @productId, @kind, @unitPriceCents, @claimTokenHash)`
+    `INSERT INTO order_items (id, order_id, product_id, kind, unit_price_cents, claim_token_hash, sealed_claim_token)
+     VALUES (@id, @orderId, @productId, @kind, @unitPriceCents, @claimTokenHash, @sealedClaimToken)`
   )
   const insertEntitlement = db.prepare(
     `INSERT INTO entitlements (id, customer_id, product_id, order_item_id, source, status, created_at)
@@ -145,6 +147,14 @@ export function createCommerceRepository(store: Store) {
   )
   const setEntitlementStatus = db.prepare('UPDATE entitlements SET status = ? WHERE id = ?')
   const reverseOrder = db.prepare("UPDATE orders SET status = ?, reversed_at = ? WHERE id = ? AND status = 'paid'")
+  // Paid reseller orders whose item no one has claimed yet, newest first.
+  const pendingResellerItems = db.prepare(
+    `SELECT o.id AS order_id, i.id AS item_id, i.claim_token_hash, i.sealed_claim_token
+       FROM orders o JOIN order_items i ON i.order_id = o.id
+      WHERE o.channel = 'reseller' AND o.status = 'paid'
+        AND i.claim_token_hash IS NOT NULL AND i.claimed_by_customer_id IS NULL
+      ORDER BY o.created_at DESC, o.rowid DESC, i.rowid`
+  )
 
   return {
     insertOrder: (order: Omit<Order, 'status' | 'reversedAt'>) => void insertOrder.run(order),
@@ -155,6 +165,7 @@ export function createCommerceRepository(store: Store) {
       kind: LicenseKind
       unitPriceCents: number
       claimTokenHash: string | null
+      sealedClaimToken: string | null
     }) => void insertItem.run(item),
     insertEntitlement: (e: Omit<Entitlement, 'status'>) => void insertEntitlement.run(e),
     order: (id: string) => {
@@ -193,6 +204,21 @@ export function createCommerceRepository(store: Store) {
           orderStatus: row.order_status
         })
       ),
+    /** Paid reseller order items waiting for their claim, newest first, with the claim token's hash and sealed copy. */
+    pendingResellerItems: () =>
+      (
+        pendingResellerItems.all() as {
+          order_id: string
+          item_id: string
+          claim_token_hash: string
+          sealed_claim_token: string | null
+        }[]
+      ).map((row) => ({
+        orderId: row.order_id,
+        itemId: row.item_id,
+        claimTokenHash: row.claim_token_hash,
+        sealedClaimToken: row.sealed_claim_token
+      })),
     /** Marks a paid order refunded or charged back; false when it was not paid. */
     reverseOrder: (id: string, status: Exclude<OrderStatus, 'paid'>, at: string) =>
       reverseOrder.run(status, at, id).changes === 1

@@ -3,6 +3,7 @@ import type { BillingPeriod } from '../../shared/contract/subscriptions'
 import type { Clock } from '../clock/clock'
 import { sha256Hex } from '../crypto/digest'
 import { newId, randomBase62 } from '../crypto/random'
+import type { SecretBox } from '../crypto/secret-box'
 import type { CustomerService } from '../customers/customers'
 import { DomainError } from '../errors/domain-error'
 import { newLicenseKey } from '../licensing/license-keys'
@@ -43,7 +44,7 @@ export interface PurchaseResult {
 export interface ResellerOrderResult {
   order: Order
   item: OrderItem
-  /** Shown once: only its hash is kept. */
+  /** Its hash is kept, and a copy sealed under the runtime key (the pending list shows it again). */
   claimToken: string
 }
 
@@ -77,8 +78,10 @@ export function createPurchaseService(deps: {
   customers: CustomerService
   commerce: CommerceRepository
   licenses: LicenseRepository
+  /** Seals each new claim token (null: none kept, the pending list shows no link). */
+  secretBox: SecretBox | null
 }): PurchaseService {
-  const { store, clock, products, customers, commerce, licenses } = deps
+  const { store, clock, products, customers, commerce, licenses, secretBox } = deps
 
   /** Entitlement and license for one order item: the access source for delivery and the serial for activation. */
   function grant(input: {
@@ -147,7 +150,8 @@ export function createPurchaseService(deps: {
           productId: product.id,
           kind,
           unitPriceCents: price,
-          claimTokenHash: null
+          claimTokenHash: null,
+          sealedClaimToken: null
         })
 
         let subscription: Subscription | null = null
@@ -216,7 +220,8 @@ export function createPurchaseService(deps: {
           productId: product.id,
           kind: 'perpetual',
           unitPriceCents: price,
-          claimTokenHash: sha256Hex(claimToken)
+          claimTokenHash: sha256Hex(claimToken),
+          sealedClaimToken: secretBox?.seal(claimToken) ?? null
         })
         return { order: commerce.order(orderId) as Order, item: commerce.item(itemId) as OrderItem, claimToken }
       })

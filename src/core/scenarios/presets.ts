@@ -1,6 +1,5 @@
 import { FILE_EXTENSIONS, FILE_PLATFORMS } from '../../shared/contract/downloads'
 import type { LicenseKind } from '../../shared/contract/licensing'
-import { sha256Hex } from '../crypto/digest'
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
 
@@ -27,7 +26,7 @@ export const PRESET_CREDENTIAL = {
   pluginSecret: 'sk_DemoSynthPresetSecret0000000000001'
 } as const
 
-/** The claim token of the `reseller-claim` preset (only its hash is stored). */
+/** The claim token of the `reseller-claim` preset (stored as its hash and a sealed copy). */
 export const PRESET_CLAIM_TOKEN = 'clm_PresetResellerClaim00000000001'
 
 function developerAndProduct(now: Date): Pick<ScenarioDocument, 'developers' | 'products'> {
@@ -335,7 +334,8 @@ export const PRESETS: readonly Preset[] = [
             productId: PRESET_CREDENTIAL.productId,
             kind: 'perpetual',
             unitPriceCents: 7900,
-            claimTokenHash: sha256Hex(PRESET_CLAIM_TOKEN)
+            // In plain: the import keeps its hash and a sealed copy, so the pending list shows its link.
+            claimToken: PRESET_CLAIM_TOKEN
           }
         ],
         files: files(now)

@@ -90,6 +90,15 @@ function sectionSchema(spec: SectionSpec): TSchema {
       })
     )
   }
+  if (spec.section === 'orderItems') {
+    // A reseller order's claim token in plain: the import keeps its hash and a sealed copy.
+    properties.claimToken = Type.Optional(
+      Type.String({
+        pattern: '^clm_[A-Za-z0-9]{16,}$',
+        description: 'Plain claim token (author-written scenarios only; never exported).'
+      })
+    )
+  }
   return Type.Object(properties, { additionalProperties: false })
 }
 

@@ -233,7 +233,14 @@ export const SECTIONS: readonly SectionSpec[] = [
       int('unitPriceCents', 'unit_price_cents'),
       opt('claimTokenHash', 'claim_token_hash'),
       opt('claimedByCustomerId', 'claimed_by_customer_id', { ref: 'customers' }),
-      optAt('claimedAt', 'claimed_at')
+      optAt('claimedAt', 'claimed_at'),
+      opt('sealedClaimToken', 'sealed_claim_token', {
+        pattern: {
+          regex: '^v1:[A-Za-z0-9+/]{16}:[A-Za-z0-9+/]{22}==:[A-Za-z0-9+/=]+$',
+          description:
+            'The claim token sealed under the runtime key of the emulator that exported it (ciphertext, never the token): the pending reseller order lists its claim link again where that key opens it.'
+        }
+      })
     ]
   },
   {

@@ -5,7 +5,7 @@ import { labelSealedByCurrentKey } from '../credentials/sealed-key-labels'
 import { sha256Hex } from '../crypto/digest'
 import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
-import { previewOf } from '../redaction/redact'
+import { previewOf, SECRET_FIELD_NAMES } from '../redaction/redact'
 import type { Store } from '../store/store'
 import { createScenarioRepository } from './scenario-repository'
 import { allowedValues, SCENARIO_VERSION, ScenarioDocumentSchema } from './scenario-schema'
@@ -90,6 +90,9 @@ function firstSchemaError(document: unknown): DomainError | null {
   const deepest = errors.reduce((best, e) => (e.instancePath.length > best.instancePath.length ? e : best), first)
   const { value, column } = locate(document, deepest.instancePath)
   if (column) return invalid(deepest.instancePath, 'is not allowed here', { value, allowed: allowedValues(column) })
+  // A plain secret an author wrote (pluginKey, claimToken) is named, never repeated.
+  const field = first.instancePath.split('/').pop() ?? ''
+  if (SECRET_FIELD_NAMES.has(field.toLowerCase())) return invalid(first.instancePath, first.message)
   return invalid(first.instancePath, first.message, { value: locate(document, first.instancePath).value })
 }
 
@@ -147,6 +150,21 @@ function normaliseCredentials(document: ScenarioDocument, secretBox: SecretBox |
   })
 }
 
+/** Fills a reseller order item's claim token hash and sealed copy from a plain `claimToken`; never keeps the plain value. */
+function normaliseClaimTokens(document: ScenarioDocument, secretBox: SecretBox | null): void {
+  ;(document.orderItems ?? []).forEach((item, index) => {
+    const { claimToken } = item as { claimToken?: string }
+    if (claimToken === undefined) return
+    const hash = sha256Hex(claimToken)
+    if (item.claimTokenHash !== undefined && item.claimTokenHash !== null && item.claimTokenHash !== hash)
+      throw invalid(`/orderItems/${index}/claimTokenHash`, 'is not the hash of its claimToken')
+    item.claimTokenHash = hash
+    // Sealed only when the author left sealedClaimToken out; an explicit null means "not kept".
+    if (item.sealedClaimToken === undefined && secretBox) item.sealedClaimToken = secretBox.seal(claimToken)
+    delete item.claimToken
+  })
+}
+
 /** Duplicate ids and references to rows that are not in the document, with the path of the first. */
 function checkReferences(document: ScenarioDocument): void {
   const ids = new Map<SectionName, Set<unknown>>()
@@ -186,6 +204,7 @@ export function checkScenario(input: unknown, secretBox: SecretBox | null): Scen
   const document = migrateScenario(structuredClone(input) as ScenarioDocument)
   checkValues(document)
   normaliseCredentials(document, secretBox)
+  normaliseClaimTokens(document, secretBox)
   checkReferences(document)
   if (document.clock?.offsetS !== undefined && document.clock.now !== undefined)
     throw invalid('/clock', 'has both offsetS and now; give one')

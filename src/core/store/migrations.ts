@@ -348,6 +348,16 @@ export const migrations: readonly Migration[] = [
         PRIMARY KEY (recording_id, seq)
       );
     `
+  },
+  {
+    version: 11,
+    name: 'reseller claim tokens kept sealed',
+    // The claim token sealed under the runtime key, as credential secrets are, so pending reseller
+    // orders list their claim links after a restart (docs/api.md). Rows from before have none:
+    // they list as pending with no link.
+    sql: `
+      ALTER TABLE order_items ADD COLUMN sealed_claim_token TEXT;
+    `
   }
 ]
 

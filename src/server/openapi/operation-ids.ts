@@ -63,6 +63,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /_emulator/customers/:id/licenses': 'listCustomerLicenses',
   'POST /_emulator/purchases': 'createPurchase',
   'POST /_emulator/reseller-orders': 'createResellerOrder',
+  'GET /_emulator/reseller-orders': 'listPendingResellerOrders',
   'PATCH /_emulator/licenses/:id': 'updateLicense',
   'GET /_emulator/licenses/:id': 'getLicense',
   'GET /_emulator/licenses': 'listLicenses',

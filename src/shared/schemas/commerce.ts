@@ -179,6 +179,29 @@ export const ResellerOrderSchema = Type.Object({
 })
 export const ResellerOrderResponse = Ok(ResellerOrderSchema)
 
+/** A reseller order waiting for its claim, as the pending list shows it: its claim link again when it can be opened. */
+export const PendingResellerOrderSchema = Type.Object({
+  order: OrderSchema,
+  item: OrderItemSchema,
+  productName: Nullable(Type.String()),
+  claimToken: Nullable(
+    Type.String({ description: 'The claim token (a secret: shown here and in the UI, never logged or exported).' })
+  ),
+  claimUrl: Nullable(
+    Type.String({ description: 'The claim link, as POST /_emulator/reseller-orders answered it; null when not kept.' })
+  ),
+  unrecoverableReason: Nullable(
+    Type.Union([Type.Literal('not-kept'), Type.Literal('other-runtime-key'), Type.Literal('no-runtime-key')], {
+      description:
+        'Why the link cannot be shown (null when it can): not-kept (made before claim tokens were kept, schema 10 and older, or imported without one), other-runtime-key (sealed under another runtime key: a copied database, a scenario from another machine), no-runtime-key (the emulator runs without one). The order can still be claimed with the token handed out then.'
+    })
+  )
+})
+export const PendingResellerOrderListResponse = Type.Object({
+  ok: Type.Literal(true),
+  orders: Type.Array(PendingResellerOrderSchema)
+})
+
 // ---- Control-plane requests and answers (/_emulator, docs/api.md section 6) -------------------
 
 export const CreateCustomerBody = Type.Object(

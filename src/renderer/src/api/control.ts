@@ -10,6 +10,7 @@ import type {
   LicenseListResponse,
   LicenseResponse,
   OrderReversalResponse,
+  PendingResellerOrderListResponse,
   ProductFileResponse,
   PurchaseResponse,
   ResellerOrderResponse,
@@ -131,6 +132,9 @@ export function createControlApi(http: HttpClient, adminToken: string) {
     purchase: async (input: PurchaseInput) => send<Answer<typeof PurchaseResponse>>('POST', '/purchases', input),
     resellerOrder: async (input: ResellerOrderInput) =>
       send<Answer<typeof ResellerOrderResponse>>('POST', '/reseller-orders', input),
+    /** Reseller orders waiting for their claim, with their claim links (null where not kept). */
+    pendingResellerOrders: async () =>
+      (await get<Answer<typeof PendingResellerOrderListResponse>>('/reseller-orders')).orders,
     license: async (licenseId: string) => get<Answer<typeof LicenseDetailResponse>>(`/licenses/${id(licenseId)}`),
     updateLicense: async (licenseId: string, patch: LicensePatch) =>
       (await send<Answer<typeof LicenseResponse>>('PATCH', `/licenses/${id(licenseId)}`, patch)).license,

@@ -19,6 +19,7 @@ import type {
   LicenseStatusSchema,
   OrderItemSchema,
   OrderSchema,
+  PendingResellerOrderSchema,
   ProductFileBody,
   ProductFileSchema,
   PurchaseBody,
@@ -127,6 +128,7 @@ export type LicenseListFilter = Static<typeof LicenseListQuery>
 export type SubscriptionWithStanding = Omit<Static<typeof SubscriptionStandingResponse>, 'ok'>
 export type { SubscriptionAction }
 export type ResellerOrder = Static<typeof ResellerOrderSchema>
+export type PendingResellerOrder = Static<typeof PendingResellerOrderSchema>
 
 export type ClockState = Static<typeof ClockStateSchema>
 export type ClockMove = Static<typeof ClockMoveBody>

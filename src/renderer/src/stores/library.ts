@@ -9,6 +9,7 @@ import type {
   LicenseKind,
   LicensePatch,
   NewCustomer,
+  PendingResellerOrder,
   ResellerOrder,
   ResellerOrderInput,
   SubscriptionAction,
@@ -36,8 +37,8 @@ export interface LibraryState {
   options: LibraryOptions
   library: Resource<LibraryPayload>
   webview: Resource<WebviewPayload>
-  /** The last reseller order made here, with its one-time claim token. */
-  lastReseller: ResellerOrder | null
+  /** Reseller orders waiting for their claim, with their claim links (read from the server: a reload keeps them). */
+  resellerOrders: Resource<PendingResellerOrder[]>
   /** The subscription the QA actions work on, as the control plane answers it: its standing and the actions it accepts now. */
   subscription: Resource<SubscriptionWithStanding>
   loadCustomers(): Promise<void>
@@ -48,6 +49,7 @@ export interface LibraryState {
   reload(): Promise<void>
   purchase(input: { productId: string; kind: LicenseKind; maxActivations?: number; expiresAt?: string }): Promise<void>
   resellerOrder(input: ResellerOrderInput): Promise<ResellerOrder>
+  loadResellerOrders(): Promise<void>
   claim(claimToken: string): Promise<ClaimResult>
   updateLicense(licenseId: string, patch: LicensePatch): Promise<void>
   /** Frees the seat one instance holds (POST /_emulator/licenses/:id/deactivate), then the library again. */
@@ -99,7 +101,7 @@ export const useLibrary = create<LibraryState>()((set, get) => {
     options: { instanceId: '', storefront: '' },
     library: idle(),
     webview: idle(),
-    lastReseller: null,
+    resellerOrders: idle(),
     subscription: idle(),
 
     async loadCustomers() {
@@ -127,8 +129,7 @@ export const useLibrary = create<LibraryState>()((set, get) => {
         source: { kind: 'customer', customerId },
         libraryToken: null,
         library: loading(undefined),
-        webview: loading(undefined),
-        lastReseller: null
+        webview: loading(undefined)
       })
       try {
         await mint(customerId)
@@ -144,8 +145,7 @@ export const useLibrary = create<LibraryState>()((set, get) => {
         source: { kind: 'token' },
         libraryToken: token.trim(),
         library: loading(undefined),
-        webview: loading(undefined),
-        lastReseller: null
+        webview: loading(undefined)
       })
       await fetchBoth(false)
     },
@@ -164,16 +164,19 @@ export const useLibrary = create<LibraryState>()((set, get) => {
 
     async resellerOrder(input) {
       const order = await requireApi().control.resellerOrder(input)
-      set({ lastReseller: order })
+      await get().loadResellerOrders()
       return order
     },
+
+    loadResellerOrders: () =>
+      loadInto({ get, set }, 'resellerOrders', () => requireApi().control.pendingResellerOrders()),
 
     async claim(claimToken) {
       const customerId = currentCustomerId(get())
       const api = requireApi()
       const session = await api.control.customerSession(customerId)
       const result = await api.service.claim(session.token, claimToken)
-      await fetchBoth(true)
+      await Promise.all([fetchBoth(true), get().loadResellerOrders()])
       return result
     },
 

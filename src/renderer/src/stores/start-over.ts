@@ -8,8 +8,8 @@ import { useTester } from './tester'
 
 /**
  * After a reset, a preset or an import the whole state is another one: every screen's own
- * state starts over (tester results and connection records, the reseller order and its claim
- * link, the chosen library, revealed secrets, the selected request), minted sessions are
+ * state starts over (tester results and connection records, the pending reseller orders and
+ * their claim links, the chosen library, revealed secrets, the selected request), minted sessions are
  * forgotten, and every screen reloads what it shows. Called for the UI's own actions and for
  * an `everything` change from the server, whoever made it.
  */
@@ -21,7 +21,7 @@ export function startOver(): void {
     libraryToken: null,
     library: idle(),
     webview: idle(),
-    lastReseller: null,
+    resellerOrders: idle(),
     subscription: idle()
   })
   useProducts.setState({ details: {}, pending: null, revealed: null })

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 
+import { claimLinkOf } from '../../../core/commerce/claim-link'
 import { ORDER_REVERSALS } from '../../../shared/contract/orders'
 import type { OrderReversal } from '../../../shared/contract/orders'
 import { SUBSCRIPTION_ACTIONS } from '../../../shared/contract/subscriptions'
@@ -13,6 +14,7 @@ import {
   LicensePatchBody,
   LicenseResponse,
   OrderReversalResponse,
+  PendingResellerOrderListResponse,
   PurchaseBody,
   PurchaseResponse,
   ResellerOrderBody,
@@ -27,7 +29,7 @@ import { ADMIN_TOKEN } from '../../auth/route-tokens'
 const tags = ['Emulator']
 
 export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { purchases, licenses, subscriptions, orders } = app.core
+  const { purchases, resellerOrders, licenses, subscriptions, orders } = app.core
 
   app.post(
     '/purchases',
@@ -59,9 +61,24 @@ export const commerceControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(201).send({
         ok: true as const,
         ...result,
-        claimUrl: `${app.core.apiBaseUrl()}/api/library/claim?claim=${encodeURIComponent(result.claimToken)}`
+        claimUrl: claimLinkOf(app.core.apiBaseUrl(), result.claimToken)
       })
     }
+  )
+
+  app.get(
+    '/reseller-orders',
+    {
+      config: { tokens: ADMIN_TOKEN },
+      schema: {
+        tags,
+        summary: 'Reseller orders waiting for their claim (paid, unclaimed), newest first, with their claim links',
+        description:
+          'The claim link is shown again when this emulator keeps the claim token sealed under its runtime key; otherwise `claimUrl` is null and `unrecoverableReason` says why.',
+        response: { 200: PendingResellerOrderListResponse, ...errorResponses }
+      }
+    },
+    async () => ({ ok: true as const, orders: resellerOrders.list() })
   )
 
   app.patch(

@@ -25,13 +25,15 @@ export function LibraryScreen({ params }: { params: Record<string, string> }) {
   const library = useLibrary((state) => state.library)
   const customers = useLibrary((state) => state.customers.data)
   const loadProducts = useProducts((state) => state.loadList)
+  const loadResellerOrders = useLibrary((state) => state.loadResellerOrders)
   const dataVersion = useConnection((state) => state.dataVersion)
   const [tab, setTab] = useState('library')
 
   useEffect(() => {
     void loadCustomers()
     void loadProducts()
-  }, [loadCustomers, loadProducts, dataVersion])
+    void loadResellerOrders()
+  }, [loadCustomers, loadProducts, loadResellerOrders, dataVersion])
 
   // Reload what is on screen after a preset, an import or a clock move; pick a customer on first visit.
   useEffect(() => {

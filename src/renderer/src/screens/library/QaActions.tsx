@@ -3,7 +3,6 @@ import { useEffect, useState } from 'react'
 import { SUBSCRIPTION_ACTIONS } from '../../../../shared/contract/subscriptions'
 import type { LicenseKind, SubscriptionAction, SubscriptionWithStanding } from '../../api/types'
 import { Button } from '../../components/Button'
-import { CopyButton } from '../../components/CopyButton'
 import { Field, Select, TextInput } from '../../components/Field'
 import { ProductOptions } from '../../components/ProductOptions'
 import { InlineError } from '../../components/States'
@@ -17,6 +16,7 @@ import { useLibrary } from '../../stores/library'
 import { useProducts } from '../../stores/products'
 import { useSettings } from '../../stores/settings'
 import { toast } from '../../stores/toasts'
+import { PendingResellerOrders } from './PendingResellerOrders'
 
 const NO_PRODUCT = 'No product to sell yet: create one on Developers & products.'
 
@@ -127,9 +127,6 @@ function PurchaseForm() {
 function ResellerForm() {
   const products = useProducts((state) => state.products.data)
   const resellerOrder = useLibrary((state) => state.resellerOrder)
-  const claim = useLibrary((state) => state.claim)
-  const last = useLibrary((state) => state.lastReseller)
-  const hasCustomer = useLibrary((state) => state.source?.kind === 'customer')
   const [productId, setProductId] = useState('')
   const [reseller, setReseller] = useState('Plugin Boutique')
   const { busy, error, run } = useAction()
@@ -143,7 +140,7 @@ function ResellerForm() {
           event.preventDefault()
           void run('order', async () => {
             await resellerOrder({ productId: chosen, reseller: reseller.trim() || undefined })
-            toast.success('Reseller order created', 'Its claim link is shown once.')
+            toast.success('Reseller order created', 'Its claim link is listed below until it is claimed.')
           })
         }}
       >
@@ -165,45 +162,7 @@ function ResellerForm() {
           Create reseller order
         </Button>
       </form>
-      {last ? (
-        <div className="claim-box" data-testid="claim-box">
-          <p className="small strong">Claim link (shown once)</p>
-          <p className="inline-actions">
-            <code className="mono small break" data-testid="claim-url">
-              {last.claimUrl}
-            </code>
-          </p>
-          <p className="inline-actions">
-            <CopyButton value={last.claimUrl} label="Copy link" />
-            <CopyButton value={last.claimToken} label="Copy token" />
-            <Button
-              size="sm"
-              variant="primary"
-              disabled={!hasCustomer || last.item.claimedAt !== null}
-              disabledReason={
-                last.item.claimedAt !== null
-                  ? 'This order is claimed already: a claim link works once.'
-                  : 'Claiming needs a customer chosen above (a pasted library token cannot claim).'
-              }
-              busy={busy === 'claim'}
-              onClick={() =>
-                void run('claim', async () => {
-                  const result = await claim(last.claimToken)
-                  useLibrary.setState({
-                    lastReseller: { ...last, item: { ...last.item, claimedAt: result.order_item.claimed_at } }
-                  })
-                  toast.success(
-                    result.already_claimed ? 'Already claimed by this customer' : 'Claimed',
-                    result.license.license_key
-                  )
-                })
-              }
-            >
-              {last.item.claimedAt ? 'Claimed' : 'Claim as this customer'}
-            </Button>
-          </p>
-        </div>
-      ) : null}
+      <PendingResellerOrders />
       <InlineError error={error} />
     </div>
   )
