@@ -3,7 +3,8 @@
 // state, no signature) and Mockoon CLI (one route answering a fixed validate body), each installed
 // on demand into .tmp/bench-peers (npm install --prefix; never a dependency of the project), each
 // in its own process, loaded exactly as the emulator's validate; the emulator is measured again
-// here, just before them, signing every answer. When a peer cannot be installed or started the
+// here, just before them, signing every answer. Each is loaded as a throughput run is: a warm-up
+// and a measured run at one connection, then 50 connections. When a peer cannot be installed or started the
 // phase says so plainly and its target is not run.
 import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -13,7 +14,7 @@ import { join } from 'node:path'
 
 import { startEmulator } from './emulator.mjs'
 import { ENDPOINTS, preflight } from './endpoints.mjs'
-import { runLoad } from './load.mjs'
+import { warmAndMeasure } from './load.mjs'
 import { projectRoot } from './paths.mjs'
 
 export const PEERS_DIR = join(projectRoot, '.tmp', 'bench-peers')
@@ -111,15 +112,9 @@ function installPeers(log) {
 
 const binaryOf = (peer) => join(PEERS_DIR, 'node_modules', '.bin', BINARIES[peer])
 
-/** The same load as the throughput runs: a 1-connection warm-up, then `connections` measured. */
+/** The same load as the throughput runs (warmAndMeasure), the figures the peers line reports. */
 async function measure(baseUrl, spec, config, pid) {
-  await runLoad(baseUrl, spec, { connections: 1, durationS: config.warmupS, generator: config.generator })
-  const run = await runLoad(baseUrl, spec, {
-    connections: config.connections,
-    durationS: config.durationS,
-    pid,
-    generator: config.generator
-  })
+  const run = await warmAndMeasure(baseUrl, spec, config, pid)
   return {
     rps: run.rps,
     p50: run.p50,
@@ -127,7 +122,8 @@ async function measure(baseUrl, spec, config, pid) {
     requests: run.requests,
     non2xx: run.non2xx,
     errors: run.errors,
-    server: run.server
+    server: run.server,
+    single: { perCallMs: run.single.perCallMs, cpuUsPerRequest: run.single.cpuUsPerRequest }
   }
 }
 
