@@ -18,7 +18,9 @@ import { runGeneratorCheck } from './lib/phase-generators.mjs'
 import { runLibrarySplit } from './lib/phase-library-split.mjs'
 import { runLimit } from './lib/phase-limit.mjs'
 import { runMemory } from './lib/phase-memory.mjs'
+import { runPeers } from './lib/phase-peers.mjs'
 import { runScale } from './lib/phase-scale.mjs'
+import { runSession } from './lib/phase-session.mjs'
 import { runThroughput } from './lib/phase-throughput.mjs'
 import { runUi } from './lib/phase-ui.mjs'
 import { runUpstream } from './lib/phase-upstream.mjs'
@@ -65,6 +67,8 @@ async function main() {
   let ui = null
   let generators = null
   let upstream = null
+  let session = null
+  let peers = null
   try {
     if (phases.has('generators')) {
       log('generator check (bare Fastify and the limit, with each load generator)')
@@ -97,6 +101,14 @@ async function main() {
     if (runs.some((run) => run.name.startsWith('library-'))) {
       log('library service time, in process: where it goes')
       librarySplit = runLibrarySplit(log)
+    }
+    if (phases.has('session')) {
+      log("a test suite's view: a plugin's CI session on one connection, against the limit's")
+      session = await runSession(config, fixtures, workDir, log)
+    }
+    if (phases.has('peers')) {
+      log('peers: validate against Prism and Mockoon CLI (installed into .tmp/bench-peers on demand)')
+      peers = await runPeers(config, fixtures, workDir, log)
     }
     if (phases.has('upstream')) {
       log('forwarding: a validate through the proxy against the upstream directly')
@@ -153,7 +165,9 @@ async function main() {
     memory,
     ui,
     upstream,
-    targets: evaluateTargets({ limit, runs, coldStart, memory, ui }),
+    session,
+    peers,
+    targets: evaluateTargets({ limit, runs, coldStart, memory, ui, peers }),
     profiles: null
   }
   if (config.profile) {

@@ -1,16 +1,18 @@
 // Command-line flags and the two run sizes. --quick is a smoke run of the whole harness
-// (under 2 minutes); the full run gives the figures worth comparing (about 5 minutes).
+// (about 3 minutes); the full run gives the figures worth comparing (about 8 minutes).
 import { parseArgs } from 'node:util'
 
 export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build] [--only PHASES] [--generator NAME]
 
-  --quick      short runs and a smaller scale database (under 2 minutes)
+  --quick      short runs and a smaller scale database (about 3 minutes)
   --profile    run each emulator under node --cpu-prof (bench/profiles/) and print the
                top self-time functions of each profile
   --no-build   use the existing out/main/cli.js instead of running electron-vite build first
-  --only LIST  comma-separated phases: baseline,generators,throughput,upstream,coldstart,memory,scale,ui
-               (the baseline always runs when throughput or scale does: ratios need it;
-               generators measures bare Fastify and the limit with both generators)
+  --only LIST  comma-separated phases: baseline,generators,throughput,session,peers,upstream,coldstart,
+               memory,scale,ui (the baseline always runs when throughput or scale does: ratios need
+               it; generators measures bare Fastify and the limit with both generators; session
+               replays a plugin's CI session on one connection against the limit's; peers installs
+               Prism and Mockoon CLI into .tmp/bench-peers on demand and compares validate with them)
   --generator NAME  the load generator of the timed runs: wrk (default; Debian: apt-get
                install wrk) or autocannon (its own process). Runs of a fixed request count
                (memory, the UI's backlog) always use autocannon
@@ -23,7 +25,18 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build]
 /** The load generators of the timed runs (bench/lib/generators). */
 export const GENERATORS = ['wrk', 'autocannon']
 
-export const PHASES = ['baseline', 'generators', 'throughput', 'upstream', 'coldstart', 'memory', 'scale', 'ui']
+export const PHASES = [
+  'baseline',
+  'generators',
+  'throughput',
+  'session',
+  'peers',
+  'upstream',
+  'coldstart',
+  'memory',
+  'scale',
+  'ui'
+]
 
 /**
  * @typedef {object} BenchConfig
@@ -37,6 +50,7 @@ export const PHASES = ['baseline', 'generators', 'throughput', 'upstream', 'cold
  * @property {number} connections     for every throughput run (the targets are stated at 50)
  * @property {number} durationS       measured seconds per throughput run
  * @property {number} warmupS         unmeasured seconds before each, so V8 has optimised the hot path
+ * @property {number} singleS         measured seconds at one connection after the warm-up (one call at a time)
  * @property {number} coldStartRuns
  * @property {number[]} memoryCheckpoints  cumulative request counts at which RSS is read
  * @property {{ customers: number, licenses: number, activationsPerLicense: number }} scale
@@ -77,6 +91,7 @@ export function parseConfig(argv) {
     connections: 50,
     durationS: quick ? 3 : 10,
     warmupS: quick ? 1 : 3,
+    singleS: quick ? 2 : 5,
     coldStartRuns: quick ? 3 : 5,
     // The growth check compares RSS after the last checkpoint with RSS after the first: the
     // brief's 20,000 against 200,000. RSS climbs for the first ~65,000 requests while V8's heap

@@ -29,7 +29,7 @@ export async function runLimit(config, fixtures, workDir, log) {
     await preflight(server.baseUrl, spec)
     const result = await warmAndMeasure(server.baseUrl, spec, config, server.pid)
     log(
-      `  limit: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms (1 connection: mean ${result.single.mean} ms)`
+      `  limit: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms (1 connection: ${result.single.perCallMs} ms a call, ${result.single.cpuUsPerRequest} us CPU)`
     )
     return {
       name: 'limit',

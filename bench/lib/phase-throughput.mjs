@@ -38,7 +38,7 @@ export async function runThroughput(config, fixtures, workDir, log) {
       }
       log(
         `  ${endpoint.name}: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms ` +
-          `(1 connection: mean ${result.single.mean} ms, ${result.single.rps} req/s)${result.unexpected ? `, ${result.unexpected} unexpected answers` : ''}; ` +
+          `(1 connection: ${result.single.perCallMs} ms a call, ${result.single.cpuUsPerRequest} us CPU)${result.unexpected ? `, ${result.unexpected} unexpected answers` : ''}; ` +
           `inspector recorded ${result.inspector.recorded} of ${result.inspector.answered} answered`
       )
       results.push({
@@ -68,13 +68,15 @@ async function newestRequestId(emu) {
 
 /**
  * What the inspector recorded against what the load had answered (the preflight, the one-connection
- * warm-up and the measured run). A request still in flight when autocannon stopped is recorded
+ * warm-up, the measured one-connection run and the measured run). A request still in flight when autocannon stopped is recorded
  * but not counted as answered, so up to one per connection (50, and the warm-up's one) more is
  * expected; fewer is a loss.
  */
 export function inspectorCount(recorded, measured, config) {
-  const answered = 1 + measured.single.requests + measured.requests
+  const warmup = measured.warmup ?? { requests: 0, errors: 0 }
+  const answered = 1 + warmup.requests + measured.single.requests + measured.requests
   // A timed-out request may or may not have reached the server: it may add one entry, never lose one.
-  const unsure = config.connections + 1 + measured.single.errors + measured.errors
+  const unsure =
+    config.connections + 1 + (measured.warmup ? 1 : 0) + warmup.errors + measured.single.errors + measured.errors
   return { recorded, answered, complete: recorded >= answered && recorded <= answered + unsure }
 }

@@ -34,7 +34,7 @@ export async function runUpstream(config, fixtures, workDir, log) {
       p99: run.p99,
       non2xx: run.non2xx,
       errors: run.errors,
-      single: { mean: run.single.mean }
+      single: { mean: run.single.mean, perCallMs: run.single.perCallMs }
     })
     const result = {
       direct: summary(direct),
@@ -45,7 +45,7 @@ export async function runUpstream(config, fixtures, workDir, log) {
     log(
       `  validate direct: ${direct.rps} req/s, p99 ${direct.p99} ms; through the proxy: ${forwarded.rps} req/s, ` +
         `p99 ${forwarded.p99} ms (${result.rpsRatio} x the req/s, ${result.p99Ratio} x the p99; ` +
-        `1 connection: ${direct.single.mean} ms against ${forwarded.single.mean} ms)`
+        `1 connection: ${direct.single.perCallMs} ms a call against ${forwarded.single.perCallMs} ms)`
     )
     return result
   } catch (error) {

@@ -17,7 +17,7 @@ export const cpuProfArgs = (name) => [
  * Where a run's profile is and which milliseconds of it (from the process start) the load covered.
  * @param {string} name
  * @param {{ spawnedAt: number }} server
- * @param {{ window: { startedAt: number, endedAt: number }, requests: number, single: { requests: number } }} result
+ * @param {{ window: { startedAt: number, endedAt: number }, requests: number, single: { requests: number }, warmup?: { requests: number } }} result
  */
 export function profileRef(name, server, result) {
   return {
@@ -25,6 +25,6 @@ export function profileRef(name, server, result) {
     fromMs: Math.round(result.window.startedAt - server.spawnedAt),
     toMs: Math.round(result.window.endedAt - server.spawnedAt),
     // Answers received in the window (1 connection, then all); requests still queued at the end are not counted.
-    requests: result.requests + result.single.requests
+    requests: result.requests + result.single.requests + (result.warmup?.requests ?? 0)
   }
 }

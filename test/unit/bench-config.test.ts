@@ -83,7 +83,9 @@ describe('bench config: --only', () => {
       'coldstart',
       'generators',
       'memory',
+      'peers',
       'scale',
+      'session',
       'throughput',
       'ui',
       'upstream'
@@ -105,7 +107,7 @@ describe('bench config: --only', () => {
 
   it('refuses an unknown phase, naming it and the known ones', () => {
     expect(() => parse('--only', 'throughput,latency')).toThrow(
-      'unknown phase "latency" (baseline, generators, throughput, upstream, coldstart, memory, scale, ui)'
+      'unknown phase "latency" (baseline, generators, throughput, session, peers, upstream, coldstart, memory, scale, ui)'
     )
     expect(() => parse('--only', 'Baseline')).toThrow(/unknown phase "Baseline"/)
     // A trailing comma leaves an empty name, which is not a phase either.

@@ -111,6 +111,14 @@ describe('bench inspector count', () => {
     expect(inspectorCount(1101 + 52, measured, config).complete).toBe(false)
   })
 
+  it('counts a measured one-connection run after the warm-up, and one more request in flight for it', () => {
+    const withWarmup = { ...measured, warmup: { requests: 40, errors: 0 } }
+    expect(inspectorCount(1141, withWarmup, config)).toEqual({ recorded: 1141, answered: 1141, complete: true })
+    expect(inspectorCount(1141 + 52, withWarmup, config).complete).toBe(true)
+    expect(inspectorCount(1141 + 53, withWarmup, config).complete).toBe(false)
+    expect(inspectorCount(1140, withWarmup, config).complete).toBe(false)
+  })
+
   it('reports a loss when fewer were recorded than answered', () => {
     expect(inspectorCount(1100, measured, config).complete).toBe(false)
   })

@@ -1,11 +1,12 @@
 import { join } from 'node:path'
-import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose'
+import { compactVerify, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 import { createClock } from '../../src/core/clock/clock'
 import { createJwtSigner } from '../../src/core/crypto/jwt-signer'
 import { loadSigningKeys } from '../../src/core/crypto/signing-keys'
 import type { SigningKey } from '../../src/core/crypto/signing-keys'
+import { groupCompany } from '../../src/core/load/group-company'
 import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { makeTempDir } from '../support/temp-dir'
@@ -53,6 +54,17 @@ describe('the JWT signer (node:crypto, off the main thread)', () => {
       .setExpirationTime(registered.exp)
       .sign(key.privateKeyObject)
     expect(ours).toBe(jose)
+  })
+
+  it('makes the same token on the main thread (a lone call) as on the thread pool (a group of requests)', async () => {
+    const sign = createJwtSigner(key, 'license+jwt')
+    groupCompany.committed(1)
+    const alone = sign(claims, registered)
+    groupCompany.committed(3)
+    const grouped = sign(claims, registered)
+    groupCompany.committed(0)
+    expect(await alone).toBe(await grouped)
+    await expect(compactVerify(await grouped, key.publicKey)).resolves.toBeDefined()
   })
 
   it('signs tokens jose verifies with the public key, leaving out the optional claims it was not given', async () => {

@@ -1,5 +1,7 @@
 import type { Database } from 'better-sqlite3'
 
+import { groupCompany } from '../load/group-company'
+
 /**
  * Group commit: the reads and writes of every request answered in one turn of the event loop share
  * one transaction, committed once when the turn ends, instead of a read transaction per statement
@@ -25,6 +27,9 @@ import type { Database } from 'better-sqlite3'
  * timeout) is rolled back and run again in a later turn's group, after a pause that lets the
  * event loop answer everything else, until `busyTimeoutMs` has passed; then it rejects with that
  * error. A work must therefore be safe to run again: its only effects are its writes.
+ *
+ * Each commit tells src/core/load/group-company.ts how many works it answered: a group of one is a
+ * lone call, which signs its token on the main thread instead of waiting for the thread pool.
  */
 export interface GroupCommit {
   run<T>(work: () => T): Promise<T>
@@ -81,6 +86,7 @@ export function createGroupCommit(db: Database, onRollback: () => void, options:
       for (const write of group) write.reject(error)
       return
     }
+    groupCompany.committed(group.length)
     for (const write of group) write.resolve()
   }
 
