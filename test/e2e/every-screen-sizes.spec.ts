@@ -77,7 +77,8 @@ const SCREENS: Screen[] = [
       close: (dialog) => dialog.getByRole('button', { name: 'Cancel' }).click()
     }
   },
-  { hash: '#/requests', title: 'Requests', ready: (page) => page.getByTestId('request-detail') },
+  // Live again after the screen came back (the row selected earlier keeps its detail open).
+  { hash: '#/requests', title: 'Requests', ready: (page) => page.getByTestId('live-indicator') },
   {
     hash: '#/drift',
     title: 'Drift',
@@ -193,6 +194,12 @@ async function populate(emulator: ServedEmulator, upstreamUrl: string): Promise<
   await emulator.control('POST', `/recordings/${recording.body.recording.id}/stop`)
   // Forwarding off again: the UI's own management calls (the tester's reveal) go to this emulator.
   await emulator.control('PUT', '/upstream', { url: null })
+  // The drift of the one forwarded call is that call's alone: not of the emulator's answers beside it.
+  const logged = await emulator.control<{ requests: { id: number; answeredBy: string }[] }>('GET', '/requests')
+  for (const entry of logged.body.requests) {
+    const drift = await emulator.control<{ drift: unknown }>('GET', `/drift/requests/${entry.id}`)
+    expect(drift.body.drift === null, `drift of request ${entry.id}`).toBe(entry.answeredBy !== 'upstream')
+  }
   const faults = await emulator.control('PUT', '/faults', {
     rules: [
       { route: '/api/downloads/**', kind: 'latency', ms: 1500 },
@@ -239,6 +246,7 @@ test('every screen, populated, holds at 760x600, 1100x650, 1280x720, 1600x600 an
     // The inspector with a licensing call's detail open.
     await goTo(page, '#/requests')
     await page.getByRole('row').filter({ hasText: '/api/license/v1/activate' }).first().getByRole('button').click()
+    await expect(page.getByTestId('request-drift-mark')).toHaveCount(1)
 
     for (const screen of SCREENS) {
       await goTo(page, screen.hash)
@@ -246,6 +254,8 @@ test('every screen, populated, holds at 760x600, 1100x650, 1280x720, 1600x600 an
       await expect(screen.ready(page)).toBeVisible()
       const name = screen.hash.slice(2).split('?')[0]
       await page.setViewportSize({ width: 1280, height: 800 })
+      // No hover state in the screenshot.
+      await page.mouse.move(0, 799)
       await page.screenshot({ path: join(SHOTS, `${name}.png`) })
       await expectAccessible(page, screen.title)
       for (const size of SIZES) {
