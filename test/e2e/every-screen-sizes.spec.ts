@@ -274,6 +274,10 @@ test('every screen, populated, holds at 760x600, 1100x650, 1280x720, 1600x600 an
       }
     }
   } finally {
+    // Recordings outlive a reset: the next file starts without this one.
+    const recordings = await emulator.control<{ recordings: { id: string }[] }>('GET', '/recordings')
+    for (const recording of recordings.body.recordings ?? [])
+      await emulator.control('DELETE', `/recordings/${recording.id}`)
     await emulator.control('PUT', '/upstream', { url: null })
     await double.close()
     await platform.stop()
