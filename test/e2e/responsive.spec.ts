@@ -110,7 +110,9 @@ for (const [width, height] of SIZES) {
       await page.screenshot({
         path: join(RESPONSIVE_DIR, `${width}x${height}-${screen.hash.slice(2).split('?')[0]}.png`)
       })
-      await expectAccessible(page, `${screen.title} at ${width}x${height}`)
+      // axe at 800 (the icon rail) and 1440 (the full sidebar); 1024 has the rail too, and
+      // every-screen-sizes.spec.ts runs it on every screen in a fuller state (CI time).
+      if (width !== 1024) await expectAccessible(page, `${screen.title} at ${width}x${height}`)
       // One window further down too: what lies below the fold is looked at as well.
       await page.evaluate(
         '(() => { const main = document.querySelector(".content"); main.scrollTo(0, main.clientHeight - 80); document.querySelector("[data-testid=library-licenses]")?.scrollIntoView() })()'

@@ -45,19 +45,14 @@ export function AuditTable({ audit }: { audit: Resource<AuditEntry[]> }) {
       key: 'actor',
       header: 'By',
       width: 180,
-      render: (entry) => <span className="small mono truncate">{actor(entry)}</span>
+      // Wrapped, never cut: the trail is read whole, without a hover.
+      render: (entry) => <span className="small mono breakable">{actor(entry)}</span>
     },
     {
       key: 'reason',
       header: 'Reason',
       render: (entry) =>
-        entry.reason ? (
-          <span className="truncate" title={entry.reason}>
-            {entry.reason}
-          </span>
-        ) : (
-          <span className="muted">—</span>
-        )
+        entry.reason ? <span className="breakable">{entry.reason}</span> : <span className="muted">—</span>
     }
   ]
   return (

@@ -47,7 +47,7 @@ export function HistoryTable({ history }: { history: Resource<CredentialRecord[]
               {CAUSE[credential.revocationCause ?? 'revoke'] ?? 'revoked'} <RelativeTime value={credential.revokedAt} />
             </span>
             {credential.revokedReason ? (
-              <span className="muted small truncate">“{credential.revokedReason}”</span>
+              <span className="muted small breakable">“{credential.revokedReason}”</span>
             ) : null}
           </span>
         ) : (

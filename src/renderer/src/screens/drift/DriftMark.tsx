@@ -11,7 +11,8 @@ export function DriftMark({ entry }: { entry: RequestSummary }) {
   useEffect(() => {
     if (drifted.status === 'idle') void loadDrifted()
   }, [drifted.status, loadDrifted])
-  const match = driftOfEntry(drifted.data, entry)
+  // Only a forwarded request was checked: one the emulator answered is never paired with it.
+  const match = entry.answeredBy === 'upstream' ? driftOfEntry(drifted.data, entry) : null
   if (!match) return null
   return (
     <span data-testid="request-drift-mark">

@@ -229,7 +229,8 @@ function RecordingList() {
     {
       key: 'started',
       header: 'Started',
-      width: '16rem',
+      // Narrow enough that the name keeps a column of its own at 760 px (the date wraps).
+      width: '11rem',
       render: (row) => <RelativeTime value={row.startedAt} />,
       sortValue: (row) => row.startedAt
     },
@@ -249,7 +250,7 @@ function RecordingList() {
     {
       key: 'actions',
       header: <span className="visually-hidden">Actions</span>,
-      width: '15rem',
+      width: '12rem',
       align: 'right',
       render: (row) => (
         <span className="recordings__row-actions">
