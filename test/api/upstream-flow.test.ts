@@ -70,6 +70,21 @@ describe('forwarding a plugin flow to the upstream', () => {
     expect(Buffer.from(await ranged.arrayBuffer()).equals(whole.subarray(1000, 2000))).toBe(true)
   })
 
+  it("answers the emulator's own screens' calls itself, and forwards the tester's as a plugin's", async () => {
+    // A customer of the proxy's own state, as the Library screen shows one.
+    const localCustomer = await createCustomer(proxy)
+    const token = await libraryTokenOf(proxy, localCustomer.id)
+    const asUi = await proxy.request('GET', '/api/library', { token, headers: { 'x-emulator-client': 'ui' } })
+    expect(asUi.status, asUi.text).toBe(200)
+    expect(asUi.headers.get('x-emulator-source')).toBe('emulator')
+    for (const headers of [{ 'x-emulator-client': 'tester' }, {}]) {
+      // The platform never issued this token.
+      const forwarded = await proxy.request('GET', '/api/library', { token, headers })
+      expect(forwarded.headers.get('x-emulator-source')).toBe('upstream')
+      expect(forwarded.status).toBe(401)
+    }
+  })
+
   it("marks the emulator's own answers with x-emulator-source: emulator once forwarding is off", async () => {
     const off = await proxy.control('PUT', '/upstream', { url: null })
     expect(off.body.upstream.url).toBeNull()

@@ -10,6 +10,7 @@ import { Agent } from 'undici'
 import type { ForwardedExchange, ForwardedExchangeObserver } from '../../core/upstream/forwarded-exchange'
 import { createUpstreamSettings, upstreamHostOf } from '../../core/upstream/upstream-setting'
 import type { UpstreamSettings } from '../../core/upstream/upstream-setting'
+import { SOURCE_HEADER as CLIENT_HEADER } from '../../shared/contract/inspector'
 import { isServiceRequest } from '../inspector/surfaces'
 import { afterStageFault } from './after-stage-fault'
 import { BODY_COPY_LIMIT, bodyTap, decodedCopy } from './body-copy'
@@ -156,6 +157,10 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
       }
       const { url } = settings.get()
       if (url === null || !settings.forwards(request.url)) return
+      // The emulator's own screens manage the emulator's state (a developer session it issued, its
+      // credentials, its library): the upstream knows none of it. The tester, standing in for a
+      // plugin, is forwarded like one.
+      if (request.headers[CLIENT_HEADER] === 'ui') return
       // The matched route too, as the fault injector checks it: an escaped control-plane path stays local.
       const route = request.routeOptions.url
       if (route !== undefined && !isServiceRequest(route)) return
