@@ -10,7 +10,10 @@ export default defineConfig({
   outputDir: 'test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  workers: 1,
+  // Two files at a time, each worker with its own `serve` (test/e2e/fixtures.ts) and browser: much
+  // of a UI test is waiting (for the change feed, a toast, a redraw). On this 2-core machine the
+  // suite took 10 min against about 14 with one worker.
+  workers: 2,
   fullyParallel: false,
   reporter: [['list']],
   projects: [
