@@ -77,7 +77,7 @@ describe('forwarding a plugin flow to the upstream', () => {
     const asUi = await proxy.request('GET', '/api/library', { token, headers: { 'x-emulator-client': 'ui' } })
     expect(asUi.status, asUi.text).toBe(200)
     expect(asUi.headers.get('x-emulator-source')).toBe('emulator')
-    for (const headers of [{ 'x-emulator-client': 'tester' }, {}]) {
+    for (const headers of [{ 'x-emulator-client': 'tester' }, {}] as Record<string, string>[]) {
       // The platform never issued this token.
       const forwarded = await proxy.request('GET', '/api/library', { token, headers })
       expect(forwarded.headers.get('x-emulator-source')).toBe('upstream')
