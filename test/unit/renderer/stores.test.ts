@@ -19,6 +19,7 @@ import {
   WITHOUT_UI_CALLS
 } from '../../../src/renderer/src/stores/requests'
 import { useSettings } from '../../../src/renderer/src/stores/settings'
+import { useTester } from '../../../src/renderer/src/stores/tester'
 
 // ---- A fake emulator: routes by "METHOD /path", records every call ---------------------------
 
@@ -234,6 +235,31 @@ describe('developers store and the acting developer', () => {
     expect(
       server.calls.filter((c) => c.path.startsWith('/api/')).every((c) => c.headers['x-emulator-token'] === undefined)
     ).toBe(true)
+  })
+
+  it("waits for the developers list before the tester's reveal: a click while it loads acts as its first developer", async () => {
+    // On a fresh browser the acting developer is known only once the list has loaded; a reveal
+    // clicked before that answered NO_ACTING_DEVELOPER (seen under load in CI).
+    await connect({
+      'GET /_emulator/developers': () => ({ body: { ok: true, developers: [developer('dev_a')] } }),
+      'POST /_emulator/developers/dev_a/session': () => ({ body: { ok: true, token: 'jwt', expiresAt: FAR } }),
+      'POST /api/developer/plugin-keys/products/p1/reveal-secret': () => ({
+        body: {
+          ok: true,
+          credential: credential('p1'),
+          one_time_reveal: { appId: 'app_p1', pluginKey: 'pk_full', pluginSecret: 'sk_full', secret_shown_once: true }
+        }
+      })
+    })
+    expect(useDevelopers.getState().actingId).toBeNull()
+    const loading = useDevelopers.getState().load()
+    await useTester.getState().revealInto('p1', 'Product p1')
+    await loading
+    expect(useTester.getState().values).toMatchObject({
+      productId: 'p1',
+      pluginKey: 'pk_full',
+      pluginSecret: 'sk_full'
+    })
   })
 
   it('says to choose a developer when there is none', async () => {

@@ -82,6 +82,24 @@ export function selectActingDeveloper(state: DevelopersState): Developer | null 
   return state.developers.data?.find((developer) => developer.id === state.actingId) ?? null
 }
 
+/**
+ * Resolves once the acting developer is known: at once when one is, else when the developers list
+ * has loaded (or failed). A click right after a screen opened (the tester's reveal on a fresh
+ * browser) came before that load and said NO_ACTING_DEVELOPER with a developer there to act as.
+ */
+export async function actingDeveloperSettled(): Promise<void> {
+  const { developers, actingId, load } = useDevelopers.getState()
+  if (actingId !== null || developers.status === 'ready' || developers.status === 'error') return
+  if (developers.status === 'idle') return load()
+  await new Promise<void>((resolve) => {
+    const stop = useDevelopers.subscribe((state) => {
+      if (state.developers.status === 'loading') return
+      stop()
+      resolve()
+    })
+  })
+}
+
 /** The management API as the acting developer (their JWT as Bearer). */
 export function actingManagement(): ManagementApi {
   const actingId = useDevelopers.getState().actingId

@@ -2,7 +2,7 @@ import { create } from 'zustand'
 
 import type { AuditEntry, ConnectionStatus, CredentialRecord, Developer, OneTimeReveal, Product } from '../api/types'
 import { requireApi } from './connection'
-import { actingManagement, useDevelopers } from './developers'
+import { actingDeveloperSettled, actingManagement, useDevelopers } from './developers'
 import { failed, idle, loading, loadInto, ready } from './resource'
 import type { Resource } from './resource'
 
@@ -158,6 +158,7 @@ export const useProducts = create<ProductsState>()((set, get) => {
     },
 
     async runAction(productId, action, reason) {
+      await actingDeveloperSettled()
       const management = actingManagement()
       const note = { reason }
       set({ pending: { productId, action } })

@@ -6,7 +6,7 @@ import { humanLabel } from '../format/labels'
 import { inspectLicenseToken } from '../tokens/license-token'
 import type { LicenseTokenReport } from '../tokens/license-token'
 import { emulatorNow, headerPrefix, requireApi } from './connection'
-import { actingManagement } from './developers'
+import { actingDeveloperSettled, actingManagement } from './developers'
 import { useProducts } from './products'
 import { failed, idle, loading, loadInto, ready } from './resource'
 import type { Resource } from './resource'
@@ -128,6 +128,7 @@ export const useTester = create<TesterState>()((set, get) => ({
   },
 
   async revealInto(productId, productName) {
+    await actingDeveloperSettled()
     const revealed = await actingManagement().revealSecret(productId, { reason: 'Connection tester' })
     const material = revealed.one_time_reveal
     set({

@@ -23,6 +23,9 @@ const CLAIM_MEANINGS: Record<string, string> = {
 const SECONDS_CLAIMS = new Set(['iat', 'nbf', 'exp'])
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/
 
+/** What BreakableText wraps at. */
+const SEPARATOR = /[/_\-.?&]/
+
 /** A claim's value in words: a date where it is a time, the text wrapping at its separators, never cut. */
 function ClaimValue({ name, value }: { name: string; value: unknown }) {
   if (value === null) return <code className="mono muted">null</code>
@@ -42,6 +45,9 @@ function ClaimValue({ name, value }: { name: string; value: unknown }) {
     )
   }
   const text = typeof value === 'string' ? value : JSON.stringify(value)
+  // An opaque value with no separator to wrap at (a key id, a thumbprint: 43 characters) wraps
+  // anywhere: in a narrow pane it cannot fit one line, and it has no parts to keep whole.
+  if (!SEPARATOR.test(text)) return <code className="mono request-token__opaque">{text}</code>
   return <BreakableText className="mono" text={text} />
 }
 
