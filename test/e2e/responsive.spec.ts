@@ -29,6 +29,8 @@ const SCREENS: { hash: string; title: string; keys: (page: Page) => Locator[]; r
   {
     hash: `#/credentials?product=${DEMO.productId}`,
     title: 'Credentials',
+    // The detail loads through the management API as the acting developer: after the list.
+    ready: (page) => page.getByRole('button', { name: 'Reveal secret' }),
     keys: (page) => [
       page.getByRole('button', { name: 'Reveal secret' }),
       page.getByRole('button', { name: 'Copy App ID' })
