@@ -165,6 +165,8 @@ describe('another process holds the write lock', () => {
 })
 
 describe('the disk holding the database fills up', () => {
+  // Skipped unless run as root: a real full disk needs a small tmpfs mounted, and only root can
+  // mount one (CI and this machine run as root, so it runs there).
   it.skipIf(!isRoot)(
     'answers 507 STORAGE_FULL, keeps every acknowledged write, and writes again once space is freed (a real 2 MB tmpfs)',
     async () => {
