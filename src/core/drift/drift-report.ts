@@ -1,5 +1,11 @@
-import { driftSeverityOf, exchangeDistance } from '../../shared/contract/drift'
-import type { DriftFindingKind, DriftLocation, DriftSeverity, ExchangeMark } from '../../shared/contract/drift'
+import { driftSeverityOf, entryDistance } from '../../shared/contract/drift'
+import type {
+  DriftFindingKind,
+  DriftLocation,
+  DriftSeverity,
+  ExchangeMark,
+  InspectedExchange
+} from '../../shared/contract/drift'
 import { hideValues } from '../inspector/redact-exchange'
 import { redactJson, redactText, redactUrl, SECRET_FIELD_NAMES } from '../redaction/redact'
 import type { ForwardedExchange } from '../upstream/forwarded-exchange'
@@ -47,8 +53,8 @@ export interface DriftLog {
   report(): DriftReport
   /** The findings of one exchange (by the inspector's request id), null when it had none or is forgotten. */
   ofRequest(requestId: string): ExchangeDrift | null
-  /** The checked exchange an inspector entry shows (exchangeDistance pairs them), null when none had findings. */
-  ofEntry(entry: ExchangeMark): ExchangeDrift | null
+  /** The checked exchange an inspector entry shows (entryDistance pairs them), null when none had findings. */
+  ofEntry(entry: InspectedExchange): ExchangeDrift | null
   /** The exchanges with findings, oldest first, each with how many. */
   flagged(): (ExchangeMark & { requestId: string; findings: number; errors: number })[]
   clear(): void
@@ -162,7 +168,7 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
       let best: ExchangeDrift | null = null
       let bestDistance = Number.POSITIVE_INFINITY
       for (const candidate of byRequest.values()) {
-        const distance = exchangeDistance(entry, candidate)
+        const distance = entryDistance(entry, candidate)
         if (distance !== null && distance < bestDistance) {
           best = candidate
           bestDistance = distance

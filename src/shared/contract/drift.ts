@@ -1,3 +1,5 @@
+import type { AnsweredBy } from './inspector'
+
 /**
  * The drift report's vocabulary (docs/upstream.md, "The drift report"): where an upstream's answer
  * departs from the emulator's own contract for that operation and status.
@@ -64,4 +66,18 @@ export function exchangeDistance(a: ExchangeMark, b: ExchangeMark): number | nul
   if (a.method.toUpperCase() !== b.method.toUpperCase() || a.status !== b.status || a.path !== b.path) return null
   const apart = Math.abs(Date.parse(a.at) - Date.parse(b.at))
   return Number.isFinite(apart) && apart <= SAME_EXCHANGE_WINDOW_MS ? apart : null
+}
+
+/** An inspector entry as the pairing reads it: who answered it too. */
+export interface InspectedExchange extends ExchangeMark {
+  answeredBy?: AnsweredBy | undefined
+}
+
+/**
+ * How close an inspector entry is to a checked exchange (exchangeDistance), or null when it cannot
+ * be that exchange: only a forwarded request had an upstream answer to check, and a request the
+ * emulator answered in the same second, with the same path and status, is not it.
+ */
+export function entryDistance(entry: InspectedExchange, checked: ExchangeMark): number | null {
+  return entry.answeredBy === 'upstream' ? exchangeDistance(entry, checked) : null
 }

@@ -1,8 +1,8 @@
 import type { Static } from 'typebox'
 import { create } from 'zustand'
 
-import { exchangeDistance } from '../../../shared/contract/drift'
-import type { ExchangeMark } from '../../../shared/contract/drift'
+import { entryDistance } from '../../../shared/contract/drift'
+import type { InspectedExchange } from '../../../shared/contract/drift'
 import type { DriftFlaggedResponse, DriftReportResponse } from '../../../shared/schemas/drift'
 import { requireApi } from './connection'
 import { idle, loadInto } from './resource'
@@ -47,12 +47,15 @@ export const useDrift = create<DriftState>()((set, get) => ({
 }))
 
 /** The drifted exchange an inspector entry shows, if any (paired as the server pairs them). */
-export function driftOfEntry(drifted: readonly DriftedExchange[] | null, entry: ExchangeMark): DriftedExchange | null {
+export function driftOfEntry(
+  drifted: readonly DriftedExchange[] | null,
+  entry: InspectedExchange
+): DriftedExchange | null {
   if (!drifted) return null
   let best: DriftedExchange | null = null
   let bestDistance = Number.POSITIVE_INFINITY
   for (const candidate of drifted) {
-    const distance = exchangeDistance(entry, candidate)
+    const distance = entryDistance(entry, candidate)
     if (distance !== null && distance < bestDistance) {
       best = candidate
       bestDistance = distance

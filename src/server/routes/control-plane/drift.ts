@@ -112,12 +112,13 @@ export const driftControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
           `No recorded request has the id ${request.params.id} (the log keeps only the newest).`
         )
       await app.drift.settled()
-      // Only a forwarded request has an upstream answer to check (a request the emulator answered
-      // in the same second, same path and status, is not paired with it).
-      const drift =
-        entry.answeredBy === 'upstream'
-          ? app.drift.log.ofEntry({ method: entry.method, path: entry.path, status: entry.status, at: entry.at })
-          : null
+      const drift = app.drift.log.ofEntry({
+        method: entry.method,
+        path: entry.path,
+        status: entry.status,
+        at: entry.at,
+        answeredBy: entry.answeredBy
+      })
       return { ok: true as const, drift }
     }
   )

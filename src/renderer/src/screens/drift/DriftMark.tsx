@@ -11,8 +11,7 @@ export function DriftMark({ entry }: { entry: RequestSummary }) {
   useEffect(() => {
     if (drifted.status === 'idle') void loadDrifted()
   }, [drifted.status, loadDrifted])
-  // Only a forwarded request was checked: one the emulator answered is never paired with it.
-  const match = entry.answeredBy === 'upstream' ? driftOfEntry(drifted.data, entry) : null
+  const match = driftOfEntry(drifted.data, entry)
   if (!match) return null
   return (
     <span data-testid="request-drift-mark">
