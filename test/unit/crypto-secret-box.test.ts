@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 
-import { createSecretBox } from '../../src/core/crypto/secret-box'
+import { createSecretBox, SEALED_VALUE_PATTERN } from '../../src/core/crypto/secret-box'
 
 const PLAINTEXT = JSON.stringify({ appId: 'app_x', pluginKey: 'pk_abc', pluginSecret: 'sk_secret ünïcode ✓' })
 
@@ -16,6 +16,12 @@ function flipBit(sealed: string, index: number): string {
 
 describe('secret box (AES-256-GCM)', () => {
   const box = createSecretBox(randomBytes(32))
+
+  it('writes what SEALED_VALUE_PATTERN (the scenario check of a sealed field) accepts, short and long', () => {
+    const box = createSecretBox(randomBytes(32))
+    for (const plain of ['a', 'clm_PresetResellerClaim00000000001', 'x'.repeat(1000)])
+      expect(box.seal(plain)).toMatch(new RegExp(SEALED_VALUE_PATTERN))
+  })
 
   it('opens what it sealed', () => {
     const sealed = box.seal(PLAINTEXT)

@@ -5,6 +5,12 @@ const IV_BYTES = 12
 /** Always the full 128-bit GCM tag: a shorter one given at open time must not be accepted. */
 const TAG_BYTES = 16
 
+/**
+ * What seal() writes: version, base64 IV (12 bytes), base64 tag (16 bytes) and the base64 body,
+ * joined by colons. A scenario document checks a sealed field's shape with it.
+ */
+export const SEALED_VALUE_PATTERN = '^v1:[A-Za-z0-9+/]{16}:[A-Za-z0-9+/]{22}==:[A-Za-z0-9+/=]+$'
+
 /** AES-256-GCM under the runtime key: how recoverable credential material is kept at rest. */
 export interface SecretBox {
   /**

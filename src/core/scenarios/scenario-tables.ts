@@ -10,6 +10,7 @@ import { FAULT_KINDS } from '../../shared/contract/faults'
 import { AUTH_KINDS, REQUEST_SOURCES, SURFACES } from '../../shared/contract/inspector'
 import { LICENSE_KINDS, LICENSE_STATUSES } from '../../shared/contract/licensing'
 import { BILLING_PERIODS, SUBSCRIPTION_STATUSES } from '../../shared/contract/subscriptions'
+import { SEALED_VALUE_PATTERN } from '../crypto/secret-box'
 
 /** `number`: any finite number; `json`: any JSON value, kept as text in its column. */
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'json'
@@ -236,7 +237,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       optAt('claimedAt', 'claimed_at'),
       opt('sealedClaimToken', 'sealed_claim_token', {
         pattern: {
-          regex: '^v1:[A-Za-z0-9+/]{16}:[A-Za-z0-9+/]{22}==:[A-Za-z0-9+/=]+$',
+          regex: SEALED_VALUE_PATTERN,
           description:
             'The claim token sealed under the runtime key of the emulator that exported it (ciphertext, never the token): the pending reseller order lists its claim link again where that key opens it.'
         }
