@@ -1,5 +1,3 @@
-import { decodeJwt, decodeProtectedHeader } from 'jose'
-
 import { LICENSE_TOKEN_TYPE } from '../licensing/license-tokens'
 import { redactJson } from '../redaction/redact'
 import type { DecodedLicenseToken } from './types'
@@ -38,16 +36,29 @@ export function licenseTokensIn(body: unknown): DecodedLicenseToken[] {
 /** Header and claims of a license token, redacted; null for anything else (another JWT, or not a JWS at all). */
 function decodeLicenseToken(value: string): Omit<DecodedLicenseToken, 'field'> | null {
   if (!value.startsWith('eyJ') || value.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(value)) return null
+  const headerEnd = value.indexOf('.')
+  const header = jsonSegment(value.slice(0, headerEnd))
+  if (!isObject(header) || (header as { typ?: unknown }).typ !== LICENSE_TOKEN_TYPE) return null
+  const claims = jsonSegment(value.slice(headerEnd + 1, value.indexOf('.', headerEnd + 1)))
+  // Shaped like a token but not decodable: the body's preview is all there is.
+  if (!isObject(claims)) return null
+  return {
+    header: redactJson(header) as Record<string, unknown>,
+    claims: redactJson(claims) as Record<string, unknown>
+  }
+}
+
+/**
+ * One base64url JSON segment of a compact JWS, or undefined. Decoded here rather than with jose's
+ * decodeJwt, whose checks (the claims' types, the header's `crit`) are a verifier's and cost
+ * the request log a third of its time a validate (measured); COMPACT_JWS has already held the
+ * alphabet, so Buffer's decoder skips nothing.
+ */
+function jsonSegment(segment: string): unknown {
   try {
-    const header = decodeProtectedHeader(value)
-    if (header.typ !== LICENSE_TOKEN_TYPE) return null
-    return {
-      header: redactJson(header) as Record<string, unknown>,
-      claims: redactJson(decodeJwt(value)) as Record<string, unknown>
-    }
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'))
   } catch {
-    // Shaped like a token but not decodable: the body's preview is all there is.
-    return null
+    return undefined
   }
 }
 
