@@ -81,6 +81,21 @@ describe('group commit', () => {
     expect(store.db.prepare('SELECT body FROM notes ORDER BY id').pluck().all()).toEqual(['before', 'after'])
   })
 
+  it("rolls back a group's first work that throws (it runs without a savepoint), and groups the turn's later works anew", async () => {
+    const store = file.open()
+    const { insert } = prepared(store)
+    const other = otherConnection()
+    const failing = store.groupCommit(() => {
+      insert.run('doomed first')
+      throw new Error('refused')
+    })
+    const later = [1, 2].map((n) => store.groupCommit(() => insert.run(`later ${n}`)))
+    await expect(failing).rejects.toThrow('refused')
+    await Promise.all(later)
+    expect(other.prepare('SELECT body FROM notes ORDER BY id').pluck().all()).toEqual(['later 1', 'later 2'])
+    expect(store.db.inTransaction).toBe(false)
+  })
+
   it('sees the earlier writes of its own group (a limit counted across requests of one turn)', async () => {
     const store = file.open()
     const { insert, count } = prepared(store)

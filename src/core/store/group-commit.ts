@@ -30,6 +30,12 @@ import { groupCompany } from '../load/group-company'
  *
  * Each commit tells src/core/load/group-company.ts how many works it answered: a group of one is a
  * lone call, which signs its token on the main thread instead of waiting for the thread pool.
+ *
+ * What a lone call pays for its group is kept small (one call at a time is how a plugin's test
+ * suite calls): BEGIN, COMMIT and ROLLBACK are prepared once, and the group's first work runs in
+ * the transaction itself, with no savepoint: when it throws, the group holds nothing else, so the
+ * whole transaction is rolled back instead (measured: the savepoint and the statements parsed on
+ * every call were 29 us of a lone validate's CPU, against 24 us for its one read).
  */
 export interface GroupCommit {
   run<T>(work: () => T): Promise<T>
@@ -58,6 +64,9 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function createGroupCommit(db: Database, onRollback: () => void, options: GroupCommitOptions): GroupCommit {
   // Inside an open transaction better-sqlite3 runs this as a savepoint: its own writes undone on a throw.
   const savepoint = db.transaction((work: () => unknown) => work())
+  const begin = db.prepare('BEGIN')
+  const commit = db.prepare('COMMIT')
+  const rollback = db.prepare('ROLLBACK')
   let waiting: Waiting[] | null = null
   /** Grouped works running now: the group cannot commit in the middle of one. */
   let depth = 0
@@ -74,14 +83,29 @@ export function createGroupCommit(db: Database, onRollback: () => void, options:
     }
   }
 
+  /** The group's first work, in the transaction itself: on a throw, the whole group (only its writes) is undone. */
+  function asFirst<T>(work: () => T): T {
+    depth++
+    try {
+      return work()
+    } catch (error) {
+      waiting = null
+      if (db.inTransaction) rollback.run()
+      onRollback()
+      throw error
+    } finally {
+      depth--
+    }
+  }
+
   function commitNow(): void {
     const group = waiting
     if (group === null || depth > 0) return
     waiting = null
     try {
-      db.exec('COMMIT')
+      commit.run()
     } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK')
+      if (db.inTransaction) rollback.run()
       onRollback()
       for (const write of group) write.reject(error)
       return
@@ -99,10 +123,14 @@ export function createGroupCommit(db: Database, onRollback: () => void, options:
         return
       }
       if (waiting === null) {
-        db.exec('BEGIN')
+        begin.run()
         waiting = []
         // After the turn's I/O callbacks: every request read in this turn has written by then.
         setImmediate(commitNow)
+        const group = waiting
+        const result = asFirst(work)
+        group.push({ resolve: () => resolve(result), reject })
+        return
       }
       const group = waiting
       const result = inSavepoint(work)
