@@ -172,10 +172,14 @@ async function main() {
   }
   if (config.profile) {
     // Each run's profile, cut to the load it measured (a server writes its profile as it exits).
+    // Each run's profile twice: the whole load, then its one-connection part alone (a lone call's costs).
     result.profiles = [baseline, limit, ...runs]
       .filter((run) => run?.profile && existsSync(run.profile.file))
-      .map((run) => ({ run: run.name, ...summariseProfile(run.profile.file, { top: 15, ...run.profile }) }))
-    for (const summary of result.profiles) log(`\n${formatSummary(summary)}`)
+      .flatMap(({ name, profile: { single, ...whole } }) => [
+        { run: name, ...summariseProfile(whole.file, { top: 15, ...whole }) },
+        ...(single ? [{ run: `${name}, one connection`, ...summariseProfile(whole.file, { top: 15, ...single }) }] : [])
+      ])
+    for (const summary of result.profiles) log(`\n${summary.run}: ${formatSummary(summary)}`)
   }
   log(formatReport(result))
   log(`wrote ${writeResults(result)} (${result.elapsedS} s)`)

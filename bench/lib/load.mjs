@@ -46,8 +46,9 @@ import { mib, sampleRss } from './rss.mjs'
  * @param {LoadSpec} spec
  * @param {{ connections: number, durationS: number, warmupS: number, singleS?: number, generator: string }} config
  * @param {number} pid  the server process
- * @returns {Promise<LoadResult & { warmup: { requests: number, errors: number }, single: { rps: number, p50: number, p99: number, mean: number, perCallMs: number | null, requests: number, non2xx: number, errors: number, cpuUsPerRequest: number | null }, window: { startedAt: number, endedAt: number } }>}
- *   `window`: performance.now() in the bench around the three parts (to cut a CPU profile to the load)
+ * @returns {Promise<LoadResult & { warmup: { requests: number, errors: number }, single: { rps: number, p50: number, p99: number, mean: number, perCallMs: number | null, requests: number, non2xx: number, errors: number, cpuUsPerRequest: number | null, window: { startedAt: number, endedAt: number } }, window: { startedAt: number, endedAt: number } }>}
+ *   `window`: performance.now() in the bench around the three parts (to cut a CPU profile to the load);
+ *   `single.window`: around the measured one-connection part alone
  */
 export async function warmAndMeasure(baseUrl, spec, config, pid) {
   const startedAt = performance.now()
@@ -56,12 +57,14 @@ export async function warmAndMeasure(baseUrl, spec, config, pid) {
     durationS: config.warmupS,
     generator: config.generator
   })
+  const singleStartedAt = performance.now()
   const single = await runLoad(baseUrl, spec, {
     connections: 1,
     durationS: config.singleS ?? config.warmupS,
     pid,
     generator: config.generator
   })
+  const singleEndedAt = performance.now()
   const measured = await runLoad(baseUrl, spec, {
     connections: config.connections,
     durationS: config.durationS,
@@ -80,7 +83,8 @@ export async function warmAndMeasure(baseUrl, spec, config, pid) {
       requests: single.requests,
       non2xx: single.non2xx,
       errors: single.errors,
-      cpuUsPerRequest: single.server?.cpuUsPerRequest ?? null
+      cpuUsPerRequest: single.server?.cpuUsPerRequest ?? null,
+      window: { startedAt: singleStartedAt, endedAt: singleEndedAt }
     },
     window: { startedAt, endedAt: performance.now() }
   }
