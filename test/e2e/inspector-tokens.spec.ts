@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures'
-import { expectCleanLayout } from './layout-checks'
+import { expectCleanLayout, partsBrokenMidWord } from './layout-checks'
 import { callService, DEMO, loadPreset, openApp, shot } from './support'
 
 // docs/ui.md "Requests": a validate's license token, decoded in the detail pane, signature redacted.
@@ -62,6 +62,54 @@ test("inspector: a validate's license token reads as header and claims, its sign
     await claims.scrollIntoViewIfNeeded()
     await expectCleanLayout(page, `the license token claims at ${width}x${height}`)
     await shot(page, `requests-license-token-claims-${width}`)
+  }
+  await page.setViewportSize({ width: 1280, height: 800 })
+})
+
+test('inspector: a key id or thumbprint with a `-` or `_` in it wraps anywhere, never at its separator mid-run, at 1280x720 and 760x600', async ({
+  page,
+  emulator
+}) => {
+  // A key id is a JWK thumbprint: 43 base64url characters, a `-` or `_` wherever they fall (CI
+  // once drew one whose `-` came after 36 characters, and the header's row broke inside that run).
+  const kid = 'Q0-m9PqLr7sT3vWy5AbCdEfGhIjKlMnOpQrStUvWxYz'
+  const jti = 'Zk2x9PqLr7sT3vWy5AbCdEfGhIjKlMnOpQrStUv_W8'
+  const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const token = [
+    segment({ alg: 'EdDSA', kid, typ: 'license+jwt' }),
+    segment({
+      iss: 'plugin-license-emulator',
+      sub: 'lic_opaque_values',
+      jti,
+      instance_id: 'studio-mac-with-a-long-machine-name-01'
+    }),
+    'c2lnbmF0dXJlLW5vdC1jaGVja2VkLWJ5LXRoZS1pbnNwZWN0b3I'
+  ].join('.')
+  await callService(
+    emulator,
+    'POST',
+    '/api/license/v1/validate',
+    { license_key: 'OPAQ1-OPAQ1-OPAQ1-OPAQ1-OPAQ1', license_token: token },
+    CREDENTIAL
+  )
+  for (const [width, height] of [
+    [1280, 720],
+    [760, 600]
+  ] as const) {
+    await page.setViewportSize({ width, height })
+    await openApp(page, emulator, '#/requests?q=OPAQ1')
+    await page.getByRole('row').filter({ hasText: '/api/license/v1/validate' }).getByRole('button').click()
+    const block = page.getByTestId('request-detail').getByTestId('request-license-token')
+    await expect(block).toContainText('the request body')
+    const header = block.getByTestId('request-token-header')
+    await expect(header.locator('code.request-token__opaque', { hasText: kid })).toHaveCount(1)
+    const claims = block.getByTestId('request-token-claims')
+    await expect(claims.locator('code.request-token__opaque', { hasText: jti })).toHaveCount(1)
+    // A value of short parts still wraps at its separators.
+    await expect(claims.locator('.breakable', { hasText: 'studio-mac-with-a-long-machine-name-01' })).toHaveCount(1)
+    await header.scrollIntoViewIfNeeded()
+    expect(await partsBrokenMidWord(page), `a value broken inside a run at ${width}x${height}`).toEqual([])
+    await expectCleanLayout(page, `a token with opaque values at ${width}x${height}`)
   }
   await page.setViewportSize({ width: 1280, height: 800 })
 })

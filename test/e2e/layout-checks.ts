@@ -100,3 +100,25 @@ export async function expectDialogControlsReachable(page: Page, where: string): 
   })()`)
   expect.soft(covered, `covered dialog controls on ${where}`).toEqual([])
 }
+
+/**
+ * A path or code that wraps at its separators (BreakableText) broken inside a part instead:
+ * `/api/license/v1/validat` + `e` on a column squeezed by a badge.
+ */
+export async function partsBrokenMidWord(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const broken = []
+    for (const element of document.querySelectorAll('.breakable')) {
+      if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue
+      for (const node of element.childNodes) {
+        const text = node.nodeType === Node.TEXT_NODE ? node.textContent.trim() : ''
+        if (text.length < 2 || /\\s/.test(text)) continue
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)))
+        if (lines.size > 1) broken.push(element.textContent.trim().slice(0, 60) + ' at ' + JSON.stringify(text))
+      }
+    }
+    return [...new Set(broken)]
+  })()`)
+}

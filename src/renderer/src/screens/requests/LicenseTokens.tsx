@@ -25,6 +25,16 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-
 
 /** What BreakableText wraps at. */
 const SEPARATOR = /[/_\-.?&]/
+/**
+ * A value with a run longer than this between its separators is opaque (a key id or thumbprint: 43
+ * base64url characters, which may hold a `-` or `_` anywhere): its parts are not words to keep whole.
+ */
+const LONGEST_WORD = 24
+
+/** Whether a value reads as one opaque run (wrapped anywhere) rather than parts (wrapped at separators). */
+function isOpaque(text: string): boolean {
+  return !SEPARATOR.test(text) || text.split(SEPARATOR).some((part) => part.length > LONGEST_WORD)
+}
 
 /** A claim's value in words: a date where it is a time, the text wrapping at its separators, never cut. */
 function ClaimValue({ name, value }: { name: string; value: unknown }) {
@@ -45,9 +55,9 @@ function ClaimValue({ name, value }: { name: string; value: unknown }) {
     )
   }
   const text = typeof value === 'string' ? value : JSON.stringify(value)
-  // An opaque value with no separator to wrap at (a key id, a thumbprint: 43 characters) wraps
-  // anywhere: in a narrow pane it cannot fit one line, and it has no parts to keep whole.
-  if (!SEPARATOR.test(text)) return <code className="mono request-token__opaque">{text}</code>
+  // An opaque value (a key id, a thumbprint: 43 characters) wraps anywhere: in a narrow pane it
+  // cannot fit one line, and it has no parts to keep whole.
+  if (isOpaque(text)) return <code className="mono request-token__opaque">{text}</code>
   return <BreakableText className="mono" text={text} />
 }
 
