@@ -131,6 +131,16 @@ describe('redactJson', () => {
     expect(out[previewOf(key)]).toBe(1)
   })
 
+  it('keeps a member named __proto__ as a member, redacted, instead of losing it to the prototype', () => {
+    // JSON.parse makes "__proto__" an own member; a body that sends one must be shown with it.
+    const secret = newPluginSecret()
+    const out = redactJson(JSON.parse(`{"__proto__":{"plugin_secret":"${secret}","n":1},"after":2}`))
+    expect(JSON.parse(JSON.stringify(out))).toEqual(
+      JSON.parse(`{"__proto__":{"plugin_secret":"${previewOf(secret)}","n":1},"after":2}`)
+    )
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+  })
+
   it('does not change its input', () => {
     const input = { pluginSecret: newPluginSecret() }
     const copy = structuredClone(input)

@@ -19,8 +19,9 @@ const COMPACT_JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
 export function licenseTokensIn(body: unknown): DecodedLicenseToken[] {
   const found: DecodedLicenseToken[] = []
   const look = (holder: object, prefix: string, depth: number): void => {
-    for (const [name, value] of Object.entries(holder)) {
+    for (const name of Object.keys(holder)) {
       if (found.length >= MAX_TOKENS) return
+      const value = (holder as Record<string, unknown>)[name]
       if (typeof value === 'string') {
         const decoded = decodeLicenseToken(value)
         if (decoded) found.push({ field: `${prefix}${name}`, ...decoded })
@@ -37,15 +38,30 @@ export function licenseTokensIn(body: unknown): DecodedLicenseToken[] {
 function decodeLicenseToken(value: string): Omit<DecodedLicenseToken, 'field'> | null {
   if (!value.startsWith('eyJ') || value.length > MAX_TOKEN_CHARS || !COMPACT_JWS.test(value)) return null
   const headerEnd = value.indexOf('.')
-  const header = jsonSegment(value.slice(0, headerEnd))
-  if (!isObject(header) || (header as { typ?: unknown }).typ !== LICENSE_TOKEN_TYPE) return null
+  const header = licenseTokenHeader(value.slice(0, headerEnd))
+  if (!header) return null
   const claims = jsonSegment(value.slice(headerEnd + 1, value.indexOf('.', headerEnd + 1)))
   // Shaped like a token but not decodable: the body's preview is all there is.
   if (!isObject(claims)) return null
-  return {
-    header: redactJson(header) as Record<string, unknown>,
-    claims: redactJson(claims) as Record<string, unknown>
-  }
+  return { header, claims: redactJson(claims) as Record<string, unknown> }
+}
+
+/** Header segments seen last, decoded and redacted: a signing key's tokens all carry the same one. */
+const recentHeaders = new Map<string, Record<string, unknown> | null>()
+const RECENT_HEADERS = 16
+
+/** A license token's JOSE header, redacted, from its encoded segment; null when the segment is not one. */
+function licenseTokenHeader(segment: string): Record<string, unknown> | null {
+  const known = recentHeaders.get(segment)
+  if (known !== undefined) return known
+  const header = jsonSegment(segment)
+  const decoded =
+    isObject(header) && (header as { typ?: unknown }).typ === LICENSE_TOKEN_TYPE
+      ? Object.freeze(redactJson(header) as Record<string, unknown>)
+      : null
+  if (recentHeaders.size >= RECENT_HEADERS) recentHeaders.delete(recentHeaders.keys().next().value as string)
+  recentHeaders.set(segment, decoded)
+  return decoded
 }
 
 /**

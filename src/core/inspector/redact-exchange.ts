@@ -11,6 +11,7 @@ import {
   redactUrl,
   TOO_DEEP
 } from '../redaction/redact'
+import type { HeaderRedaction } from '../redaction/redact'
 import { licenseTokensIn } from './license-tokens'
 import type {
   BodyInfo,
@@ -60,10 +61,7 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
   const path = hide(redactUrl(capture.url))
   const rawQuery = queryOf(capture.url)
   const surface = capture.classifier.surfaceOf(capture.url)
-  const headerRules = {
-    previewed: new Set(redaction.credentialHeaders),
-    hidden: new Set(['x-emulator-token', ...redaction.hiddenHeaders])
-  }
+  const headerRules = headerRulesOf(redaction)
 
   const request: RecordedRequest = {
     headers: redactHeaders(capture.requestHeaders, headerRules),
@@ -101,6 +99,21 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     requestJson: hide(JSON.stringify(request)),
     responseJson: hide(JSON.stringify(response))
   }
+}
+
+/** The header rules of a server's redaction, made once per redaction (it changes with the settings only). */
+const headerRulesByRedaction = new WeakMap<CaptureRedaction, HeaderRedaction>()
+
+function headerRulesOf(redaction: CaptureRedaction): HeaderRedaction {
+  let rules = headerRulesByRedaction.get(redaction)
+  if (!rules) {
+    rules = {
+      previewed: new Set(redaction.credentialHeaders),
+      hidden: new Set(['x-emulator-token', ...redaction.hiddenHeaders])
+    }
+    headerRulesByRedaction.set(redaction, rules)
+  }
+  return rules
 }
 
 /**
@@ -192,16 +205,33 @@ function answerOf(capture: RequestCapture): Pick<PreparedEntry, 'answeredBy' | '
   }
 }
 
+/**
+ * The literal forms (raw, JSON-escaped, URL-encoded) of each hidden value, worked out once per
+ * list: a server's list lives as long as its settings, and every entry is searched four times.
+ */
+const hiddenFormsOf = new WeakMap<readonly string[], readonly string[]>()
+
+function hiddenForms(values: readonly string[]): readonly string[] {
+  let forms = hiddenFormsOf.get(values)
+  if (!forms) {
+    const found = new Set<string>()
+    for (const value of values) {
+      // A very short "secret" would wipe ordinary text; the admin token is never that short.
+      if (value.length < 8) continue
+      found.add(value).add(JSON.stringify(value).slice(1, -1)).add(encodeURIComponent(value))
+    }
+    forms = [...found]
+    hiddenFormsOf.set(values, forms)
+  }
+  return forms
+}
+
 /** `text` with every literal `values` entry (raw, JSON-escaped or URL-encoded) replaced whole. */
 export function hideValues(text: string, values: readonly string[]): string {
   let out = text
-  for (const value of values) {
-    // A very short "secret" would wipe ordinary text; the admin token is never that short.
-    if (value.length < 8) continue
-    for (const form of new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)])) {
-      // A search is cheaper than a split that finds nothing, which is nearly always the case.
-      if (out.includes(form)) out = out.split(form).join(HIDDEN)
-    }
+  for (const form of hiddenForms(values)) {
+    // A search is cheaper than a split that finds nothing, which is nearly always the case.
+    if (out.includes(form)) out = out.split(form).join(HIDDEN)
   }
   return out
 }

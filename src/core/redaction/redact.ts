@@ -52,13 +52,20 @@ export function redactJson(value: unknown, secretKeys: ReadonlySet<string> = SEC
   // Client input may nest thousands of levels: cut, so a capture never overflows the stack.
   if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP
   if (Array.isArray(value)) return value.map((item) => redactJson(item, secretKeys, depth + 1))
+  const source = value as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) {
+  // Object.keys, not Object.entries: no pair array per member (this runs on every recorded body).
+  for (const key of Object.keys(source)) {
+    const item = source[key]
     // A key can be a secret too (a map keyed by plugin key): it is previewed like a value.
-    out[redactText(key)] =
+    const shown =
       secretKeys.has(key.toLowerCase()) && typeof item === 'string'
         ? previewOf(item)
         : redactJson(item, secretKeys, depth + 1)
+    // JSON.parse makes `__proto__` an own member; assigned, it would set the copy's prototype and be lost.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: shown, enumerable: true, writable: true, configurable: true })
+    else out[redactText(key)] = shown
   }
   return out
 }
