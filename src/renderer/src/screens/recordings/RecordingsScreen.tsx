@@ -68,8 +68,10 @@ function RecordCard() {
             <Badge tone="danger">Recording</Badge> <strong>{running.name}</strong>: {running.exchanges} exchanges so far
           </p>
         ) : null}
+        {/* The name on a line of its own, Start and Stop together under it: beside the name, Stop
+            fell onto a line of its own in this half-width card at 1280 px. */}
         <form
-          className="inline-form"
+          className="stack"
           onSubmit={(event) => {
             event.preventDefault()
             void run('start', async () => {
@@ -91,19 +93,21 @@ function RecordCard() {
               />
             )}
           </Field>
-          <Button type="submit" variant="primary" icon="play" busy={busy === 'start'} data-testid="recording-start">
-            {running ? 'Start a new one' : 'Start recording'}
-          </Button>
-          <Button
-            type="button"
-            busy={busy === 'stop'}
-            disabled={!running}
-            disabledReason="No recording is running."
-            onClick={() => running && void run('stop', () => stop(running.id))}
-            data-testid="recording-stop"
-          >
-            Stop
-          </Button>
+          <div className="button-row">
+            <Button type="submit" variant="primary" icon="play" busy={busy === 'start'} data-testid="recording-start">
+              {running ? 'Start a new one' : 'Start recording'}
+            </Button>
+            <Button
+              type="button"
+              busy={busy === 'stop'}
+              disabled={!running}
+              disabledReason="No recording is running."
+              onClick={() => running && void run('stop', () => stop(running.id))}
+              data-testid="recording-stop"
+            >
+              Stop
+            </Button>
+          </div>
         </form>
         {error && <InlineError error={error} />}
       </div>
@@ -250,7 +254,9 @@ function RecordingList() {
     {
       key: 'actions',
       header: <span className="visually-hidden">Actions</span>,
-      width: '12rem',
+      // Download and Delete side by side (182 px and the cell's 12 px padding): at 12rem Delete
+      // went under Download at every width.
+      width: '12.5rem',
       align: 'right',
       render: (row) => (
         <span className="recordings__row-actions">
