@@ -9,6 +9,7 @@ import { Table } from '../../components/Table'
 import type { Column } from '../../components/Table'
 import { RelativeTime } from '../../components/Time'
 import { useAction } from '../../components/use-action'
+import { pluralize } from '../../format/number'
 import { buildHash } from '../../navigation/routes'
 import { useConnection } from '../../stores/connection'
 import { useRecordings } from '../../stores/recordings'
@@ -65,7 +66,8 @@ function RecordCard() {
         ) : null}
         {running ? (
           <p data-testid="record-running">
-            <Badge tone="danger">Recording</Badge> <strong>{running.name}</strong>: {running.exchanges} exchanges so far
+            <Badge tone="danger">Recording</Badge> <strong>{running.name}</strong>:{' '}
+            {pluralize(running.exchanges, 'exchange')} so far
           </p>
         ) : null}
         {/* The name on a line of its own, Start and Stop together under it: beside the name, Stop
@@ -136,7 +138,8 @@ function ReplayCard() {
           {replay?.active && replay.recording ? (
             <>
               <Badge tone="success">Replaying</Badge> <strong>{replay.recording.name}</strong> (
-              {replay.recording.exchanges} exchanges{replay.strict ? ', strict' : ''}
+              {pluralize(replay.recording.exchanges, 'exchange')}
+              {replay.strict ? ', strict' : ''}
               {replay.resign ? ', re-signing license tokens' : ''})
             </>
           ) : (
@@ -174,7 +177,7 @@ function ReplayCard() {
           onChange={(event) => setResign(event.target.checked)}
           data-testid="replay-resign"
         />
-        <div className="inline-form">
+        <div className="button-row">
           <Button
             variant="primary"
             busy={busy === 'on'}
@@ -329,24 +332,25 @@ function ScenarioCard() {
           })
         }}
       >
-        <div className="grid grid--3">
-          <Field label="Recording">
-            {(control) => (
-              <Select
-                {...control}
-                value={selected?.id ?? ''}
-                onChange={(event) => setChosen(event.target.value)}
-                data-testid="scenario-recording"
-              >
-                {list.length === 0 ? <option value="">No recording yet</option> : null}
-                {list.map((recording) => (
-                  <option key={recording.id} value={recording.id}>
-                    {recording.name}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+        {/* The recording's name on a line of its own: a third of the card cut it at 1280 and 1366 px. */}
+        <Field label="Recording">
+          {(control) => (
+            <Select
+              {...control}
+              value={selected?.id ?? ''}
+              onChange={(event) => setChosen(event.target.value)}
+              data-testid="scenario-recording"
+            >
+              {list.length === 0 ? <option value="">No recording yet</option> : null}
+              {list.map((recording) => (
+                <option key={recording.id} value={recording.id}>
+                  {recording.name}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <div className="grid grid--2">
           <Field label="Plugin key" hint="Optional">
             {(control) => (
               <TextInput
@@ -374,7 +378,7 @@ function ScenarioCard() {
             )}
           </Field>
         </div>
-        <div className="inline-form">
+        <div className="button-row">
           <Button
             type="submit"
             variant="primary"
