@@ -122,3 +122,59 @@ export async function partsBrokenMidWord(page: Page): Promise<string[]> {
     return [...new Set(broken)]
   })()`)
 }
+
+/**
+ * A button whose label does not sit on one line inside it: its text on two lines (measured per
+ * text node, Range rects grouped into lines), or running past the button's edge. Labels never
+ * wrap (`.btn` is nowrap): this holds that, whatever a later style does.
+ */
+export async function wrappedButtonLabels(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const wrapped = []
+    for (const button of document.querySelectorAll('.btn')) {
+      if (!button.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue
+      if (button.closest('.visually-hidden, [aria-hidden="true"], dialog:not([open])')) continue
+      const box = button.getBoundingClientRect()
+      const rects = []
+      const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent.trim()) continue
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        for (const rect of range.getClientRects()) if (rect.width > 0 && rect.height > 0) rects.push(rect)
+      }
+      if (rects.length === 0) continue
+      // One line: every piece of text starts within half a line of the first (a button's line-height
+      // of 1 is less than the text's box, so the boxes of two lines overlap).
+      const first = rects[0]
+      const lines = rects.some((rect) => Math.abs(rect.top - first.top) > first.height / 2) ? 'on two lines' : null
+      const past = rects.some((rect) => rect.left < box.left - 1 || rect.right > box.right + 1) ? 'past its edge' : null
+      const label = button.textContent.trim() || button.getAttribute('aria-label')
+      if (lines || past) wrapped.push(JSON.stringify(label) + ' ' + [lines, past].filter(Boolean).join(', '))
+    }
+    return [...new Set(wrapped)]
+  })()`)
+}
+
+/**
+ * Buttons that belong on one row (an action and its opposite: Start and Stop, Download and
+ * Delete), each group being the visible buttons inside one element `selector` matches: the groups
+ * whose buttons are not all on the same line, as "label@top, label@top". A group found nowhere
+ * counts as broken, so a renamed selector cannot pass unseen.
+ */
+export async function buttonRowsBroken(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate(`((selector) => {
+    const groups = [...document.querySelectorAll(selector)].filter((group) => group.checkVisibility())
+    if (groups.length === 0) return ['nothing matches ' + selector]
+    const broken = []
+    for (const group of groups) {
+      const buttons = [...group.querySelectorAll('.btn')].filter((button) => button.checkVisibility())
+      if (buttons.length < 2) continue
+      const boxes = buttons.map((button) => button.getBoundingClientRect())
+      // One line: every button overlaps the first one vertically.
+      if (boxes.every((box) => box.top < boxes[0].bottom - 1 && box.bottom > boxes[0].top + 1)) continue
+      broken.push(buttons.map((button, i) => button.textContent.trim() + '@' + Math.round(boxes[i].top)).join(', '))
+    }
+    return broken
+  })(${JSON.stringify(selector)})`)
+}
