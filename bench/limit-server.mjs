@@ -16,7 +16,7 @@
 // Usage: node bench/limit-server.mjs --port 0 --db FILE --fixtures FILE
 //   --fixtures: JSON { plugin: { appId, pluginKey, pluginSecret, productId }, validateLicenses: [{ key }] }
 //   (the bench's own fixtures); the database is filled to LIMIT_LICENSES licenses around them.
-import { createHash, generateKeyPairSync, sign, timingSafeEqual } from 'node:crypto'
+import { generateKeyPairSync, hash, sign, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import Database from 'better-sqlite3'
@@ -32,7 +32,8 @@ if (!values.db || !values.fixtures) {
   process.exit(2)
 }
 const fixtures = JSON.parse(readFileSync(values.fixtures, 'utf8'))
-const sha256 = (text) => createHash('sha256').update(text).digest()
+// The one-shot hash, as the emulator's (node:crypto `hash`, a third of createHash's time for a short value).
+const sha256 = (text) => Buffer.from(hash('sha256', text, 'hex'), 'hex')
 
 // The better-sqlite3 build for this Node when node_modules holds another ABI's (src/core/store/native-binding.ts).
 const nativeBinding = process.env.PLUGIN_LICENSE_EMULATOR_NATIVE_BINDING || undefined
