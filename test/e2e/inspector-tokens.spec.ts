@@ -1,3 +1,4 @@
+import { cardEdgeProblems } from './card-edges'
 import { expect, test } from './fixtures'
 import { expectCleanLayout, partsBrokenMidWord } from './layout-checks'
 import { callService, DEMO, loadPreset, openApp, shot } from './support'
@@ -109,6 +110,8 @@ test('inspector: a key id or thumbprint with a `-` or `_` in it wraps anywhere, 
     await expect(claims.locator('.breakable', { hasText: 'studio-mac-with-a-long-machine-name-01' })).toHaveCount(1)
     await header.scrollIntoViewIfNeeded()
     expect(await partsBrokenMidWord(page), `a value broken inside a run at ${width}x${height}`).toEqual([])
+    // Every line of it filled: the kid's first line ended at its '-' ("Q0-"), three lines where two hold it.
+    expect((await cardEdgeProblems(page)).shredded, `a value a few letters a line at ${width}x${height}`).toEqual([])
     await expectCleanLayout(page, `a token with opaque values at ${width}x${height}`)
   }
   await page.setViewportSize({ width: 1280, height: 800 })
