@@ -7,6 +7,7 @@ import { cardEdgeProblems } from './card-edges'
 import { expect, startServe, test } from './fixtures'
 import type { ServedEmulator } from './fixtures'
 import {
+  brokenMoments,
   buttonRowsBroken,
   expectCleanLayout,
   expectDialogControlsReachable,
@@ -148,6 +149,7 @@ async function expectScreenHolds(page: Page, where: string, wide: boolean): Prom
     expect.soft(cards.shredded, `a value wrapped a few letters a line on ${at}`).toEqual([])
     expect.soft(await partsBrokenMidWord(page), `a path or code broken inside a word on ${at}`).toEqual([])
     expect.soft(await wrappedButtonLabels(page), `a button's label not on one line on ${at}`).toEqual([])
+    expect.soft(await brokenMoments(page), `a time's relative hint broken over two lines on ${at}`).toEqual([])
     if (wide) expect.soft(await hoverOnlyText(page), `text cut by an ellipsis (hover to read) on ${at}`).toEqual([])
   }
   await page.evaluate('document.querySelector(".content").scrollTo(0, 0)')

@@ -157,6 +157,26 @@ export async function wrappedButtonLabels(page: Page): Promise<string[]> {
 }
 
 /**
+ * A time's relative hint (`· 30 days ago`) broken over two lines. A narrow column may put the
+ * hint under the date, whole.
+ */
+export async function brokenMoments(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const broken = []
+    for (const part of document.querySelectorAll('.moment__relative')) {
+      if (!part.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue
+      const range = document.createRange()
+      range.selectNodeContents(part)
+      const rects = [...range.getClientRects()].filter((rect) => rect.width > 0 && rect.height > 0)
+      if (rects.length === 0) continue
+      // One line: every piece starts within half a line of the first.
+      if (rects.some((rect) => Math.abs(rect.top - rects[0].top) > rects[0].height / 2)) broken.push(part.textContent.trim())
+    }
+    return [...new Set(broken)]
+  })()`)
+}
+
+/**
  * Buttons that belong on one row (an action and its opposite: Start and Stop, Download and
  * Delete), each group being the visible buttons inside one element `selector` matches: the groups
  * whose buttons are not all on the same line, as "label@top, label@top". A group found nowhere

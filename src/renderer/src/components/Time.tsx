@@ -45,8 +45,10 @@ export function Moment({
         <>
           {' '}
           <span className="moment__hint">
-            {'·\u00a0'}
-            {text.relative}
+            <span className="moment__relative">
+              {'·\u00a0'}
+              {text.relative}
+            </span>
             {shifted && (clock === 'system' || !short) ? `, ${text.clock}` : ''}
           </span>
         </>
