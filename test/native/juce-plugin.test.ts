@@ -373,8 +373,8 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
   // Debian's Ardour 7, headless, as the plugin's customers run it (issue 40): Ardour's own sine
   // generator (SinGen) on a bus, the plugin (LV2) after it, the session exported by ardour7-export
   // (a freewheeling render, which the plugin sees as isNonRealtime()). The plugin is licensed by
-  // this computer's saved license (the home's ~/.config), or not at all. Skipped only where
-  // Ardour's headless tools are missing (`ardourMissing` names them); .ci/run installs them.
+  // this computer's saved license (the home's ~/.config), or not at all.
+  // Skipped only where Ardour's headless tools are missing (`ardourMissing` names them); .ci/run installs them.
   describe.skipIf(ardourMissing !== null)("in Debian's Ardour 7, headless (LV2)", () => {
     const SECONDS = 3
     const RATE = 48_000
