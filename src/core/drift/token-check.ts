@@ -1,4 +1,4 @@
-import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose'
+import { decodeJwt, decodeProtectedHeader } from 'jose'
 
 import { LICENSE_TOKEN_TYPE } from '../licensing/license-tokens'
 import type { ExchangeFinding } from './finding'
@@ -45,17 +45,15 @@ export async function checkLicenseToken(token: string, at: string, context: Toke
   }
 
   const found: ExchangeFinding[] = []
-  const key = await context.keyFor(header.kid, header.alg)
-  if (!key)
+  const verifier = await context.keyFor(header.kid)
+  if (!verifier)
     found.push(
       signature(header.kid === undefined ? 'no kid, and no single key to try' : 'a kid the JWKS does not hold')
     )
   else {
-    try {
-      await compactVerify(token, key)
-    } catch {
+    const end = token.lastIndexOf('.')
+    if (!verifier(header.alg, token.slice(0, end), Buffer.from(token.slice(end + 1), 'base64url')))
       found.push(signature('a signature the key of its kid does not verify'))
-    }
   }
 
   if (header.typ !== LICENSE_TOKEN_TYPE)

@@ -1,11 +1,10 @@
-import { importJWK } from 'jose'
-import type { CryptoKey, JWK } from 'jose'
+import type { JWK } from 'jose'
 
-/** The upstream's license-token keys by `kid`: what a token claims to be signed with, or null. */
-export type UpstreamKeyLookup = (
-  kid: string | undefined,
-  alg: string | undefined
-) => Promise<CryptoKey | Uint8Array | null>
+import { jwsVerifierOf } from './jws-verifier'
+import type { JwsVerifier } from './jws-verifier'
+
+/** The upstream's license-token keys by `kid`: a verifier for the key a token names, or null. */
+export type UpstreamKeyLookup = (kid: string | undefined) => Promise<JwsVerifier | null>
 
 /** An unknown `kid` refetches the key set, but not more often than this (a forged kid cannot hammer the upstream). */
 const MIN_REFETCH_MS = 5_000
@@ -19,7 +18,7 @@ export function upstreamKeys(fetchJwks: () => Promise<unknown>, now: () => numbe
   let keys = new Map<string, JWK>()
   let fetchedAt = Number.NEGATIVE_INFINITY
   let inFlight: Promise<void> | null = null
-  const imported = new Map<string, Promise<CryptoKey | Uint8Array>>()
+  const imported = new Map<string, JwsVerifier>()
 
   const refetch = (): Promise<void> => {
     inFlight ??= (async () => {
@@ -55,7 +54,7 @@ export function upstreamKeys(fetchJwks: () => Promise<unknown>, now: () => numbe
     return keys.size === 1 && only ? only : null
   }
 
-  return async (kid, alg) => {
+  return async (kid) => {
     let found = find(kid)
     if (!found && now() - fetchedAt >= MIN_REFETCH_MS) {
       await refetch()
@@ -66,16 +65,16 @@ export function upstreamKeys(fetchJwks: () => Promise<unknown>, now: () => numbe
     }
     if (!found) return null
     const [id, jwk] = found
-    let key = imported.get(id)
-    if (!key) {
-      key = importJWK(jwk, jwk.alg ?? alg)
-      imported.set(id, key)
+    let verifier = imported.get(id)
+    if (!verifier) {
+      try {
+        verifier = jwsVerifierOf(jwk)
+      } catch {
+        // Not a public key node:crypto can read: a token naming it fails its signature check.
+        return null
+      }
+      imported.set(id, verifier)
     }
-    try {
-      return await key
-    } catch {
-      imported.delete(id)
-      return null
-    }
+    return verifier
   }
 }
