@@ -21,10 +21,15 @@ const NOW = Date.parse('2026-11-21T10:00:00.000Z')
 
 describe('dates for people', () => {
   it('formats an instant in the given locale and zone, and a dash for none', () => {
-    expect(formatDateTime('2026-11-21T10:01:08.000Z', en)).toBe('Nov 21, 2026, 10:01 AM')
-    expect(formatDateTime('2026-11-21T10:01:08.000Z', { ...en, seconds: true })).toBe('Nov 21, 2026, 10:01:08 AM')
+    expect(formatDateTime('2026-11-21T10:01:08.000Z', en)).toBe('Nov 21, 2026, 10:01\u00a0AM')
+    expect(formatDateTime('2026-11-21T10:01:08.000Z', { ...en, seconds: true })).toBe('Nov 21, 2026, 10:01:08\u00a0AM')
     expect(formatDateTime('2026-11-21T10:01:08.000Z', { locale: 'de-DE', timeZone: 'Europe/Berlin' })).toBe(
       '21.11.2026, 11:01'
+    )
+    // A no-break space before AM/PM, whatever space the engine gives: the time never wraps in two.
+    expect(formatDateTime('2026-11-21T13:24:00.000Z', en)).toMatch(/1:24\u00a0PM$/)
+    expect(formatShortDateTime('2026-11-21T13:24:00.000Z', Date.parse('2026-11-21T14:00:00.000Z'), en)).toBe(
+      'Nov 21, 1:24\u00a0PM'
     )
     expect(formatDateTime(null)).toBe('—')
     expect(formatDateTime('not a date')).toBe('—')
@@ -81,9 +86,13 @@ describe('dates for people', () => {
       clock: 'system',
       short: true
     })
-    expect(request).toMatchObject({ absolute: 'Nov 21, 9:55 AM', relative: '5 minutes ago', clock: 'system clock' })
+    expect(request).toMatchObject({
+      absolute: 'Nov 21, 9:55\u00a0AM',
+      relative: '5 minutes ago',
+      clock: 'system clock'
+    })
     expect(request?.title).toBe(
-      'Nov 21, 2026, 9:55:00 AM: 5 minutes ago on the system clock (its now: Nov 21, 2026, 10:00 AM)'
+      'Nov 21, 2026, 9:55:00\u00a0AM: 5 minutes ago on the system clock (its now: Nov 21, 2026, 10:00\u00a0AM)'
     )
     // A trial that ends 14 days after it started, seen on the emulator clock.
     const trialEnd = describeMoment('2026-12-05T10:00:00.000Z', {
@@ -93,7 +102,7 @@ describe('dates for people', () => {
       kind: 'deadline'
     })
     expect(trialEnd).toMatchObject({
-      absolute: 'Dec 5, 2026, 10:00 AM',
+      absolute: 'Dec 5, 2026, 10:00\u00a0AM',
       relative: '16 days ago',
       clock: 'emulator clock'
     })
@@ -101,8 +110,8 @@ describe('dates for people', () => {
   })
 
   it("shortens a date of the now's year", () => {
-    expect(formatShortDateTime('2026-03-01T08:05:00.000Z', NOW, en)).toBe('Mar 1, 8:05 AM')
-    expect(formatShortDateTime('2025-03-01T08:05:00.000Z', NOW, en)).toBe('Mar 1, 2025, 8:05 AM')
+    expect(formatShortDateTime('2026-03-01T08:05:00.000Z', NOW, en)).toBe('Mar 1, 8:05\u00a0AM')
+    expect(formatShortDateTime('2025-03-01T08:05:00.000Z', NOW, en)).toBe('Mar 1, 2025, 8:05\u00a0AM')
   })
 
   it('writes a clock offset in a few characters for the status bar', () => {

@@ -15,6 +15,24 @@ function absoluteFormat(options: DateFormatOptions, withSeconds: boolean): Intl.
   })
 }
 
+/**
+ * Formats with the space beside AM/PM made a no-break space, so "1:24 PM" never wraps between its
+ * halves in a narrow cell. ICU puts U+202F there, but Chromium gives a plain space back (web
+ * compatibility), so a wrapped line could start with "PM".
+ */
+function formatKeepingTimeTogether(format: Intl.DateTimeFormat, date: Date): string {
+  const parts = format.formatToParts(date)
+  return parts
+    .map((part, index) =>
+      part.type === 'literal' &&
+      /^\s+$/u.test(part.value) &&
+      (parts[index - 1]?.type === 'dayPeriod' || parts[index + 1]?.type === 'dayPeriod')
+        ? '\u00a0'
+        : part.value
+    )
+    .join('')
+}
+
 /** Parses an ISO instant; null for null, undefined or garbage. */
 export function parseInstant(value: string | null | undefined): Date | null {
   if (!value) return null
@@ -28,7 +46,7 @@ export function formatDateTime(
   options: DateFormatOptions & { seconds?: boolean } = {}
 ): string {
   const date = parseInstant(value)
-  return date ? absoluteFormat(options, options.seconds ?? false).format(date) : '—'
+  return date ? formatKeepingTimeTogether(absoluteFormat(options, options.seconds ?? false), date) : '—'
 }
 
 /** "10:01:08" for a log line: time of day with seconds. */
@@ -115,14 +133,15 @@ export function formatShortDateTime(
   const zone = options.timeZone ? { timeZone: options.timeZone } : {}
   const year = (ms: number) => dateTimeFormat('en-US', { year: 'numeric', ...zone }).format(ms)
   const sameYear = year(date.getTime()) === year(nowMs)
-  return dateTimeFormat(options.locale, {
+  const format = dateTimeFormat(options.locale, {
     ...(sameYear ? {} : { year: 'numeric' }),
     month: 'short',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
     ...zone
-  }).format(date)
+  })
+  return formatKeepingTimeTogether(format, date)
 }
 
 export interface MomentText {
