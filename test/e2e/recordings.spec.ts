@@ -62,6 +62,11 @@ test('the Recordings screen records, downloads, replays and makes a scenario', a
     await page.getByTestId('replay-on').click()
     await expect(page.getByTestId('replay-state')).toContainText('Replaying')
     await expect(page.getByTestId('replay-state')).toContainText('strict')
+    // Coming back to the screen during the replay: the form shows the replay that runs.
+    await page.reload()
+    await expect(page.getByTestId('replay-state')).toContainText('strict')
+    await expect(page.getByTestId('replay-strict')).toBeChecked()
+    await expect(page.getByTestId('replay-resign')).not.toBeChecked()
 
     await page.getByTestId('scenario-plugin-key').fill(DEMO.pluginKey)
     await page.getByTestId('scenario-plugin-secret').fill(DEMO.pluginSecret)
@@ -83,6 +88,7 @@ test('the Recordings screen records, downloads, replays and makes a scenario', a
 
     await page.getByTestId('replay-off').click()
     await expect(page.getByTestId('replay-state')).toContainText('No recording is replayed')
+    await expect(page.getByTestId('replay-strict')).not.toBeChecked()
     await row.getByRole('button', { name: 'Delete' }).click()
     await expect(page.getByText('No recordings yet')).toBeVisible()
   } finally {

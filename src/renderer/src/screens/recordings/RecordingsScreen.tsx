@@ -121,12 +121,23 @@ function ReplayCard() {
   const recordings = useRecordings((state) => state.recordings.data)
   const replay = useRecordings((state) => state.replay.data)
   const setReplay = useRecordings((state) => state.setReplay)
-  const [chosen, setChosen] = useState('')
-  const [strict, setStrict] = useState(false)
-  const [resign, setResign] = useState(false)
+  // Until the user changes them, the form shows the replay that runs (coming back to this screen
+  // during a strict replay must not read as a lenient one), or the defaults when none does.
+  const [chosen, setChosen] = useState<string | null>(null)
+  const [strictChoice, setStrict] = useState<boolean | null>(null)
+  const [resignChoice, setResign] = useState<boolean | null>(null)
   const { busy, error, run } = useAction<'on' | 'off'>()
+  const active = replay?.active ? replay : null
+  const strict = strictChoice ?? active?.strict ?? false
+  const resign = resignChoice ?? active?.resign ?? false
   const stopped = (recordings ?? []).filter((recording) => recording.stoppedAt !== null)
-  const selected = chosen || stopped[0]?.id || ''
+  const replayed = stopped.find((recording) => recording.id === active?.recording?.id)
+  const selected = chosen ?? replayed?.id ?? stopped[0]?.id ?? ''
+  const followServer = () => {
+    setChosen(null)
+    setStrict(null)
+    setResign(null)
+  }
   return (
     <Card
       title="Replay"
@@ -186,6 +197,7 @@ function ReplayCard() {
             onClick={() =>
               void run('on', async () => {
                 const state = await setReplay(selected, { strict, resign })
+                followServer()
                 toast.success(`Replaying "${state.recording?.name ?? ''}"`)
               })
             }
@@ -197,7 +209,12 @@ function ReplayCard() {
             busy={busy === 'off'}
             disabled={!replay?.active}
             disabledReason="Nothing is replayed."
-            onClick={() => void run('off', () => setReplay(null, { strict: false, resign: false }))}
+            onClick={() =>
+              void run('off', async () => {
+                await setReplay(null, { strict: false, resign: false })
+                followServer()
+              })
+            }
             data-testid="replay-off"
           >
             Stop replaying
