@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { PRESET_CLAIM_TOKEN } from '../../src/core/scenarios/presets'
 import { createCustomer, customerSession, resellerOrder } from '../support/commerce'
@@ -137,6 +137,10 @@ describe('after a restart on the same database file', () => {
 
 describe('scenario export and import', () => {
   const emu = useEmulator()
+  // Every test here builds its order on a product of the exported state: one exists whichever runs alone.
+  beforeAll(async () => {
+    await productOf(emu)
+  })
 
   it('carries a pending order sealed: after reset and import it is listed with the same working link', async () => {
     const created = await resellerOrder(emu, await productOf(emu))
