@@ -1,9 +1,10 @@
-import { errors, jwtVerify } from 'jose'
+import { errors } from 'jose'
 import type { JWTPayload } from 'jose'
 
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 import type { Clock } from '../clock/clock'
 import { createJwtSigner } from '../crypto/jwt-signer'
+import { createJwtVerifier } from '../crypto/jwt-verifier'
 import type { SigningKeyRing } from '../crypto/signing-keys'
 import { DomainError } from '../errors/domain-error'
 
@@ -32,6 +33,7 @@ export interface SessionTokens {
 export function createSessionTokens(keys: SigningKeyRing, clock: Clock): SessionTokens {
   const key = keys.get('session')
   const signJwt = createJwtSigner(key, 'JWT')
+  const verifyJwt = createJwtVerifier(key.publicKey)
   return {
     async issue({ audience, subject, ttlS = DEFAULT_SESSION_TTL_S, claims = {} }) {
       const nowS = Math.floor(clock.now().getTime() / 1000)
@@ -41,7 +43,7 @@ export function createSessionTokens(keys: SigningKeyRing, clock: Clock): Session
     },
     async verify(token, audience) {
       try {
-        const { payload } = await jwtVerify(token, key.publicKey, {
+        const payload = await verifyJwt(token, {
           issuer: TOKEN_ISSUER,
           audience,
           algorithms: ['EdDSA'],

@@ -1,8 +1,9 @@
-import { errors, jwtVerify } from 'jose'
+import { errors } from 'jose'
 
 import { TOKEN_ISSUER } from '../../shared/contract/licensing'
 import type { Clock } from '../clock/clock'
 import { createJwtSigner } from '../crypto/jwt-signer'
+import { createJwtVerifier } from '../crypto/jwt-verifier'
 import type { SigningKeyRing } from '../crypto/signing-keys'
 import { DomainError } from '../errors/domain-error'
 
@@ -38,6 +39,7 @@ export interface LibraryTokens {
 export function createLibraryTokens(keys: SigningKeyRing, clock: Clock): LibraryTokens {
   const key = keys.get('session')
   const signJwt = createJwtSigner(key, 'JWT')
+  const verifyJwt = createJwtVerifier(key.publicKey)
   return {
     async issue(customerId, scope = 'library', vendorId = null) {
       const nowS = Math.floor(clock.now().getTime() / 1000)
@@ -53,7 +55,7 @@ export function createLibraryTokens(keys: SigningKeyRing, clock: Clock): Library
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key.publicKey, {
+        const payload = await verifyJwt(token, {
           issuer: TOKEN_ISSUER,
           audience: AUDIENCE,
           algorithms: ['EdDSA'],
