@@ -648,6 +648,35 @@ describe('the request log', () => {
       expect(entry?.request.licenseTokens?.map((one) => one.field)).toEqual(['data.license_token'])
     })
 
+    it('keeps a response just past 16 KiB cut, with every secret in its kept part redacted', () => {
+      open(100)
+      const secret = newPluginSecret()
+      const jwt = JWT
+      // About 20 KB: more than is kept, less than the 64 KiB a tap copies.
+      const items = Array.from({ length: 150 }, (_, i) => ({ i, name: `Item ${i}`, note: 'x'.repeat(80) }))
+      const answer = {
+        plugin_secret: 'plain words, a secret by its name',
+        token: jwt,
+        key: secret,
+        items,
+        admin: ADMIN_TOKEN
+      }
+      const text = JSON.stringify(answer)
+      expect(text.length).toBeGreaterThan(MAX_BODY_CHARS)
+      log.record(capture({ method: 'GET', url: '/api/library', response: { kind: 'text', text } }))
+      log.flush()
+      const entry = log.get(1)
+      expect(entry?.response.bodyInfo).toMatchObject({ kind: 'json', truncated: true, bytes: text.length })
+      const kept = entry?.response.body as string
+      expect(kept.length).toBeLessThanOrEqual(MAX_BODY_CHARS)
+      expect(kept).toContain('"plugin_secret":"plain wo')
+      expect(kept).toContain(previewOf(jwt))
+      expect(kept).toContain(previewOf(secret))
+      const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
+      for (const value of ['plain words, a secret by its name', jwt, secret, ADMIN_TOKEN])
+        expect(stored.includes(value), value).toBe(false)
+    })
+
     it('cuts bodies past 16 KiB after redacting them', () => {
       open(100)
       const secret = newPluginSecret()
