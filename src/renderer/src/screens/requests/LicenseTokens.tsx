@@ -5,6 +5,7 @@ import { Badge } from '../../components/Badge'
 import { BreakableText } from '../../components/BreakableText'
 import { KeyValue } from '../../components/Card'
 import { Moment } from '../../components/Time'
+import { isOpaque } from './opaque-value'
 
 type DecodedToken = NonNullable<RequestEntry['response']['licenseTokens']>[number]
 
@@ -22,19 +23,6 @@ const CLAIM_MEANINGS: Record<string, string> = {
 /** Claims in seconds since the epoch (RFC 7519), shown as dates too. */
 const SECONDS_CLAIMS = new Set(['iat', 'nbf', 'exp'])
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/
-
-/** What BreakableText wraps at. */
-const SEPARATOR = /[/_\-.?&]/
-/**
- * A value with a run longer than this between its separators is opaque (a key id or thumbprint: 43
- * base64url characters, which may hold a `-` or `_` anywhere): its parts are not words to keep whole.
- */
-const LONGEST_WORD = 24
-
-/** Whether a value reads as one opaque run (wrapped anywhere) rather than parts (wrapped at separators). */
-function isOpaque(text: string): boolean {
-  return !SEPARATOR.test(text) || text.split(SEPARATOR).some((part) => part.length > LONGEST_WORD)
-}
 
 /** A claim's value in words: a date where it is a time, the text wrapping at its separators, never cut. */
 function ClaimValue({ name, value }: { name: string; value: unknown }) {
