@@ -12,6 +12,7 @@ import {
   expectCleanLayout,
   expectDialogControlsReachable,
   partsBrokenMidWord,
+  selectsCut,
   wrappedButtonLabels
 } from './layout-checks'
 import { callService, DEMO, expectAccessible, goTo, loadPreset, openApp } from './support'
@@ -150,7 +151,10 @@ async function expectScreenHolds(page: Page, where: string, wide: boolean): Prom
     expect.soft(await partsBrokenMidWord(page), `a path or code broken inside a word on ${at}`).toEqual([])
     expect.soft(await wrappedButtonLabels(page), `a button's label not on one line on ${at}`).toEqual([])
     expect.soft(await brokenMoments(page), `a time's relative hint broken over two lines on ${at}`).toEqual([])
-    if (wide) expect.soft(await hoverOnlyText(page), `text cut by an ellipsis (hover to read) on ${at}`).toEqual([])
+    if (wide) {
+      expect.soft(await hoverOnlyText(page), `text cut by an ellipsis (hover to read) on ${at}`).toEqual([])
+      expect.soft(await selectsCut(page), `a select's chosen option cut on ${at}`).toEqual([])
+    }
   }
   await page.evaluate('document.querySelector(".content").scrollTo(0, 0)')
 }

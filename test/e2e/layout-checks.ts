@@ -198,3 +198,29 @@ export async function buttonRowsBroken(page: Page, selector: string): Promise<st
     return broken
   })(${JSON.stringify(selector)})`)
 }
+
+/**
+ * Select boxes whose chosen option does not fit: a select draws its text inside a box of its own,
+ * so its scrollWidth never shows the cut and the ellipsis check above cannot see it. The chosen
+ * option's text is measured in the select's font against the box less its padding (the arrow sits
+ * in the right padding).
+ */
+export async function selectsCut(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const cut = []
+    const context = document.createElement('canvas').getContext('2d')
+    for (const select of document.querySelectorAll('select')) {
+      if (!select.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue
+      if (select.closest('.visually-hidden, [aria-hidden="true"], dialog:not([open])')) continue
+      const option = select.selectedOptions[0]
+      if (!option) continue
+      const s = getComputedStyle(select)
+      context.font = s.font
+      const text = option.label || option.textContent
+      const room = select.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)
+      const needed = context.measureText(text.trim()).width
+      if (needed > room + 1) cut.push(JSON.stringify(text.trim().slice(0, 60)) + ' needs ' + Math.ceil(needed) + ' px, has ' + Math.floor(room))
+    }
+    return [...new Set(cut)]
+  })()`)
+}
