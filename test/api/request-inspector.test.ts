@@ -226,7 +226,15 @@ describe('the request inspector records plugin calls', () => {
     const missing = await emu.control('GET', '/requests/999999')
     expect(missing.status).toBe(404)
     expect(missing.body).toMatchObject({ ok: false, error: 'NOT_FOUND' })
+    // Past what a JSON number holds exactly: refused, not rounded into another id (1e20).
+    for (const path of ['/requests/99999999999999999999', '/drift/requests/99999999999999999999']) {
+      const tooLong = await emu.control('GET', path)
+      expect(tooLong.status, path).toBe(400)
+      expect(tooLong.body.error, path).toBe('VALIDATION_ERROR')
+      expect(tooLong.body.message, path).not.toContain('100000000000000000000')
+    }
     for (const query of [
+      '?before=99999999999999999999',
       '?surface=nope',
       '?status=abc',
       '?limit=0',

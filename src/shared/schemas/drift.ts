@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 
 import { DRIFT_FINDING_KINDS, DRIFT_LOCATIONS, DRIFT_SEVERITIES } from '../contract/drift'
 import { Nullable } from './common'
+import { RequestLogId } from './requests'
 
 const At = Type.String({ format: 'date-time', description: 'ISO 8601 instant (UTC), when the request arrived.' })
 
@@ -123,7 +124,7 @@ export const DriftFlaggedResponse = Type.Object(
 )
 
 export const DriftEntryParams = Type.Object(
-  { id: Type.Integer({ minimum: 1, description: "The request inspector entry's id." }) },
+  { id: RequestLogId("The request inspector entry's id.") },
   { additionalProperties: false }
 )
 

@@ -62,6 +62,13 @@ export const requestFilterProperties = {
   answeredBy: Type.Optional(AnsweredBySchema)
 }
 
+/**
+ * A request log id as a client sends it: SQLite's rowid, never past what a JSON number holds
+ * exactly, so a longer one is refused instead of rounded into another id.
+ */
+export const RequestLogId = (description?: string) =>
+  Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, ...(description ? { description } : {}) })
+
 export const RequestListQuery = Type.Object(
   {
     ...requestFilterProperties,
@@ -72,12 +79,7 @@ export const RequestListQuery = Type.Object(
         description: `Page size (default 50, at most ${REQUEST_PAGE_MAX}).`
       })
     ),
-    before: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        description: 'Only entries older than this id: the `nextBefore` of the previous page.'
-      })
-    )
+    before: Type.Optional(RequestLogId('Only entries older than this id: the `nextBefore` of the previous page.'))
   },
   { additionalProperties: false }
 )
@@ -96,7 +98,7 @@ export const RequestStreamQuery = Type.Object(
   { additionalProperties: false }
 )
 
-export const RequestIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
+export const RequestIdParams = Type.Object({ id: RequestLogId() }, { additionalProperties: false })
 
 export const RequestSummarySchema = Type.Object(
   {
