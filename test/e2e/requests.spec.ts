@@ -91,6 +91,47 @@ test('arrow keys move through the log', async ({ page, emulator }) => {
   await expect(rows.nth(1).getByRole('button')).toBeFocused()
 })
 
+test('under 1280 px the detail sits below the list and a clicked row brings it into view; from 1280 they sit side by side', async ({
+  page,
+  emulator
+}) => {
+  for (let i = 0; i < 12; i++) await callService(emulator, 'GET', '/.well-known/jwks.json')
+  await callService(emulator, 'GET', '/api/license/v1/public-key')
+  await page.setViewportSize({ width: 1180, height: 820 })
+  await openApp(page, emulator, '#/requests')
+  const rows = page.locator('tbody tr[data-testid^="request-row-"]')
+  await expect(rows).toHaveCount(13)
+  const list = page.getByRole('region', { name: 'Recorded requests', exact: true })
+  const detail = page.getByRole('region', { name: 'Request detail', exact: true })
+  const top = async (region: typeof list) => ((await region.boundingBox()) as { y: number }).y
+  const bottom = async (region: typeof list) => {
+    const box = (await region.boundingBox()) as { y: number; height: number }
+    return box.y + box.height
+  }
+  // Stacked: the detail starts below the list, in the window's lower part.
+  expect(await top(detail)).toBeGreaterThanOrEqual(await bottom(list))
+  expect(await top(detail)).toBeGreaterThan(820 / 2)
+  await rows.first().getByRole('button').click()
+  await expect(page.getByTestId('request-detail')).toContainText('/api/license/v1/public-key')
+  // Its top now at the top of the screen's scrolling area (under the title bar).
+  await expect.poll(() => top(detail)).toBeLessThan(200)
+  await shot(page, 'requests-1180-detail')
+  // The keyboard stays in the list: Enter on a row's button opens it without moving the screen.
+  await page.evaluate('document.querySelector(".content").scrollTo(0, 0)')
+  await rows.nth(1).getByRole('button').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('request-detail')).toContainText('/.well-known/jwks.json')
+  await expect(rows.nth(1).getByRole('button')).toBeInViewport()
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  expect(await top(detail)).toBeLessThan(await bottom(list))
+  await page.evaluate('document.querySelector(".content").scrollTo(0, 0)')
+  const before = await top(detail)
+  await rows.nth(2).getByRole('button').click()
+  await expect(page.getByTestId('request-detail')).toContainText('/.well-known/jwks.json')
+  expect(await top(detail)).toBe(before)
+})
+
 test('the detail names each query parameter and body field the server ignored', async ({ page, emulator }) => {
   await loadPreset(emulator, 'full-library')
   const validated = await callService(
@@ -139,7 +180,7 @@ test('a long log is virtualised: few rows in the DOM, the oldest reachable by sc
   expect(drawn).toBeGreaterThan(5)
   expect(drawn).toBeLessThan(80)
   // The scroll height still stands for every entry: scrolled to the end, the oldest row is drawn.
-  const list = page.getByRole('region', { name: 'Recorded requests' }).locator('.table-wrap')
+  const list = page.getByRole('region', { name: 'Recorded requests', exact: true }).locator('.table-wrap')
   await list.evaluate((element) => element.scrollTo({ top: element.scrollHeight }))
   const listed = (await emulator.control<{ requests: Array<{ id: number }> }>('GET', '/requests?limit=500')).body
     .requests

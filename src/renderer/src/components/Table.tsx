@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react'
-import type { CSSProperties, KeyboardEvent, ReactNode, RefObject } from 'react'
+import type { CSSProperties, KeyboardEvent, MouseEvent, ReactNode, RefObject } from 'react'
 
 import { Skeleton } from './Skeleton'
 import { useScrolls } from './use-scroll-focus'
@@ -28,7 +28,7 @@ export interface TableProps<T> {
   empty?: ReactNode
   selectedKey?: string | number | null
   /** Makes rows selectable by mouse; keyboard users use a button inside the row. */
-  onRowClick?: (row: T) => void
+  onRowClick?: (row: T, event: MouseEvent<HTMLTableRowElement>) => void
   onRowKeyDown?: (event: KeyboardEvent<HTMLTableRowElement>, row: T) => void
   rowTestId?: (row: T) => string
   rowClassName?: (row: T) => string | undefined
@@ -199,7 +199,7 @@ export function Table<T>({
                     key={key}
                     className={[selected ? 'is-selected' : '', rowClassName?.(row) ?? ''].join(' ').trim() || undefined}
                     aria-selected={onRowClick ? selected : undefined}
-                    onClick={onRowClick ? () => onRowClick(row) : undefined}
+                    onClick={onRowClick ? (event) => onRowClick(row, event) : undefined}
                     onKeyDown={onRowKeyDown ? (event) => onRowKeyDown(event, row) : undefined}
                     data-testid={rowTestId?.(row)}
                   >

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react'
-import type { KeyboardEvent } from 'react'
+import type { KeyboardEvent, MouseEvent } from 'react'
 
 import type { RequestSummary } from '../../api/types'
 import { Badge, StatusBadge } from '../../components/Badge'
@@ -36,6 +36,18 @@ const SOURCE_TITLES: Record<RequestSummary['source'], string> = {
 }
 
 /**
+ * Under 1280 px the detail sits below the list (requests.css): a row opened with the pointer
+ * brings the detail into view, or the click would change nothing the person can see. Arrow keys
+ * stay in the list. Side by side, nothing moves.
+ */
+function revealDetailBelow(list: HTMLElement | null): void {
+  const detail = list?.parentElement?.querySelector('.requests__detail')
+  if (!list || !detail) return
+  if (detail.getBoundingClientRect().top < list.getBoundingClientRect().bottom) return
+  detail.scrollIntoView({ block: 'start' })
+}
+
+/**
  * The log, newest first; a row's path is the button that opens it (arrow keys move between rows).
  * Virtualised: only the rows in view (plus a margin) are in the DOM, so thousands of entries and
  * a live stream keep the screen responsive.
@@ -57,6 +69,13 @@ export function RequestList() {
   const loadOlder = useRequests((state) => state.loadOlder)
   const loadingOlder = useRequests((state) => state.loadingOlder)
   const filtered = useRequests((state) => hasChosenFilters(state.filters))
+  const section = useRef<HTMLElement>(null)
+  // `detail` counts clicks: 0 when Enter or Space pressed the button, whose focus stays in view.
+  // Revealed once the entry is drawn: before, the short "loading" detail leaves too little to scroll.
+  const open = (id: number, event: MouseEvent) => {
+    const opened = select(id)
+    if (event.detail > 0) void opened.then(() => requestAnimationFrame(() => revealDetailBelow(section.current)))
+  }
 
   const firstLoad = listStatus !== 'ready' && entries.length === 0 && listStatus !== 'error'
 
@@ -137,7 +156,7 @@ export function RequestList() {
           className="row-button"
           data-request-id={entry.id}
           aria-pressed={entry.id === selectedId}
-          onClick={() => void select(entry.id)}
+          onClick={(event) => open(entry.id, event)}
           title={`${SURFACE_LABELS[entry.surface]} · ${entry.path}${entry.source === 'client' ? '' : ` · ${SOURCE_TITLES[entry.source]}`}`}
         >
           <span className="method">{entry.method}</span> <BreakableText className="mono" text={entry.path} />
@@ -200,7 +219,7 @@ export function RequestList() {
   ]
 
   return (
-    <section className="requests__list" aria-label="Recorded requests">
+    <section className="requests__list" aria-label="Recorded requests" ref={section}>
       {listStatus === 'error' && entries.length === 0 ? (
         <ErrorState error={listError} title="Could not read the request log" onRetry={() => void load()} />
       ) : (
@@ -217,7 +236,7 @@ export function RequestList() {
           stickyHeader
           rowKey={(entry) => entry.id}
           selectedKey={selectedId}
-          onRowClick={(entry) => void select(entry.id)}
+          onRowClick={(entry, event) => open(entry.id, event)}
           onRowKeyDown={onKeyDown}
           rowTestId={(entry) => `request-row-${entry.id}`}
           empty={
