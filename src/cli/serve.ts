@@ -161,7 +161,8 @@ function readScenario(path: string, what: 'scenario' | 'recording' = 'scenario')
     )
   }
   try {
-    return JSON.parse(text) as unknown
+    // A byte order mark, as Windows editors may save UTF-8, is no part of the JSON (Node keeps it).
+    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown
   } catch {
     throw new ScenarioError(`the ${what} ${path} is not valid JSON`)
   }

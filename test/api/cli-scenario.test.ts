@@ -63,6 +63,19 @@ describe('serve --scenario', () => {
     expect(cli.stderr()).toContain('/licenses/2/kind')
   })
 
+  it('loads a scenario saved by a Windows editor: a byte order mark and CRLF line ends', async () => {
+    const scenario = join(dir.path, 'notepad.json')
+    const text = JSON.stringify(fullLibrary.build(new Date()), null, 2).replaceAll('\n', '\r\n')
+    writeFileSync(scenario, `\uFEFF${text}`)
+    const serving = await startServeCli(['--port', '0', '--db', ':memory:', '--scenario', scenario])
+    const verify = await fetch(`${serving.baseUrl}/api/plugin-connections/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(PRESET_CREDENTIAL)
+    })
+    expect(verify.status).toBe(200)
+  })
+
   it('says so when the scenario file is missing or not JSON, and exits 4', async () => {
     const missing = spawnCli(['serve', '--port', '0', '--db', ':memory:', '--scenario', join(dir.path, 'nope.json')])
     expect((await missing.exited).code).toBe(4)
