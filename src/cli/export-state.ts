@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
 import { writeFileAtomic } from '../core/files/atomic-file'
@@ -7,6 +6,7 @@ import { exportState, serializeScenario } from '../core/scenarios/state-export'
 import { openStore } from '../core/store/store'
 import { EXIT } from './exit-codes'
 import { UsageError } from './serve-options'
+import { resolveUserPath } from './user-path'
 
 export const EXPORT_USAGE = `Usage: plugin-license-emulator export-state --db PATH [--out FILE]
 
@@ -32,7 +32,7 @@ export function runExportState(args: readonly string[]): number {
     return 0
   }
   if (!values.db) throw new UsageError('--db PATH is required.', EXPORT_USAGE)
-  const databasePath = resolve(values.db)
+  const databasePath = resolveUserPath(values.db)
   // Opening a missing path would create (and migrate) an empty database and export nothing.
   if (!existsSync(databasePath)) {
     process.stderr.write(`There is no database at ${databasePath}: nothing to export. Give the --db that serve used.\n`)
@@ -41,7 +41,7 @@ export function runExportState(args: readonly string[]): number {
   const store = openStore({ path: databasePath })
   try {
     const text = serializeScenario(exportState(store, null))
-    if (values.out) writeFileAtomic(resolve(values.out), text)
+    if (values.out) writeFileAtomic(resolveUserPath(values.out), text)
     else process.stdout.write(text)
   } finally {
     store.close()

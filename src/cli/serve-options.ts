@@ -1,10 +1,11 @@
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 
 import { DomainError } from '../core/errors/domain-error'
 import { createUpstreamSettings } from '../core/upstream/upstream-setting'
 import { DEFAULT_HEADER_PREFIX, DEFAULT_PORT } from '../server/server-options'
 import { defaultDataDir } from './data-dir'
+import { resolveUserPath } from './user-path'
 
 export interface ServeOptions {
   host: string
@@ -152,7 +153,8 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     upstream,
     host: values.host,
     port,
-    databasePath: values.db === ':memory:' ? ':memory:' : resolve(values.db ?? join(defaultDataDir(), 'emulator.db')),
+    databasePath:
+      values.db === ':memory:' ? ':memory:' : resolveUserPath(values.db ?? join(defaultDataDir(), 'emulator.db')),
     adminToken,
     headerPrefix: prefix.toLowerCase(),
     runtimeKey: !values['no-runtime-key'],
@@ -160,8 +162,8 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     logLevel: values['log-level'],
     requestLogSize,
     storageBusyTimeoutMs,
-    scenarioPath: values.scenario ? resolve(values.scenario) : null,
-    replayPath: values.replay ? resolve(values.replay) : null,
+    scenarioPath: values.scenario ? resolveUserPath(values.scenario) : null,
+    replayPath: values.replay ? resolveUserPath(values.replay) : null,
     replayStrict: values['replay-strict'],
     readyJson: values['ready-json']
   }
@@ -204,7 +206,7 @@ function upstreamOf(values: {
   return {
     url: checked.url ?? url,
     routes: routes && routes.length > 0 ? [...checked.routes] : undefined,
-    caPath: caPath === undefined ? null : resolve(caPath),
+    caPath: caPath === undefined ? null : resolveUserPath(caPath),
     connectTimeoutMs: timeout('upstream-connect-timeout-ms'),
     firstByteTimeoutMs: timeout('upstream-first-byte-timeout-ms')
   }

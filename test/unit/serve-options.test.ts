@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path'
+import { homedir } from 'node:os'
+import { isAbsolute, join, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { LOG_LEVELS, parseServeOptions, SERVE_USAGE, UsageError } from '../../src/cli/serve-options'
@@ -65,6 +66,18 @@ describe('serve options', () => {
     expect(parse('--db', ':memory:').databasePath).toBe(':memory:')
     expect(parse('--db', 'data/emu.db').databasePath).toBe(resolve('data/emu.db'))
     expect(parse('--db', '/tmp/x/emu.db').databasePath).toBe(resolve('/tmp/x/emu.db'))
+  })
+
+  it('reads a leading ~ in a path option as the home directory, as a shell would (quoted, cmd, a config file)', () => {
+    expect(parse('--db', '~/emu.db').databasePath).toBe(join(homedir(), 'emu.db'))
+    // `~\` only where a backslash separates folders; elsewhere it is part of a name.
+    expect(parse('--db', '~\\emu.db').databasePath).toBe(
+      sep === '\\' ? join(homedir(), 'emu.db') : resolve('~\\emu.db')
+    )
+    expect(parse('--scenario', '~/qa/day.json').scenarioPath).toBe(join(homedir(), 'qa', 'day.json'))
+    expect(parse('--replay', '~/rec.json').replayPath).toBe(join(homedir(), 'rec.json'))
+    // A name that only starts with ~ is a name.
+    expect(parse('--db', '~backup.db').databasePath).toBe(resolve('~backup.db'))
   })
 
   it('--no-runtime-key turns the runtime key off', () => {
