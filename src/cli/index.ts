@@ -117,6 +117,17 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
+    // The reader of stdout or stderr went away (`serve | head -1`, a closed log pipe): the server
+    // stops as on a signal, its requests finished and its database closed, instead of crashing on
+    // EPIPE at its next log line. Once: the writes that fail after it are no second signal.
+    let outputGone = false
+    const onOutputError = () => {
+      if (outputGone) return
+      outputGone = true
+      stop('SIGPIPE')
+    }
+    process.stdout.on('error', onOutputError)
+    process.stderr.on('error', onOutputError)
   })
   return 0
 }

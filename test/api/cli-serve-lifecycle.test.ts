@@ -126,6 +126,18 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
     }
   )
 
+  it('stops as on a signal when the reader of its output goes away (serve | head -1): the request answered, exit 0', async () => {
+    const cli = spawnCli(['serve', '--port', '0', '--db', dbPath, '--ready-json', '--log-level', 'info'])
+    const ready = JSON.parse(await cli.nextLine()) as ServeReadyJson
+    // The log's reader closes its end: the request's log line is the next write, and fails (EPIPE).
+    cli.child.stderr!.destroy()
+    const health = await fetch(`${ready.baseUrl}/_emulator/health`)
+    expect(health.status).toBe(200)
+    expect(await cli.exited).toEqual({ code: 0, signal: null })
+    const wal = `${dbPath}-wal`
+    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0)
+  })
+
   it('exits 5 when another process holds the database locked', async () => {
     const holder = new BetterSqlite3(dbPath, nativeBindingOption())
     try {
