@@ -39,12 +39,38 @@ export function runExportState(args: readonly string[]): number {
     return EXIT.databaseUnavailable
   }
   const store = openStore({ path: databasePath })
+  let text: string
   try {
-    const text = serializeScenario(exportState(store, null))
-    if (values.out) writeFileAtomic(resolveUserPath(values.out), text)
-    else process.stdout.write(text)
+    text = serializeScenario(exportState(store, null))
   } finally {
     store.close()
   }
+  if (!values.out) {
+    process.stdout.write(text)
+    return 0
+  }
+  const outPath = resolveUserPath(values.out)
+  try {
+    writeFileAtomic(outPath, text)
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    const why = (code && WRITE_FAILURES[code]) ?? message
+    process.stderr.write(`Cannot write the export to ${outPath}: ${why}. Nothing was written there.\n`)
+    return EXIT.failed
+  }
   return 0
+}
+
+/** Why --out could not be written, in words (the atomic write leaves no file behind either way). */
+const WRITE_FAILURES: Record<string, string> = {
+  EISDIR: 'it is a folder; give a file name',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  // From making the folders: a part of the path exists, as a file.
+  EEXIST: 'a part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  ENOENT: 'a file cannot be created there'
 }

@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import type { Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 
+import { openStore } from '../../src/core/store/store'
 import { killAllCli, spawnCli, startServeCli } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
@@ -29,6 +30,25 @@ describe('the command line', () => {
     expect(cli.stderr()).toContain(`There is no database at ${missing}`)
     expect(cli.stdoutLines()).toEqual([])
     expect(readdirSync(dir.path)).toEqual([])
+  })
+
+  it('export-state --out a folder, or under a file, says why in words, exits 1 and leaves no file', async () => {
+    const db = join(dir.path, 'emu.db')
+    openStore({ path: db }).close()
+    mkdirSync(join(dir.path, 'exports'))
+    writeFileSync(join(dir.path, 'notes.txt'), 'a file')
+    const before = readdirSync(dir.path).sort()
+    const cases = [
+      { out: join(dir.path, 'exports'), why: 'it is a folder; give a file name' },
+      { out: join(dir.path, 'notes.txt', 'state.json'), why: 'a part of the path is a file, not a folder' }
+    ]
+    for (const { out, why } of cases) {
+      const cli = spawnCli(['export-state', '--db', db, '--out', out])
+      expect(await cli.exited, out).toEqual({ code: 1, signal: null })
+      expect(cli.stderr(), out).toBe(`Cannot write the export to ${out}: ${why}. Nothing was written there.\n`)
+    }
+    expect(readdirSync(dir.path).sort()).toEqual(before)
+    expect(readdirSync(join(dir.path, 'exports'))).toEqual([])
   })
 
   it('export-state with a bad option prints export-state usage, not serve usage', async () => {
