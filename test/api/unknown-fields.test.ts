@@ -73,6 +73,18 @@ describe('unknown query parameters and body fields', () => {
     expect(result.body.message).toContain(sent)
   })
 
+  it('license_key sent in the query to a body-only endpoint says to send it in the body, not "did you mean license_key"', async () => {
+    const { headers } = pluginClient(emu, product)
+    const result: HttpResult = await emu.request('POST', `/api/license/v1/validate?license_key=${licenseKey}`, {
+      body: {},
+      headers
+    })
+    expectError(result, 400, 'VALIDATION_ERROR')
+    expect(result.body.message).toBe(
+      'Missing required field "license_key" in the body: it came in the query, which this endpoint does not read; send it in the body.'
+    )
+  })
+
   it('a missing field with no close ignored name keeps the plain message', async () => {
     const result = await pluginClient(emu, product).call('validate', { something_else: 'x' })
     expectError(result, 400, 'VALIDATION_ERROR')

@@ -178,6 +178,9 @@ function describeValidation(error: FastifyError, request: FastifyRequest): strin
     const field = (first.params as { missingProperty?: string }).missingProperty
     // An unknown name close to the missing one was ignored: likely the same field, misspelt.
     const close = field ? closeIgnoredField(request, field) : null
+    // The very name, in the other place (`?license_key=` to a body-only endpoint): say where it goes.
+    if (close && close.field === field)
+      return `Missing required field "${field}" in the ${where}: it came in the ${close.location}, which this endpoint does not read; send it in the ${where}.`
     if (close)
       return `Missing required field "${field}" in the ${where}; "${close.field}" (${close.location}) is not a field here: did you mean \`${field}\`?`
     return `Missing required field "${field}" in the ${where}.`
