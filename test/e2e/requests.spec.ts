@@ -98,6 +98,12 @@ test('under 1280 px the detail sits below the list and a clicked row brings it i
   for (let i = 0; i < 12; i++) await callService(emulator, 'GET', '/.well-known/jwks.json')
   await callService(emulator, 'GET', '/api/license/v1/public-key')
   await page.setViewportSize({ width: 1180, height: 820 })
+  // Each entry opened is fetched once: a click on the path button used to open it twice (button and row).
+  const fetched: string[] = []
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname
+    if (/^\/_emulator\/requests\/\d+$/.test(path)) fetched.push(path)
+  })
   await openApp(page, emulator, '#/requests')
   const rows = page.locator('tbody tr[data-testid^="request-row-"]')
   await expect(rows).toHaveCount(13)
@@ -122,6 +128,8 @@ test('under 1280 px the detail sits below the list and a clicked row brings it i
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('request-detail')).toContainText('/.well-known/jwks.json')
   await expect(rows.nth(1).getByRole('button')).toBeInViewport()
+  expect(fetched).toHaveLength(2)
+  expect(new Set(fetched).size).toBe(2)
 
   await page.setViewportSize({ width: 1280, height: 720 })
   expect(await top(detail)).toBeLessThan(await bottom(list))

@@ -70,6 +70,8 @@ export function RequestList() {
   const loadingOlder = useRequests((state) => state.loadingOlder)
   const filtered = useRequests((state) => hasChosenFilters(state.filters))
   const section = useRef<HTMLElement>(null)
+  // The row's click opens an entry: a click on the path button (Enter and Space included) bubbles
+  // to it, so the button has no handler of its own (with one, each click fetched the entry twice).
   // `detail` counts clicks: 0 when Enter or Space pressed the button, whose focus stays in view.
   // Revealed once the entry is drawn: before, the short "loading" detail leaves too little to scroll.
   const open = (id: number, event: MouseEvent) => {
@@ -156,7 +158,6 @@ export function RequestList() {
           className="row-button"
           data-request-id={entry.id}
           aria-pressed={entry.id === selectedId}
-          onClick={(event) => open(entry.id, event)}
           title={`${SURFACE_LABELS[entry.surface]} · ${entry.path}${entry.source === 'client' ? '' : ` · ${SOURCE_TITLES[entry.source]}`}`}
         >
           <span className="method">{entry.method}</span> <BreakableText className="mono" text={entry.path} />
