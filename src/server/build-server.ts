@@ -15,6 +15,7 @@ import { tokenAuth } from './auth/token-auth'
 import { handleClientError } from './errors/client-error'
 import { MANAGEMENT_PREFIX } from './errors/credential-recovery'
 import { TransportError } from './errors/transport-codes'
+import { refuseEncodedBodies } from './plugins/content-coding'
 import { deferredSerializers } from './plugins/deferred-serializers'
 import { driftCheck } from './plugins/drift-check'
 import { emulatorContext } from './plugins/emulator-context'
@@ -173,6 +174,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     })
     // One validation for every route: bodies checked as sent (no coercion), JSON bodies only.
     useNoCoercionValidation(app)
+    refuseEncodedBodies(app)
     app.decorateRequest('rawBody', null)
     app.removeContentTypeParser('application/json')
     app.addContentTypeParser(
