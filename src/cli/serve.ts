@@ -8,6 +8,12 @@ import type { RecordingDocument } from '../core/recordings/recording-format'
 import { acquireDatabaseLock, databaseLockPathFor } from '../core/store/database-lock'
 import type { DatabaseLock } from '../core/store/database-lock'
 import { buildServer } from '../server/build-server'
+import {
+  documentIn,
+  parseSavedJson,
+  RECORDING_ANSWER_MEMBERS,
+  SCENARIO_ANSWER_MEMBERS
+} from '../shared/contract/saved-documents'
 import { ScenarioError } from './exit-codes'
 import { UsageError } from './serve-options'
 import type { ServeOptions } from './serve-options'
@@ -161,8 +167,8 @@ function readScenario(path: string, what: 'scenario' | 'recording' = 'scenario')
     )
   }
   try {
-    // A byte order mark, as Windows editors may save UTF-8, is no part of the JSON (Node keeps it).
-    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text) as unknown
+    // A file saved from the control plane's answer (`curl -o`) holds the document in a member.
+    return documentIn(parseSavedJson(text), what === 'scenario' ? SCENARIO_ANSWER_MEMBERS : RECORDING_ANSWER_MEMBERS)
   } catch {
     throw new ScenarioError(`the ${what} ${path} is not valid JSON`)
   }

@@ -76,6 +76,21 @@ describe('serve --scenario', () => {
     expect(verify.status).toBe(200)
   })
 
+  it('loads a control-plane answer saved as it came: GET /_emulator/state, or a recording made into a scenario', async () => {
+    for (const member of ['state', 'scenario']) {
+      const scenario = join(dir.path, `${member}-answer.json`)
+      writeFileSync(scenario, JSON.stringify({ ok: true, [member]: fullLibrary.build(new Date()) }))
+      const serving = await startServeCli(['--port', '0', '--db', ':memory:', '--scenario', scenario])
+      const verify = await fetch(`${serving.baseUrl}/api/plugin-connections/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(PRESET_CREDENTIAL)
+      })
+      expect(verify.status).toBe(200)
+      await killAllCli()
+    }
+  })
+
   it('says so when the scenario file is missing or not JSON, and exits 4', async () => {
     const missing = spawnCli(['serve', '--port', '0', '--db', ':memory:', '--scenario', join(dir.path, 'nope.json')])
     expect((await missing.exited).code).toBe(4)

@@ -252,7 +252,8 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
 
     const fresh = await startEmulator()
     try {
-      const imported = await fresh.control('PUT', '/state', made.body.scenario)
+      // The answer as it came (a file saved with `curl -o` is this): the import takes its `scenario`.
+      const imported = await fresh.control('PUT', '/state', made.body)
       expect(imported.status, imported.text).toBe(200)
       const licensing = flow
         .map((call, index) => ({ call, index }))
@@ -297,6 +298,25 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
       const unknown = await call('machine-7', 'nonce-2')
       expect(unknown.status).toBe(404)
       expect(((await unknown.json()) as Record<string, unknown>).differs).toBe('body.instance_id')
+    } finally {
+      await killAllCli()
+      dir.remove()
+    }
+  })
+
+  it('serve --replay takes GET /_emulator/recordings/:id saved as it answers (curl -o)', async () => {
+    const dir = makeTempDir('replay-answer')
+    try {
+      const file = join(dir.path, 'answer.json')
+      writeFileSync(file, JSON.stringify((await proxy.control('GET', `/recordings/${recordingId}`)).body))
+      const served = await startServeCli(['--port', '0', '--db', ':memory:', '--replay', file])
+      const matched = await fetch(`${served.baseUrl}/api/license/v1/validate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...pluginClient(proxy, credential).headers },
+        body: JSON.stringify({ license_key: licenseKey, instance_id: 'machine-2', nonce: 'nonce-3' })
+      })
+      expect(matched.status).toBe(200)
+      expect(matched.headers.get('x-emulator-source')).toBe('recording')
     } finally {
       await killAllCli()
       dir.remove()

@@ -79,7 +79,12 @@ test('load a preset, inject a fault, move the clock, export, import and reset', 
   await expect(page.getByText('Emulator reset')).toBeVisible()
   expect((await emulator.control<{ customers: unknown[] }>('GET', '/customers')).body.customers).toEqual([])
 
-  await page.getByTestId('import-file').setInputFiles(file)
+  // Opened and saved in a Windows editor on the way: a byte order mark and CRLF line ends.
+  await page.getByTestId('import-file').setInputFiles({
+    name: 'edited-in-notepad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(`\uFEFF${readFileSync(file, 'utf8').replaceAll('\n', '\r\n')}`)
+  })
   await page.getByRole('dialog', { name: 'Import this scenario?' }).getByRole('button', { name: 'Import' }).click()
   await expect(page.getByText('State imported')).toBeVisible()
   expect((await emulator.control<{ customers: unknown[] }>('GET', '/customers')).body.customers).toHaveLength(1)

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 
 import { SCENARIO_FORMAT } from '../../../core/scenarios/scenario-schema'
+import { documentIn, SCENARIO_ANSWER_MEMBERS } from '../../../shared/contract/saved-documents'
 import { errorResponses } from '../../../shared/schemas/common'
 import {
   PresetListResponse,
@@ -51,13 +52,13 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'Import a scenario document, replacing the state atomically (400 names the path of the first error)',
         // The request log, the clock and the fault rules are replaced too; settings only when the document has them.
-        description: `The body is the scenario document itself, or { "state": <document> } as GET answers. Schema: resources/scenario.schema.json (format "${SCENARIO_FORMAT}").`,
+        description: `The body is the scenario document itself, or an answer holding one: { "state": <document> } as GET answers, { "scenario": <document> } as POST /_emulator/recordings/:id/scenario answers. Schema: resources/scenario.schema.json (format "${SCENARIO_FORMAT}").`,
         body: StateImportBody,
         response: { 200: StateImportResponse, ...errorResponses }
       }
     },
     async (request) => {
-      return { ok: true as const, imported: state.import(documentOf(request.body)) }
+      return { ok: true as const, imported: state.import(documentIn(request.body, SCENARIO_ANSWER_MEMBERS)) }
     }
   )
 
@@ -77,7 +78,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
     },
     async (request) => {
-      return { ok: true as const, preview: state.preview(documentOf(request.body)) }
+      return { ok: true as const, preview: state.preview(documentIn(request.body, SCENARIO_ANSWER_MEMBERS)) }
     }
   )
 
@@ -132,10 +133,4 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       imported: state.loadPreset(request.params.name)
     })
   )
-}
-
-/** The scenario document of an import body: the document itself, or { "state": <document> } as GET answers it. */
-function documentOf(input: unknown): unknown {
-  const body = input as { state?: unknown; format?: unknown } | null
-  return body && typeof body === 'object' && body.format === undefined && 'state' in body ? body.state : body
 }
