@@ -125,3 +125,85 @@ describe('fault stages on forwarded requests, and the inspector', () => {
     expect((await proxy.control('GET', '/requests?answeredBy=emulator')).body.requests).toHaveLength(0)
   })
 })
+
+// docs/api.md "match": one customer's plugin fails while the rest work, with forwarding on too.
+// A forwarded body is read whole to decide, then sent on as the very bytes the plugin sent.
+describe('fault rules with a match on forwarded requests', () => {
+  let upstream: UpstreamDouble
+  beforeAll(async () => {
+    upstream = await startUpstreamDouble()
+  })
+  afterAll(async () => upstream.close())
+  const proxy = useEmulator(() => ({ upstream: { url: upstream.baseUrl } }))
+  beforeEach(async () => {
+    upstream.received.length = 0
+    await proxy.control('DELETE', '/faults')
+  })
+  const validate = (instanceId: string) =>
+    fetch(`${proxy.baseUrl}/api/license/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      // Spacing a parser would not keep: the upstream must get these bytes, not a re-serialised body.
+      body: `{ "license_key": "PLE-MATCH-0001",  "instance_id": "${instanceId}" }`
+    })
+
+  it('a before rule fails only the matching body and never calls the upstream for it', async () => {
+    await proxy.control('PUT', '/faults', {
+      rules: [
+        {
+          route: '/api/license/v1/validate',
+          kind: 'error',
+          status: 503,
+          match: { field: 'instance_id', equals: 'studio-mac-01' }
+        }
+      ]
+    })
+    const hit = await validate('studio-mac-01')
+    expect(hit.status).toBe(503)
+    expect(await hit.json()).toMatchObject({ error: 'FAULT_INJECTED' })
+    expect(upstream.received).toHaveLength(0)
+    const spared = await validate('studio-pc-02')
+    expect(spared.status).toBe(200)
+    expect(spared.headers.get('x-emulator-source')).toBe('upstream')
+    expect(upstream.received).toHaveLength(1)
+    expect(upstream.received[0]?.body.toString('utf8')).toBe(
+      '{ "license_key": "PLE-MATCH-0001",  "instance_id": "studio-pc-02" }'
+    )
+  })
+
+  it('an after rule lets the upstream act on the matching body, then fails its answer', async () => {
+    await proxy.control('PUT', '/faults', {
+      rules: [
+        {
+          route: '/api/license/v1/validate',
+          kind: 'error',
+          status: 500,
+          stage: 'after',
+          times: 1,
+          match: { field: 'instance_id', equals: 'studio-mac-01' }
+        }
+      ]
+    })
+    const spared = await validate('studio-pc-02')
+    expect(spared.status).toBe(200)
+    const hit = await validate('studio-mac-01')
+    expect(hit.status).toBe(500)
+    expect(upstream.received.map((request) => JSON.parse(request.body.toString('utf8')).instance_id)).toEqual([
+      'studio-pc-02',
+      'studio-mac-01'
+    ])
+    const list = await proxy.control('GET', '/requests?limit=1')
+    const entry = (await proxy.control('GET', `/requests/${list.body.requests[0].id}`)).body.entry
+    expect(entry).toMatchObject({ upstreamStatus: 200, fault: { kind: 'error', stage: 'after' } })
+    expect(entry.request.body).toMatchObject({ instance_id: 'studio-mac-01' })
+  })
+
+  it('a query parameter matches a forwarded GET', async () => {
+    await proxy.control('PUT', '/faults', {
+      rules: [{ route: '/api/library/**', kind: 'rate_limit', match: { field: 'storefront', equals: 'acme' } }]
+    })
+    expect((await fetch(`${proxy.baseUrl}/api/library/products?storefront=acme`)).status).toBe(429)
+    expect((await fetch(`${proxy.baseUrl}/api/library/products?storefront=other`)).status).toBe(200)
+    expect(upstream.received.map((request) => request.url)).toEqual(['/api/library/products?storefront=other'])
+  })
+})

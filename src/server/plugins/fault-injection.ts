@@ -7,6 +7,7 @@ import { normalizePath } from '../../core/faults/route-pattern'
 import { tricklePlan, trickleStream } from '../../core/faults/trickle'
 import { errorStatus } from '../../shared/contract/error-codes'
 import { FAULT_DEFAULTS } from '../../shared/contract/faults'
+import { TransportError } from '../errors/transport-codes'
 import { isServiceRequest } from '../inspector/surfaces'
 import type { ErrorBody } from './error-handling'
 
@@ -46,7 +47,24 @@ export const faultInjection = fp(
       const route = request.routeOptions.url
       if (!isServiceRequest(path) || (route !== undefined && !isServiceRequest(route))) return
       if (faults.waitsForBody(request.method, path)) {
-        request.faultPath = path
+        const forwarded = request.upstreamRoute
+        if (forwarded === null) {
+          request.faultPath = path
+          return
+        }
+        // A forwarded body is never parsed (it streams to the upstream), so the rule decides here,
+        // on the body read whole; the upstream then gets these very bytes.
+        const limit = app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY
+        const read = await readBody(request, limit)
+        if (read !== null && read.totalBytes > limit) {
+          throw new TransportError(
+            'PAYLOAD_TOO_LARGE',
+            'The request body is larger than this server reads to match a fault rule against it.'
+          )
+        }
+        if (read !== null) forwarded.body = read.bytes
+        const hit = faults.pick(request.method, path, fieldReader(request))
+        if (hit) return act(hit, request, reply)
         return
       }
       const hit = faults.pick(request.method, path)
@@ -84,8 +102,8 @@ export const faultInjection = fp(
         return
       }
       if (rule.kind === 'latency') return
-      if (rule.kind === 'error' || rule.kind === 'rate_limit') {
-        await readBodyForInspector(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
+      if ((rule.kind === 'error' || rule.kind === 'rate_limit') && request.inspectorCapture) {
+        await readBody(request, app.initialConfig.bodyLimit ?? DEFAULT_INSPECTED_BODY)
       }
       return answerFault(request, reply, rule)
     }
@@ -188,26 +206,28 @@ function fieldReader(request: FastifyRequest): FieldReader {
 }
 
 /**
- * A fault answers before any route reads the body; the request inspector should still show what
- * the plugin sent. Reads it (keeping at most `limit` bytes, draining the rest) where the JSON
- * parser would have put it, and parses JSON so that redaction sees its fields.
+ * The body, read before any route parses it: for the request inspector when a fault answers in the
+ * route's place, and for a rule's match on a forwarded request. Keeps at most `limit` bytes
+ * (draining the rest; `totalBytes` counts all), puts the text where the JSON parser would have,
+ * and parses JSON so that redaction and the match see its fields. Null: the request has no body.
  */
-async function readBodyForInspector(request: FastifyRequest, limit: number): Promise<void> {
+async function readBody(request: FastifyRequest, limit: number): Promise<{ bytes: Buffer; totalBytes: number } | null> {
   const raw = request.raw
   const hasBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0
-  if (!hasBody || raw.readableEnded || !request.inspectorCapture) return
+  if (!hasBody || raw.readableEnded) return null
   const chunks: Buffer[] = []
-  let kept = 0
+  let total = 0
   try {
     for await (const chunk of raw) {
       const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))
-      if (kept < limit) chunks.push(bytes.subarray(0, limit - kept))
-      kept += bytes.length
+      if (total < limit) chunks.push(bytes.subarray(0, limit - total))
+      total += bytes.length
     }
   } catch {
     // The client went away mid-body: record what arrived.
   }
-  const text = Buffer.concat(chunks).toString('utf8')
+  const bytes = Buffer.concat(chunks)
+  const text = bytes.toString('utf8')
   request.rawBody = text
   if (/^application\/(?:[\w.+-]+\+)?json\b/i.test(String(raw.headers['content-type'] ?? ''))) {
     try {
@@ -216,6 +236,7 @@ async function readBodyForInspector(request: FastifyRequest, limit: number): Pro
       // Not JSON after all: the text alone is recorded.
     }
   }
+  return { bytes, totalBytes: total }
 }
 
 function sendFault(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {

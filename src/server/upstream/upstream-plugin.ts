@@ -41,6 +41,11 @@ export interface UpstreamRoute {
   readonly url: string
   /** Set once the upstream answered. */
   answer: { status: number; durationMs: number } | null
+  /**
+   * The request body, when a hook had to read it whole before forwarding (a fault rule that
+   * matches a body field): these very bytes go to the upstream. Null: the body streams on.
+   */
+  body: Buffer | null
 }
 
 declare module 'fastify' {
@@ -164,7 +169,7 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
       // The matched route too, as the fault injector checks it: an escaped control-plane path stays local.
       const route = request.routeOptions.url
       if (route !== undefined && !isServiceRequest(route)) return
-      request.upstreamRoute = { url, answer: null }
+      request.upstreamRoute = { url, answer: null, body: null }
     })
 
     // Every answer of the service API says who made it; a forwarded one is marked as it is copied.
@@ -225,14 +230,19 @@ export const upstreamForwarding = fp(
 
       // The request body as it arrives, with a copy kept on the way.
       let requestCopy: BodyCopy | null = null
+      // A body read whole before forwarding was parsed then: the inspector shows that, whatever the upstream does.
+      const parsedEarly: unknown = route.body !== null ? request.body : undefined
       const hasBody =
         request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0
       if (hasBody) {
         const tap = bodyTap((copy) => {
           requestCopy = copy
         })
-        request.raw.pipe(tap)
-        request.raw.once('error', (error) => tap.destroy(error))
+        if (route.body !== null) tap.end(route.body)
+        else {
+          request.raw.pipe(tap)
+          request.raw.once('error', (error) => tap.destroy(error))
+        }
         request.body = tap
       }
 
@@ -317,8 +327,9 @@ export const upstreamForwarding = fp(
           void forwardedReply.send(tapped)
         }
       })
-      // reply-from has taken the body stream; until the copy is complete the recorder must not see it.
-      if (hasBody) request.body = undefined
+      // reply-from has taken the body stream; until the copy is complete the recorder must not see
+      // it (a body read whole before forwarding is complete already).
+      if (hasBody) request.body = parsedEarly
       return reply
     })
   },
