@@ -169,6 +169,15 @@ describe('fault rules with a match on forwarded requests', () => {
     expect(upstream.received[0]?.body.toString('utf8')).toBe(
       '{ "license_key": "PLE-MATCH-0001",  "instance_id": "studio-pc-02" }'
     )
+    // Past the 1 MiB this server reads to decide: refused in the contract's words, not forwarded.
+    const huge = await fetch(`${proxy.baseUrl}/api/license/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ instance_id: 'studio-pc-02', padding: 'x'.repeat(1024 * 1024) })
+    })
+    expect(huge.status).toBe(413)
+    expect(await huge.json()).toMatchObject({ ok: false, error: 'PAYLOAD_TOO_LARGE' })
+    expect(upstream.received).toHaveLength(1)
   })
 
   it('an after rule lets the upstream act on the matching body, then fails its answer', async () => {
