@@ -23,6 +23,13 @@ const checkDocument = () => (compiled ??= compileDocumentCheck())
 /** Headers a replayed answer never copies from the recording: the replaying server frames its own answer. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'])
 
+/**
+ * The routes that publish the keys license tokens are verified with. A re-signed token carries the
+ * emulator's key, so while re-signing these are the emulator's to answer with its own keys: the
+ * recorded (platform's) keys, or the upstream's, would fail verification of every re-signed token.
+ */
+const KEY_ROUTES: ReadonlySet<string> = new Set(['/.well-known/jwks.json', '/api/license/v1/public-key'])
+
 /** The credential header names that are fingerprinted whole (they follow the header prefix in force). */
 export function credentialHeadersFor(prefix: string): ReadonlySet<string> {
   const names = credentialHeaderNames(prefix)
@@ -38,7 +45,8 @@ export interface ReplayPluginOptions {
  * Replay (docs/upstream.md, "Record, replay, reproduce"): registered before forwarding and the
  * routes, it answers a service request that matches the recording in force with the recorded
  * answer (`x-emulator-source: recording`); an unmatched one goes on to the emulator (or the
- * upstream), or in strict mode is answered 404 NO_RECORDED_MATCH. It also hands the core's
+ * upstream), or in strict mode is answered 404 NO_RECORDED_MATCH. While re-signing, the key routes
+ * (KEY_ROUTES) are always answered by the emulator itself. It also hands the core's
  * recordings what only the server knows (credential header names, the admin token).
  */
 export const replayPlugin = fp<ReplayPluginOptions>(
@@ -116,6 +124,11 @@ export const replayPlugin = fp<ReplayPluginOptions>(
       if (replay === null || !isServiceRequest(request.url)) return
       const route = request.routeOptions.url
       if (route !== undefined && !isServiceRequest(route)) return
+      // Matched by route, not path, so a trailing slash or an escaped character cannot slip past.
+      if (replay.settings.resign && route !== undefined && KEY_ROUTES.has(route)) {
+        request.upstreamRoute = null
+        return
+      }
       const body = await readBody(request, bodyLimit)
       request.replayBody = body
       const queryStart = request.url.indexOf('?')
