@@ -1,11 +1,13 @@
 import { FILE_PLATFORMS } from '../../shared/contract/downloads'
 import { LICENSE_KINDS, LICENSE_STATUSES } from '../../shared/contract/licensing'
-import { BILLING_PERIODS, SUBSCRIPTION_STATUSES } from '../../shared/contract/subscriptions'
+import { BILLING_PERIODS, SUBSCRIPTION_STATES } from '../../shared/contract/subscriptions'
+import type { BillingPeriod, SubscriptionState } from '../../shared/contract/subscriptions'
 import { sha256Hex } from '../crypto/digest'
 import { DomainError } from '../errors/domain-error'
 import { previewOf } from '../redaction/redact'
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from '../scenarios/scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from '../scenarios/scenario-schema'
+import { DEFAULT_GRACE_DAYS } from '../subscriptions/subscription-lifecycle'
 import type { Fingerprinter } from './fingerprints'
 import type { RecordedExchange, RecordingDocument } from './recording-format'
 
@@ -31,6 +33,48 @@ const oneOf = <T extends string>(values: readonly T[], value: unknown): T | null
 
 const SYNTHETIC_DEVELOPER = 'dev_recorded'
 const SYNTHETIC_CUSTOMER = 'cus_recorded'
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** A subscription as an answer showed it: its state on the platform's clock, and what the answer revealed. */
+interface SeenSubscription {
+  state: SubscriptionState
+  plan: BillingPeriod | null
+  currentPeriodEnd: string | null
+  cancelAtPeriodEnd: boolean
+  canceledAt: string | null
+  /** While past_due or expired: when access ends (or ended) for want of a payment. */
+  graceUntil: string | null
+}
+
+/**
+ * The scenario row that stands as `seen` stood. Only three statuses are stored (an `expired` one is
+ * judged from the clock): past_due and expired become past_due with the payment failed one default
+ * grace period before the grace end shown, so the emulator judges the same state at the same time.
+ */
+function subscriptionRow(id: string, productId: string, seen: SeenSubscription, at: string): ScenarioRow {
+  const row: ScenarioRow = {
+    id,
+    customerId: SYNTHETIC_CUSTOMER,
+    productId,
+    plan: seen.plan ?? 'monthly',
+    status: seen.state === 'canceled' ? 'canceled' : 'active',
+    currentPeriodEnd: seen.currentPeriodEnd ?? at,
+    cancelAtPeriodEnd: seen.cancelAtPeriodEnd || seen.state === 'canceled',
+    canceledAt: seen.canceledAt,
+    createdAt: at
+  }
+  if (seen.state === 'past_due' || seen.state === 'expired') {
+    const failedAt =
+      seen.graceUntil === null
+        ? null
+        : new Date(Date.parse(seen.graceUntil) - DEFAULT_GRACE_DAYS * DAY_MS).toISOString()
+    row.status = 'past_due'
+    row.paymentFailedAt = failedAt
+    // A payment fails at a period end: without the period end shown, the failure stands in for it.
+    row.currentPeriodEnd = seen.currentPeriodEnd ?? failedAt ?? at
+  }
+  return row
+}
 
 /**
  * A scenario document from what a recording's answers reveal (docs/upstream.md): products and
@@ -52,6 +96,8 @@ export function scenarioFromRecording(
   const createdByFlow = new Set<string>()
   const files = new Map<string, ScenarioRow>()
   const subscriptions = new Map<string, ScenarioRow>()
+  /** Each license's subscription as a licensing answer first showed it: the answer, or null for none. */
+  const subscriptionShown = new Map<string, Json | null>()
   const orders = new Map<string, ScenarioRow>()
   const orderItems = new Map<string, ScenarioRow>()
   const entitled = new Set<string>()
@@ -66,7 +112,11 @@ export function scenarioFromRecording(
   const seeLicense = (view: Json) => {
     const id = str(view.id)
     const productId = str(view.product_id)
-    if (id === null || productId === null || licenses.has(id)) return
+    if (id === null || productId === null) return
+    // Only a licensing answer says whether a license has a subscription; the library may have shown the license first.
+    if ('subscription_status' in view && !subscriptionShown.has(id))
+      subscriptionShown.set(id, str(view.subscription_status) !== null ? view : null)
+    if (licenses.has(id)) return
     product(productId)
     if (str(view.product_name)) product(productId).name ??= str(view.product_name)
     licenses.set(id, {
@@ -167,18 +217,21 @@ export function scenarioFromRecording(
         if (isObject(activation) && str(view.id)) seeActivation(view.id as string, activation)
     }
     for (const view of Array.isArray(body.subscriptions) ? body.subscriptions : []) {
-      if (!isObject(view) || !str(view.id) || !str(view.product_id)) continue
-      subscriptions.set(view.id as string, {
-        id: view.id,
-        customerId: SYNTHETIC_CUSTOMER,
-        productId: view.product_id,
+      if (!isObject(view) || !str(view.id) || !str(view.product_id) || subscriptions.has(view.id as string)) continue
+      const seen: SeenSubscription = {
+        state: oneOf(SUBSCRIPTION_STATES, view.status) ?? 'canceled',
         plan: oneOf(BILLING_PERIODS, view.plan) ?? 'monthly',
-        status: oneOf(SUBSCRIPTION_STATUSES, view.status) ?? 'canceled',
-        currentPeriodEnd: str(view.current_period_end) ?? at,
+        currentPeriodEnd: str(view.current_period_end),
         cancelAtPeriodEnd: view.cancel_at_period_end === true,
         canceledAt: str(view.canceled_at),
-        createdAt: at
-      })
+        graceUntil: str(view.grace_until)
+      }
+      subscriptions.set(view.id as string, subscriptionRow(view.id as string, view.product_id as string, seen, at))
+      if (seen.state === 'past_due' || seen.state === 'expired')
+        notes.push({
+          field: `subscriptions[${String(view.id)}].paymentFailedAt`,
+          note: `Not revealed, nor the platform's grace period: taken as ${DEFAULT_GRACE_DAYS} days (the emulator's default grace) before the recorded grace_until.`
+        })
     }
     for (const view of Array.isArray(body.orders) ? body.orders : []) {
       if (!isObject(view) || !str(view.id)) continue
@@ -205,6 +258,74 @@ export function scenarioFromRecording(
           claimedAt: str(item.claimed_at)
         })
       }
+    }
+  }
+
+  linkSubscriptions()
+
+  /**
+   * No answer names a license's subscription. A license a licensing answer showed with a
+   * subscription (or, with no licensing answer, a subscription license) is linked to the library's
+   * subscription to its product; one the library did not list is made from the license answer,
+   * which shows its state and when access ends (expires_at, grace_until) but not its plan or id.
+   */
+  function linkSubscriptions() {
+    const taken = new Set<string>()
+    let made = 0
+    for (const [licenseId, license] of licenses) {
+      const shown = subscriptionShown.get(licenseId)
+      // Shown without one (null): on the platform it has none, whatever its kind.
+      if (shown === null || (shown === undefined && license.kind !== 'subscription')) continue
+      const listed = [...subscriptions.values()].find(
+        (row) => row.productId === license.productId && !taken.has(row.id as string)
+      )
+      if (listed) {
+        taken.add(listed.id as string)
+        license.subscriptionId = listed.id
+        notes.push({
+          field: `licenses[${licenseId}].subscriptionId`,
+          note: `No answer names a license's subscription: linked to ${String(listed.id)}, the library's subscription to the same product.`
+        })
+        continue
+      }
+      if (shown === undefined) continue
+      const state = oneOf(SUBSCRIPTION_STATES, shown.subscription_status) ?? 'active'
+      const accessUntil = str(shown.expires_at)
+      const lapsing = state === 'past_due' || state === 'expired'
+      made += 1
+      const id = `sub_recorded${made}`
+      const seen: SeenSubscription = {
+        state,
+        plan: null,
+        // While it grants (or after it was canceled) a subscription license's expires_at is the period end.
+        currentPeriodEnd: lapsing ? null : accessUntil,
+        cancelAtPeriodEnd: false,
+        canceledAt: null,
+        graceUntil: lapsing ? (str(shown.grace_until) ?? accessUntil) : null
+      }
+      subscriptions.set(id, subscriptionRow(id, license.productId as string, seen, at))
+      taken.add(id)
+      license.subscriptionId = id
+      notes.push(
+        {
+          field: `subscriptions[${id}]`,
+          note: `No library answer listed it: made from license ${licenseId}'s answer (subscription_status "${state}"), under a made-up id.`
+        },
+        { field: `subscriptions[${id}].plan`, note: 'Not revealed by a license answer: monthly is assumed.' },
+        lapsing
+          ? {
+              field: `subscriptions[${id}].paymentFailedAt`,
+              note: `Not revealed, nor the platform's grace period: taken as ${DEFAULT_GRACE_DAYS} days (the emulator's default grace) before the recorded grace_until; the period end is taken to be that failure.`
+            }
+          : {
+              field: `subscriptions[${id}].currentPeriodEnd`,
+              note:
+                state === 'canceled'
+                  ? "The license answer's expires_at (when the canceled subscription ended); when it was canceled is not revealed."
+                  : "The license answer's expires_at (the end of the paid period); whether it is set to cancel there is not revealed: it is assumed to renew."
+            },
+        { field: `subscriptions[${id}].createdAt`, note: 'Not revealed: the start of the recording is used.' }
+      )
     }
   }
 
