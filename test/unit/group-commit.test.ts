@@ -160,6 +160,39 @@ describe('group commit', () => {
     await turnEnds()
   })
 
+  it('keeps the answers of a group whose only writes were stamps when its commit fails (a full disk shows at the commit)', async () => {
+    const store = file.open()
+    const { insert, count } = prepared(store)
+    store.db.exec(
+      'CREATE TABLE parents (id TEXT PRIMARY KEY); CREATE TABLE children (parent_id TEXT REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)'
+    )
+    const orphan = store.db.prepare("INSERT INTO children (parent_id) VALUES ('none')")
+    // Two reads that stamp (a validate's last-seen), one of whose stamps makes the commit fail.
+    const first = store.groupCommit(() => {
+      store.writeIfPossible(() => orphan.run())
+      return 'answer 1'
+    })
+    const second = store.groupCommit(() => {
+      store.writeIfPossible(() => insert.run('stamp'))
+      return 'answer 2'
+    })
+    await expect(first).resolves.toBe('answer 1')
+    await expect(second).resolves.toBe('answer 2')
+    // The stamps are gone with the failed commit; nothing is half kept.
+    expect(count()).toBe(0)
+    expect(store.db.inTransaction).toBe(false)
+    // A group with a write that must commit still fails whole, its stamps' answers with it.
+    const stamped = store.groupCommit(() => {
+      store.writeIfPossible(() => orphan.run())
+      return 'answer 3'
+    })
+    const lasting = store.groupCommit(() => insert.run('lasting'))
+    await expect(stamped).rejects.toThrow(/FOREIGN KEY/)
+    await expect(lasting).rejects.toThrow(/FOREIGN KEY/)
+    expect(count()).toBe(0)
+    await turnEnds()
+  })
+
   /** Another connection (as a second process would) holding the write lock until released. */
   const lockHolder = () => {
     const holder = new BetterSqlite3(file.path, { ...nativeBindingOption(), timeout: 0 })

@@ -14,7 +14,8 @@ import { groupCompany } from '../load/group-company'
  * grouped write of the turn), and resolves with its result only after that transaction commits:
  * a request answers after its writes are in the database, as with a transaction of its own. A
  * `work` that throws rolls back its own writes and rejects; the others stay. A commit that fails
- * rejects every write of the group.
+ * rejects every write of the group, unless no work in it wrote more than a stamp (lastingChanges):
+ * then the answers stand and only the stamps are lost, as a stamp's own failure would drop them.
  *
  * While the group is open, every other statement on this connection runs inside it: reads see the
  * group's writes (they are this process's own), and a statement outside any transaction joins the
@@ -46,6 +47,8 @@ export interface GroupCommit {
 interface Waiting {
   resolve: () => void
   reject: (error: unknown) => void
+  /** Whether the work wrote what must commit for its answer to stand (more than a stamp). */
+  lasting: boolean
 }
 
 export interface GroupCommitOptions {
@@ -53,6 +56,12 @@ export interface GroupCommitOptions {
   busyTimeoutMs: number
   /** Whether an error is another process holding the lock (worth running the work again). */
   isBusy(error: unknown): boolean
+  /**
+   * Rows changed so far on this connection by writes that must commit, leaving out those a read
+   * can do without (Store.writeIfPossible's stamps). When a commit fails (a full disk shows at the
+   * commit in WAL mode) and no work of the group changed any, the answers stand without the stamps.
+   */
+  lastingChanges(): number
 }
 
 /** Pauses between retries of a work refused by the lock: short first, then at most RETRY_PAUSE_MAX_MS. */
@@ -107,6 +116,12 @@ export function createGroupCommit(db: Database, onRollback: () => void, options:
     } catch (error) {
       if (db.inTransaction) rollback.run()
       onRollback()
+      // Only stamps were lost: every answer was read from committed data and stands.
+      if (!group.some((write) => write.lasting)) {
+        groupCompany.committed(group.length)
+        for (const write of group) write.resolve()
+        return
+      }
       for (const write of group) write.reject(error)
       return
     }
@@ -128,13 +143,15 @@ export function createGroupCommit(db: Database, onRollback: () => void, options:
         // After the turn's I/O callbacks: every request read in this turn has written by then.
         setImmediate(commitNow)
         const group = waiting
+        const before = options.lastingChanges()
         const result = asFirst(work)
-        group.push({ resolve: () => resolve(result), reject })
+        group.push({ resolve: () => resolve(result), reject, lasting: options.lastingChanges() !== before })
         return
       }
       const group = waiting
+      const before = options.lastingChanges()
       const result = inSavepoint(work)
-      group.push({ resolve: () => resolve(result), reject })
+      group.push({ resolve: () => resolve(result), reject, lasting: options.lastingChanges() !== before })
     })
   }
 

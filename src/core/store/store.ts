@@ -124,14 +124,14 @@ export function openStore(options: StoreOptions): Store {
     for (const listener of rollbackListeners) listener()
   }
   const isBusy = (error: unknown) => storageFaultOf(error) === 'STORAGE_BUSY'
-  const group = createGroupCommit(db, rolledBack, { busyTimeoutMs, isBusy })
   // One wrapper for every transaction: db.transaction() builds a new one each call (8 us, measured).
   const wrapped = db.transaction((work: () => unknown) => work())
   const immediate = wrapped.immediate
   const totalChanges = db.prepare('SELECT total_changes() AS n').pluck()
-  /** Rows changed by stamps (writeIfPossible): not what ends an episode. */
+  /** Rows changed by stamps (writeIfPossible): not what ends an episode, nor what a commit must keep. */
   let stampChanges = 0
   const requestChanges = () => (totalChanges.get() as number) - stampChanges
+  const group = createGroupCommit(db, rolledBack, { busyTimeoutMs, isBusy, lastingChanges: requestChanges })
 
   /** A storage error as the domain's, and the episode noted; anything else as it is. */
   const asDomainError = (error: unknown): unknown => {
@@ -187,15 +187,17 @@ export function openStore(options: StoreOptions): Store {
       }
     },
     writeIfPossible(work) {
-      // A stamp neither starts nor ends an episode: a small write can pass on a nearly full disk.
-      const before = health.current() === null ? 0 : (totalChanges.get() as number)
+      // A stamp neither starts nor ends an episode (a small write can pass on a nearly full disk),
+      // and a group whose only writes are stamps keeps its answers when its commit fails.
+      const before = totalChanges.get() as number
       try {
         wrapped(work)
-        if (health.current() !== null) stampChanges += (totalChanges.get() as number) - before
         return true
       } catch (error) {
         if (storageFaultOf(error) === null) throw error
         return false
+      } finally {
+        stampChanges += (totalChanges.get() as number) - before
       }
     },
     storageErrorOf(error) {
