@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { DRIFT_FINDING_KINDS, driftSeverityOf } from '../../src/shared/contract/drift'
+import type { RequestSummary } from '../../src/core/inspector/types'
+import { DRIFT_FINDING_KINDS, driftSeverityOf, entryDistance } from '../../src/shared/contract/drift'
+import type { ExchangeMark } from '../../src/shared/contract/drift'
 import { createCustomer, purchase } from '../support/commerce'
 import { startDriftDouble } from '../support/drift-double'
 import type { DriftDouble } from '../support/drift-double'
@@ -8,6 +10,8 @@ import { useEmulator } from '../support/emulator'
 import type { TestEmulator } from '../support/emulator'
 import { pluginClient, productWithCredential } from '../support/plugin-client'
 import type { PluginCredential } from '../support/plugin-client'
+import { startUpstreamDouble } from '../support/upstream-double'
+import type { UpstreamDouble } from '../support/upstream-double'
 
 // docs/upstream.md, "The drift report": every upstream answer is held to the emulator's own
 // contract. A second emulator stands in for the platform (the control run: no drift); a double in
@@ -189,6 +193,56 @@ describe('a drifting upstream (the mutating double in front of a second emulator
     expect(jwksFetches).toBeLessThanOrEqual(3)
   })
 
+  it("pairs an inspector entry with its own exchange only: a drifted answer's clean neighbours carry no drift", async () => {
+    await proxy.control('DELETE', '/drift')
+    double.mutation = 'NOT_JSON'
+    expect((await validateThrough(proxy, credential, licenseKey)).status).toBe(200)
+    double.mutation = null
+    // Well within the 2 s the pairing once allowed, and more than the 10 ms that make two alike requests indistinguishable.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    for (let i = 0; i < 3; i++) expect((await validateThrough(proxy, credential, licenseKey)).status).toBe(200)
+
+    const listed = await proxy.control('GET', '/requests?path=/api/license/v1/validate&limit=4')
+    const entries = listed.body.requests as RequestSummary[]
+    expect(entries.map((entry) => [entry.answeredBy, entry.status])).toEqual(Array(4).fill(['upstream', 200]))
+    const [drifted, ...clean] = [...entries].reverse() as [RequestSummary, ...RequestSummary[]]
+    const flagged = (await proxy.control('GET', '/drift/requests')).body.exchanges as ExchangeMark[]
+    expect(flagged).toHaveLength(1)
+    // The Requests screen marks an entry when a flagged exchange is within entryDistance of it.
+    const marks = (entry: RequestSummary) => flagged.filter((exchange) => entryDistance(entry, exchange) !== null)
+    for (const entry of clean) {
+      const answer = await proxy.control('GET', `/drift/requests/${entry.id}`)
+      expect(answer.status).toBe(200)
+      expect(answer.body.drift).toBeNull()
+      expect(marks(entry)).toEqual([])
+    }
+    const own = await proxy.control('GET', `/drift/requests/${drifted.id}`)
+    expect(own.body.drift.findings.map((finding: { kind: string }) => finding.kind)).toEqual(['NOT_JSON'])
+    expect(marks(drifted)).toEqual([expect.objectContaining({ findings: 1, errors: 1 })])
+  })
+
+  it('pairs an entry a fault rule held back with its own exchange: both read the arrival the same way', async () => {
+    await proxy.control('DELETE', '/drift')
+    const rules = [{ route: '/api/license/v1/validate', kind: 'latency', ms: 300 }]
+    expect((await proxy.control('PUT', '/faults', { rules })).status).toBe(200)
+    double.mutation = 'NOT_JSON'
+    try {
+      expect((await validateThrough(proxy, credential, licenseKey)).status).toBe(200)
+    } finally {
+      double.mutation = null
+      await proxy.control('DELETE', '/faults')
+    }
+    const listed = await proxy.control('GET', '/requests?path=/api/license/v1/validate&limit=1')
+    const entry = listed.body.requests[0] as RequestSummary
+    // Forwarded only once the rule let it go, 300 ms after it arrived: the inspector's time is the arrival.
+    expect(entry.fault?.kind).toBe('latency')
+    const flagged = (await proxy.control('GET', '/drift/requests')).body.exchanges as ExchangeMark[]
+    expect(flagged).toHaveLength(1)
+    expect(entryDistance(entry, flagged[0] as ExchangeMark)).not.toBeNull()
+    const own = await proxy.control('GET', `/drift/requests/${entry.id}`)
+    expect(own.body.drift.findings.map((finding: { kind: string }) => finding.kind)).toEqual(['NOT_JSON'])
+  })
+
   it('clears on DELETE and refuses a bad format as VALIDATION_ERROR', async () => {
     await proxy.control('DELETE', '/drift')
     const report = await driftOf(proxy)
@@ -196,5 +250,43 @@ describe('a drifting upstream (the mutating double in front of a second emulator
     const bad = await proxy.control('GET', '/drift?format=pdf')
     expect(bad.status).toBe(400)
     expect(bad.body.error).toBe('VALIDATION_ERROR')
+  })
+})
+
+describe('an error answer with members no schema names (a bare HTTP upstream)', () => {
+  let upstream: UpstreamDouble
+  beforeAll(async () => {
+    upstream = await startUpstreamDouble()
+  })
+  afterAll(async () => upstream.close())
+  const proxy = useEmulator(() => ({ upstream: { url: upstream.baseUrl } }))
+
+  it('reports each unnamed member of the envelope as UNKNOWN_FIELD, and no documented detail key', async () => {
+    upstream.answer((_request, response) => {
+      response.writeHead(403, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          ok: false,
+          error: 'EXPIRED',
+          message: 'This license has expired.',
+          // A documented detail key: no finding.
+          reason: 'EXPIRED_AT_PERIOD_END',
+          foo: 1,
+          license: { id: 'x' }
+        })
+      )
+    })
+    const answer = await fetch(`${proxy.baseUrl}/api/license/v1/validate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ license_key: 'LK-1' })
+    })
+    expect(answer.status).toBe(403)
+    expect(answer.headers.get('x-emulator-source')).toBe('upstream')
+    const report = await driftOf(proxy)
+    const findings = report.operations.flatMap((operation) => operation.findings)
+    expect(findings.map((finding) => [finding.kind, finding.severity, finding.path])).toEqual([
+      ['UNKNOWN_FIELD', 'warning', '$.foo'],
+      ['UNKNOWN_FIELD', 'warning', '$.license']
+    ])
   })
 })

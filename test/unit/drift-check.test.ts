@@ -264,6 +264,42 @@ describe('the drift check of one upstream answer', () => {
   })
 })
 
+describe('error answers, read as closed like every object', () => {
+  const expired = { ok: false, error: 'EXPIRED', message: 'This license has expired.' }
+
+  it('reports members no schema names beside the envelope, though ErrorResponse lets extra keys pass', async () => {
+    const findings = await findingsOf(exchange({ status: 403, body: { ...expired, foo: 1, license: { id: 'x' } } }))
+    expect(findings.map((finding) => [finding.kind, finding.severity, finding.path])).toEqual([
+      ['UNKNOWN_FIELD', 'warning', '$.foo'],
+      ['UNKNOWN_FIELD', 'warning', '$.license']
+    ])
+  })
+
+  it('lets the detail keys the contract documents pass, and holds their insides closed too', async () => {
+    const documented = {
+      ...expired,
+      reason: 'INVALID_CLAIM_TOKEN',
+      details: [{ location: 'body', path: '/license_key', problem: 'is required', field: 'license_key' }],
+      recovery: { rotateKey: '/a', rotateSecret: '/b', create: '/c', ensure: '/d' },
+      replacement: '/api/developer/plugin-keys/products/:productId',
+      retryAfter: 2,
+      state: 'past_due',
+      tokenKind: { received: 'developer', accepted: ['product'] }
+    }
+    expect(await findingsOf(exchange({ status: 403, body: documented }))).toEqual([])
+    const findings = await findingsOf(
+      exchange({
+        status: 403,
+        body: { ...documented, details: [{ location: 'body', hint: 'x' }], recovery: { rotateKey: '/a', call: 'us' } }
+      })
+    )
+    expect(findings.map((finding) => [finding.kind, finding.path])).toEqual([
+      ['UNKNOWN_FIELD', '$.details[].hint'],
+      ['UNKNOWN_FIELD', '$.recovery.call']
+    ])
+  })
+})
+
 describe('the drift report', () => {
   it('groups by kind, location and path with count, first and last seen; coverage counts documented operations seen', async () => {
     const log = createDriftLog({

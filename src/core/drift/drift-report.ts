@@ -1,4 +1,4 @@
-import { driftSeverityOf, entryDistance } from '../../shared/contract/drift'
+import { driftSeverityOf, entryDistance, indistinguishable } from '../../shared/contract/drift'
 import type {
   DriftFindingKind,
   DriftLocation,
@@ -49,13 +49,22 @@ export interface ExchangeDrift extends ExchangeMark {
 }
 
 export interface DriftLog {
-  record(exchange: ForwardedExchange, checked: CheckedExchange): void
+  /**
+   * One checked exchange. `arrivedAt`: when the request arrived as the inspector reads it (the
+   * drift check's server plugin knows), else the forwarding's own start.
+   */
+  record(exchange: ForwardedExchange, checked: CheckedExchange, arrivedAt?: string): void
+  /** An exchange whose check failed: no findings, but it still stands beside its neighbours in the pairing. */
+  unchecked(exchange: ForwardedExchange, arrivedAt?: string): void
   report(): DriftReport
-  /** The findings of one exchange (by the inspector's request id), null when it had none or is forgotten. */
+  /** The findings of one exchange (by the forwarded request's id, as the server's log names it), null when it had none or is forgotten. */
   ofRequest(requestId: string): ExchangeDrift | null
-  /** The checked exchange an inspector entry shows (entryDistance pairs them), null when none had findings. */
+  /** The drifted exchange an inspector entry shows (entryDistance pairs them), null when its own had no findings. */
   ofEntry(entry: InspectedExchange): ExchangeDrift | null
-  /** The exchanges with findings, oldest first, each with how many. */
+  /**
+   * The exchanges with findings an inspector entry can be paired with (no clean exchange is
+   * indistinguishable from them), oldest first, each with how many.
+   */
   flagged(): (ExchangeMark & { requestId: string; findings: number; errors: number })[]
   clear(): void
 }
@@ -77,6 +86,8 @@ const MAX_UNDOCUMENTED_PATHS = 100
 const MAX_GROUPS_PER_OPERATION = 200
 /** An example's JSON is cut to this many characters. */
 const MAX_EXAMPLE_CHARS = 400
+/** Checked exchanges, clean ones too, kept per drifted one to find its look-alikes. */
+const MARKS_PER_FLAGGED = 2
 
 /**
  * The drift report in memory: per operation, the calls seen and the findings grouped by kind,
@@ -87,6 +98,24 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
   const capacity = options.requestCapacity ?? 1000
   let operations = new Map<string, DriftOperation>()
   let byRequest = new Map<string, ExchangeDrift>()
+  // Every checked exchange lately, clean or not. The Requests screen sees only the drifted ones, so
+  // a drifted exchange that a clean look-alike arrived right beside is offered to no entry
+  // (ambiguous): the clean one's entry could otherwise take it. Drifted look-alikes are all offered
+  // (an entry takes the nearest): a platform that drifts on every call keeps its marks in a burst.
+  let marks: (ExchangeMark & { requestId: string; drifted: boolean })[] = []
+  let ambiguous = new Set<string>()
+
+  const markOut = (mark: ExchangeMark & { requestId: string; drifted: boolean }) => {
+    for (const other of marks) {
+      if (other.requestId === mark.requestId || other.drifted === mark.drifted) continue
+      if (!indistinguishable(other, mark)) continue
+      const drifted = mark.drifted ? mark.requestId : other.requestId
+      if (byRequest.has(drifted)) ambiguous.add(drifted)
+    }
+    marks.push(mark)
+    if (marks.length > capacity * MARKS_PER_FLAGGED) marks = marks.slice(-capacity * MARKS_PER_FLAGGED)
+  }
+  const pairable = () => [...byRequest.values()].filter((entry) => !ambiguous.has(entry.requestId))
 
   const operationRow = (exchange: ForwardedExchange, checked: CheckedExchange): DriftOperation => {
     const documented = checked.operation
@@ -108,7 +137,7 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
   }
 
   return {
-    record(exchange, checked) {
+    record(exchange, checked, arrivedAt) {
       const row = operationRow(exchange, checked)
       const firstCall = row.calls === 0
       row.calls += 1
@@ -125,17 +154,22 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
           row.findings.push({ ...finding, count: 1, firstAt: exchange.startedAt, lastAt: exchange.startedAt })
         }
       }
+      const mark = { requestId: exchange.requestId, ...markOf(exchange, arrivedAt), drifted: shown.length > 0 }
       if (shown.length > 0) {
         byRequest.delete(exchange.requestId)
-        byRequest.set(exchange.requestId, {
-          requestId: exchange.requestId,
-          ...markOf(exchange),
-          operationId: row.operationId,
-          findings: shown
-        })
-        while (byRequest.size > capacity) byRequest.delete(byRequest.keys().next().value as string)
+        const { drifted: _drifted, ...drift } = mark
+        byRequest.set(exchange.requestId, { ...drift, operationId: row.operationId, findings: shown })
+        while (byRequest.size > capacity) {
+          const oldest = byRequest.keys().next().value as string
+          byRequest.delete(oldest)
+          ambiguous.delete(oldest)
+        }
       }
+      markOut(mark)
       if (shown.length > 0 || firstCall) options.onChange?.()
+    },
+    unchecked(exchange, arrivedAt) {
+      markOut({ requestId: exchange.requestId, ...markOf(exchange, arrivedAt), drifted: false })
     },
     report() {
       const documented = options.documented()
@@ -165,9 +199,10 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
       return entry ? structuredClone(entry) : null
     },
     ofEntry(entry) {
+      // The same candidates and rule as the Requests screen's mark (flagged(), then entryDistance).
       let best: ExchangeDrift | null = null
       let bestDistance = Number.POSITIVE_INFINITY
-      for (const candidate of byRequest.values()) {
+      for (const candidate of pairable()) {
         const distance = entryDistance(entry, candidate)
         if (distance !== null && distance < bestDistance) {
           best = candidate
@@ -177,7 +212,7 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
       return best ? structuredClone(best) : null
     },
     flagged() {
-      return [...byRequest.values()].map((entry) => ({
+      return pairable().map((entry) => ({
         requestId: entry.requestId,
         method: entry.method,
         path: entry.path,
@@ -190,19 +225,21 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
     clear() {
       operations = new Map()
       byRequest = new Map()
+      marks = []
+      ambiguous = new Set()
       options.onChange?.()
     }
   }
 }
 
 /** The exchange as the inspector shows it (its path and query redacted the same way). */
-function markOf(exchange: ForwardedExchange): ExchangeMark {
+function markOf(exchange: ForwardedExchange, arrivedAt: string | undefined): ExchangeMark {
   const url = exchange.rawQuery === '' ? exchange.path : `${exchange.path}?${exchange.rawQuery}`
   return {
     method: exchange.method.toUpperCase(),
     path: redactUrl(url),
     status: exchange.status,
-    at: exchange.startedAt
+    at: arrivedAt ?? exchange.startedAt
   }
 }
 

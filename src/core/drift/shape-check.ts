@@ -3,7 +3,8 @@ import type { ExchangeFinding } from './finding'
 
 /**
  * A JSON body held to a response schema of the document, every object read as closed: a field
- * the schema does not declare is UNKNOWN_FIELD (unless the schema says the object is free-form),
+ * the schema does not declare is UNKNOWN_FIELD (unless the object declares no fields at all: a
+ * free-form map; `additionalProperties: true` beside declared fields does not open it),
  * a required one absent is MISSING_FIELD, a value of another type (or outside a fixed list) is
  * WRONG_TYPE, an error code outside the list is UNKNOWN_ERROR_CODE. Only shapes are compared,
  * never values: formats, patterns and bounds are not checked, so a time or an id that differs
@@ -127,7 +128,6 @@ function walkObject(
   const declared = new Map<string, SchemaNode[]>()
   const required = new Set<string>()
   const extra: SchemaNode[] = []
-  let open = false
   let anyProperties = false
   for (const part of parts) {
     if (isObject(part.properties)) {
@@ -137,11 +137,13 @@ function walkObject(
       }
     }
     for (const name of asArray(part.required)) if (typeof name === 'string') required.add(name)
-    if (part.additionalProperties === true) open = true
-    else if (isObject(part.additionalProperties)) extra.push(part.additionalProperties)
+    if (isObject(part.additionalProperties)) extra.push(part.additionalProperties)
   }
   // An object declared with no fields at all is free-form (metadata, a map): only its values are held.
-  if (!anyProperties && extra.length === 0) open = true
+  // One that names its fields is closed even under `additionalProperties: true` (docs/upstream.md):
+  // the error envelope carries it because details are extra top-level keys, yet names every detail
+  // key the emulator answers, so a member none of its schemas names is one it never answers.
+  const open = !anyProperties && extra.length === 0
   for (const name of required) {
     if (!(name in value))
       found.push({

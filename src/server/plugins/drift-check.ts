@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import fp from 'fastify-plugin'
 
 import { documentedContract } from '../../core/drift/documented-operations'
@@ -25,6 +26,8 @@ declare module 'fastify' {
 
 /** Where the upstream publishes its license-token keys, as the emulator does. */
 const JWKS_PATH = '/.well-known/jwks.json'
+/** Arrival times held for exchanges not yet handed over (one the forwarding never hands over is dropped in time). */
+const MAX_PENDING_ARRIVALS = 1000
 
 /**
  * Watches forwarded traffic (app.upstream's observers) and holds each upstream answer to the
@@ -51,14 +54,32 @@ export const driftCheck = fp(
     })
     const pending = new Set<Promise<void>>()
 
-    const check = async (exchange: ForwardedExchange) => {
+    // When each forwarded request arrived, read as the request log reads it (the system clock less
+    // the time since the recorder first saw the request), so an inspector entry and its checked
+    // exchange carry the same time (docs/upstream.md, "The drift report"); the forwarding's own
+    // start comes later by whatever a fault rule held the request back. Read as the upstream's
+    // answer is sent on, before the forwarding hands the exchange over.
+    const arrivals = new Map<string, string>()
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      const capture = request.inspectorCapture
+      if (capture && request.upstreamRoute?.answer) {
+        const clock = app.core.clock
+        const elapsedMs = performance.now() - capture.startedAt
+        arrivals.set(request.id, new Date(clock.now().getTime() - clock.offsetMs() - elapsedMs).toISOString())
+        if (arrivals.size > MAX_PENDING_ARRIVALS) arrivals.delete(arrivals.keys().next().value as string)
+      }
+      done(null, payload)
+    })
+
+    const check = async (exchange: ForwardedExchange, arrivedAt: string | undefined) => {
       try {
         const checked = await checkExchange(exchange, contractNow(), {
           appIdHeader: credentialHeaderNames(app.settings.headerPrefix).appId,
           keyFor
         })
-        log.record(exchange, checked)
+        log.record(exchange, checked, arrivedAt)
       } catch (error) {
+        log.unchecked(exchange, arrivedAt)
         // A check that fails is a defect of the check, never of the exchange: logged, not thrown into the proxy.
         app.log.warn(
           { requestId: exchange.requestId, err: { message: redactText(String((error as Error)?.message ?? error)) } },
@@ -69,7 +90,9 @@ export const driftCheck = fp(
 
     app.upstream.addObserver({
       observe(exchange) {
-        const running = check(exchange).finally(() => pending.delete(running))
+        const arrivedAt = arrivals.get(exchange.requestId)
+        arrivals.delete(exchange.requestId)
+        const running = check(exchange, arrivedAt).finally(() => pending.delete(running))
         pending.add(running)
       }
     })
