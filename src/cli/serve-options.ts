@@ -25,6 +25,8 @@ export interface ServeOptions {
   /** A recording document to replay from the start (docs/upstream.md), and whether unmatched requests get 404. */
   replayPath: string | null
   replayStrict: boolean
+  /** With --replay: recorded license tokens re-signed with this emulator's key (docs/upstream.md). */
+  replayResign: boolean
   /** Print one JSON line on stdout when ready (for scripts), instead of the two lines for people. */
   readyJson: boolean
   /** Forwarding to the real platform (docs/upstream.md); null: off. */
@@ -56,6 +58,7 @@ export const SERVE_USAGE = `Usage: plugin-license-emulator serve [options]
   --scenario FILE         load a scenario document at start (replaces the state)
   --replay FILE           answer matching requests from a recording document
   --replay-strict         with --replay: unmatched requests get 404 NO_RECORDED_MATCH
+  --replay-resign         with --replay: re-sign recorded license tokens with this emulator's key
   --log-level LEVEL       ${LOG_LEVELS.join(', ').replace('warn', 'warn (default)')}
   --request-log-size N    requests the inspector keeps (default 5000)
   --storage-busy-timeout-ms N  a write waits this long for another process's
@@ -105,6 +108,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
         scenario: { type: 'string' },
         replay: { type: 'string' },
         'replay-strict': { type: 'boolean', default: false },
+        'replay-resign': { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'warn' },
         'request-log-size': { type: 'string', default: '5000' },
         'storage-busy-timeout-ms': { type: 'string', default: '5000' },
@@ -148,6 +152,8 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
   if (values.replay !== undefined && values.replay.trim() === '') throw new UsageError('--replay takes a file path.')
   if (values['replay-strict'] && values.replay === undefined)
     throw new UsageError('--replay-strict goes with --replay FILE.')
+  if (values['replay-resign'] && values.replay === undefined)
+    throw new UsageError('--replay-resign goes with --replay FILE.')
   const upstream = upstreamOf(values)
   return {
     upstream,
@@ -165,6 +171,7 @@ export function parseServeOptions(args: readonly string[]): ServeOptions | 'help
     scenarioPath: values.scenario ? resolveUserPath(values.scenario) : null,
     replayPath: values.replay ? resolveUserPath(values.replay) : null,
     replayStrict: values['replay-strict'],
+    replayResign: values['replay-resign'],
     readyJson: values['ready-json']
   }
 }

@@ -70,7 +70,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
         : undefined
     })
     if (options.scenarioPath) loadScenario(app, options.scenarioPath)
-    if (options.replayPath) loadReplay(app, options.replayPath, options.replayStrict)
+    if (options.replayPath)
+      loadReplay(app, options.replayPath, { strict: options.replayStrict, resign: options.replayResign })
     await app.listen({ host: options.host, port: options.port })
     return running(app, options, adminToken, lock)
   } catch (error) {
@@ -148,10 +149,10 @@ function loadScenario(app: FastifyInstance, path: string): void {
   }
 }
 
-function loadReplay(app: FastifyInstance, path: string, strict: boolean): void {
+function loadReplay(app: FastifyInstance, path: string, settings: { strict: boolean; resign: boolean }): void {
   const document = readScenario(path, 'recording')
   try {
-    app.replay.set(document as RecordingDocument, { strict, resign: false })
+    app.replay.set(document as RecordingDocument, settings)
   } catch (error) {
     throw new ScenarioError(`the recording ${path} cannot be replayed: ${(error as Error).message}`)
   }

@@ -304,12 +304,12 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
     }
   })
 
-  it('serve --replay takes GET /_emulator/recordings/:id saved as it answers (curl -o)', async () => {
+  it('serve --replay takes GET /_emulator/recordings/:id saved as it answers (curl -o), and --replay-resign re-signs', async () => {
     const dir = makeTempDir('replay-answer')
     try {
       const file = join(dir.path, 'answer.json')
       writeFileSync(file, JSON.stringify((await proxy.control('GET', `/recordings/${recordingId}`)).body))
-      const served = await startServeCli(['--port', '0', '--db', ':memory:', '--replay', file])
+      const served = await startServeCli(['--port', '0', '--db', ':memory:', '--replay', file, '--replay-resign'])
       const matched = await fetch(`${served.baseUrl}/api/license/v1/validate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...pluginClient(proxy, credential).headers },
@@ -317,6 +317,7 @@ describe('recording a plugin flow, replaying it offline and making a scenario of
       })
       expect(matched.status).toBe(200)
       expect(matched.headers.get('x-emulator-source')).toBe('recording')
+      expect(matched.headers.get('x-emulator-replay')).toMatch(/; resigned=1$/)
     } finally {
       await killAllCli()
       dir.remove()

@@ -84,6 +84,12 @@ describe('serve options', () => {
     expect(parse('--no-runtime-key').runtimeKey).toBe(false)
   })
 
+  it('--replay-strict and --replay-resign go with --replay FILE', () => {
+    expect(parse('--replay', 'rec.json', '--replay-resign')).toMatchObject({ replayResign: true, replayStrict: false })
+    expect(parse('--replay', 'rec.json')).toMatchObject({ replayResign: false })
+    expect(() => parse('--replay-resign')).toThrow('--replay-resign goes with --replay FILE.')
+  })
+
   it('--strict turns strict mode on', () => {
     expect(parse('--strict').strict).toBe(true)
   })
