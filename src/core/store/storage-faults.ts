@@ -12,7 +12,9 @@ export function storageFaultOf(error: unknown): StorageFaultCode | null {
   if (typeof code !== 'string') return null
   // ENOSPC and max_page_count alike surface as SQLITE_FULL.
   if (code === 'SQLITE_FULL') return 'STORAGE_FULL'
-  if (code.startsWith('SQLITE_READONLY')) return 'STORAGE_READ_ONLY'
+  // An I/O error (a file system remounted read-only after errors, an immutable file, a failing
+  // disk): the database cannot be written, which is what a client and the health banner need to know.
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR')) return 'STORAGE_READ_ONLY'
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'STORAGE_BUSY'
   return null
 }
@@ -29,7 +31,7 @@ export function storageMessage(code: StorageFaultCode, databasePath: string, bus
     case 'STORAGE_FULL':
       return `The disk holding ${databasePath} is full: nothing was changed. Free space on that disk, then try again; everything saved before is intact.`
     case 'STORAGE_READ_ONLY':
-      return `${databasePath} cannot be written (a read-only file, folder or mount): nothing was changed. Make it writable, or serve another --db, then try again.`
+      return `${databasePath} cannot be written (a read-only file, folder or mount, or the disk refused the write): nothing was changed. Make it writable, or serve another --db, then try again.`
     case 'STORAGE_BUSY':
       return `Another program holds the write lock of ${databasePath} (a sqlite3 shell or a database viewer inside a transaction?): the write waited ${busyTimeoutMs / 1000} s and nothing was changed. End that program's transaction, then try again.`
   }

@@ -27,7 +27,8 @@ export const storageWrites = fp(
     })
     const stop = storage.health.onChange((fault, ended) => {
       if (fault) app.log.warn({ storage: fault.code, since: fault.since }, `storage: writes fail: ${fault.message}`)
-      else if (ended) app.log.info({ storage: ended.code, since: ended.since }, 'storage: writes succeed again')
+      // At the level of the line it ends, so whoever saw the episode start (the default level is warn) sees it end.
+      else if (ended) app.log.warn({ storage: ended.code, since: ended.since }, 'storage: writes succeed again')
     })
     app.addHook('onClose', async () => {
       stop()
