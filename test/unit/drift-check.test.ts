@@ -298,6 +298,16 @@ describe('error answers, read as closed like every object', () => {
       ['UNKNOWN_FIELD', '$.recovery.call']
     ])
   })
+
+  it("lets a 500's requestId pass: the emulator's own INTERNAL answer carries one", async () => {
+    const internal = {
+      ok: false,
+      error: 'INTERNAL',
+      message: 'The emulator hit an internal error.',
+      requestId: 'req-7'
+    }
+    expect(await findingsOf(exchange({ status: 500, body: internal }))).toEqual([])
+  })
 })
 
 describe('the drift report', () => {

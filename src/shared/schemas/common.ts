@@ -53,6 +53,9 @@ export const ErrorResponse = Type.Object(
       })
     ),
     verified: Type.Optional(Type.Literal(false, { description: 'PLUGIN_CONNECTION_FAILED.' })),
+    requestId: Type.Optional(
+      Type.String({ description: 'INTERNAL: the id the log files this defect under, to quote in a report.' })
+    ),
     replacement: Type.Optional(Type.String({ description: 'LEGACY_PLUGIN_KEYS_RETIRED: the route to use instead.' })),
     recovery: Type.Optional(
       Type.Object(
