@@ -120,6 +120,8 @@ function exchange(input: {
     responseHeaders: input.headers ?? { 'content-type': 'application/json; charset=utf-8' },
     responseBody: text === '' ? null : Buffer.from(text),
     responseBodyTruncated: false,
+    requestBodyWhole: null,
+    responseBodyWhole: null,
     startedAt: new Date().toISOString(),
     durationMs: 3
   }

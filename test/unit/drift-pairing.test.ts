@@ -61,6 +61,8 @@ describe('the drift log pairs each entry with its own exchange only', () => {
       responseHeaders: {},
       responseBody: null,
       responseBodyTruncated: false,
+      requestBodyWhole: null,
+      responseBodyWhole: null,
       // The forwarding's own start: later than the arrival when a fault rule held the request back.
       startedAt: at(5_000),
       durationMs: 3

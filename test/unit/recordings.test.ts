@@ -48,6 +48,8 @@ function exchange(overrides: Partial<ForwardedExchange> & { body?: unknown; answ
     responseHeaders: { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' },
     responseBody: answer === undefined ? null : Buffer.from(JSON.stringify(answer)),
     responseBodyTruncated: false,
+    requestBodyWhole: null,
+    responseBodyWhole: null,
     startedAt: '2026-11-27T00:00:00.000Z',
     durationMs: 3.25,
     ...rest

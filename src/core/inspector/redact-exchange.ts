@@ -1,9 +1,12 @@
 import { SOURCE_HEADER } from '../../shared/contract/inspector'
 import type { AnsweredBy, AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
 import type { FaultRule } from '../faults/fault-rules'
+import { credentialValuesOf, literalReplacements, replaceLiterals } from '../redaction/credential-values'
+import type { LiteralReplacement } from '../redaction/credential-values'
 import {
   HIDDEN,
   MAX_REDACTION_DEPTH,
+  previewOf,
   redactHeaders,
   redactJson,
   redactJsonText,
@@ -53,11 +56,15 @@ export interface PreparedEntry {
  * Redacts one capture. This is the only way a capture becomes storable: headers by name
  * (Authorization, cookies, the product credential headers, the admin token header), query
  * parameters and body fields by name (SECRET_FIELD_NAMES), secret-looking text anywhere,
- * and the admin token as a literal value wherever it turns up.
+ * the admin token as a literal value wherever it turns up, and the values the request's
+ * credential headers carried wherever the exchange repeats them (an upstream echoing them back).
  */
 export function prepareEntry(capture: RequestCapture): PreparedEntry {
   const { redaction } = capture
-  const hide = (text: string) => hideValues(text, redaction.hiddenValues)
+  const echoed = echoedCredentials(capture, redaction)
+  const hide = (text: string) => replaceLiterals(hideValues(text, redaction.hiddenValues), echoed.plain)
+  // Serialised entries: each credential is looked for as JSON escapes it, and previewed alike.
+  const hideJson = (text: string) => replaceLiterals(hideValues(text, redaction.hiddenValues), echoed.json)
   const path = hide(redactUrl(capture.url))
   const rawQuery = queryOf(capture.url)
   const surface = capture.classifier.surfaceOf(capture.url)
@@ -76,6 +83,7 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     ...responseBodyOf(capture)
   }
   const appId = capture.requestHeaders[redaction.appIdHeader]
+  const errorCode = errorCodeOf(response.body)
   return {
     surface,
     method: capture.method.toUpperCase(),
@@ -90,15 +98,32 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
       path,
       redaction
     }),
-    productId: productIdOf(capture, rawQuery, redaction),
-    appId: typeof appId === 'string' && appId.trim() !== '' ? appId.trim().slice(0, 200) : null,
+    productId: productIdOf(capture, rawQuery, hide),
+    appId: typeof appId === 'string' && appId.trim() !== '' ? hide(appId.trim().slice(0, 200)) : null,
     source: sourceOf(capture.requestHeaders[SOURCE_HEADER]),
-    errorCode: errorCodeOf(response.body),
+    // A code is shown as it is or not at all (a preview would not be a code).
+    errorCode: errorCode !== null && hide(errorCode) !== errorCode ? null : errorCode,
     fault: faultOf(capture.faultRule),
     ...answerOf(capture),
-    requestJson: hide(JSON.stringify(request)),
-    responseJson: hide(JSON.stringify(response))
+    requestJson: hideJson(JSON.stringify(request)),
+    responseJson: hideJson(JSON.stringify(response))
   }
+}
+
+const NOTHING_ECHOED = { plain: [], json: [] } as const
+
+/**
+ * The request's credential header values (and Authorization's), each paired with its preview:
+ * the header shows that preview, so an echo of the value shows the same one. Values with a
+ * secret's shape are previewed by it wherever they are; looking for them again would cost every
+ * request of the emulator's own (measured on a validate entry of ~16 us: +3.5 us, +1 us without).
+ */
+function echoedCredentials(
+  capture: RequestCapture,
+  redaction: CaptureRedaction
+): { readonly plain: readonly LiteralReplacement[]; readonly json: readonly LiteralReplacement[] } {
+  const values = credentialValuesOf(capture.requestHeaders, redaction.credentialHeaders, { exceptShaped: true })
+  return values.length === 0 ? NOTHING_ECHOED : literalReplacements(values, (credential) => previewOf(credential.value))
 }
 
 /** The header rules of a server's redaction, made once per redaction (it changes with the settings only). */
@@ -121,7 +146,10 @@ function headerRulesOf(redaction: CaptureRedaction): HeaderRedaction {
  * is certain (method, redacted path, status, timing) and a note instead of headers and bodies.
  */
 export function fallbackEntry(capture: RequestCapture): PreparedEntry {
-  const path = hideValues(redactUrl(capture.url), capture.redaction.hiddenValues)
+  const path = replaceLiterals(
+    hideValues(redactUrl(capture.url), capture.redaction.hiddenValues),
+    echoedCredentials(capture, capture.redaction).plain
+  )
   const note = 'This exchange could not be recorded in full; its headers and bodies are left out.'
   const empty = { headers: {}, body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: true, note } }
   return {
@@ -250,14 +278,14 @@ function queryOf(url: string): Record<string, string | string[]> {
 function productIdOf(
   capture: RequestCapture,
   query: Record<string, string | string[]>,
-  redaction: CaptureRedaction
+  hide: (text: string) => string
 ): string | null {
   const body = capture.requestBody.parsed
   const fromBody = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).productId : undefined
   const candidates = [capture.routeProductId, fromBody, query.productId]
   for (const candidate of candidates) {
     if (typeof candidate === 'string' && candidate.trim() !== '')
-      return hideValues(redactText(candidate.trim().slice(0, 200)), redaction.hiddenValues)
+      return hide(redactText(candidate.trim().slice(0, 200)))
   }
   return null
 }

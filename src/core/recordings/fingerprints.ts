@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 
+import { credentialValuesOf, literalReplacements, replaceLiterals } from '../redaction/credential-values'
+import type { LiteralReplacement } from '../redaction/credential-values'
 import { replaceSecretShapes, SECRET_FIELD_NAMES, SECRET_HEADER_NAMES } from '../redaction/redact'
 import type { RecordedHeaders, RecordedLicenseToken } from './recording-format'
 
@@ -34,13 +36,22 @@ export interface FingerprintRules {
   credentialHeaders: ReadonlySet<string>
 }
 
+type HeaderSource = Readonly<Record<string, string | readonly string[] | undefined>>
+
+/** The auth scheme of an Authorization value (`Bearer`), and the credential after it. */
+const AUTH_SCHEME = /^([A-Za-z][A-Za-z0-9_-]*)\s+(\S.*)$/
+
 /**
  * Replaces secrets with fingerprints (HMAC-SHA256 under the recording's salt): the same secret
  * always gives the same fingerprint within one recording, so replay matches a presented
  * credential without the recording ever holding it. License tokens met on the way are kept as
  * header and claims (their signature dropped) for replay's `resign`.
+ *
+ * Given the headers of the request being recorded (`echoesOf`), the values its credential
+ * headers carried are secrets wherever the exchange repeats them, whatever their shape (a real
+ * platform's secret need not look like `sk_…`): each is replaced by the fingerprint its header has.
  */
-export function createFingerprinter(salt: string, rules: FingerprintRules) {
+export function createFingerprinter(salt: string, rules: FingerprintRules, echoesOf?: HeaderSource) {
   const licenseTokens = new Map<string, RecordedLicenseToken>()
 
   const fingerprint = (value: string, kind: string): string => {
@@ -62,12 +73,16 @@ export function createFingerprinter(salt: string, rules: FingerprintRules) {
   }
 
   /** Text with every run that has a secret's shape fingerprinted. */
-  const text = (value: string): string => replaceSecretShapes(value, (run) => fingerprint(run, kindOfShape(run)))
+  const shapes = (value: string): string => replaceSecretShapes(value, (run) => fingerprint(run, kindOfShape(run)))
 
-  /** A whole value that is a secret by where it stands (a secret-named field or header). */
+  /**
+   * A whole value that is a secret by where it stands (a secret-named field or header). Read by
+   * its shape and name only, never the request's echoes, so replay (which knows no echoes) gives it
+   * the same fingerprint.
+   */
   const whole = (value: string, name: string): string => {
     if (value === '' || isFingerprint(value)) return value
-    const shaped = text(value)
+    const shaped = shapes(value)
     // A secret-shaped value keeps its shape's kind; any other value is fingerprinted whole under its field's name.
     if (shaped !== value && isFingerprint(shaped)) return shaped
     return fingerprint(value, name.replace(/[^A-Za-z]/g, '') || 'secret')
@@ -96,16 +111,33 @@ export function createFingerprinter(salt: string, rules: FingerprintRules) {
     return out.toString()
   }
 
+  /** The name a credential header's value is fingerprinted under (`x-svc-plugin-secret`: `pluginsecret`). */
+  const headerKind = (name: string) => name.replace(/^x-[a-z0-9]+-/, '')
+
   const headerValue = (name: string, value: string): string => {
     if (rules.credentialHeaders.has(name) || SECRET_HEADER_NAMES.has(name) || SECRET_FIELD_NAMES.has(name)) {
       // The scheme of an Authorization value stays readable (`Bearer fp.jwt...`).
-      const scheme = /^([A-Za-z][A-Za-z0-9_-]*)\s+(\S.*)$/.exec(value.trim())
+      const scheme = AUTH_SCHEME.exec(value.trim())
       if (scheme && (name === 'authorization' || name === 'proxy-authorization'))
         return `${scheme[1]} ${whole(scheme[2] as string, 'bearer')}`
-      return whole(value, name.replace(/^x-[a-z0-9]+-/, ''))
+      return whole(value, headerKind(name))
     }
     return text(value)
   }
+
+  // The request's credentials as literals, each with its header's fingerprint (which is JSON- and
+  // URL-safe, so one stand-in serves every form the value is found in).
+  const echoed = credentialValuesOf(echoesOf ?? {}, rules.credentialHeaders)
+  const echoes: LiteralReplacement[] = []
+  if (echoed.length > 0) {
+    const { plain, json } = literalReplacements(echoed, (credential) =>
+      whole(credential.value, credential.afterScheme ? 'bearer' : headerKind(credential.header))
+    )
+    for (const item of [...plain, ...json]) if (!echoes.some((seen) => seen.find === item.find)) echoes.push(item)
+  }
+
+  /** Text with the request's credentials and every run that has a secret's shape fingerprinted. */
+  const text = (value: string): string => shapes(echoes.length === 0 ? value : replaceLiterals(value, echoes))
 
   const headers = (source: Readonly<Record<string, string | readonly string[] | undefined>>): RecordedHeaders => {
     const out: RecordedHeaders = {}
@@ -119,6 +151,8 @@ export function createFingerprinter(salt: string, rules: FingerprintRules) {
 
   return {
     fingerprint,
+    /** The request's credential values this fingerprinter replaces wherever they appear (see `echoesOf`). */
+    echoedValues: echoed.map((credential) => credential.value) as readonly string[],
     text,
     json,
     query,

@@ -7,7 +7,7 @@ import { createFingerprinter, newFingerprintSalt } from './fingerprints'
 import type { Fingerprinter, FingerprintRules } from './fingerprints'
 import { toRecordedExchange } from './recorded-exchange'
 import { FINGERPRINT_ALGORITHM, RECORDING_FORMAT, RECORDING_VERSION } from './recording-format'
-import type { RecordingDocument, RecordingSummary } from './recording-format'
+import type { RecordedExchange, RecordingDocument, RecordingSummary } from './recording-format'
 import { createRecordingRepository } from './recording-repository'
 import type { RecordingRow } from './recording-repository'
 import { firstSecretIn } from './secret-guard'
@@ -25,7 +25,37 @@ export interface RecordingProtection {
   secretLiterals: readonly string[]
 }
 
+export interface RecordingServiceOptions {
+  store: Store
+  clock: Clock
+}
+
+/** What the server knows and the core does not: the credential header names in force, and the admin token. */
+export interface RecordingProtection {
+  /** The credential header names in force (they follow the header prefix setting). */
+  fingerprintRules: () => FingerprintRules
+  /** Values that must never be written whatever their shape (the admin token). */
+  secretLiterals: readonly string[]
+}
+
+/** The size and SHA-256 of a whole body, counted as it streamed through (decompressed, as kept). */
+export interface StreamedBodyDigest {
+  readonly bytes: number
+  readonly sha256: string
+}
+
+/**
+ * What the forwarding counted of an exchange's bodies as they streamed: the exchange itself holds
+ * copies capped at 1 MiB, so a longer body's size and digest come from here (null: not known).
+ */
+export interface StreamedDigests {
+  readonly request: StreamedBodyDigest | null
+  readonly response: StreamedBodyDigest | null
+}
+
 export interface RecordingService extends ForwardedExchangeObserver {
+  /** Keeps the exchange while a recording runs. */
+  observe(exchange: ForwardedExchange): void
   /** Set by the server before the first exchange is observed. */
   protect(protection: RecordingProtection): void
   /** Starts a recording (a running one stops first: one records at a time). */
@@ -72,8 +102,8 @@ export function createRecordingService(options: RecordingServiceOptions): Record
     return row
   }
 
-  // The running recording and its fingerprinter, read once per exchange from the store.
-  let cached: { id: string; seq: number; fingerprints: Fingerprinter } | null = null
+  // The running recording, read once per exchange from the store.
+  let cached: { id: string; seq: number; salt: string } | null = null
   const fingerprinterFor = (salt: string) => createFingerprinter(salt, protection.fingerprintRules())
 
   return {
@@ -146,11 +176,14 @@ export function createRecordingService(options: RecordingServiceOptions): Record
       const running = repository.running()
       if (!running) return
       if (cached?.id !== running.id) {
-        cached = { id: running.id, seq: repository.nextSeq(running.id), fingerprints: fingerprinterFor(running.salt) }
+        cached = { id: running.id, seq: repository.nextSeq(running.id), salt: running.salt }
       }
-      const recorded = toRecordedExchange(exchange, cached.seq, cached.fingerprints)
-      // Refused when written, not shipped: an exchange that still holds a secret's shape is left out and counted.
-      if (firstSecretIn(recorded, protection.secretLiterals) !== null) {
+      // One fingerprinter per exchange: it knows this request's credentials, to replace wherever they are echoed.
+      const fingerprints = createFingerprinter(cached.salt, protection.fingerprintRules(), exchange.requestHeaders)
+      const recorded = withStreamedDigests(toRecordedExchange(exchange, cached.seq, fingerprints), exchange)
+      // Refused when written, not shipped: an exchange that still holds a secret's shape, or one of
+      // its request's credentials in a form the fingerprinting missed, is left out and counted.
+      if (firstSecretIn(recorded, [...protection.secretLiterals, ...fingerprints.echoedValues]) !== null) {
         repository.countRefused(running.id)
         return
       }
@@ -158,6 +191,23 @@ export function createRecordingService(options: RecordingServiceOptions): Record
       cached.seq += 1
     }
   }
+}
+
+/**
+ * A body the exchange holds only the first MiB of is kept as the size and SHA-256 counted over all
+ * of it (docs/upstream.md): its cut copy would give the wrong size and no digest (or, for a
+ * request, the digest of its first MiB).
+ */
+function withStreamedDigests(recorded: RecordedExchange, exchange: ForwardedExchange): RecordedExchange {
+  const request = exchange.requestBodyWhole
+  if (request && exchange.requestBody !== null && request.bytes > exchange.requestBody.length) {
+    recorded.request.body = { kind: 'digest', bytes: request.bytes, sha256: request.sha256 }
+  }
+  const response = exchange.responseBodyWhole
+  if (response && exchange.responseBodyTruncated) {
+    recorded.response.body = { kind: 'digest', bytes: response.bytes, sha256: response.sha256 }
+  }
+  return recorded
 }
 
 function notFound(id: string): DomainError {

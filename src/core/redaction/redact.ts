@@ -20,6 +20,14 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{8,}/g
 ]
 
+/** The same shapes, anchored: for telling whether a whole value is one secret. */
+const WHOLE_SECRET_PATTERNS: readonly RegExp[] = SECRET_PATTERNS.map((pattern) => new RegExp(`^(?:${pattern.source})$`))
+
+/** True when the whole value has a secret's shape (`sk_…`, a JWT): redaction by shape finds it anywhere. */
+export function isSecretShaped(value: string): boolean {
+  return WHOLE_SECRET_PATTERNS.some((pattern) => pattern.test(value))
+}
+
 /** No secret pattern matches text shorter than this (`pk_` and 16 characters). */
 const SHORTEST_SECRET = 19
 
@@ -135,6 +143,9 @@ export interface HeaderRedaction {
   hidden?: ReadonlySet<string>
 }
 
+/** Headers whose value starts with an auth scheme (`Bearer`): only there is a first word not part of the secret. */
+const SCHEMED_HEADER_NAMES: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization'])
+
 /**
  * Headers as plain strings with credentials previewed: secret-named headers whatever their
  * value, the scheme of an Authorization value kept (`Bearer eyJhbGci...`), and secret-looking
@@ -150,8 +161,10 @@ export function redactHeaders(
     const name = rawName.toLowerCase()
     const redactOne = (item: string): string => {
       if (rules.hidden?.has(name)) return HIDDEN
+      if (SCHEMED_HEADER_NAMES.has(name)) return previewWithScheme(item)
+      // Any other credential is previewed whole: a secret with a space has no scheme to keep.
       if (SECRET_HEADER_NAMES.has(name) || SECRET_FIELD_NAMES.has(name) || rules.previewed?.has(name))
-        return previewWithScheme(item)
+        return previewOf(item)
       return redactText(item)
     }
     out[name] = Array.isArray(value) ? value.map((item) => redactOne(String(item))) : redactOne(String(value))

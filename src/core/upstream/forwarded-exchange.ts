@@ -5,6 +5,12 @@
  * Headers and bodies are as they crossed the wire, secrets included: a consumer redacts (or
  * fingerprints) before it stores or shows anything.
  */
+/** The size and SHA-256 of a whole body, counted as it streamed through (decompressed, as kept). */
+export interface StreamedBodyDigest {
+  readonly bytes: number
+  readonly sha256: string
+}
+
 export interface ForwardedExchange {
   /** The emulator's request id (the inspector entry's id). */
   readonly requestId: string
@@ -26,6 +32,12 @@ export interface ForwardedExchange {
    */
   readonly responseBody: Buffer | null
   readonly responseBodyTruncated: boolean
+  /**
+   * The size and SHA-256 of each whole body, counted over every byte as it streamed (the copies
+   * above stop at 1 MiB); null when there was none or it could not be read (an unknown encoding).
+   */
+  readonly requestBodyWhole: StreamedBodyDigest | null
+  readonly responseBodyWhole: StreamedBodyDigest | null
   /** When the request reached the emulator (ISO 8601, the emulator clock's real time). */
   readonly startedAt: string
   /** From the request's arrival to the upstream answer's last byte. */

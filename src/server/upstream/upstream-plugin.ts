@@ -13,7 +13,7 @@ import type { UpstreamSettings } from '../../core/upstream/upstream-setting'
 import { SOURCE_HEADER as CLIENT_HEADER } from '../../shared/contract/inspector'
 import { isServiceRequest } from '../inspector/surfaces'
 import { afterStageFault } from './after-stage-fault'
-import { BODY_COPY_LIMIT, bodyTap, decodedCopy } from './body-copy'
+import { BODY_COPY_LIMIT, bodyTap } from './body-copy'
 import type { BodyCopy } from './body-copy'
 import { SOURCE_HEADER_NAME as SOURCE_HEADER } from './source-header'
 import type { UpstreamAccess, UpstreamFetched } from './upstream-access'
@@ -278,10 +278,11 @@ export const upstreamForwarding = fp(
           const upstreamStatus = response.statusCode
           route.answer = { status: upstreamStatus, durationMs: performance.now() - started }
           const upstreamHeaders = response.headers
+          const contentEncoding = headerText(upstreamHeaders['content-encoding'])
           const forwardedReply = fromReply as unknown as FastifyReply
           const forwardedRequest = fromRequest as FastifyRequest
           const finishExchange = (copy: BodyCopy) => {
-            const decoded = decodedCopy(copy, headerText(upstreamHeaders['content-encoding']))
+            const { decoded } = copy
             if (route.answer) route.answer.durationMs = performance.now() - started
             showRequestBody(forwardedRequest, requestCopy)
             const capture = forwardedRequest.inspectorCapture
@@ -300,6 +301,9 @@ export const upstreamForwarding = fp(
               responseHeaders: upstreamHeaders,
               responseBody: decoded.body.length > 0 ? decoded.body : null,
               responseBodyTruncated: decoded.truncated,
+              // The copies stop at 1 MiB; what the taps counted of every byte goes with them (recordings).
+              requestBodyWhole: requestCopy?.whole ?? null,
+              responseBodyWhole: copy.whole,
               startedAt,
               durationMs: performance.now() - started
             }
@@ -315,13 +319,13 @@ export const upstreamForwarding = fp(
               forwardedReply,
               fault,
               response.stream,
-              (stream) => stream.pipe(bodyTap(finishExchange)),
+              (stream) => stream.pipe(bodyTap(finishExchange, { contentEncoding })),
               Object.keys(upstreamHeaders)
             )
             return
           }
           const stream = response.stream
-          const tapped = stream.pipe(bodyTap(finishExchange))
+          const tapped = stream.pipe(bodyTap(finishExchange, { contentEncoding }))
           // An upstream that drops mid-answer drops the client too: never a short 200.
           stream.once('error', (error) => tapped.destroy(error))
           void forwardedReply.send(tapped)
