@@ -69,7 +69,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
           }
         : undefined
     })
-    if (options.scenarioPath) loadScenario(app, options.scenarioPath)
+    if (options.scenarioPath) await loadScenario(app, options.scenarioPath)
     if (options.replayPath)
       loadReplay(app, options.replayPath, { strict: options.replayStrict, resign: options.replayResign })
     await app.listen({ host: options.host, port: options.port })
@@ -140,12 +140,32 @@ function running(
   }
 }
 
-function loadScenario(app: FastifyInstance, path: string): void {
+async function loadScenario(app: FastifyInstance, path: string): Promise<void> {
   const document = readScenario(path)
   try {
+    // As a request's write does: wait (up to the busy timeout) for another program's write lock.
+    await app.core.storage.whenWritable()
     app.core.state.import(document)
   } catch (error) {
+    // The database refused the write: not the scenario's fault, so not its exit code (4).
+    if (isStorageFault(error)) throw new ScenarioStorageError(path, error)
     throw new ScenarioError(`the scenario ${path} cannot be loaded: ${(error as Error).message}`)
+  }
+}
+
+/** Whether `error` is the domain's storage fault (STORAGE_BUSY, _FULL, _READ_ONLY), as Store throws it. */
+const isStorageFault = (error: unknown) => /^STORAGE_/.test(String((error as { code?: unknown } | null)?.code))
+
+/**
+ * The database refused the scenario's write. Its `code` is SQLite's, so the CLI answers as for any
+ * database fault at start: exit 5 when another program holds the lock, its message otherwise.
+ */
+class ScenarioStorageError extends Error {
+  readonly code: string
+  constructor(path: string, cause: unknown) {
+    super(`the scenario ${path} was not loaded: ${(cause as Error).message}`, { cause })
+    const code = (cause as { code?: unknown }).code
+    this.code = code === 'STORAGE_BUSY' ? 'SQLITE_BUSY' : String(code)
   }
 }
 

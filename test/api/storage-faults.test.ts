@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { startServeCli } from '../support/cli-process'
+import { libraryTokenOf } from '../support/commerce'
 import { expectError } from '../support/credentials'
 import { withReadOnlyDatabase } from '../support/database'
 import { startEmulator } from '../support/emulator'
@@ -126,6 +127,39 @@ describe('another process holds the write lock', () => {
     expect(logLines(emu, 'storage: writes fail')).toHaveLength(1)
     expect(logLines(emu, 'storage: writes succeed again')).toHaveLength(1)
     expect(counted(databasePath)).toEqual({ ...before, customers: before.customers + 1 })
+  })
+
+  it('answers the reads that take a snapshot (state export, preview, the library) at once, and writes still work after', async () => {
+    const dir = makeTempDir('busy-reads')
+    cleanups.push(dir.remove)
+    const databasePath = join(dir.path, 'emulator.db')
+    const emu = await emulatorAt(databasePath)
+    const { licenseKey } = await licensedWorld(emu)
+    const customerId = (await emu.control('GET', '/customers')).body.customers[0].id as string
+    const libraryToken = await libraryTokenOf(emu, customerId)
+    const exported = (await emu.control('GET', '/state')).body.state
+
+    const holder = await lockHolder(databasePath)
+    // Each read answers from the last commit, as it would with no lock held: no wait, no 503.
+    const state = await timed(() => emu.control('GET', '/state'))
+    expect(state.result.status, state.result.text).toBe(200)
+    expect(state.result.body.state).toEqual(exported)
+    expect(state.ms).toBeLessThan(1000)
+    const preview = await timed(() => emu.control('POST', '/state/preview', exported))
+    expect(preview.result.status, preview.result.text).toBe(200)
+    expect(preview.result.body.preview.counts.licenses).toBe(1)
+    expect(preview.ms).toBeLessThan(1000)
+    const library = await timed(() => emu.request('GET', '/api/library', { token: libraryToken }))
+    expect(library.result.status, library.result.text).toBe(200)
+    expect(JSON.stringify(library.result.body)).toContain(licenseKey)
+    expect(library.ms).toBeLessThan(1000)
+    // A read is no failed write: health stays writable and nothing is logged.
+    expect((await health(emu)).body.storage).toEqual({ writable: true })
+    expect(logLines(emu, 'storage: writes fail')).toHaveLength(0)
+
+    // The reads took no lock of their own: once the holder lets go, a write goes through.
+    await holder.release()
+    expect((await newCustomer(emu)).status).toBe(201)
   })
 
   it('serve --storage-busy-timeout-ms sets the wait: 0 answers STORAGE_BUSY at once, naming the wait', async () => {

@@ -174,7 +174,8 @@ export function createLibraryRepository(store: Store) {
 
   return {
     holdings(customerId: string): CustomerHoldings {
-      return store.transaction(() => {
+      // One snapshot without the write lock: the library answers while another program holds that lock.
+      return store.read(() => {
         const productIds = new Set<string>()
 
         const licenseList = (licenses.all(customerId) as LicenseColumns[]).map((row): License => {

@@ -37,7 +37,8 @@ export function exportState(store: Store, runtime: RuntimeState | null, options:
     document.faults = runtime.faults.map((rule) => ({ ...rule }))
   }
   const tables = createScenarioRepository(store)
-  store.transaction(() => {
+  // One snapshot without the write lock: an export answers while another program holds that lock.
+  store.read(() => {
     for (const spec of SECTIONS) {
       if (spec.onRequest && !options.includeRequests) continue
       document[spec.section] = tables.rowsOf(spec).map((row) => {

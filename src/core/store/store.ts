@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
 
 import { createGroupCommit } from './group-commit'
-import { migrate } from './migrate'
+import { migrate, schemaVersion } from './migrate'
 import { latestSchemaVersion } from './migrations'
 import { nativeBindingOption } from './native-binding'
 import { createStorageHealth, storageError, storageFaultOf } from './storage-faults'
@@ -33,6 +33,29 @@ export interface StoreOptions {
    * SQLITE_BUSY_WAIT_MS.
    */
   busyTimeoutMs?: number
+  /**
+   * Open the file read-only, for a reader beside a running server (export-state): no migration, no
+   * journal-mode change, no checkpoint on close, and a schema other than this build's is refused
+   * (UnreadableDatabaseError). Only `read` (and reads outside it) work; a write fails STORAGE_READ_ONLY.
+   */
+  readOnly?: boolean
+}
+
+/** A file opened read-only whose schema this build cannot read: no emulator database at all, or another version's. */
+export class UnreadableDatabaseError extends Error {
+  constructor(
+    readonly path: string,
+    /** The file's schema version (PRAGMA user_version; 0: never migrated, so no emulator database). */
+    readonly found: number,
+    readonly expected: number
+  ) {
+    super(
+      found === 0
+        ? `${path} is not an emulator database`
+        : `${path} has schema version ${found}; this build reads version ${expected}`
+    )
+    this.name = 'UnreadableDatabaseError'
+  }
 }
 
 export interface TransactionOptions {
@@ -64,6 +87,14 @@ export interface Store {
    */
   transaction<T>(work: () => T, options?: TransactionOptions): T
   /**
+   * Runs `work`, which only reads, on one snapshot: a DEFERRED transaction, which in WAL mode reads
+   * the last commit without the write lock, so it answers while another process holds that lock.
+   * Inside an open transaction (a group of this turn, a transaction of its own) `work` runs in it
+   * and sees its writes. A storage error is thrown as the domain's but starts no episode: reads
+   * are not the writes Store.health reports on.
+   */
+  read<T>(work: () => T): T
+  /**
    * Resolves once this connection could take the write lock, waiting asynchronously (the event
    * loop keeps answering) up to the busy timeout; then rejects with STORAGE_BUSY. Called before
    * a request's synchronous writes.
@@ -88,6 +119,7 @@ export interface Store {
 }
 
 export function openStore(options: StoreOptions): Store {
+  if (options.readOnly) return openReadOnly(options)
   const db = new BetterSqlite3(options.path, nativeBindingOption(options.nativeBinding))
   try {
     if (options.path !== ':memory:') db.pragma('journal_mode = WAL')
@@ -128,6 +160,11 @@ export function openStore(options: StoreOptions): Store {
   const wrapped = db.transaction((work: () => unknown) => work())
   const immediate = wrapped.immediate
   const totalChanges = db.prepare('SELECT total_changes() AS n').pluck()
+  // A read's storage fault is the domain's error, with no episode: Store.health is about writes.
+  const read = readerOf(db, (error) => {
+    const fault = storageFaultOf(error)
+    return fault === null ? error : storageError(fault, options.path, busyTimeoutMs)
+  })
   /** Rows changed by stamps (writeIfPossible): not what ends an episode, nor what a commit must keep. */
   let stampChanges = 0
   const requestChanges = () => (totalChanges.get() as number) - stampChanges
@@ -167,6 +204,7 @@ export function openStore(options: StoreOptions): Store {
         throw asDomainError(error)
       }
     },
+    read,
     async whenWritable() {
       const deadline = Date.now() + busyTimeoutMs
       let pauseMs = 5
@@ -239,6 +277,75 @@ export function openStore(options: StoreOptions): Store {
         }
       }
       db.close()
+    }
+  }
+}
+
+/**
+ * Store.read over `db`: a DEFERRED transaction (BEGIN takes no lock; the first read fixes the
+ * snapshot, COMMIT lets it go), or, inside an open transaction, that transaction itself.
+ */
+function readerOf(db: Database, thrown: (error: unknown) => unknown): Store['read'] {
+  const begin = db.prepare('BEGIN DEFERRED')
+  const commit = db.prepare('COMMIT')
+  const rollback = db.prepare('ROLLBACK')
+  return <T>(work: () => T): T => {
+    if (db.inTransaction) return work()
+    begin.run()
+    try {
+      const result = work()
+      commit.run()
+      return result
+    } catch (error) {
+      if (db.inTransaction) rollback.run()
+      throw thrown(error)
+    }
+  }
+}
+
+/** StoreOptions.readOnly: the file as it is, read beside whatever else has it open. */
+function openReadOnly(options: StoreOptions): Store {
+  // fileMustExist: a missing path is an error, never a new empty database.
+  const db = new BetterSqlite3(options.path, {
+    readonly: true,
+    fileMustExist: true,
+    ...nativeBindingOption(options.nativeBinding)
+  })
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS
+  try {
+    // A reader in WAL mode never waits for the write lock; this only covers another connection's
+    // brief recovery or WAL restart. Blocking is fine here: no event loop answers anything meanwhile.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`)
+    // The first read of the file: a file that is no SQLite database throws SQLITE_NOTADB here.
+    const version = schemaVersion(db)
+    if (version !== latestSchemaVersion) throw new UnreadableDatabaseError(options.path, version, latestSchemaVersion)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  const health = createStorageHealth(options.path, busyTimeoutMs)
+  // SQLite's own error: its caller (export-state) words it; the domain's message speaks of writes.
+  const read = readerOf(db, (error) => error)
+  const readOnlyError = () => storageError('STORAGE_READ_ONLY', options.path, busyTimeoutMs)
+  return {
+    db,
+    path: options.path,
+    health,
+    transaction: () => {
+      throw readOnlyError()
+    },
+    read,
+    whenWritable: () => Promise.reject(readOnlyError()),
+    writeIfPossible: () => false,
+    storageErrorOf(error) {
+      const fault = storageFaultOf(error)
+      return fault === null ? null : storageError(fault, options.path, busyTimeoutMs)
+    },
+    groupCommit: () => Promise.reject(readOnlyError()),
+    onRollback: () => () => undefined,
+    // No checkpoint: a reader writes nothing, not even the WAL into the database file.
+    close: () => {
+      if (db.open) db.close()
     }
   }
 }

@@ -5,8 +5,9 @@ declare module 'fastify' {
     /**
      * 'grouped': the route reads and writes through the store's group commit, which waits for
      * another process's write lock itself (or, for a read's stamp, does without it): no wait here.
+     * 'reads': a POST (for its large body) that writes nothing, such as a preview: no wait either.
      */
-    storage?: 'grouped'
+    storage?: 'grouped' | 'reads'
   }
 }
 
@@ -22,7 +23,7 @@ export const storageWrites = fp(
   async (app) => {
     const { storage } = app.core
     app.addHook('preHandler', async (request) => {
-      if (!WRITING_METHODS.has(request.method) || request.routeOptions.config.storage === 'grouped') return
+      if (!WRITING_METHODS.has(request.method) || request.routeOptions.config.storage !== undefined) return
       await storage.whenWritable()
     })
     const stop = storage.health.onChange((fault, ended) => {

@@ -65,7 +65,7 @@ export const stateControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/state/preview',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'reads' },
       bodyLimit: STATE_BODY_LIMIT,
       schema: {
         tags,
