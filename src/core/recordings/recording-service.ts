@@ -25,34 +25,6 @@ export interface RecordingProtection {
   secretLiterals: readonly string[]
 }
 
-export interface RecordingServiceOptions {
-  store: Store
-  clock: Clock
-}
-
-/** What the server knows and the core does not: the credential header names in force, and the admin token. */
-export interface RecordingProtection {
-  /** The credential header names in force (they follow the header prefix setting). */
-  fingerprintRules: () => FingerprintRules
-  /** Values that must never be written whatever their shape (the admin token). */
-  secretLiterals: readonly string[]
-}
-
-/** The size and SHA-256 of a whole body, counted as it streamed through (decompressed, as kept). */
-export interface StreamedBodyDigest {
-  readonly bytes: number
-  readonly sha256: string
-}
-
-/**
- * What the forwarding counted of an exchange's bodies as they streamed: the exchange itself holds
- * copies capped at 1 MiB, so a longer body's size and digest come from here (null: not known).
- */
-export interface StreamedDigests {
-  readonly request: StreamedBodyDigest | null
-  readonly response: StreamedBodyDigest | null
-}
-
 export interface RecordingService extends ForwardedExchangeObserver {
   /** Keeps the exchange while a recording runs. */
   observe(exchange: ForwardedExchange): void
