@@ -94,6 +94,13 @@ export interface FaultRules {
    * with `times` counts each firing and retires itself after its last one.
    */
   pick(method: string, path: string, fields?: FieldReader): FaultHit | null
+  /**
+   * A hit whose rule turned out not to apply (an `after` rule with no upstream answer to act on):
+   * the call it counted is given back, and a rule it retired comes back where it stood. Nothing
+   * happens when the rules were replaced, cleared or the rule removed since, or when the hit
+   * was given back already.
+   */
+  giveBack(hit: FaultHit): void
 }
 
 export interface FaultRulesOptions {
@@ -111,6 +118,11 @@ interface CompiledRule {
 export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
   const random = options.random ?? Math.random
   let compiled: CompiledRule[] = []
+  // Bumped by every change a client makes (replace, remove, clear): a use given back after one
+  // would revive a rule the client has since dropped.
+  let generation = 0
+  // What each counted hit took, until it is given back (a WeakMap: a hit that applied is forgotten).
+  const counted = new WeakMap<FaultHit, { entry: CompiledRule; index: number; generation: number }>()
 
   return {
     list: () => compiled.map(({ rule }) => copyOf(rule)),
@@ -125,6 +137,7 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
         return { rule, matches: compileRoutePattern(rule.route) }
       })
       compiled = next
+      generation += 1
       options.onChange?.()
       return compiled.map(({ rule }) => copyOf(rule))
     },
@@ -133,6 +146,7 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
       const found = compiled.find((entry) => entry.rule.id === id)
       if (!found) throw new DomainError('FAULT_RULE_NOT_FOUND', `No fault rule has the id ${shownId(id, 'flt')}.`)
       compiled = compiled.filter((entry) => entry !== found)
+      generation += 1
       options.onChange?.()
       return copyOf(found.rule)
     },
@@ -140,6 +154,7 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
     clear() {
       const had = compiled.length > 0
       compiled = []
+      generation += 1
       if (had) options.onChange?.()
     },
 
@@ -168,12 +183,29 @@ export function createFaultRules(options: FaultRulesOptions = {}): FaultRules {
       // random() is in [0, 1): probability 0 never fires, 1 always does.
       if (!(random() < rule.probability)) return null
       const fired = copyOf(rule)
+      const hit: FaultHit = { rule: fired, delayMs: drawDelay(rule.ms ?? 0, rule.jitterMs ?? 0, random) }
       if (rule.times !== null) {
+        counted.set(hit, { entry: first, index: compiled.indexOf(first), generation })
         rule.times -= 1
         if (rule.times <= 0) compiled = compiled.filter((entry) => entry !== first)
         options.onChange?.()
       }
-      return { rule: fired, delayMs: drawDelay(rule.ms ?? 0, rule.jitterMs ?? 0, random) }
+      return hit
+    },
+
+    giveBack(hit) {
+      const taken = counted.get(hit)
+      if (!taken) return
+      counted.delete(hit)
+      if (taken.generation !== generation) return
+      const { entry, index } = taken
+      if (entry.rule.times === null) return
+      entry.rule.times += 1
+      if (!compiled.includes(entry)) {
+        // Retired by this very call: back where it stood (before a rule that was after it).
+        compiled = [...compiled.slice(0, index), entry, ...compiled.slice(index)]
+      }
+      options.onChange?.()
     }
   }
 }

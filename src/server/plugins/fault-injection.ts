@@ -82,9 +82,18 @@ export const faultInjection = fp(
 
     async function act(hit: FaultHit, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
       // An `after` rule acts on the upstream's answer (docs/upstream.md): the forwarding applies it
-      // once the upstream has answered; on a request the emulator answers itself it does not fire.
+      // once the upstream has answered. With no answer to act on (a request the emulator answers
+      // itself, an upstream that failed, a client gone first) it did not fire: its use is given back.
       if (hit.rule.stage === 'after') {
-        if (request.upstreamRoute !== null) request.fault = hit
+        const route = request.upstreamRoute
+        if (route === null) {
+          faults.giveBack(hit)
+          return
+        }
+        request.fault = hit
+        reply.raw.once('close', () => {
+          if (route.answer === null) releaseAfterFault(request)
+        })
         return
       }
       request.fault = hit
@@ -126,6 +135,18 @@ export const faultInjection = fp(
   },
   { name: 'fault-injection', dependencies: ['emulator-context'] }
 )
+
+/**
+ * An `after` rule that found no upstream answer to act on (the upstream failed, or the request
+ * looped back): it did not fire, so it is not the request's fault and its use is given back
+ * (`times`). Called before the emulator's own answer is sent; a second call does nothing.
+ */
+export function releaseAfterFault(request: FastifyRequest): void {
+  const hit = request.fault
+  if (hit === null || hit.rule.stage !== 'after') return
+  request.fault = null
+  request.server.core.faults.giveBack(hit)
+}
 
 /**
  * What a rule of kind error, rate_limit or offline answers (a latency or trickle rule answers

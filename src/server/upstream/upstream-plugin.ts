@@ -12,6 +12,7 @@ import { createUpstreamSettings, upstreamHostOf } from '../../core/upstream/upst
 import type { UpstreamSettings } from '../../core/upstream/upstream-setting'
 import { SOURCE_HEADER as CLIENT_HEADER } from '../../shared/contract/inspector'
 import { isServiceRequest } from '../inspector/surfaces'
+import { releaseAfterFault } from '../plugins/fault-injection'
 import { afterStageFault } from './after-stage-fault'
 import { BODY_COPY_LIMIT, bodyTap } from './body-copy'
 import type { BodyCopy } from './body-copy'
@@ -265,6 +266,8 @@ export const upstreamForwarding = fp(
         onError: (errorReply, { error }) => {
           const failure = upstreamFailureOf(error, host)
           route.answer = null
+          // No upstream answer: an `after` rule had nothing to act on (it keeps its use).
+          releaseAfterFault(request)
           void sendEnvelope(errorReply as FastifyReply, failure.code === 'UPSTREAM_TIMEOUT' ? 504 : 502, {
             ok: false,
             error: failure.code,
