@@ -56,9 +56,11 @@ const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('h
  * memory), the copy stays small. `onEnd` runs once, when the last byte has gone through (before
  * the reading side ends).
  *
- * A plain body is hashed as it passes. A compressed one is decompressed only as far as needed:
- * one that fits the copy decompressed is hashed from it, at once; past the copy (on the wire, or
- * once decompressed) a decompressor streams it for the digest, and the end waits for it to finish.
+ * A body that fits the copy (decompressed, for a compressed one) is hashed from the copy, and only
+ * when its digest is read: only a recording reads it, and only of a body past the copy, so most
+ * forwarded calls hash nothing. Past the copy (on the wire, or once decompressed) the body is
+ * hashed as it streams, from its first byte (the copy), through a decompressor for a compressed
+ * one, and the end waits for the digest to finish.
  */
 export function bodyTap(onEnd: (copy: BodyCopy) => void, options: BodyTapOptions = {}): Transform {
   const limit = options.limit ?? BODY_COPY_LIMIT
@@ -66,7 +68,8 @@ export function bodyTap(onEnd: (copy: BodyCopy) => void, options: BodyTapOptions
   const chunks: Buffer[] = []
   let kept = 0
   let total = 0
-  let digest: StreamingDigest | null = encoding === '' || encoding === 'identity' ? plainDigest() : null
+  const plain = encoding === '' || encoding === 'identity'
+  let digest: StreamingDigest | null = null
   return new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
       total += chunk.length
@@ -81,8 +84,8 @@ export function bodyTap(onEnd: (copy: BodyCopy) => void, options: BodyTapOptions
       this.push(chunk)
       if (digest !== null) return digest.write(chunk, () => callback())
       if (rest.length === 0) return callback()
-      // A compressed body past the copy: decompressed from its first byte (the copy) for the digest.
-      const started = decodingDigestOf(encoding)
+      // Past the copy: hashed from its first byte (the copy), decompressed first if it is compressed.
+      const started = plain ? plainDigest() : decodingDigestOf(encoding)
       digest = started
       started.write(Buffer.concat(chunks), () => started.write(rest, () => callback()))
     },
@@ -99,10 +102,11 @@ export function bodyTap(onEnd: (copy: BodyCopy) => void, options: BodyTapOptions
         callback()
       }
       if (digest !== null) return digest.end(finish)
+      if (plain) return finish(keptDigest(head))
       // An encoding this cannot undo: the body as kept is unknown, and so its digest.
       if (!DECODABLE.has(encoding)) return finish(null)
-      // The whole compressed body is in the copy, and decompressed fits it: hashed here and now.
-      if (!decoded.truncated) return finish({ bytes: decoded.body.length, sha256: sha256Of(decoded.body) })
+      // The whole compressed body is in the copy, and decompressed fits it.
+      if (!decoded.truncated) return finish(keptDigest(decoded.body))
       // It decompresses past the copy (or not at all): streamed through a decompressor for the digest.
       const late = decodingDigestOf(encoding)
       digest = late
@@ -113,6 +117,17 @@ export function bodyTap(onEnd: (copy: BodyCopy) => void, options: BodyTapOptions
       callback(error)
     }
   })
+}
+
+/** The digest of a whole body held in the copy, hashed the first time it is read. */
+function keptDigest(body: Buffer): StreamedBodyDigest {
+  let sha256: string | null = null
+  return {
+    bytes: body.length,
+    get sha256() {
+      return (sha256 ??= sha256Of(body))
+    }
+  }
 }
 
 /** Counts and hashes a body as it streams; `end` answers the digest, or null when it is unknown. */
