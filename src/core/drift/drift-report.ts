@@ -86,8 +86,11 @@ const MAX_UNDOCUMENTED_PATHS = 100
 const MAX_GROUPS_PER_OPERATION = 200
 /** An example's JSON is cut to this many characters. */
 const MAX_EXAMPLE_CHARS = 400
-/** Checked exchanges, clean ones too, kept per drifted one to find its look-alikes. */
+/** Checked exchanges of each kind, clean and drifted, kept per drifted one to find its look-alikes. */
 const MARKS_PER_FLAGGED = 2
+
+/** A checked exchange as the pairing reads it. */
+type Mark = ExchangeMark & { requestId: string; drifted: boolean }
 
 /**
  * The drift report in memory: per operation, the calls seen and the findings grouped by kind,
@@ -102,18 +105,22 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
   // a drifted exchange that a clean look-alike arrived right beside is offered to no entry
   // (ambiguous): the clean one's entry could otherwise take it. Drifted look-alikes are all offered
   // (an entry takes the nearest): a platform that drifts on every call keeps its marks in a burst.
-  let marks: (ExchangeMark & { requestId: string; drifted: boolean })[] = []
+  // Clean and drifted marks are kept apart, as only a clean and a drifted one make a pair: a new
+  // mark is compared with the other kind only (on a clean platform, with none), not with them all.
+  let marks: Record<'clean' | 'drifted', Mark[]> = { clean: [], drifted: [] }
   let ambiguous = new Set<string>()
+  const keptMarks = capacity * MARKS_PER_FLAGGED
 
-  const markOut = (mark: ExchangeMark & { requestId: string; drifted: boolean }) => {
-    for (const other of marks) {
-      if (other.requestId === mark.requestId || other.drifted === mark.drifted) continue
-      if (!indistinguishable(other, mark)) continue
+  const markOut = (mark: Mark) => {
+    for (const other of mark.drifted ? marks.clean : marks.drifted) {
+      if (other.requestId === mark.requestId || !indistinguishable(other, mark)) continue
       const drifted = mark.drifted ? mark.requestId : other.requestId
       if (byRequest.has(drifted)) ambiguous.add(drifted)
     }
-    marks.push(mark)
-    if (marks.length > capacity * MARKS_PER_FLAGGED) marks = marks.slice(-capacity * MARKS_PER_FLAGGED)
+    const own = mark.drifted ? marks.drifted : marks.clean
+    own.push(mark)
+    // Trimmed a quarter at a time: copying the list on every call cost more than the comparisons.
+    if (own.length > keptMarks + keptMarks / 4) own.splice(0, own.length - keptMarks)
   }
   const pairable = () => [...byRequest.values()].filter((entry) => !ambiguous.has(entry.requestId))
 
@@ -225,7 +232,7 @@ export function createDriftLog(options: DriftLogOptions): DriftLog {
     clear() {
       operations = new Map()
       byRequest = new Map()
-      marks = []
+      marks = { clean: [], drifted: [] }
       ambiguous = new Set()
       options.onChange?.()
     }
