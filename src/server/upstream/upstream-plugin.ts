@@ -155,11 +155,9 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
       if (!isServiceRequest(request.url)) return
       const via = request.headers.via
       if (via !== undefined && String(via).includes(mark)) {
-        return sendEnvelope(reply, 508, {
-          ok: false,
-          error: 'UPSTREAM_LOOP',
-          message: 'This request already went through this emulator: the upstream points back at it.'
-        })
+        // Signed with the mark, so the forwarding that sent it here knows this answer for its own.
+        reply.header(LOOP_HEADER, mark)
+        return sendEnvelope(reply, 508, LOOP_ANSWER)
       }
       const { url } = settings.get()
       if (url === null || !settings.forwards(request.url)) return
@@ -181,6 +179,18 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
   },
   { name: 'upstream-access', dependencies: ['emulator-context'] }
 )
+
+/**
+ * Set on the 508 this emulator answers a request that came back to it: the forwarding that sent
+ * the request reads its own mark there, and answers the 508 as its own, not the upstream's.
+ */
+const LOOP_HEADER = 'x-emulator-loop'
+
+const LOOP_ANSWER = {
+  ok: false,
+  error: 'UPSTREAM_LOOP',
+  message: 'This request already went through this emulator: the upstream points back at it.'
+} as const
 
 /** What @fastify/reply-from hands onResponse when it forwards over undici (lib/request.js). */
 interface UndiciAnswer {
@@ -279,11 +289,20 @@ export const upstreamForwarding = fp(
           // reply-from's types name Node's response; over undici it hands { statusCode, headers, stream }.
           const response = raw as unknown as UndiciAnswer
           const upstreamStatus = response.statusCode
-          route.answer = { status: upstreamStatus, durationMs: performance.now() - started }
           const upstreamHeaders = response.headers
-          const contentEncoding = headerText(upstreamHeaders['content-encoding'])
           const forwardedReply = fromReply as unknown as FastifyReply
           const forwardedRequest = fromRequest as FastifyRequest
+          if (headerText(upstreamHeaders[LOOP_HEADER]) === internals.mark) {
+            // The upstream is this emulator: the 508 is its own answer, and no upstream answered.
+            response.stream.resume()
+            releaseAfterFault(forwardedRequest)
+            for (const name of Object.keys(upstreamHeaders)) forwardedReply.removeHeader(name)
+            forwardedReply.removeHeader(SOURCE_HEADER)
+            void sendEnvelope(forwardedReply, 508, LOOP_ANSWER)
+            return
+          }
+          route.answer = { status: upstreamStatus, durationMs: performance.now() - started }
+          const contentEncoding = headerText(upstreamHeaders['content-encoding'])
           const finishExchange = (copy: BodyCopy) => {
             const { decoded } = copy
             if (route.answer) route.answer.durationMs = performance.now() - started
