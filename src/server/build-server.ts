@@ -160,7 +160,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     })
     app.addHook('onClose', async () => {
       core.changes.close()
-      core.requests.close()
+      const unwritten = core.requests.close()
+      if (unwritten > 0) {
+        // Storage still refused writes (a full disk, a held lock): say what the inspector lost.
+        app.log.error(
+          { requests: unwritten },
+          'request inspector: storage still refused writes at close: the newest requests are not in the log'
+        )
+      }
       store.close()
     })
     app.addHook('onRequest', async (request) => {

@@ -196,6 +196,33 @@ describe('another process holds the write lock', () => {
     })
     expect(written.status).toBe(201)
   })
+  it('serve stopped while the lock is held says how many requests the inspector could not write', async () => {
+    const dir = makeTempDir('busy-exit')
+    cleanups.push(dir.remove)
+    const databasePath = join(dir.path, 'emulator.db')
+    const serving = await startServeCli(['--port', '0', '--db', databasePath, '--storage-busy-timeout-ms', '0'])
+    cleanups.push(() => serving.cli.kill())
+    // Let the start's own entries reach the file before the lock is taken.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const holder = await lockHolder(databasePath)
+    for (let i = 0; i < 3; i++) {
+      const answer = await fetch(`${serving.baseUrl}/api/plugin-connections/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}'
+      })
+      expect(answer.status).toBe(400)
+    }
+    serving.cli.child.kill('SIGTERM')
+    expect(await serving.cli.exited).toEqual({ code: 0, signal: null })
+    const lines = serving.cli
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('request inspector: storage still refused writes at close'))
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0]!)).toMatchObject({ requests: 3 })
+    await holder.release()
+  })
 })
 
 describe('the disk holding the database fills up', () => {

@@ -67,7 +67,11 @@ export interface RequestLog {
   pending(): number
   /** Writes what is queued; called on close. */
   flush(): void
-  close(): void
+  /**
+   * Writes what is queued, once more even while storage refuses writes, and stops recording.
+   * Answers how many queued requests could still not be written (they are not in the log).
+   */
+  close(): number
 }
 
 interface Queued {
@@ -297,11 +301,17 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     flush,
 
     close() {
-      if (closed) return
+      if (closed) return 0
+      // The last chance to write them: tried now, whatever the wait between attempts.
+      retryAt = 0
       flush()
       closed = true
+      cancelScheduled()
+      const unwritten = queue.length
+      queue = []
       listeners.clear()
       errorListeners.clear()
+      return unwritten
     }
   }
 }
