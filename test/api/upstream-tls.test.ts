@@ -60,7 +60,9 @@ describe('forwarding to an https upstream', () => {
     await withEmulator({ upstream: { url } }, async (proxy) => {
       const response = await fetch(`${proxy.baseUrl}/api/library`)
       expect(response.status).toBe(502)
-      expect(await response.json()).toMatchObject({ ok: false, error: 'UPSTREAM_UNREACHABLE', reason: 'TLS' })
+      const body = await response.json()
+      expect(body).toMatchObject({ ok: false, error: 'UPSTREAM_UNREACHABLE', reason: 'TLS' })
+      expect(body.message).toMatch(/certificate was not accepted/)
     })
   })
 

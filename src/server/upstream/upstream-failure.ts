@@ -18,6 +18,14 @@ const TIMEOUT_CODES = new Set([
 ])
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME'])
 const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'])
+// What OpenSSL says when the bytes that came back are no TLS record at all: a plain HTTP server's
+// "HTTP/1.1 400" read as a record header (an https:// URL on a plain HTTP port).
+const NOT_TLS_CODES = new Set([
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+  'ERR_SSL_UNKNOWN_PROTOCOL'
+])
+const NOT_TLS_MESSAGE = /wrong version number|packet length too long|unknown protocol/i
 
 /**
  * What went wrong, read from the error @fastify/reply-from hands over: its own error wraps
@@ -39,6 +47,13 @@ export function upstreamFailureOf(error: unknown, upstreamHost: string): Upstrea
   }
   if (named(DNS_CODES)) return unreachable('DNS', `The upstream's host name ${upstreamHost} could not be resolved.`)
   if (named(REFUSED_CODES)) return unreachable('REFUSED', `The upstream ${upstreamHost} refused the connection.`)
+  if (named(NOT_TLS_CODES) || (codes.includes('EPROTO') && messagesOf(error).some((m) => NOT_TLS_MESSAGE.test(m)))) {
+    return unreachable(
+      'TLS',
+      `The upstream ${upstreamHost} does not speak TLS on that port (what it sent back is not TLS): ` +
+        'use an http:// URL for it, or the port it serves HTTPS on.'
+    )
+  }
   if (codes.some(isTlsCode)) {
     return unreachable('TLS', `The upstream ${upstreamHost}'s TLS certificate was not accepted (see --upstream-ca).`)
   }
@@ -62,14 +77,24 @@ function isTlsCode(code: string): boolean {
   )
 }
 
-/** Every `code` along the error's `cause` chain (bounded: a cycle must not hang the proxy). */
+/** Every `code` along the error's `cause` chain. */
 function codesOf(error: unknown): string[] {
-  const codes: string[] = []
+  return alongCauses(error, 'code')
+}
+
+/** Every `message` along the error's `cause` chain (OpenSSL's reason, when Node names no code). */
+function messagesOf(error: unknown): string[] {
+  return alongCauses(error, 'message')
+}
+
+/** One string member of each error along the `cause` chain (bounded: a cycle must not hang the proxy). */
+function alongCauses(error: unknown, member: 'code' | 'message'): string[] {
+  const found: string[] = []
   let current: unknown = error
   for (let depth = 0; depth < 8 && current !== null && typeof current === 'object'; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string') codes.push(code)
+    const value = (current as Record<string, unknown>)[member]
+    if (typeof value === 'string') found.push(value)
     current = (current as { cause?: unknown }).cause
   }
-  return codes
+  return found
 }
