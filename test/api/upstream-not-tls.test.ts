@@ -20,7 +20,7 @@ describe('an https upstream URL on a plain HTTP port', () => {
       const response = await fetch(`${proxy.baseUrl}/api/library`)
       expect(response.status).toBe(502)
       expect(response.headers.get('x-emulator-source')).toBe('emulator')
-      const body = await response.json()
+      const body = (await response.json()) as { message: string }
       expect(body).toMatchObject({ ok: false, error: 'UPSTREAM_UNREACHABLE', reason: 'TLS' })
       expect(body.message).toContain('does not speak TLS')
       expect(body.message).toContain('http://')

@@ -60,7 +60,7 @@ describe('forwarding to an https upstream', () => {
     await withEmulator({ upstream: { url } }, async (proxy) => {
       const response = await fetch(`${proxy.baseUrl}/api/library`)
       expect(response.status).toBe(502)
-      const body = await response.json()
+      const body = (await response.json()) as { message: string }
       expect(body).toMatchObject({ ok: false, error: 'UPSTREAM_UNREACHABLE', reason: 'TLS' })
       expect(body.message).toMatch(/certificate was not accepted/)
     })
