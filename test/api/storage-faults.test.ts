@@ -290,6 +290,41 @@ describe('the disk holding the database fills up', () => {
   )
 })
 
+describe('the database file is deleted under a running server', () => {
+  it('says so at once, refuses writes with 503 STORAGE_READ_ONLY instead of losing them at exit, and still answers reads', async () => {
+    const dir = makeTempDir('deleted')
+    cleanups.push(dir.remove)
+    const databasePath = join(dir.path, 'emulator.db')
+    const emu = await emulatorAt(databasePath)
+    const { plugin, licenseKey } = await licensedWorld(emu)
+    const before = (await emu.control('GET', '/state')).body.state
+
+    rmSync(databasePath)
+    // The path is looked at once a second: no write is needed for health to say it.
+    let storage = (await health(emu)).body.storage
+    for (let i = 0; i < 100 && storage.writable; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      storage = (await health(emu)).body.storage
+    }
+    expect(storage).toMatchObject({ writable: false, error: 'STORAGE_READ_ONLY' })
+    expect(storage.message).toContain(`${databasePath} was deleted or replaced`)
+
+    // A write would go to a file no longer there: refused, saying why.
+    const refused = await newCustomer(emu)
+    expectError(refused, 503, 'STORAGE_READ_ONLY')
+    expect(refused.body.message).toContain('was deleted or replaced')
+    expectError(await plugin.activate(licenseKey, 'second-machine'), 503, 'STORAGE_READ_ONLY')
+    // What it held still answers, so it can be exported before a restart.
+    const validated = await plugin.validate(licenseKey, 'studio-mac')
+    expect(validated.status, validated.text).toBe(200)
+    expect(validated.body.valid).toBe(true)
+    const exported = await emu.control('GET', '/state')
+    expect(exported.status, exported.text).toBe(200)
+    expect(exported.body.state).toEqual(before)
+    expect(logLines(emu, 'storage: writes fail')).toHaveLength(1)
+  })
+})
+
 describe('a read-only database file', () => {
   it('answers reads and validate, refuses writes with 503 STORAGE_READ_ONLY, and loses nothing', async () => {
     const dir = makeTempDir('readonly')

@@ -20,8 +20,13 @@ export function storageFaultOf(error: unknown): StorageFaultCode | null {
 }
 
 /** The domain error of a storage fault: the message names the database and what to do. */
-export function storageError(code: StorageFaultCode, databasePath: string, busyTimeoutMs: number): DomainError {
-  return new DomainError(code, storageMessage(code, databasePath, busyTimeoutMs), {
+export function storageError(
+  code: StorageFaultCode,
+  databasePath: string,
+  busyTimeoutMs: number,
+  message = storageMessage(code, databasePath, busyTimeoutMs)
+): DomainError {
+  return new DomainError(code, message, {
     details: code === 'STORAGE_BUSY' ? { retryAfter: STORAGE_RETRY_AFTER_S } : {}
   })
 }
@@ -35,6 +40,11 @@ export function storageMessage(code: StorageFaultCode, databasePath: string, bus
     case 'STORAGE_BUSY':
       return `Another program holds the write lock of ${databasePath} (a sqlite3 shell or a database viewer inside a transaction?): the write waited ${busyTimeoutMs / 1000} s and nothing was changed. End that program's transaction, then try again.`
   }
+}
+
+/** Why every write fails once the file at the database's path is no longer the one open (./database-file-watch.ts). */
+export function databaseGoneMessage(databasePath: string): string {
+  return `${databasePath} was deleted or replaced while the emulator ran: writes are refused, as they would go to a file no longer there and be lost when it stops. What it held still answers until then: export it (GET /_emulator/state, or Export state on the Scenarios screen) if you need it, then restart the emulator to open the file at that path.`
 }
 
 /** An episode of writes failing for storage: since when, and why. */
@@ -52,7 +62,8 @@ export interface StorageFault {
  */
 export interface StorageHealth {
   current(): StorageFault | null
-  failed(code: StorageFaultCode): void
+  /** A write failed for storage; `message` when the code's own does not say why (a deleted database). */
+  failed(code: StorageFaultCode, message?: string): void
   succeeded(): void
   onChange(listener: (fault: StorageFault | null, ended: StorageFault | null) => void): () => void
 }
@@ -71,10 +82,10 @@ export function createStorageHealth(databasePath: string, busyTimeoutMs: number)
   }
   return {
     current: () => fault,
-    failed(code) {
-      if (fault?.code === code) return
+    failed(code, message = storageMessage(code, databasePath, busyTimeoutMs)) {
+      if (fault?.code === code && fault.message === message) return
       const ended = fault
-      fault = { code, message: storageMessage(code, databasePath, busyTimeoutMs), since: new Date().toISOString() }
+      fault = { code, message, since: new Date().toISOString() }
       tell(ended)
     },
     succeeded() {

@@ -1,12 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
 
+import { watchDatabaseFile } from './database-file-watch'
 import { createGroupCommit } from './group-commit'
 import { migrate, schemaVersion } from './migrate'
 import { latestSchemaVersion } from './migrations'
 import { nativeBindingOption } from './native-binding'
-import { createStorageHealth, storageError, storageFaultOf } from './storage-faults'
-import type { StorageHealth } from './storage-faults'
+import { createStorageHealth, databaseGoneMessage, storageError, storageFaultOf } from './storage-faults'
+import type { StorageFaultCode, StorageHealth } from './storage-faults'
 import { startWalCheckpointer } from './wal-checkpointer'
 
 export interface StoreOptions {
@@ -151,6 +152,22 @@ export function openStore(options: StoreOptions): Store {
   void checkpointer?.ready.then((running) => {
     if (running && !closed) db.pragma('wal_autocheckpoint = 0')
   })
+  // Set once the file at the path is no longer the one open (deleted or replaced): the connection
+  // turns query-only, so every write fails as on a read-only file, through the paths that handle one.
+  let goneMessage: string | null = null
+  const messageOf = (fault: StorageFaultCode) =>
+    fault === 'STORAGE_READ_ONLY' && goneMessage !== null ? goneMessage : undefined
+  const errorOf = (fault: StorageFaultCode) => storageError(fault, options.path, busyTimeoutMs, messageOf(fault))
+  const fileWatch =
+    options.path === ':memory:'
+      ? null
+      : watchDatabaseFile(options.path, () => {
+          if (closed) return
+          goneMessage = databaseGoneMessage(options.path)
+          db.pragma('query_only = ON')
+          // Said at once (the health banner, serve's log), not at the next write.
+          health.failed('STORAGE_READ_ONLY', goneMessage)
+        })
   const rollbackListeners = new Set<() => void>()
   const rolledBack = () => {
     for (const listener of rollbackListeners) listener()
@@ -163,7 +180,7 @@ export function openStore(options: StoreOptions): Store {
   // A read's storage fault is the domain's error, with no episode: Store.health is about writes.
   const read = readerOf(db, (error) => {
     const fault = storageFaultOf(error)
-    return fault === null ? error : storageError(fault, options.path, busyTimeoutMs)
+    return fault === null ? error : errorOf(fault)
   })
   /** Rows changed by stamps (writeIfPossible): not what ends an episode, nor what a commit must keep. */
   let stampChanges = 0
@@ -174,8 +191,8 @@ export function openStore(options: StoreOptions): Store {
   const asDomainError = (error: unknown): unknown => {
     const fault = storageFaultOf(error)
     if (fault === null) return error
-    health.failed(fault)
-    return storageError(fault, options.path, busyTimeoutMs)
+    health.failed(fault, messageOf(fault))
+    return errorOf(fault)
   }
   /** Runs a write; while an episode is on, a commit that changed something ends it. */
   const noting = <T>(write: () => T): T => {
@@ -199,7 +216,7 @@ export function openStore(options: StoreOptions): Store {
         rolledBack()
         if (how.background) {
           const fault = storageFaultOf(error)
-          throw fault === null ? error : storageError(fault, options.path, busyTimeoutMs)
+          throw fault === null ? error : errorOf(fault)
         }
         throw asDomainError(error)
       }
@@ -266,6 +283,7 @@ export function openStore(options: StoreOptions): Store {
     close() {
       if (closed) return
       closed = true
+      fileWatch?.stop()
       group.commitNow()
       checkpointer?.stop()
       // Fold the WAL into the database file, so a copy of the .db alone holds everything.
