@@ -212,17 +212,42 @@ void Licensing::runJob (Job job, juce::String licenseKey)
     answerWithToken (answer, licenseKey, nonce);
 }
 
-// 429: Retry-After waited out once (bounded, interruptible), then the second answer stands.
+// 429: Retry-After waited out once (bounded), then the second answer stands.
 ServiceAnswer Licensing::call (const juce::String& action, const juce::var& body)
 {
+    if (! waitOutRateLimit()) return {};
     auto answer = service_.post (action, body);
-    if (answer.reached && answer.status == 429 && ! threadShouldExit())
+    if (answer.reached && answer.status == 429)
     {
-        const auto waitS = juce::jlimit (1, juce::jmax (1, config_.maxRetryWaitS), answer.retryAfterS);
-        wait (waitS * 1000);
-        if (! threadShouldExit()) answer = service_.post (action, body);
+        holdRequestsAfter (answer);
+        if (! waitOutRateLimit()) return answer;
+        answer = service_.post (action, body);
+        if (answer.reached && answer.status == 429) holdRequestsAfter (answer);
     }
     return answer;
+}
+
+// No request before the platform's Retry-After (at most maxRetryWaitS), whichever job asks next:
+// this call's retry, or a job queued meanwhile (start() from a restored project, checkNow()).
+void Licensing::holdRequestsAfter (const ServiceAnswer& rateLimited)
+{
+    const auto waitS = juce::jlimit (1, juce::jmax (1, config_.maxRetryWaitS), rateLimited.retryAfterS);
+    requestsHeldUntil_ = std::chrono::steady_clock::now() + std::chrono::seconds (waitS);
+}
+
+// Waits until requestsHeldUntil_ (a monotonic clock: a system clock set back does not stretch it).
+// Only the plugin closing ends it early. queue() notifies this thread for every job, and that
+// signal stays set while the worker is busy: one wait() returned at once (the retry left about
+// 100 ms after the 429), and a job queued meanwhile cut it short too. False: the thread is to exit.
+bool Licensing::waitOutRateLimit()
+{
+    while (! threadShouldExit())
+    {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds> (requestsHeldUntil_ - std::chrono::steady_clock::now()).count();
+        if (left <= 0) return true;
+        wait (static_cast<int> (juce::jmin<juce::int64> (left, 60000)));  // in slices: wait() takes an int
+    }
+    return false;
 }
 
 void Licensing::answerWithToken (const ServiceAnswer& answer, const juce::String& licenseKey, const juce::String& nonce)

@@ -57,6 +57,8 @@ private:
     void queue (Job job, const juce::String& licenseKey);
     void runJob (Job job, juce::String licenseKey);
     ServiceAnswer call (const juce::String& action, const juce::var& body);
+    void holdRequestsAfter (const ServiceAnswer& rateLimited);
+    bool waitOutRateLimit();
     void answerWithToken (const ServiceAnswer& answer, const juce::String& licenseKey, const juce::String& nonce);
     void offline (const juce::String& licenseKey, const juce::String& why);
     void refuse (LicenseStatus status, const juce::String& licenseKey, const juce::String& code, const juce::String& message);
@@ -90,6 +92,7 @@ private:
     juce::String pendingKey_;
     juce::Time nextCheck_;
     juce::String instanceId_;  // worker thread only
+    std::chrono::steady_clock::time_point requestsHeldUntil_ {};  // worker thread only: a 429's Retry-After
 
     JUCE_DECLARE_NON_COPYABLE_WITH_LEAK_DETECTOR (Licensing)
 };
