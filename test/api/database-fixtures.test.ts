@@ -81,6 +81,7 @@ describe('databases written by earlier builds', () => {
       copyFileSync(join(source, 'emulator.db'), databasePath)
       copyFileSync(join(source, 'emulator.db.runtime-key'), `${databasePath}.runtime-key`)
       const before = rowCounts(databasePath)
+      const version = withReadOnlyDatabase(databasePath, (db) => db.pragma('user_version', { simple: true })) as number
 
       const emu = await startEmulator({
         databasePath,
@@ -130,18 +131,20 @@ describe('databases written by earlier builds', () => {
           )
           expect(claimed).toBe(manifest.customerId)
         }
-        // The unclaimed reseller order is listed as pending; its token was kept only as a hash then, so no link.
+        // The unclaimed reseller order is listed as pending. Before migration 11 its token was kept
+        // only as a hash, so no link; from it on, sealed: the link is the one issued then.
         if (manifest.pendingOrderId) {
           const listed = await emu.control('GET', '/reseller-orders')
           expect(listed.status, listed.text).toBe(200)
           expect(listed.body.orders).toEqual([
             expect.objectContaining({
               order: expect.objectContaining({ id: manifest.pendingOrderId }),
-              claimToken: null,
-              claimUrl: null,
-              unrecoverableReason: 'not-kept'
+              ...(version >= 11
+                ? { claimToken: expect.stringMatching(/^clm_/) }
+                : { claimToken: null, claimUrl: null, unrecoverableReason: 'not-kept' })
             })
           ])
+          if (version >= 11) expect(sha256(listed.body.orders[0].claimToken)).toBe(manifest.pendingClaimTokenSha256)
           const hash = withReadOnlyDatabase(databasePath, (db) =>
             db
               .prepare('SELECT i.claim_token_hash FROM order_items i WHERE i.order_id = ?')

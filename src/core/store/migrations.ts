@@ -358,6 +358,16 @@ export const migrations: readonly Migration[] = [
     sql: `
       ALTER TABLE order_items ADD COLUMN sealed_claim_token TEXT;
     `
+  },
+  {
+    version: 12,
+    name: 'recordings count the exchanges they lost',
+    // Exchanges observed while storage refused writes are kept in memory and written later; those
+    // over the memory bound, or still waiting when the emulator stopped, are counted here
+    // (docs/upstream.md). Recordings from before lost none this way.
+    sql: `
+      ALTER TABLE recordings ADD COLUMN lost INTEGER NOT NULL DEFAULT 0;
+    `
   }
 ]
 
