@@ -61,6 +61,11 @@ export interface RecordingDocument {
   fingerprints: { algorithm: typeof FINGERPRINT_ALGORITHM; salt: string }
   /** Exchanges left out because, fingerprinted, they still held a value with a secret's shape. */
   refused: number
+  /**
+   * Exchanges observed while storage refused writes that could not be kept (over the memory bound,
+   * or still waiting when the emulator stopped). Always written now; absent in older documents.
+   */
+  lost?: number
   exchanges: RecordedExchange[]
 }
 

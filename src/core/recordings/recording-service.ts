@@ -5,16 +5,21 @@ import type { Store } from '../store/store'
 import type { ForwardedExchange, ForwardedExchangeObserver } from '../upstream/forwarded-exchange'
 import { createFingerprinter, newFingerprintSalt } from './fingerprints'
 import type { Fingerprinter, FingerprintRules } from './fingerprints'
+import { lostExchangesFileFor } from './lost-exchanges-file'
 import { toRecordedExchange } from './recorded-exchange'
 import { FINGERPRINT_ALGORITHM, RECORDING_FORMAT, RECORDING_VERSION } from './recording-format'
 import type { RecordedExchange, RecordingDocument, RecordingSummary } from './recording-format'
 import { createRecordingRepository } from './recording-repository'
 import type { RecordingRow } from './recording-repository'
+import { createRecordingWriter } from './recording-writer'
+import type { RecordingQueueLimits, RecordingStopReport, RecordingWriteNotice } from './recording-writer'
 import { firstSecretIn } from './secret-guard'
 
 export interface RecordingServiceOptions {
   store: Store
   clock: Clock
+  /** What may wait in memory while storage refuses writes (default DEFAULT_QUEUE_LIMITS). */
+  queueLimits?: RecordingQueueLimits | undefined
 }
 
 /** What the server knows and the core does not: the credential header names in force, and the admin token. */
@@ -26,7 +31,10 @@ export interface RecordingProtection {
 }
 
 export interface RecordingService extends ForwardedExchangeObserver {
-  /** Keeps the exchange while a recording runs. */
+  /**
+   * Keeps the exchange while a recording runs: written at once, or, while storage refuses writes,
+   * kept in memory (bounded) and written in order once it takes them (./recording-writer.ts).
+   */
   observe(exchange: ForwardedExchange): void
   /** Set by the server before the first exchange is observed. */
   protect(protection: RecordingProtection): void
@@ -40,6 +48,10 @@ export interface RecordingService extends ForwardedExchangeObserver {
   fingerprinterFor(salt: string): Fingerprinter
   /** Where a document still holds a secret's shape (the JSON path), or null. */
   firstSecretIn(document: unknown): string | null
+  /** What the writer has to say (storage refusing writes, and taking them again): for the server's log. */
+  onNotice(listener: (notice: RecordingWriteNotice) => void): () => void
+  /** Writes what waits, or counts it as lost; called when the server closes, before the store. */
+  close(): Promise<RecordingStopReport>
 }
 
 /** A URL without user info: a recording names where it was made, never with what password. */
@@ -56,32 +68,69 @@ function withoutUserInfo(url: string | null): string | null {
 }
 
 export function createRecordingService(options: RecordingServiceOptions): RecordingService {
-  const repository = createRecordingRepository(options.store)
-  const { clock } = options
+  const { store, clock } = options
+  const repository = createRecordingRepository(store)
+  const writer = createRecordingWriter({
+    store,
+    repository,
+    lostFile: lostExchangesFileFor(store.path),
+    limits: options.queueLimits
+  })
   let protection: RecordingProtection = {
     fingerprintRules: () => ({ credentialHeaders: new Set() }),
     secretLiterals: []
   }
 
-  const summaryOf = (id: string): RecordingSummary => {
-    const summary = repository.list().find((item) => item.id === id)
-    if (!summary) throw notFound(id)
-    return summary
-  }
   const rowOf = (id: string): RecordingRow => {
     const row = repository.find(id)
     if (!row) throw notFound(id)
     return row
   }
+  /** A summary with what still waits in memory counted in: what the recording holds once written. */
+  const withWaiting = (summary: RecordingSummary): RecordingSummary => {
+    const waiting = writer.countWaiting(summary.id)
+    return {
+      ...summary,
+      exchanges: summary.exchanges + waiting.exchanges,
+      refused: summary.refused + waiting.refused,
+      lost: summary.lost + waiting.lost
+    }
+  }
+  const summaryOf = (id: string): RecordingSummary => {
+    const summary = repository.list().find((item) => item.id === id)
+    if (!summary) throw notFound(id)
+    return withWaiting(summary)
+  }
 
-  // The running recording, read once per exchange from the store.
-  let cached: { id: string; seq: number; salt: string } | null = null
+  /**
+   * The running recording, kept here so that a forwarded call with none running costs no query.
+   * Only this service writes the recordings table: start, stop and remove set it; a reset, a
+   * preset or a scenario import leave recordings alone (DATA_TABLES holds neither table).
+   * `undefined`: not known (at creation, or after a write failed for another reason than storage).
+   */
+  let running: { id: string; salt: string; nextSeq: number } | null | undefined
+  const runningRecording = () => {
+    if (running !== undefined) return running
+    const row = repository.running()
+    running = row
+      ? {
+          id: row.id,
+          salt: row.salt,
+          // Exchanges still waiting in memory have their places already.
+          nextSeq: Math.max(repository.nextSeq(row.id), writer.lastSeqWaiting(row.id) + 1)
+        }
+      : null
+    return running
+  }
+  runningRecording()
+  writer.onNotice((notice) => {
+    if (notice.kind === 'error') running = undefined
+  })
   const fingerprinterFor = (salt: string) => createFingerprinter(salt, protection.fingerprintRules())
 
   return {
     protect(given) {
       protection = given
-      cached = null
     },
     start({ name, upstreamUrl }) {
       // The name travels with the document: a key or token typed into it would ship with it.
@@ -96,31 +145,35 @@ export function createRecordingService(options: RecordingServiceOptions): Record
       }
       const now = clock.nowIso()
       const id = newId('rec')
-      options.store.transaction(() => {
-        const running = repository.running()
-        if (running) repository.stop(running.id, now)
+      const salt = newFingerprintSalt()
+      store.transaction(() => {
+        const current = repository.running()
+        if (current) repository.stop(current.id, now)
         repository.insert({
           id,
           name: name?.trim() || `Recording ${now.slice(0, 19).replace('T', ' ')}`,
-          salt: newFingerprintSalt(),
+          salt,
           upstreamUrl: withoutUserInfo(upstreamUrl),
           startedAt: now,
           stoppedAt: null,
-          refused: 0
+          refused: 0,
+          lost: 0
         })
       })
-      cached = null
+      running = { id, salt, nextSeq: 1 }
       return summaryOf(id)
     },
     stop(id) {
       rowOf(id)
-      repository.stop(id, clock.nowIso())
-      cached = null
+      // Exchanges still waiting in memory were observed while it ran: they are written to it later.
+      store.transaction(() => repository.stop(id, clock.nowIso()))
+      if (running?.id === id) running = null
       return summaryOf(id)
     },
-    list: () => repository.list(),
+    list: () => repository.list().map(withWaiting),
     document(id) {
       const row = rowOf(id)
+      const waiting = writer.waitingFor(id)
       const document: RecordingDocument = {
         format: RECORDING_FORMAT,
         version: RECORDING_VERSION,
@@ -130,38 +183,40 @@ export function createRecordingService(options: RecordingServiceOptions): Record
         stoppedAt: row.stoppedAt,
         upstreamUrl: row.upstreamUrl,
         fingerprints: { algorithm: FINGERPRINT_ALGORITHM, salt: row.salt },
-        refused: row.refused,
-        exchanges: repository.exchangesOf(id)
+        refused: row.refused + waiting.refused,
+        lost: row.lost + waiting.lost,
+        // Written ones first: whatever waits in memory was observed after them.
+        exchanges: [...repository.exchangesOf(id), ...waiting.exchanges]
       }
-      // Every exchange was checked when written; the whole is checked again before it leaves.
+      // Every exchange was checked when observed; the whole is checked again before it leaves.
       const where = firstSecretIn(document, protection.secretLiterals)
       if (where !== null) throw new Error(`recording ${id} holds a value with a secret's shape at ${where}`)
       return document
     },
     remove(id) {
-      if (!repository.remove(id)) throw notFound(id)
-      if (cached?.id === id) cached = null
+      if (!store.transaction(() => repository.remove(id))) throw notFound(id)
+      writer.forget(id)
+      if (running?.id === id) running = null
     },
     fingerprinterFor,
     firstSecretIn: (document) => firstSecretIn(document, protection.secretLiterals),
     observe(exchange: ForwardedExchange) {
-      const running = repository.running()
-      if (!running) return
-      if (cached?.id !== running.id) {
-        cached = { id: running.id, seq: repository.nextSeq(running.id), salt: running.salt }
-      }
+      const recording = runningRecording()
+      if (!recording) return
       // One fingerprinter per exchange: it knows this request's credentials, to replace wherever they are echoed.
-      const fingerprints = createFingerprinter(cached.salt, protection.fingerprintRules(), exchange.requestHeaders)
-      const recorded = withStreamedDigests(toRecordedExchange(exchange, cached.seq, fingerprints), exchange)
+      const fingerprints = createFingerprinter(recording.salt, protection.fingerprintRules(), exchange.requestHeaders)
+      const recorded = withStreamedDigests(toRecordedExchange(exchange, recording.nextSeq, fingerprints), exchange)
       // Refused when written, not shipped: an exchange that still holds a secret's shape, or one of
       // its request's credentials in a form the fingerprinting missed, is left out and counted.
       if (firstSecretIn(recorded, [...protection.secretLiterals, ...fingerprints.echoedValues]) !== null) {
-        repository.countRefused(running.id)
+        writer.refuse(recording.id)
         return
       }
-      repository.appendExchange(running.id, recorded)
-      cached.seq += 1
-    }
+      // A lost exchange (over the memory bound) takes no place: seq stays 1, 2, 3 ... as refused ones do.
+      if (writer.add(recording.id, recording.nextSeq, JSON.stringify(recorded))) recording.nextSeq += 1
+    },
+    onNotice: (listener) => writer.onNotice(listener),
+    close: () => writer.close()
   }
 }
 

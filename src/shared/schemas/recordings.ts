@@ -86,6 +86,14 @@ export const RecordingDocumentSchema = Type.Object(
       minimum: 0,
       description: "Exchanges left out because, fingerprinted, they still held a value with a secret's shape."
     }),
+    lost: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'Exchanges observed while storage refused writes (a full disk, a locked database) that could not be kept: ' +
+          'more than memory holds, or still waiting when the emulator stopped. Absent in documents made before it was counted.'
+      })
+    ),
     exchanges: Type.Array(RecordedExchangeSchema, { description: 'In the order they happened.' })
   },
   { additionalProperties: false, title: 'Plugin License Emulator recording' }
@@ -108,7 +116,8 @@ export const RecordingSummarySchema = Type.Object({
   stoppedAt: Nullable(Timestamp),
   upstreamUrl: Nullable(Type.String()),
   exchanges: Type.Integer({ minimum: 0 }),
-  refused: Type.Integer({ minimum: 0 })
+  refused: Type.Integer({ minimum: 0 }),
+  lost: Type.Integer({ minimum: 0 })
 })
 
 export const RecordingStartBody = Type.Object(
