@@ -17,6 +17,7 @@ import type { RecordingSummary } from '../../stores/recordings'
 import { failedWithoutData } from '../../stores/resource'
 import { toast } from '../../stores/toasts'
 import { useUpstream } from '../../stores/upstream'
+import { leftOutNote } from './left-out'
 
 /**
  * Recordings (docs/upstream.md, "Record, replay, reproduce"): record what the real platform
@@ -263,12 +264,15 @@ function RecordingList() {
       header: 'Exchanges',
       width: '7rem',
       align: 'right',
-      render: (row) => (
-        <span title={row.refused > 0 ? `${row.refused} left out: they still held a secret's shape` : undefined}>
-          {row.exchanges}
-          {row.refused > 0 ? ` (+${row.refused} refused)` : ''}
-        </span>
-      ),
+      render: (row) => {
+        const note = leftOutNote(row)
+        return (
+          <span title={note.title}>
+            {row.exchanges}
+            {note.suffix}
+          </span>
+        )
+      },
       sortValue: (row) => row.exchanges
     },
     {
