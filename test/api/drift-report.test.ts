@@ -185,6 +185,10 @@ describe('a drifting upstream (the mutating double in front of a second emulator
     ]
     expect(canaries.length).toBeGreaterThan(4)
     for (const text of seenTexts) for (const canary of canaries) expect(text).not.toContain(canary)
+    // What the request sent as a credential is hidden whole where echoed, not previewed by its shape.
+    const secret = credential.pluginSecret
+    expect(seenTexts.join('\n')).toContain('"echoed":"[hidden]"')
+    for (const text of seenTexts) expect(text).not.toContain(`${secret.slice(0, 8)}...${secret.slice(-4)}`)
   })
 
   it('fetched the upstream JWKS through the forwarding connection, once per new kid', () => {

@@ -260,7 +260,9 @@ function present(
   exchange: ForwardedExchange,
   secrets: readonly string[]
 ): ExchangeDrift['findings'][number] {
-  const hide = (text: string) => hideValues(redactText(text), secrets)
+  // What the request sent as a credential first, whole: previewed by its shape first, it would no
+  // longer be found, and its preview would show (docs/upstream.md says hidden whole).
+  const hide = (text: string) => redactText(hideValues(text, secrets))
   return {
     kind: finding.kind,
     severity: driftSeverityOf(finding.kind, exchange.status),
@@ -271,18 +273,30 @@ function present(
     example: {
       requestId: exchange.requestId,
       status: exchange.status,
-      value: exampleOf(finding.value, finding.path, hide)
+      value: exampleOf(finding.value, finding.path, secrets)
     }
   }
 }
 
-function exampleOf(value: unknown, path: string, hide: (text: string) => string): unknown {
+function exampleOf(value: unknown, path: string, secrets: readonly string[]): unknown {
   if (value === undefined) return null
-  // The value is shown without its field: redacted under its field's name, so an opaque value of
-  // a secret-named field (`$.download_token`) is hidden as the inspector hides it.
+  // The request's own credentials are hidden whole first, as in `present`; then the value is
+  // shown without its field: redacted under its field's name, so an opaque value of a
+  // secret-named field (`$.download_token`) is hidden as the inspector hides it.
+  const unhidden = JSON.stringify(value) ?? 'null'
+  const hiddenText = hideValues(unhidden, secrets)
+  let withoutCredentials: unknown = value
+  if (hiddenText !== unhidden) {
+    try {
+      withoutCredentials = JSON.parse(hiddenText) as unknown
+    } catch {
+      // A credential spanning JSON's own syntax: the text, with it hidden, is the example.
+      withoutCredentials = hiddenText
+    }
+  }
   const field = /([^.[\]$]+)(?:\[\])*$/.exec(path)?.[1] ?? ''
-  const redacted = (redactJson({ [field]: value }) as Record<string, unknown>)[field]
-  const text = hide(JSON.stringify(redacted) ?? 'null')
+  const redacted = (redactJson({ [field]: withoutCredentials }) as Record<string, unknown>)[field]
+  const text = redactText(JSON.stringify(redacted) ?? 'null')
   if (text.length > MAX_EXAMPLE_CHARS) return `${text.slice(0, MAX_EXAMPLE_CHARS)}...`
   try {
     return JSON.parse(text) as unknown
