@@ -162,6 +162,26 @@ describe('another process holds the write lock', () => {
     expect((await newCustomer(emu)).status).toBe(201)
   })
 
+  it('changes to what the server holds in memory only (faults, clock, upstream, replay, drift) never wait for the lock', async () => {
+    const dir = makeTempDir('busy-memory')
+    cleanups.push(dir.remove)
+    const databasePath = join(dir.path, 'emulator.db')
+    // No wait at all: a request that waited for the lock would answer STORAGE_BUSY.
+    const emu = await emulatorAt(databasePath, undefined, 0)
+    await lockHolder(databasePath)
+    expectError(await newCustomer(emu), 503, 'STORAGE_BUSY')
+    const changes = [
+      await emu.control('PUT', '/faults', { rules: [{ route: '/api/**', kind: 'latency', ms: 1 }] }),
+      await emu.control('DELETE', '/faults'),
+      await emu.control('PUT', '/clock', { advanceS: 3600 }),
+      await emu.control('PUT', '/upstream', { url: null }),
+      await emu.control('PUT', '/replay', { recording: null }),
+      await emu.control('DELETE', '/drift')
+    ]
+    for (const answer of changes) expect(answer.status, answer.text).toBe(200)
+    expect((await emu.control('GET', '/clock')).body.offsetS).toBe(3600)
+  })
+
   it('serve --storage-busy-timeout-ms sets the wait: 0 answers STORAGE_BUSY at once, naming the wait', async () => {
     const dir = makeTempDir('busy-cli')
     cleanups.push(dir.remove)

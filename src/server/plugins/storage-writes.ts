@@ -6,8 +6,10 @@ declare module 'fastify' {
      * 'grouped': the route reads and writes through the store's group commit, which waits for
      * another process's write lock itself (or, for a read's stamp, does without it): no wait here.
      * 'reads': a POST (for its large body) that writes nothing, such as a preview: no wait either.
+     * 'memory': a change to what the server holds in memory only (fault rules, the clock, the
+     * upstream, a replay, the drift report): nothing to wait for while another program holds the lock.
      */
-    storage?: 'grouped' | 'reads'
+    storage?: 'grouped' | 'reads' | 'memory'
   }
 }
 

@@ -24,7 +24,7 @@ export const clockControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/clock',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'memory' },
       schema: {
         tags: ['Emulator'],
         summary:

@@ -63,7 +63,7 @@ export const driftControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/drift',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'memory' },
       schema: {
         tags,
         summary: 'Clear the drift report',

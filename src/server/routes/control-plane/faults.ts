@@ -17,7 +17,7 @@ export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/faults',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'memory' },
       schema: {
         tags,
         summary: 'Replace every fault rule (all or nothing)',
@@ -48,7 +48,7 @@ export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/faults',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'memory' },
       schema: {
         tags,
         summary: 'Remove every fault rule',
@@ -65,7 +65,7 @@ export const faultControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/faults/:id',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'memory' },
       schema: {
         tags,
         summary: 'Remove one fault rule (404 FAULT_RULE_NOT_FOUND when no rule has that id)',

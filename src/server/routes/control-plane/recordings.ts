@@ -107,7 +107,7 @@ export const recordingControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
   app.post(
     '/recordings/:id/scenario',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'reads' },
       schema: {
         tags,
         summary: 'Make a scenario document from what a recording reveals',
@@ -143,7 +143,7 @@ export const recordingControlRoutes: FastifyPluginAsyncTypebox = async (app) => 
   app.put(
     '/replay',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'memory' },
       bodyLimit: REPLAY_BODY_LIMIT,
       schema: {
         tags,

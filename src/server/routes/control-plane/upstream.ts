@@ -27,7 +27,7 @@ export const upstreamControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/upstream',
     {
-      config: { tokens: ADMIN_TOKEN },
+      config: { tokens: ADMIN_TOKEN, storage: 'memory' },
       schema: {
         tags,
         summary: 'Forward the service API to the real platform, or stop (url null)',
