@@ -35,7 +35,7 @@ describe('an https upstream URL on a plain HTTP port', () => {
         code: 'EPROTO'
       })
     })
-    const failure = upstreamFailureOf(error, '127.0.0.1:8080')
+    const failure = upstreamFailureOf(error, 'https://127.0.0.1:8080')
     expect(failure).toMatchObject({ code: 'UPSTREAM_UNREACHABLE', reason: 'TLS' })
     expect(failure.message).toContain('does not speak TLS')
   })

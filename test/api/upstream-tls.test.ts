@@ -66,6 +66,16 @@ describe('forwarding to an https upstream', () => {
     })
   })
 
+  it('an http:// URL on its port: the connection closed, with a hint to use https://', async () => {
+    await withEmulator({ upstream: { url: url.replace(/^https:/, 'http:') } }, async (proxy) => {
+      const response = await fetch(`${proxy.baseUrl}/api/library`)
+      expect(response.status).toBe(502)
+      const body = (await response.json()) as { message: string }
+      expect(body).toMatchObject({ ok: false, error: 'UPSTREAM_UNREACHABLE', reason: 'RESET' })
+      expect(body.message).toContain('If it serves HTTPS on that port, use an https:// URL.')
+    })
+  })
+
   it('accepts it once given as --upstream-ca', async () => {
     await withEmulator({ upstream: { url, ca: certificate } }, async (proxy) => {
       const response = await fetch(`${proxy.baseUrl}/api/library`)

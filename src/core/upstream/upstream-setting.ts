@@ -94,11 +94,6 @@ export function upstreamUrlOf(text: string): string {
   return `${url.protocol}//${url.host}${path}`
 }
 
-/** `api.example.com` (or `127.0.0.1:4748`): the upstream named in a few characters, for the status bar. */
-export function upstreamHostOf(url: string): string {
-  return new URL(url).host
-}
-
 function invalid(path: string, problem: string): never {
   throw new DomainError('VALIDATION_ERROR', `The upstream field "${path}" ${problem}.`, {
     details: { details: [{ location: 'body', path, problem }] }

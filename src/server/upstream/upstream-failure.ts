@@ -32,7 +32,9 @@ const NOT_TLS_MESSAGE = /wrong version number|packet length too long|unknown pro
  * undici's (or Node's) in `cause`, whose `code` says what happened. TLS failures carry OpenSSL's
  * codes (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, `ERR_SSL_...`).
  */
-export function upstreamFailureOf(error: unknown, upstreamHost: string): UpstreamFailure {
+export function upstreamFailureOf(error: unknown, upstreamUrl: string): UpstreamFailure {
+  const url = new URL(upstreamUrl)
+  const upstreamHost = url.host
   const codes = codesOf(error)
   const named = (set: Set<string>) => codes.some((code) => set.has(code))
   if (named(TIMEOUT_CODES) || codes.includes('FST_REPLY_FROM_GATEWAY_TIMEOUT')) {
@@ -57,7 +59,10 @@ export function upstreamFailureOf(error: unknown, upstreamHost: string): Upstrea
   if (codes.some(isTlsCode)) {
     return unreachable('TLS', `The upstream ${upstreamHost}'s TLS certificate was not accepted (see --upstream-ca).`)
   }
-  return unreachable('RESET', `The connection to the upstream ${upstreamHost} was closed before it answered.`)
+  // A TLS server that reads plain HTTP (an http:// URL on an HTTPS port) closes without a word,
+  // like a server that failed: only a hint can say which.
+  const hint = url.protocol === 'http:' ? ' If it serves HTTPS on that port, use an https:// URL.' : ''
+  return unreachable('RESET', `The connection to the upstream ${upstreamHost} was closed before it answered.${hint}`)
 }
 
 function unreachable(reason: UnreachableReason, message: string): UpstreamFailure {

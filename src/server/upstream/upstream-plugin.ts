@@ -8,7 +8,7 @@ import fp from 'fastify-plugin'
 import { Agent } from 'undici'
 
 import type { ForwardedExchange, ForwardedExchangeObserver } from '../../core/upstream/forwarded-exchange'
-import { createUpstreamSettings, upstreamHostOf } from '../../core/upstream/upstream-setting'
+import { createUpstreamSettings } from '../../core/upstream/upstream-setting'
 import type { UpstreamSettings } from '../../core/upstream/upstream-setting'
 import { SOURCE_HEADER as CLIENT_HEADER } from '../../shared/contract/inspector'
 import { isServiceRequest } from '../inspector/surfaces'
@@ -234,7 +234,6 @@ export const upstreamForwarding = fp(
       if (route === null || reply.sent) return
       const started = performance.now()
       const startedAt = new Date().toISOString()
-      const host = upstreamHostOf(route.url)
       const pathOnly = request.url.split('?')[0] ?? request.url
       const queryAt = request.url.indexOf('?')
       const rawQuery = queryAt < 0 ? '' : request.url.slice(queryAt + 1)
@@ -274,7 +273,7 @@ export const upstreamForwarding = fp(
           return out
         },
         onError: (errorReply, { error }) => {
-          const failure = upstreamFailureOf(error, host)
+          const failure = upstreamFailureOf(error, route.url)
           route.answer = null
           // No upstream answer: an `after` rule had nothing to act on (it keeps its use).
           releaseAfterFault(request)
