@@ -326,7 +326,7 @@ describe('the database file is deleted under a running server', () => {
       await new Promise((resolve) => setTimeout(resolve, 50))
       storage = (await health(emu)).body.storage
     }
-    expect(storage).toMatchObject({ writable: false, error: 'STORAGE_READ_ONLY' })
+    expect(storage).toMatchObject({ writable: false, error: 'STORAGE_READ_ONLY', restartNeeded: true })
     expect(storage.message).toContain(`${databasePath} was deleted or replaced`)
 
     // A write would go to a file no longer there: refused, saying why.

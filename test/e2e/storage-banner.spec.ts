@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 import { expect, test } from './fixtures'
@@ -53,4 +54,23 @@ test('a banner says while writes fail for storage, and clears after the next sav
   await expect(again).toBeHidden()
   await expect(page.getByTestId('storage-banner')).toHaveCount(0)
   await expect(firstRun).toContainText('Acting as My Studio')
+})
+
+// The database file deleted while the emulator runs (a QA engineer "resetting" by hand): writes
+// would be lost at exit, so they are refused, and only a restart ends it. The banner says so, with
+// no "Try again" that could not help.
+test('a deleted database: the banner says to export and restart, and offers no Try again', async ({
+  page,
+  emulator
+}) => {
+  await page.goto(emulator.adminUrl)
+  await expect(page.getByTestId('first-run').getByRole('button', { name: 'Create developer' })).toBeEnabled()
+  rmSync(join(emulator.dataDir, 'emulator.db'))
+  const banner = page.getByTestId('storage-banner')
+  await expect(banner).toBeVisible({ timeout: 15_000 })
+  await expect(banner).toContainText(
+    'emulator.db was deleted or replaced: export what it holds, then restart the emulator.'
+  )
+  await expect(banner).toContainText('Reads still work until the emulator stops.')
+  await expect(banner.getByRole('button', { name: 'Try again' })).toHaveCount(0)
 })

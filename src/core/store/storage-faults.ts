@@ -44,7 +44,7 @@ export function storageMessage(code: StorageFaultCode, databasePath: string, bus
 
 /** Why every write fails once the file at the database's path is no longer the one open (./database-file-watch.ts). */
 export function databaseGoneMessage(databasePath: string): string {
-  return `${databasePath} was deleted or replaced while the emulator ran: writes are refused, as they would go to a file no longer there and be lost when it stops. What it held still answers until then: export it (GET /_emulator/state, or Export state on the Scenarios screen) if you need it, then restart the emulator to open the file at that path.`
+  return `${databasePath} was deleted or replaced while the emulator ran: writes are refused, as they would go to a file no longer there and be lost when it stops. What it held still answers until then: export it (GET /_emulator/state, or Export state on the Scenarios & settings screen) if you need it, then restart the emulator to open the file at that path.`
 }
 
 /** An episode of writes failing for storage: since when, and why. */
@@ -53,6 +53,8 @@ export interface StorageFault {
   message: string
   /** ISO time (system clock) of the first failure of the episode. */
   since: string
+  /** Only a restart ends it: the database file was deleted or replaced while the emulator ran. */
+  restartNeeded?: true
 }
 
 /**
@@ -63,7 +65,7 @@ export interface StorageFault {
 export interface StorageHealth {
   current(): StorageFault | null
   /** A write failed for storage; `message` when the code's own does not say why (a deleted database). */
-  failed(code: StorageFaultCode, message?: string): void
+  failed(code: StorageFaultCode, message?: string, options?: { restartNeeded?: boolean }): void
   succeeded(): void
   onChange(listener: (fault: StorageFault | null, ended: StorageFault | null) => void): () => void
 }
@@ -82,10 +84,15 @@ export function createStorageHealth(databasePath: string, busyTimeoutMs: number)
   }
   return {
     current: () => fault,
-    failed(code, message = storageMessage(code, databasePath, busyTimeoutMs)) {
+    failed(code, message = storageMessage(code, databasePath, busyTimeoutMs), options = {}) {
       if (fault?.code === code && fault.message === message) return
       const ended = fault
-      fault = { code, message, since: new Date().toISOString() }
+      fault = {
+        code,
+        message,
+        since: new Date().toISOString(),
+        ...(options.restartNeeded ? { restartNeeded: true } : {})
+      }
       tell(ended)
     },
     succeeded() {

@@ -166,7 +166,7 @@ export function openStore(options: StoreOptions): Store {
           goneMessage = databaseGoneMessage(options.path)
           db.pragma('query_only = ON')
           // Said at once (the health banner, serve's log), not at the next write.
-          health.failed('STORAGE_READ_ONLY', goneMessage)
+          health.failed('STORAGE_READ_ONLY', goneMessage, { restartNeeded: true })
         })
   const rollbackListeners = new Set<() => void>()
   const rolledBack = () => {

@@ -13,7 +13,12 @@ export const StorageStateSchema = Type.Object({
     Type.Union([Type.Literal('STORAGE_FULL'), Type.Literal('STORAGE_READ_ONLY'), Type.Literal('STORAGE_BUSY')])
   ),
   message: Type.Optional(Type.String()),
-  since: Type.Optional(Type.String({ format: 'date-time' }))
+  since: Type.Optional(Type.String({ format: 'date-time' })),
+  restartNeeded: Type.Optional(
+    Type.Literal(true, {
+      description: 'Only a restart ends it: the database file was deleted or replaced while the emulator ran.'
+    })
+  )
 })
 
 export const HealthResponse = Type.Object({

@@ -19,6 +19,7 @@ function fileNameIn(message: string): string {
 
 function headline(state: StorageState): string {
   const file = fileNameIn(state.message ?? '')
+  if (state.restartNeeded) return `${file} was deleted or replaced: export what it holds, then restart the emulator.`
   switch (state.error) {
     case 'STORAGE_FULL':
       return `The disk holding ${file} is full: free space, then Try again.`
@@ -70,19 +71,24 @@ export function StorageBanner() {
             Writes fail since <time dateTime={state.since}>{formatTimeOfDay(state.since)}</time>.{' '}
           </>
         ) : null}
-        <span className="mono">{state.message}</span> Reads still work; this clears after the next change that is saved.
+        <span className="mono">{state.message}</span>{' '}
+        {state.restartNeeded
+          ? 'Reads still work until the emulator stops.'
+          : 'Reads still work; this clears after the next change that is saved.'}
       </p>
-      <Button
-        size="sm"
-        icon="refresh"
-        busy={checking}
-        onClick={() => {
-          setChecking(true)
-          void check().finally(() => setChecking(false))
-        }}
-      >
-        Try again
-      </Button>
+      {state.restartNeeded ? null : (
+        <Button
+          size="sm"
+          icon="refresh"
+          busy={checking}
+          onClick={() => {
+            setChecking(true)
+            void check().finally(() => setChecking(false))
+          }}
+        >
+          Try again
+        </Button>
+      )}
     </div>
   )
 }

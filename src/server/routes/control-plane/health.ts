@@ -9,7 +9,13 @@ import { NO_TOKEN } from '../../auth/route-tokens'
 function storageState(fault: StorageFault | null): Static<typeof StorageStateSchema> {
   return fault === null
     ? { writable: true }
-    : { writable: false, error: fault.code, message: fault.message, since: fault.since }
+    : {
+        writable: false,
+        error: fault.code,
+        message: fault.message,
+        since: fault.since,
+        ...(fault.restartNeeded ? { restartNeeded: true as const } : {})
+      }
 }
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
