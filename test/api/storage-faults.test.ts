@@ -322,7 +322,7 @@ describe('the database file is deleted under a running server', () => {
     rmSync(databasePath)
     // The path is looked at once a second: no write is needed for health to say it.
     let storage = (await health(emu)).body.storage
-    for (let i = 0; i < 100 && storage.writable; i++) {
+    for (let i = 0; i < 300 && storage.writable; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50))
       storage = (await health(emu)).body.storage
     }
