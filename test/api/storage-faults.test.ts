@@ -327,12 +327,12 @@ describe('the database file is deleted under a running server', () => {
       storage = (await health(emu)).body.storage
     }
     expect(storage).toMatchObject({ writable: false, error: 'STORAGE_READ_ONLY', restartNeeded: true })
-    expect(storage.message).toContain(`${databasePath} was deleted or replaced`)
+    expect(storage.message).toContain(`${databasePath} was deleted, moved or replaced`)
 
     // A write would go to a file no longer there: refused, saying why.
     const refused = await newCustomer(emu)
     expectError(refused, 503, 'STORAGE_READ_ONLY')
-    expect(refused.body.message).toContain('was deleted or replaced')
+    expect(refused.body.message).toContain('was deleted, moved or replaced')
     expectError(await plugin.activate(licenseKey, 'second-machine'), 503, 'STORAGE_READ_ONLY')
     // What it held still answers, so it can be exported before a restart.
     const validated = await plugin.validate(licenseKey, 'studio-mac')

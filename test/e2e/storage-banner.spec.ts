@@ -69,7 +69,7 @@ test('a deleted database: the banner says to export and restart, and offers no T
   const banner = page.getByTestId('storage-banner')
   await expect(banner).toBeVisible({ timeout: 15_000 })
   await expect(banner).toContainText(
-    'emulator.db was deleted or replaced: export what it holds, then restart the emulator.'
+    'emulator.db was deleted, moved or replaced: export what it holds, then restart the emulator.'
   )
   await expect(banner).toContainText('Reads still work until the emulator stops.')
   await expect(banner.getByRole('button', { name: 'Try again' })).toHaveCount(0)

@@ -9,8 +9,9 @@ export interface DatabaseFileWatch {
 
 /**
  * Calls `onGone` once if the file at `path` stops being the one opened: deleted (`rm emulator.db`
- * while the emulator runs) or replaced by another file. SQLite keeps writing the open file either
- * way, and on a POSIX system a deleted one is gone, with every write since, when the process ends.
+ * while the emulator runs), moved, or replaced by another file. SQLite keeps writing the open file
+ * either way, and on a POSIX system a deleted one is gone, with every write since, when the process
+ * ends (a moved one is not, but the path no longer names it: stopping writes is the safe side).
  * Nothing tells SQLite; only the path's device and inode say so.
  */
 export function watchDatabaseFile(path: string, onGone: () => void): DatabaseFileWatch {

@@ -44,7 +44,7 @@ export function storageMessage(code: StorageFaultCode, databasePath: string, bus
 
 /** Why every write fails once the file at the database's path is no longer the one open (./database-file-watch.ts). */
 export function databaseGoneMessage(databasePath: string): string {
-  return `${databasePath} was deleted or replaced while the emulator ran: writes are refused, as they would go to a file no longer there and be lost when it stops. What it held still answers until then: export it (GET /_emulator/state, or Export state on the Scenarios & settings screen) if you need it, then restart the emulator to open the file at that path.`
+  return `${databasePath} was deleted, moved or replaced while the emulator ran: writes are refused, as they would go to a file no longer at that path (and, if it was deleted, be lost when the emulator stops). What it held still answers until then: export it (GET /_emulator/state, or Export state on the Scenarios & settings screen) if you need it, then restart the emulator to open the file at that path.`
 }
 
 /** An episode of writes failing for storage: since when, and why. */
@@ -53,7 +53,7 @@ export interface StorageFault {
   message: string
   /** ISO time (system clock) of the first failure of the episode. */
   since: string
-  /** Only a restart ends it: the database file was deleted or replaced while the emulator ran. */
+  /** Only a restart ends it: the database file was deleted, moved or replaced while the emulator ran. */
   restartNeeded?: true
 }
 

@@ -152,7 +152,7 @@ export function openStore(options: StoreOptions): Store {
   void checkpointer?.ready.then((running) => {
     if (running && !closed) db.pragma('wal_autocheckpoint = 0')
   })
-  // Set once the file at the path is no longer the one open (deleted or replaced): the connection
+  // Set once the file at the path is no longer the one open (deleted, moved or replaced): the connection
   // turns query-only, so every write fails as on a read-only file, through the paths that handle one.
   let goneMessage: string | null = null
   const messageOf = (fault: StorageFaultCode) =>

@@ -16,7 +16,7 @@ export const StorageStateSchema = Type.Object({
   since: Type.Optional(Type.String({ format: 'date-time' })),
   restartNeeded: Type.Optional(
     Type.Literal(true, {
-      description: 'Only a restart ends it: the database file was deleted or replaced while the emulator ran.'
+      description: 'Only a restart ends it: the database file was deleted, moved or replaced while the emulator ran.'
     })
   )
 })

@@ -19,7 +19,8 @@ function fileNameIn(message: string): string {
 
 function headline(state: StorageState): string {
   const file = fileNameIn(state.message ?? '')
-  if (state.restartNeeded) return `${file} was deleted or replaced: export what it holds, then restart the emulator.`
+  if (state.restartNeeded)
+    return `${file} was deleted, moved or replaced: export what it holds, then restart the emulator.`
   switch (state.error) {
     case 'STORAGE_FULL':
       return `The disk holding ${file} is full: free space, then Try again.`
