@@ -21,6 +21,8 @@ export interface RecordingRepository {
   /** The recording still running, if any (at most one runs). */
   running(): RecordingRow | null
   stop(id: string, at: string): void
+  /** Names the upstream of a recording started while forwarding was off (a named one stays). */
+  nameUpstream(id: string, upstreamUrl: string): void
   /** Writes one exchange as the JSON text it was serialized to when observed. */
   appendExchange(id: string, seq: number, json: string): void
   /** Adds to the counts of exchanges left out (refused for a secret's shape, lost to storage). */
@@ -66,6 +68,7 @@ export function createRecordingRepository(store: Store): RecordingRepository {
   )
   const running = db.prepare('SELECT * FROM recordings WHERE stopped_at IS NULL ORDER BY started_at DESC LIMIT 1')
   const stop = db.prepare('UPDATE recordings SET stopped_at = ? WHERE id = ? AND stopped_at IS NULL')
+  const nameUpstream = db.prepare('UPDATE recordings SET upstream_url = ? WHERE id = ? AND upstream_url IS NULL')
   const append = db.prepare('INSERT INTO recording_exchanges (recording_id, seq, exchange) VALUES (?, ?, ?)')
   const counts = db.prepare('UPDATE recordings SET refused = refused + ?, lost = lost + ? WHERE id = ?')
   const exchanges = db.prepare('SELECT exchange FROM recording_exchanges WHERE recording_id = ? ORDER BY seq')
@@ -95,6 +98,7 @@ export function createRecordingRepository(store: Store): RecordingRepository {
       return row ? toRow(row) : null
     },
     stop: (id, at) => void stop.run(at, id),
+    nameUpstream: (id, upstreamUrl) => void nameUpstream.run(upstreamUrl, id),
     appendExchange: (id, seq, json) => void append.run(id, seq, json),
     addCounts: (id, added) => void counts.run(added.refused, added.lost, id),
     exchangesOf: (id) =>

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/clock'
 import { newId } from '../crypto/random'
-import { DomainError } from '../errors/domain-error'
+import { DomainError, isDomainError } from '../errors/domain-error'
 import type { Store } from '../store/store'
 import type { ForwardedExchange, ForwardedExchangeObserver } from '../upstream/forwarded-exchange'
 import { createFingerprinter, newFingerprintSalt } from './fingerprints'
@@ -108,7 +108,7 @@ export function createRecordingService(options: RecordingServiceOptions): Record
    * preset or a scenario import leave recordings alone (DATA_TABLES holds neither table).
    * `undefined`: not known (at creation, or after a write failed for another reason than storage).
    */
-  let running: { id: string; salt: string; nextSeq: number } | null | undefined
+  let running: { id: string; salt: string; nextSeq: number; upstreamNamed: boolean } | null | undefined
   const runningRecording = () => {
     if (running !== undefined) return running
     const row = repository.running()
@@ -116,6 +116,7 @@ export function createRecordingService(options: RecordingServiceOptions): Record
       ? {
           id: row.id,
           salt: row.salt,
+          upstreamNamed: row.upstreamUrl !== null,
           // Exchanges still waiting in memory have their places already.
           nextSeq: Math.max(repository.nextSeq(row.id), writer.lastSeqWaiting(row.id) + 1)
         }
@@ -127,6 +128,20 @@ export function createRecordingService(options: RecordingServiceOptions): Record
     if (notice.kind === 'error') running = undefined
   })
   const fingerprinterFor = (salt: string) => createFingerprinter(salt, protection.fingerprintRules())
+  /**
+   * A recording started while forwarding was off names no upstream: its first exchange's does, so
+   * the document says where it was made. While storage refuses the write, the next exchange tries again.
+   */
+  const nameUpstream = (recording: { id: string; upstreamNamed: boolean }, upstreamUrl: string) => {
+    const url = withoutUserInfo(upstreamUrl)
+    if (url === null) return
+    try {
+      store.transaction(() => repository.nameUpstream(recording.id, url), { background: true })
+      recording.upstreamNamed = true
+    } catch (error) {
+      if (!isDomainError(error) || !error.code.startsWith('STORAGE_')) throw error
+    }
+  }
 
   return {
     protect(given) {
@@ -160,7 +175,7 @@ export function createRecordingService(options: RecordingServiceOptions): Record
           lost: 0
         })
       })
-      running = { id, salt, nextSeq: 1 }
+      running = { id, salt, nextSeq: 1, upstreamNamed: upstreamUrl !== null }
       return summaryOf(id)
     },
     stop(id) {
@@ -203,6 +218,7 @@ export function createRecordingService(options: RecordingServiceOptions): Record
     observe(exchange: ForwardedExchange) {
       const recording = runningRecording()
       if (!recording) return
+      if (!recording.upstreamNamed) nameUpstream(recording, exchange.upstreamUrl)
       // One fingerprinter per exchange: it knows this request's credentials, to replace wherever they are echoed.
       const fingerprints = createFingerprinter(recording.salt, protection.fingerprintRules(), exchange.requestHeaders)
       const recorded = withStreamedDigests(toRecordedExchange(exchange, recording.nextSeq, fingerprints), exchange)
