@@ -34,8 +34,10 @@ export function lostExchangesFileFor(databasePath: string): LostExchangesFile | 
       } catch {
         return counts
       }
-      const lost = (parsed as { format?: unknown; lost?: unknown } | null)?.lost
-      if ((parsed as { format?: unknown }).format !== FORMAT || typeof lost !== 'object' || lost === null) return counts
+      // Anything but one of these files (a hand-edited `null`, a list) holds no counts.
+      if (typeof parsed !== 'object' || parsed === null) return counts
+      const { format, lost } = parsed as { format?: unknown; lost?: unknown }
+      if (format !== FORMAT || typeof lost !== 'object' || lost === null) return counts
       for (const [id, count] of Object.entries(lost)) {
         if (RECORDING_ID.test(id) && Number.isSafeInteger(count) && (count as number) > 0)
           counts.set(id, count as number)
