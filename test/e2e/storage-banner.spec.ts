@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 
-import { expect, test } from './fixtures'
+import { expect, startServe, test } from './fixtures'
 
 // docs/api.md section 1, "Storage faults": another program (a sqlite3 shell, as QA opens the
 // database in a viewer) holds the write lock. The UI keeps answering, a change the user makes is
@@ -58,19 +58,21 @@ test('a banner says while writes fail for storage, and clears after the next sav
 
 // The database file deleted while the emulator runs (a QA engineer "resetting" by hand): writes
 // would be lost at exit, so they are refused, and only a restart ends it. The banner says so, with
-// no "Try again" that could not help.
-test('a deleted database: the banner says to export and restart, and offers no Try again', async ({
-  page,
-  emulator
-}) => {
-  await page.goto(emulator.adminUrl)
-  await expect(page.getByTestId('first-run').getByRole('button', { name: 'Create developer' })).toBeEnabled()
-  rmSync(join(emulator.dataDir, 'emulator.db'))
-  const banner = page.getByTestId('storage-banner')
-  await expect(banner).toBeVisible({ timeout: 15_000 })
-  await expect(banner).toContainText(
-    'emulator.db was deleted, moved or replaced: export what it holds, then restart the emulator.'
-  )
-  await expect(banner).toContainText('Reads still work until the emulator stops.')
-  await expect(banner.getByRole('button', { name: 'Try again' })).toHaveCount(0)
+// no "Try again" that could not help. A `serve` of its own: the file's one is the next file's too.
+test('a deleted database: the banner says to export and restart, and offers no Try again', async ({ page }) => {
+  const { emulator, stop } = await startServe()
+  try {
+    await page.goto(emulator.adminUrl)
+    await expect(page.getByTestId('first-run').getByRole('button', { name: 'Create developer' })).toBeEnabled()
+    rmSync(join(emulator.dataDir, 'emulator.db'))
+    const banner = page.getByTestId('storage-banner')
+    await expect(banner).toBeVisible({ timeout: 15_000 })
+    await expect(banner).toContainText(
+      'emulator.db was deleted, moved or replaced: export what it holds, then restart the emulator.'
+    )
+    await expect(banner).toContainText('Reads still work until the emulator stops.')
+    await expect(banner.getByRole('button', { name: 'Try again' })).toHaveCount(0)
+  } finally {
+    await stop()
+  }
 })
