@@ -78,6 +78,20 @@ describe('an after rule with times, when the upstream gives no answer', () => {
     await expectRuleStillArmed()
   })
 
+  it('keeps its call, and its entry names no rule, when the client leaves before the upstream answers', async () => {
+    upstream.answer(() => {
+      // Holds the request: the client gives up first.
+    })
+    const leaving = new AbortController()
+    const call = fetch(`${proxy.baseUrl}/api/library`, { signal: leaving.signal }).catch(() => null)
+    await expect.poll(() => upstream.received.length).toBe(1)
+    leaving.abort()
+    expect(await call).toBeNull()
+    await expect.poll(async () => (await proxy.control('GET', '/requests?limit=1')).body.requests.length).toBe(1)
+    expect(await lastEntry()).toMatchObject({ fault: null })
+    expect(await rules()).toEqual([expect.objectContaining({ id: 'once-after', times: 1 })])
+  })
+
   it('keeps its call on a request the emulator answers itself', async () => {
     await proxy.control('PUT', '/faults', {
       rules: [{ id: 'once-after', route: '/api/**', kind: 'error', status: 500, stage: 'after', times: 1 }]

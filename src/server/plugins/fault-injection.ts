@@ -91,7 +91,10 @@ export const faultInjection = fp(
           return
         }
         request.fault = hit
-        reply.raw.once('close', () => {
+        // Given back before the inspector records the exchange, so its entry names no rule: when
+        // the emulator answers itself (onSend below), or the client leaves first (this listener
+        // runs before the recorder's).
+        reply.raw.prependOnceListener('close', () => {
           if (route.answer === null) releaseAfterFault(request)
         })
         return
@@ -126,6 +129,8 @@ export const faultInjection = fp(
         payload: unknown,
         done: (error: null, payload: unknown) => void
       ) => {
+        // An answer of the emulator's own with no upstream answer to act on (a replay): an `after` rule did not fire.
+        if (request.fault?.rule.stage === 'after' && request.upstreamRoute?.answer === null) releaseAfterFault(request)
         done(
           null,
           request.fault?.rule.kind === 'trickle' ? trickled(request.fault.delayMs, request, reply, payload) : payload
