@@ -110,6 +110,8 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
   let closed = false
   /** The current episode of refused writes: what it kept and lost, and whether it warned of the bound. */
   let episode: { written: number; lost: number; warnedLimit: boolean } | null = null
+  /** Exchanges written since the start (the exit report counts those of its last attempt). */
+  let writtenInAll = 0
   const listeners = new Set<(notice: RecordingWriteNotice) => void>()
 
   const tell = (notice: RecordingWriteNotice) => {
@@ -212,8 +214,20 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
         fileCountsWaiting = true
       }
     }
+    writtenInAll += slice.length
     if (episode) episode.written += slice.length
     return null
+  }
+
+  /** A file whose counts are written but which could not be removed then: removed now, or it would add them twice. */
+  function removeWrittenFile(): void {
+    if (!fileCountsWaiting || counts.size > 0) return
+    try {
+      lostFile?.remove()
+      fileCountsWaiting = false
+    } catch {
+      // Still refused: the next start adds its counts again, which only the file system can prevent.
+    }
   }
 
   function dropSlice(slice: Waiting[]): void {
@@ -322,8 +336,9 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
       closed = true
       cancelScheduled()
       unsubscribe()
+      removeWrittenFile()
       if (!somethingWaits()) return report
-      const before = queue.length
+      const before = writtenInAll
       if (writeSlice(EVERYTHING) === 'STORAGE_BUSY') {
         // Another program holds the write lock: wait for it as long as a request's write would.
         try {
@@ -333,7 +348,8 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
           // Still held after the busy timeout: what waits is lost, counted below.
         }
       }
-      report.written = before - queue.length
+      // Exchanges dropped for another reason than storage are counted as lost, not written.
+      report.written = writtenInAll - before
       if (!somethingWaits()) return report
       for (const item of queue) countLost(item.recordingId, 1)
       queue = []
