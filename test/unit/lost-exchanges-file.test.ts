@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
@@ -26,6 +26,14 @@ describe('the lost-exchanges file', () => {
       expect(fileWith(text).read()).toEqual(new Map())
     }
   )
+
+  it('does not make its folder again when it is gone (moved or deleted meanwhile)', () => {
+    const dir = makeTempDir('lost-file-gone')
+    const file = lostExchangesFileFor(join(dir.path, 'emulator.db'))
+    dir.remove()
+    expect(() => file?.write(new Map([['rec_A1', 1]]))).toThrow(/no longer exists/)
+    expect(existsSync(dir.path)).toBe(false)
+  })
 
   it('reads the counts it wrote, and only recording ids with positive counts', () => {
     const file = fileWith('')

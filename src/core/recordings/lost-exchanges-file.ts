@@ -1,4 +1,5 @@
-import { readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { dirname } from 'node:path'
 
 import { writeFileAtomic } from '../files/atomic-file'
 
@@ -45,6 +46,8 @@ export function lostExchangesFileFor(databasePath: string): LostExchangesFile | 
       return counts
     },
     write(counts) {
+      // Beside the database, or nowhere: a folder moved or deleted meanwhile is not made again.
+      if (!existsSync(dirname(path))) throw new Error(`${dirname(path)} no longer exists`)
       writeFileAtomic(path, `${JSON.stringify({ format: FORMAT, lost: Object.fromEntries(counts) }, null, 2)}\n`)
     },
     remove() {
