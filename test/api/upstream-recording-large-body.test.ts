@@ -168,7 +168,6 @@ describe('a recording keeps the real size and SHA-256 of a large forwarded body'
     }
     expect(received).toBe(piece.length * pieces)
     // Buffering the body anywhere would hold tens of MB by the last check; streaming holds a few chunks.
-    console.log("PEAKMB", (peak / 1048576).toFixed(1))
     expect(peak).toBeLessThan(24 * piece.length)
     const exchange = await recordedExchange()
     expect(exchange.response.body).toEqual({ kind: 'digest', bytes: piece.length * pieces, sha256: expected })
