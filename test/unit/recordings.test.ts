@@ -144,7 +144,7 @@ describe('recordings', () => {
     const replay = createReplay({
       document,
       settings: { strict: true, resign: false },
-      fingerprints: recordings.fingerprinterFor(document.fingerprints.salt),
+      fingerprintsFor: (headers) => recordings.fingerprinterFor(document.fingerprints.salt, headers),
       credentialHeaders: CREDENTIAL_HEADERS,
       clock: createClock(),
       signLicenseToken: async () => 'unused'
@@ -171,6 +171,45 @@ describe('recordings', () => {
     await expect(replay.answer(live(request, 'pk_AnotherKey00000000000001'))).rejects.toMatchObject({
       details: { differs: 'header.x-svc-plugin-key' }
     })
+  })
+
+  it('replays a request that repeats its own credential in its path and body, whatever its shape', async () => {
+    // A real platform's key need not look like pk_...: recording hid it wherever the request
+    // repeated it, by the header it came in; replay must hide it the same way to match.
+    const key = 'plain-key-without-a-shape-7'
+    const recordings = service()
+    const { id } = recordings.start({ upstreamUrl: null })
+    const request = {
+      method: 'POST',
+      path: `/api/keys/${key}/check`,
+      rawQuery: `echo=${key}`,
+      requestHeaders: { 'content-type': 'application/json', 'x-svc-app-id': 'app_1', 'x-svc-plugin-key': key },
+      requestBody: Buffer.from(JSON.stringify({ note: `sent ${key}` }))
+    }
+    recordings.observe(exchange({ ...request, answer: { ok: true, n: 1 } }))
+    const document: RecordingDocument = recordings.document(id)
+    expect(JSON.stringify(document)).not.toContain(key)
+    const replay = createReplay({
+      document,
+      settings: { strict: true, resign: false },
+      fingerprintsFor: (headers) => recordings.fingerprinterFor(document.fingerprints.salt, headers),
+      credentialHeaders: CREDENTIAL_HEADERS,
+      clock: createClock(),
+      signLicenseToken: async () => 'unused'
+    })
+    const answer = await replay.answer(request)
+    expect(JSON.parse(String(answer?.body)).n).toBe(1)
+    // Another key in the same places is another request.
+    const other = 'plain-key-without-a-shape-8'
+    await expect(
+      replay.answer({
+        ...request,
+        path: `/api/keys/${other}/check`,
+        rawQuery: `echo=${other}`,
+        requestHeaders: { ...request.requestHeaders, 'x-svc-plugin-key': other },
+        requestBody: Buffer.from(JSON.stringify({ note: `sent ${other}` }))
+      })
+    ).rejects.toMatchObject({ code: 'NO_RECORDED_MATCH', details: { differs: 'path' } })
   })
 
   it('ships the JSON Schema it writes by (resources/recording.schema.json), and its documents meet it', async () => {

@@ -44,8 +44,15 @@ export interface RecordingService extends ForwardedExchangeObserver {
   list(): RecordingSummary[]
   document(id: string): RecordingDocument
   remove(id: string): void
-  /** The fingerprinter of a recording's salt with the rules in force (replay and scenarios use it). */
-  fingerprinterFor(salt: string): Fingerprinter
+  /**
+   * The fingerprinter of a recording's salt with the rules in force (replay and scenarios use it);
+   * given a request's headers, it also replaces that request's credentials wherever they are echoed,
+   * as recording did.
+   */
+  fingerprinterFor(
+    salt: string,
+    echoesOf?: Readonly<Record<string, string | readonly string[] | undefined>>
+  ): Fingerprinter
   /** Where a document still holds a secret's shape (the JSON path), or null. */
   firstSecretIn(document: unknown): string | null
   /** What the writer has to say (storage refusing writes, and taking them again): for the server's log. */
@@ -127,7 +134,10 @@ export function createRecordingService(options: RecordingServiceOptions): Record
   writer.onNotice((notice) => {
     if (notice.kind === 'error') running = undefined
   })
-  const fingerprinterFor = (salt: string) => createFingerprinter(salt, protection.fingerprintRules())
+  const fingerprinterFor = (
+    salt: string,
+    echoesOf?: Readonly<Record<string, string | readonly string[] | undefined>>
+  ) => createFingerprinter(salt, protection.fingerprintRules(), echoesOf)
   /**
    * A recording started while forwarding was off names no upstream: its first exchange's does, so
    * the document says where it was made. While storage refuses the write, the next exchange tries again.

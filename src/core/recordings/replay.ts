@@ -99,7 +99,12 @@ interface Sequence {
 export interface ReplayOptions {
   document: RecordingDocument
   settings: ReplaySettings
-  fingerprints: Fingerprinter
+  /**
+   * The recording's fingerprinter for one live request: given its headers, it replaces that
+   * request's credentials wherever the request repeats them (its path, query or body), as the
+   * recording did, whatever their shape.
+   */
+  fingerprintsFor: (requestHeaders: RequestToRecord['requestHeaders']) => Fingerprinter
   credentialHeaders: ReadonlySet<string>
   clock: Clock
   /** Signs license tokens with the emulator's key (used with `resign`). */
@@ -112,7 +117,7 @@ export interface ReplayOptions {
  * requests form a sequence answered in order, the last repeating.
  */
 export function createReplay(options: ReplayOptions) {
-  const { document, settings, fingerprints, credentialHeaders } = options
+  const { document, settings, fingerprintsFor, credentialHeaders } = options
   const sequences = new Map<string, Sequence>()
   for (const exchange of document.exchanges) {
     const fields = comparableFields(exchange.request, credentialHeaders)
@@ -173,7 +178,7 @@ export function createReplay(options: ReplayOptions) {
      * answer; in strict mode a miss throws NO_RECORDED_MATCH naming the closest recorded request.
      */
     async answer(live: RequestToRecord): Promise<ReplayAnswer | null> {
-      const request = recordedRequest(live, fingerprints)
+      const request = recordedRequest(live, fingerprintsFor(live.requestHeaders))
       const fields = comparableFields(request, credentialHeaders)
       const sequence = sequences.get(keyOf(fields))
       if (!sequence) {

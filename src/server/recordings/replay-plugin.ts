@@ -100,7 +100,7 @@ export const replayPlugin = fp<ReplayPluginOptions>(
         current = createReplay({
           document,
           settings,
-          fingerprints: recordings.fingerprinterFor(document.fingerprints.salt),
+          fingerprintsFor: (requestHeaders) => recordings.fingerprinterFor(document.fingerprints.salt, requestHeaders),
           credentialHeaders: credentialHeadersFor(app.settings.headerPrefix),
           clock: app.core.clock,
           signLicenseToken
