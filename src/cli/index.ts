@@ -96,9 +96,10 @@ async function main(argv: readonly string[]): Promise<number> {
     let stopping = false
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) {
-        // A second signal: stop waiting for requests in flight.
-        process.stderr.write(`${signal} again: dropping open connections\n`)
+        // A second signal: stop waiting for requests in flight, and for another program's write lock.
+        process.stderr.write(`${signal} again: dropping open connections, no longer waiting for the database\n`)
         server.dropConnections()
+        server.stopWaitingForStorage()
         return
       }
       stopping = true

@@ -28,6 +28,8 @@ export interface RunningServer {
   stop(): Promise<void>
   /** Drops the connections still open (a second signal, or requests that never end). */
   dropConnections(): void
+  /** Ends any wait for another program's write lock (a second signal): what still waits for it is counted as lost. */
+  stopWaitingForStorage(): void
 }
 
 /** Starts the headless emulator: the same server and database code as the desktop app. */
@@ -136,7 +138,8 @@ function running(
         lock?.release()
       }
     },
-    dropConnections: () => app.server.closeAllConnections()
+    dropConnections: () => app.server.closeAllConnections(),
+    stopWaitingForStorage: () => app.core.storage.stopWaitingForLock()
   }
 }
 

@@ -90,7 +90,7 @@ export interface EmulatorCore {
   /** Where the database lives (`:memory:` for none). */
   databasePath: string
   /** Storage faults: whether writes fail now, waiting for another process's lock, SQLite errors as domain errors. */
-  storage: Pick<Store, 'health' | 'whenWritable' | 'storageErrorOf'>
+  storage: Pick<Store, 'health' | 'whenWritable' | 'storageErrorOf' | 'stopWaitingForLock'>
   clock: Clock
   keys: SigningKeyRing
   sessions: SessionTokens

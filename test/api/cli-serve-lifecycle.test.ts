@@ -9,6 +9,7 @@ import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { killAllCli, projectRoot, spawnCli } from '../support/cli-process'
 import type { CliProcess, ServeReadyJson } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
+import { startUpstreamDouble } from '../support/upstream-double'
 
 // What scripts rely on: `serve --ready-json`, the exit codes, and a clean stop on SIGTERM/SIGINT
 // with requests in flight. A real process, a real SQLite file, real HTTP.
@@ -136,6 +137,58 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
     expect(await cli.exited).toEqual({ code: 0, signal: null })
     const wal = `${dbPath}-wal`
     expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0)
+  })
+
+  it("a second signal ends the wait for another program's write lock at exit: the recording's waiting exchange is counted as lost", async () => {
+    const platform = await startUpstreamDouble()
+    try {
+      // Ten minutes of busy timeout: without the second signal the exit would wait all of it.
+      const cli = spawnCli([
+        'serve',
+        '--port',
+        '0',
+        '--db',
+        dbPath,
+        '--upstream',
+        platform.baseUrl,
+        '--storage-busy-timeout-ms',
+        '600000',
+        '--admin-token',
+        'second-signal-token',
+        '--ready-json',
+        '--log-level',
+        'warn'
+      ])
+      const ready = JSON.parse(await cli.nextLine()) as ServeReadyJson
+      const admin = { 'x-emulator-token': 'second-signal-token', 'content-type': 'application/json' }
+      const started = await fetch(`${ready.baseUrl}/_emulator/recordings`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'stopped while locked' })
+      })
+      expect(started.status).toBe(201)
+      // A sqlite3 shell's BEGIN IMMEDIATE: the emulator's writes are refused until it lets go.
+      const other = new BetterSqlite3(dbPath, nativeBindingOption())
+      other.exec('BEGIN IMMEDIATE')
+      try {
+        const forwarded = await fetch(`${ready.baseUrl}/api/library`)
+        expect(forwarded.headers.get('x-emulator-source')).toBe('upstream')
+        await stderrShows(cli, 'forwarded exchanges wait in memory')
+
+        process.kill(ready.pid, 'SIGINT')
+        await stderrShows(cli, 'waiting for it (up to the storage busy timeout)')
+        process.kill(ready.pid, 'SIGINT')
+        expect(await cli.exited).toEqual({ code: 0, signal: null })
+        expect(cli.stderr()).toContain('SIGINT again: dropping open connections, no longer waiting for the database')
+        expect(cli.stderr()).toContain('exchanges lost, counted beside the database')
+      } finally {
+        other.exec('ROLLBACK')
+        other.close()
+      }
+      expect(existsSync(`${dbPath}.recordings-lost.json`)).toBe(true)
+    } finally {
+      await platform.close()
+    }
   })
 
   it('exits 5 when another process holds the database locked', async () => {

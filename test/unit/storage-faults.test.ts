@@ -1,5 +1,7 @@
+import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { useStoreFile } from '../support/store-file'
 
 // Store-level storage faults on a real file (core/store/storage-faults.ts). The disk filling up
@@ -37,6 +39,28 @@ describe('storage faults in the store', () => {
     expect(store.health.current()).toBeNull()
     expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok')
     expect(store.db.prepare('SELECT COUNT(*) FROM notes').pluck().get()).toBe(acknowledged + 1)
+  })
+
+  it("ends every wait for another program's write lock at once when told to (a second signal at exit), and waits no more", async () => {
+    // Ten minutes of busy timeout: only stopWaitingForLock can end these waits within the test.
+    const store = file.open({ busyTimeoutMs: 600_000 })
+    store.db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)')
+    const other = new BetterSqlite3(file.path, nativeBindingOption())
+    other.exec('BEGIN IMMEDIATE')
+    try {
+      const writable = store.whenWritable()
+      const grouped = store.groupCommit(() => store.db.prepare('INSERT INTO notes (body) VALUES (?)').run('x'))
+      // Both are waiting (retrying); without this they would wait ten minutes.
+      store.stopWaitingForLock()
+      await expect(writable).rejects.toMatchObject({ code: 'STORAGE_BUSY' })
+      await expect(grouped).rejects.toMatchObject({ code: 'STORAGE_BUSY' })
+      // From now on a wait gives up at its first refusal.
+      await expect(store.whenWritable()).rejects.toMatchObject({ code: 'STORAGE_BUSY' })
+    } finally {
+      other.exec('ROLLBACK')
+      other.close()
+    }
+    expect(store.db.prepare('SELECT COUNT(*) FROM notes').pluck().get()).toBe(0)
   })
 
   it('tells each episode once: its start on the first failure, its end on the next write that changes something', () => {

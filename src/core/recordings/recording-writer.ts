@@ -26,6 +26,8 @@ export type RecordingWriteNotice =
   | { kind: 'over-limit'; recordingId: string; limits: RecordingQueueLimits }
   /** Storage took the writes again: what waited is written, in order. */
   | { kind: 'written'; exchanges: number; lost: number }
+  /** Closing while another program holds the write lock: the close waits for it, up to the busy timeout. */
+  | { kind: 'waiting-at-close'; exchanges: number }
   /** A write failed for another reason than storage (a defect, rows changed behind the emulator's back). */
   | { kind: 'error'; error: unknown; lost: number }
 
@@ -341,6 +343,7 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
       const before = writtenInAll
       if (writeSlice(EVERYTHING) === 'STORAGE_BUSY') {
         // Another program holds the write lock: wait for it as long as a request's write would.
+        tell({ kind: 'waiting-at-close', exchanges: queue.length })
         try {
           await store.whenWritable()
           writeSlice(EVERYTHING)

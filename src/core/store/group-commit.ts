@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3'
 
 import { groupCompany } from '../load/group-company'
+import type { LockWaits } from './lock-waits'
 
 /**
  * Group commit: the reads and writes of every request answered in one turn of the event loop share
@@ -62,13 +63,13 @@ export interface GroupCommitOptions {
    * commit in WAL mode) and no work of the group changed any, the answers stand without the stamps.
    */
   lastingChanges(): number
+  /** The pauses between retries, which the store can end at once (Store.stopWaitingForLock). */
+  waits: LockWaits
 }
 
 /** Pauses between retries of a work refused by the lock: short first, then at most RETRY_PAUSE_MAX_MS. */
 const RETRY_PAUSE_FIRST_MS = 5
 const RETRY_PAUSE_MAX_MS = 100
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 export function createGroupCommit(db: Database, onRollback: () => void, options: GroupCommitOptions): GroupCommit {
   // Inside an open transaction better-sqlite3 runs this as a savepoint: its own writes undone on a throw.
@@ -163,10 +164,10 @@ export function createGroupCommit(db: Database, onRollback: () => void, options:
         try {
           return await runOnce(work)
         } catch (error) {
-          if (!options.isBusy(error) || Date.now() + pauseMs > deadline) throw error
+          if (!options.isBusy(error) || options.waits.ended() || Date.now() + pauseMs > deadline) throw error
         }
         // By then this turn's group has committed: the next attempt reads a fresh snapshot.
-        await pause(pauseMs)
+        await options.waits.pause(pauseMs)
         pauseMs = Math.min(pauseMs * 2, RETRY_PAUSE_MAX_MS)
       }
     },

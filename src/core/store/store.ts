@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3'
 
 import { watchDatabaseFile } from './database-file-watch'
 import { createGroupCommit } from './group-commit'
+import { createLockWaits } from './lock-waits'
 import { migrate, schemaVersion } from './migrate'
 import { latestSchemaVersion } from './migrations'
 import { nativeBindingOption } from './native-binding'
@@ -102,6 +103,12 @@ export interface Store {
    */
   whenWritable(): Promise<void>
   /**
+   * Ends every wait for another program's write lock (whenWritable, a group's retries), now and
+   * from now on: each fails STORAGE_BUSY as at the busy timeout. For a second signal while the
+   * server stops, which would otherwise wait the whole timeout to write what memory still keeps.
+   */
+  stopWaitingForLock(): void
+  /**
    * Runs `work` in a savepoint and keeps its writes, or, if storage refuses them (locked, full,
    * read-only), drops them and answers false: for writes a read can do without (a last-seen stamp).
    */
@@ -185,7 +192,13 @@ export function openStore(options: StoreOptions): Store {
   /** Rows changed by stamps (writeIfPossible): not what ends an episode, nor what a commit must keep. */
   let stampChanges = 0
   const requestChanges = () => (totalChanges.get() as number) - stampChanges
-  const group = createGroupCommit(db, rolledBack, { busyTimeoutMs, isBusy, lastingChanges: requestChanges })
+  const lockWaits = createLockWaits()
+  const group = createGroupCommit(db, rolledBack, {
+    busyTimeoutMs,
+    isBusy,
+    lastingChanges: requestChanges,
+    waits: lockWaits
+  })
 
   /** A storage error as the domain's, and the episode noted; anything else as it is. */
   const asDomainError = (error: unknown): unknown => {
@@ -235,12 +248,13 @@ export function openStore(options: StoreOptions): Store {
         } catch (error) {
           if (db.inTransaction) db.exec('ROLLBACK')
           if (!isBusy(error)) throw asDomainError(error)
-          if (Date.now() + pauseMs > deadline) throw asDomainError(error)
+          if (lockWaits.ended() || Date.now() + pauseMs > deadline) throw asDomainError(error)
         }
-        await new Promise((resolve) => setTimeout(resolve, pauseMs))
+        await lockWaits.pause(pauseMs)
         pauseMs = Math.min(pauseMs * 2, 100)
       }
     },
+    stopWaitingForLock: () => lockWaits.end(),
     writeIfPossible(work) {
       // A stamp neither starts nor ends an episode (a small write can pass on a nearly full disk),
       // and a group whose only writes are stamps keeps its answers when its commit fails.
@@ -354,6 +368,7 @@ function openReadOnly(options: StoreOptions): Store {
     },
     read,
     whenWritable: () => Promise.reject(readOnlyError()),
+    stopWaitingForLock: () => undefined,
     writeIfPossible: () => false,
     storageErrorOf(error) {
       const fault = storageFaultOf(error)

@@ -17,8 +17,8 @@ export const recordingObserver = fp(
     app.upstream.addObserver({ observe: (exchange) => recordings.observe(exchange) })
     const stopListening = recordings.onNotice((notice) => logNotice(app.log, notice))
     app.addHook('onClose', async () => {
-      stopListening()
       const report = await recordings.close()
+      stopListening()
       if (report.written > 0) {
         app.log.warn({ exchanges: report.written }, 'recording: exchanges that waited for storage are written')
       }
@@ -63,6 +63,12 @@ function logNotice(log: { warn: (fields: object, message: string) => void }, not
       log.warn(
         { exchanges: notice.exchanges, lost: notice.lost },
         'recording: storage takes writes again: the exchanges that waited are written'
+      )
+      return
+    case 'waiting-at-close':
+      log.warn(
+        { exchanges: notice.exchanges },
+        "recording: another program holds the database's write lock: waiting for it (up to the storage busy timeout) to write the exchanges that wait (serve: a second Ctrl-C stops waiting)"
       )
       return
     case 'error':
