@@ -31,18 +31,37 @@ describe('the lost-exchanges file', () => {
     const dir = makeTempDir('lost-file-gone')
     const file = lostExchangesFileFor(join(dir.path, 'emulator.db'))
     dir.remove()
-    expect(() => file?.write(new Map([['rec_A1', 1]]))).toThrow(/no longer exists/)
+    expect(() => file?.write(new Map([['rec_A1', { lost: 1, refused: 0 }]]))).toThrow(/no longer exists/)
     expect(existsSync(dir.path)).toBe(false)
   })
 
   it('reads the counts it wrote, and only recording ids with positive counts', () => {
     const file = fileWith('')
-    file.write(new Map([['rec_A1', 3]]))
-    expect(file.read()).toEqual(new Map([['rec_A1', 3]]))
+    file.write(
+      new Map([
+        ['rec_A1', { lost: 3, refused: 0 }],
+        ['rec_D4', { lost: 0, refused: 2 }]
+      ])
+    )
+    expect(file.read()).toEqual(
+      new Map([
+        ['rec_A1', { lost: 3, refused: 0 }],
+        ['rec_D4', { lost: 0, refused: 2 }]
+      ])
+    )
     writeFileSync(
       file.path,
-      JSON.stringify({ format: 'plugin-license-emulator/recordings-lost', lost: { rec_B2: 2, bad: 4, rec_C3: -1 } })
+      JSON.stringify({
+        format: 'plugin-license-emulator/recordings-lost',
+        lost: { rec_B2: 2, bad: 4, rec_C3: -1 },
+        refused: { rec_B2: 1, rec_E5: 'x' }
+      })
     )
-    expect(file.read()).toEqual(new Map([['rec_B2', 2]]))
+    expect(file.read()).toEqual(new Map([['rec_B2', { lost: 2, refused: 1 }]]))
+  })
+
+  it('reads a file written before it carried refused counts', () => {
+    const file = fileWith(JSON.stringify({ format: 'plugin-license-emulator/recordings-lost', lost: { rec_A1: 2 } }))
+    expect(file.read()).toEqual(new Map([['rec_A1', { lost: 2, refused: 0 }]]))
   })
 })

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 
@@ -40,9 +41,11 @@ afterEach(() => {
 describe('recording while storage refuses writes', () => {
   const storeFile = useStoreFile('recording-writes')
 
+  /** A literal the recordings must never hold (as the admin token is): an exchange holding it is refused. */
+  const CANARY = 'canary-literal-never-recorded'
   const serviceOver = (store: Store, queueLimits?: RecordingQueueLimits) => {
     const recordings = createRecordingService({ store, clock: createClock(), queueLimits })
-    recordings.protect({ fingerprintRules: () => ({ credentialHeaders: new Set() }), secretLiterals: [] })
+    recordings.protect({ fingerprintRules: () => ({ credentialHeaders: new Set() }), secretLiterals: [CANARY] })
     return recordings
   }
   /** Another connection to the file, as another program would open it. */
@@ -127,6 +130,31 @@ describe('recording while storage refuses writes', () => {
     expect(report).toMatchObject({ written: 0, savedIn: 'database' })
     expect(report.lost.get(id)).toBe(2)
     expect(stored(id)).toEqual({ keys: ['1:K-1', '2:K-2', '3:K-3'], counts: { refused: 0, lost: 2 } })
+  })
+
+  it('carries both counts to the next start when the lock is still held at close: lost exchanges and refused ones', async () => {
+    const store = storeFile.open({ busyTimeoutMs: 100 })
+    const recordings = serviceOver(store)
+    const { id } = recordings.start({ name: 'locked at close', upstreamUrl: null })
+    recordings.observe(exchange('K-1'))
+    const other = otherConnection()
+    other.exec('BEGIN IMMEDIATE')
+    recordings.observe(exchange('K-2'))
+    // The platform's answer holds a secret: the exchange is refused, and only its count is kept.
+    recordings.observe({ ...exchange('K-3'), responseBody: Buffer.from(JSON.stringify({ note: CANARY })) })
+    expect(recordings.list()[0]).toMatchObject({ exchanges: 2, lost: 0, refused: 1 })
+    const report = await recordings.close()
+    expect(report).toMatchObject({ written: 0, savedIn: 'file' })
+    expect(report.lost.get(id)).toBe(1)
+    other.exec('ROLLBACK')
+    store.close()
+    expect(stored(id)).toEqual({ keys: ['1:K-1'], counts: { refused: 0, lost: 0 } })
+
+    // The next start adds both in, and the file goes.
+    const again = serviceOver(storeFile.open())
+    expect(again.document(id)).toMatchObject({ lost: 1, refused: 1 })
+    await expect.poll(() => stored(id).counts, { timeout: 5000 }).toEqual({ refused: 1, lost: 1 })
+    expect(existsSync(`${storeFile.path}.recordings-lost.json`)).toBe(false)
   })
 
   it('reads the running recording once: with none running, a forwarded exchange costs no query', () => {

@@ -1,7 +1,7 @@
 import { isDomainError } from '../errors/domain-error'
 import type { StorageFaultCode } from '../store/storage-faults'
 import type { Store } from '../store/store'
-import type { LostExchangesFile } from './lost-exchanges-file'
+import type { LeftOutCounts, LostExchangesFile } from './lost-exchanges-file'
 import type { RecordedExchange } from './recording-format'
 import type { RecordingRepository } from './recording-repository'
 
@@ -50,10 +50,8 @@ interface Waiting {
   json: string
 }
 
-interface Counts {
-  refused: number
-  lost: number
-}
+/** Counts not written yet: the same as those the file beside the database carries. */
+type Counts = LeftOutCounts
 
 export interface RecordingWriter {
   /**
@@ -259,8 +257,11 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
   }
 
   // Lost counts the last run could not write into the database: added in with the first write.
-  const fromFile = lostFile?.read() ?? new Map<string, number>()
-  for (const [id, n] of fromFile) countsOf(id).lost += n
+  const fromFile = lostFile?.read() ?? new Map<string, Counts>()
+  for (const [id, n] of fromFile) {
+    countsOf(id).lost += n.lost
+    countsOf(id).refused += n.refused
+  }
   if (fromFile.size > 0) {
     fileCountsWaiting = true
     schedule()
@@ -363,10 +364,9 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
         if (report.lost.size > 0) report.savedIn = 'database'
         return report
       }
-      // Only refused counts are left (the file does not carry them): no exchange was lost.
-      if (report.lost.size === 0) return report
+      // Refused counts go with them (a refused exchange was never going to be written; its count was).
       try {
-        lostFile?.write(report.lost)
+        lostFile?.write(counts)
         if (lostFile) report.savedIn = 'file'
         else report.reason = 'the database is in memory'
       } catch (error) {
