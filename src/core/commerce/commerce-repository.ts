@@ -67,6 +67,18 @@ export interface ItemRow {
   claimed_by_customer_id: string | null
   claimed_at: string | null
 }
+/** An order item with its order's columns (`o_`), as the pending reseller list reads them. */
+interface PendingItemRow extends ItemRow {
+  o_customer_id: string | null
+  o_channel: OrderChannel
+  o_reseller: string | null
+  o_storefront_slug: string | null
+  o_status: OrderStatus
+  o_currency: string
+  o_total_cents: number
+  o_created_at: string
+  o_reversed_at: string | null
+}
 interface EntitlementRow {
   id: string
   customer_id: string
@@ -148,8 +160,11 @@ export function createCommerceRepository(store: Store) {
   const setEntitlementStatus = db.prepare('UPDATE entitlements SET status = ? WHERE id = ?')
   const reverseOrder = db.prepare("UPDATE orders SET status = ?, reversed_at = ? WHERE id = ? AND status = 'paid'")
   // Paid reseller orders whose item no one has claimed yet, newest first.
+  // One query for the list: the order's columns under an `o_` prefix beside the item's own.
   const pendingResellerItems = db.prepare(
-    `SELECT o.id AS order_id, i.id AS item_id, i.claim_token_hash, i.sealed_claim_token
+    `SELECT i.*, o.customer_id AS o_customer_id, o.channel AS o_channel, o.reseller AS o_reseller,
+            o.storefront_slug AS o_storefront_slug, o.status AS o_status, o.currency AS o_currency,
+            o.total_cents AS o_total_cents, o.created_at AS o_created_at, o.reversed_at AS o_reversed_at
        FROM orders o JOIN order_items i ON i.order_id = o.id
       WHERE o.channel = 'reseller' AND o.status = 'paid'
         AND i.claim_token_hash IS NOT NULL AND i.claimed_by_customer_id IS NULL
@@ -206,17 +221,22 @@ export function createCommerceRepository(store: Store) {
       ),
     /** Paid reseller order items waiting for their claim, newest first, with the claim token's hash and sealed copy. */
     pendingResellerItems: () =>
-      (
-        pendingResellerItems.all() as {
-          order_id: string
-          item_id: string
-          claim_token_hash: string
-          sealed_claim_token: string | null
-        }[]
-      ).map((row) => ({
-        orderId: row.order_id,
-        itemId: row.item_id,
-        claimTokenHash: row.claim_token_hash,
+      (pendingResellerItems.all() as PendingItemRow[]).map((row) => ({
+        order: toOrder({
+          id: row.order_id,
+          customer_id: row.o_customer_id,
+          channel: row.o_channel,
+          reseller: row.o_reseller,
+          storefront_slug: row.o_storefront_slug,
+          status: row.o_status,
+          currency: row.o_currency,
+          total_cents: row.o_total_cents,
+          created_at: row.o_created_at,
+          reversed_at: row.o_reversed_at
+        }),
+        item: toItem(row),
+        // The query reads claimable items only.
+        claimTokenHash: row.claim_token_hash as string,
         sealedClaimToken: row.sealed_claim_token
       })),
     /** Marks a paid order refunded or charged back; false when it was not paid. */

@@ -34,15 +34,20 @@ export function createPendingResellerOrders(deps: {
   const { commerce, products, secretBox, apiBaseUrl } = deps
   return {
     list() {
-      return commerce.pendingResellerItems().map((row) => {
-        const opened = row.sealedClaimToken !== null && secretBox ? secretBox.open(row.sealedClaimToken) : null
+      // Many orders of one product: its name is looked up once.
+      const names = new Map<string, string | null>()
+      const nameOf = (productId: string) => {
+        if (!names.has(productId)) names.set(productId, products.find(productId)?.name ?? null)
+        return names.get(productId) ?? null
+      }
+      return commerce.pendingResellerItems().map(({ order, item, claimTokenHash, sealedClaimToken }) => {
+        const opened = sealedClaimToken !== null && secretBox ? secretBox.open(sealedClaimToken) : null
         // A sealed copy that is not this item's token (a hand-edited scenario) is no link at all.
-        const claimToken = opened !== null && sha256Hex(opened) === row.claimTokenHash ? opened : null
-        const item = commerce.item(row.itemId) as OrderItem
+        const claimToken = opened !== null && sha256Hex(opened) === claimTokenHash ? opened : null
         return {
-          order: commerce.order(row.orderId) as Order,
+          order,
           item,
-          productName: products.find(item.productId)?.name ?? null,
+          productName: nameOf(item.productId),
           claimToken,
           claimUrl: claimToken === null ? null : claimLinkOf(apiBaseUrl(), claimToken),
           unrecoverableReason:
@@ -50,7 +55,7 @@ export function createPendingResellerOrders(deps: {
               ? null
               : secretBox === null
                 ? 'no-runtime-key'
-                : row.sealedClaimToken === null
+                : sealedClaimToken === null
                   ? 'not-kept'
                   : 'other-runtime-key'
         }
