@@ -246,6 +246,17 @@ describe.skipIf(missing !== null)('the native C++ client against a real serve', 
     }
   })
 
+  it('a cap of 0 on the wait (PLE_MAX_RETRY_WAIT_S=0) still waits a second before the retry, as the JUCE module does', async () => {
+    await faults([{ method: 'POST', route: '/api/license/v1/validate', kind: 'rate_limit', retryAfterS: 5 }])
+    try {
+      expect(
+        run(['validate', '--license', CI.perpetual], { PLE_INSTANCE_ID: 'impatient', PLE_MAX_RETRY_WAIT_S: '0' })
+      ).toMatchObject({ exit: 13, line: { outcome: 'rate_limited', waited_s: 1 } })
+    } finally {
+      await faults([])
+    }
+  })
+
   it('a tampered token is refused: a cached token whose claims were edited does not carry the plugin', async () => {
     const bought = await freshLicense()
     const env = { PLE_INSTANCE_ID: 'tamper-target' }

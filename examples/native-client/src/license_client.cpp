@@ -119,7 +119,9 @@ struct LicenseClient::Http {
                                             std::int64_t& waitedS) {
         Response response = post(config, path, body, credentialHeaders);
         if (response.reached && response.status == 429) {
-            const std::int64_t wait = std::min<std::int64_t>(std::max<std::int64_t>(response.retryAfterS, 1), config.maxRetryWaitS);
+            // At least a second either way: a cap of 0 (or less) must not turn the wait into an instant retry.
+            const std::int64_t wait = std::min<std::int64_t>(std::max<std::int64_t>(response.retryAfterS, 1),
+                                                             std::max<std::int64_t>(config.maxRetryWaitS, 1));
             std::this_thread::sleep_for(std::chrono::seconds(wait));
             waitedS += wait;
             response = post(config, path, body, credentialHeaders);
