@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 
 import { createClock } from '../../src/core/clock/clock'
 import type { RecordingDocument } from '../../src/core/recordings/recording-format'
+import { scenarioFromRecording } from '../../src/core/recordings/recording-scenario'
 import { createRecordingService } from '../../src/core/recordings/recording-service'
 import { createReplay } from '../../src/core/recordings/replay'
 import { firstSecretIn } from '../../src/core/recordings/secret-guard'
@@ -210,6 +211,32 @@ describe('recordings', () => {
         requestBody: Buffer.from(JSON.stringify({ note: `sent ${other}` }))
       })
     ).rejects.toMatchObject({ code: 'NO_RECORDED_MATCH', details: { differs: 'path' } })
+  })
+
+  it('makes a scenario with the credential a recording saw, whatever its shape, and refuses another', () => {
+    // A real platform's key and secret need not look like pk_... and sk_...: the user's values are
+    // matched as their headers were fingerprinted.
+    const [key, secret] = ['plain-key-without-a-shape-7', 'plain-secret-without-a-shape-7']
+    const recordings = service()
+    const { id } = recordings.start({ upstreamUrl: null })
+    recordings.observe(
+      exchange({
+        requestHeaders: { 'content-type': 'application/json', 'x-svc-plugin-key': key, 'x-svc-plugin-secret': secret },
+        body: { license_key: 'AAAAA-BBBBB', instance_id: 'inst-1' },
+        answer: { ok: true, valid: true, code: 'VALID' }
+      })
+    )
+    const document = recordings.document(id)
+    expect(JSON.stringify(document)).not.toContain(key)
+    const made = (pluginKey: string, pluginSecret: string) => () =>
+      scenarioFromRecording(document, {
+        fingerprints: recordings.fingerprinterFor(document.fingerprints.salt),
+        pluginKey,
+        pluginSecret
+      })
+    expect(made(key, secret)).not.toThrow()
+    expect(made(key, 'plain-secret-without-a-shape-8')).toThrow(/pluginSecret given is not one/)
+    expect(made('plain-key-without-a-shape-8', secret)).toThrow(/pluginKey given is not one/)
   })
 
   it('ships the JSON Schema it writes by (resources/recording.schema.json), and its documents meet it', async () => {

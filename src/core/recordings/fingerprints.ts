@@ -157,6 +157,15 @@ export function createFingerprinter(salt: string, rules: FingerprintRules, echoe
     json,
     query,
     headers,
+    /**
+     * The fingerprint `value` got where it was sent in the credential header whose name ends in
+     * `-<suffix>` (`plugin-key`), whatever its shape (null when no such header is known): how a
+     * user's plain key is matched against a recording, which `text` cannot do for a key not shaped like one.
+     */
+    asCredentialHeader(value: string, suffix: string): string | null {
+      const name = [...rules.credentialHeaders].find((header) => header.endsWith(`-${suffix}`))
+      return name === undefined ? null : headerValue(name, value)
+    },
     /** The license tokens met since the last call, and forgets them. */
     takeLicenseTokens(): RecordedLicenseToken[] {
       const taken = [...licenseTokens.values()]

@@ -452,11 +452,13 @@ function credentialRows(
     return []
   }
   const presented = presentedFingerprints(document)
-  for (const [field, value] of [
-    ['pluginKey', pluginKey],
-    ['pluginSecret', pluginSecret]
+  for (const [field, value, header] of [
+    ['pluginKey', pluginKey, 'plugin-key'],
+    ['pluginSecret', pluginSecret, 'plugin-secret']
   ] as const) {
-    if (!presented.has(input.fingerprints.text(value))) {
+    // As its header gave it (any shape), or as a body gave it where its shape gave it away.
+    const prints = [input.fingerprints.asCredentialHeader(value, header), input.fingerprints.text(value)]
+    if (!prints.some((print) => print !== null && presented.has(print))) {
       throw new DomainError('VALIDATION_ERROR', `The ${field} given is not one the recording's requests presented.`, {
         details: { details: [{ location: 'body', path: `/${field}`, problem: 'not the recorded credential' }] }
       })
