@@ -146,6 +146,7 @@ describe('recording while storage refuses writes', () => {
     const report = await recordings.close()
     expect(report).toMatchObject({ written: 0, savedIn: 'file' })
     expect(report.lost.get(id)).toBe(1)
+    expect(report.refused.get(id)).toBe(1)
     other.exec('ROLLBACK')
     store.close()
     expect(stored(id)).toEqual({ keys: ['1:K-1'], counts: { refused: 0, lost: 0 } })

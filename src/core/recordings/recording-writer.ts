@@ -37,7 +37,9 @@ export interface RecordingStopReport {
   written: number
   /** Counted as lost (by recording). */
   lost: Map<string, number>
-  /** Where the lost counts went: the recordings themselves, the file beside the database, or nowhere. */
+  /** Refused for a secret's shape and not counted in the database yet (by recording). */
+  refused: Map<string, number>
+  /** Where the lost and refused counts went: the recordings themselves, the file beside the database, or nowhere. */
   savedIn: 'database' | 'file' | null
   /** Why the counts went nowhere: the last error's message. */
   reason?: string
@@ -334,7 +336,7 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
       return () => listeners.delete(listener)
     },
     async close() {
-      const report: RecordingStopReport = { written: 0, lost: new Map(), savedIn: null }
+      const report: RecordingStopReport = { written: 0, lost: new Map(), refused: new Map(), savedIn: null }
       if (closed) return report
       closed = true
       cancelScheduled()
@@ -358,10 +360,13 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
       for (const item of queue) countLost(item.recordingId, 1)
       queue = []
       queuedChars = 0
-      for (const [id, { lost }] of counts) if (lost > 0) report.lost.set(id, lost)
+      for (const [id, { lost, refused }] of counts) {
+        if (lost > 0) report.lost.set(id, lost)
+        if (refused > 0) report.refused.set(id, refused)
+      }
       // A count is a small write: it can pass where the exchanges could not (a full disk).
       if (writeSlice(COUNTS_ONLY) === null && counts.size === 0) {
-        if (report.lost.size > 0) report.savedIn = 'database'
+        if (report.lost.size > 0 || report.refused.size > 0) report.savedIn = 'database'
         return report
       }
       // Refused counts go with them (a refused exchange was never going to be written; its count was).

@@ -22,22 +22,36 @@ export const recordingObserver = fp(
       if (report.written > 0) {
         app.log.warn({ exchanges: report.written }, 'recording: exchanges that waited for storage are written')
       }
-      if (report.lost.size === 0) return
-      const lost = Object.fromEntries(report.lost)
+      if (report.lost.size === 0 && report.refused.size === 0) return
+      // Recording ids and counts only; refused counts are named only when they could not reach the recording.
+      const counts = {
+        ...(report.lost.size > 0 ? { lost: Object.fromEntries(report.lost) } : {}),
+        ...(report.refused.size > 0 && report.savedIn !== 'database'
+          ? { refused: Object.fromEntries(report.refused) }
+          : {})
+      }
       if (report.savedIn === 'database') {
+        if (report.lost.size === 0) return
         app.log.error(
-          { lost },
+          counts,
           "recording: storage still refused writes at close: exchanges lost, counted in the recording's lost"
         )
       } else if (report.savedIn === 'file') {
-        app.log.error(
-          { lost },
-          "recording: storage still refused writes at close: exchanges lost, counted beside the database; the next start adds them to the recording's lost"
-        )
+        if (report.lost.size > 0) {
+          app.log.error(
+            counts,
+            "recording: storage still refused writes at close: exchanges lost, counted beside the database; the next start adds them to the recording's lost"
+          )
+        } else {
+          app.log.warn(
+            counts,
+            "recording: storage still refused writes at close: the count of refused exchanges is kept beside the database; the next start adds it to the recording's refused"
+          )
+        }
       } else {
         app.log.error(
-          { lost, reason: report.reason },
-          'recording: storage still refused writes at close: exchanges lost, and their count could not be saved'
+          { ...counts, reason: report.reason },
+          'recording: storage still refused writes at close: exchanges lost or refused, and their count could not be saved'
         )
       }
     })
@@ -68,7 +82,7 @@ function logNotice(log: { warn: (fields: object, message: string) => void }, not
     case 'waiting-at-close':
       log.warn(
         { exchanges: notice.exchanges },
-        "recording: another program holds the database's write lock: waiting for it (up to the storage busy timeout) to write the exchanges that wait (serve: a second Ctrl-C stops waiting)"
+        "recording: another program holds the database's write lock: waiting for it (up to the storage busy timeout) to write what recordings still keep (serve: a second Ctrl+C stops waiting)"
       )
       return
     case 'error':
