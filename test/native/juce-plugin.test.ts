@@ -400,7 +400,12 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     // average of 20, and three tries in a row in one clean CI run. A normal export of this session
     // takes about 3 s, so a try still going after 30 s is killed (SIGKILL: a hung Ardour need not
     // end on SIGTERM) and tried again, from a fresh start: `argsOf(attempt)` makes each try's folder.
-    const ARDOUR_TRIES = 5
+    // It also aborts now and then (glibc: "free(): invalid size", "double free or corruption"; a
+    // core's stack: ARDOUR::PortExportChannel::~PortExportChannel, from main, after the export,
+    // the plugin's threads idle), in the unlicensed export as in the licensed one, where the plugin
+    // holds nothing: a try that dies of SIGABRT is tried again too, and said. Worst case, both
+    // exports at 8 tries of 30 s: the test's 600 s.
+    const ARDOUR_TRIES = 8
     const ARDOUR_TRY_MS = 30_000
     function ardour(tool: 'ardour7-lua' | 'ardour7-export', argsOf: (attempt: number) => string[], home: string) {
       for (let attempt = 1; ; attempt++) {
@@ -411,11 +416,11 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
           env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', LV2_PATH: dirname(plugin.lv2Bundle) }
         })
         const timedOut = result.error !== undefined && 'code' in result.error && result.error.code === 'ETIMEDOUT'
-        if (timedOut && attempt < ARDOUR_TRIES) {
+        const aborted = result.signal === 'SIGABRT'
+        if ((timedOut || aborted) && attempt < ARDOUR_TRIES) {
           const said = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-3).join(' | ')
-          process.stdout.write(
-            `${tool} did not finish in ${ARDOUR_TRY_MS / 1000} s (try ${attempt} of ${ARDOUR_TRIES}); its last words: ${said}\n`
-          )
+          const what = timedOut ? `did not finish in ${ARDOUR_TRY_MS / 1000} s` : 'aborted (SIGABRT)'
+          process.stdout.write(`${tool} ${what} (try ${attempt} of ${ARDOUR_TRIES}); its last words: ${said}\n`)
           continue
         }
         if (result.status !== 0)
@@ -523,8 +528,8 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
         const unlicensed = exportSession(newHome())
         expect(unlicensed.rms, JSON.stringify(unlicensed)).toBe(0)
       },
-      // Two exports, each tried up to five times (30 s a try).
-      420_000
+      // Two exports, each tried up to ARDOUR_TRIES times (30 s a try), and the host's activation.
+      600_000
     )
   })
 })
