@@ -27,6 +27,7 @@ if (missing) process.stdout.write(`JUCE upstream suite skipped: ${missing}\n`)
 const ADMIN_TOKEN = 'juce-upstream-admin-token-001'
 const HOST_TIMEOUT_MS = 180_000
 
+// Skipped only where JUCE, CMake or the compiler are missing (`missing` names them); .ci/run installs them.
 describe.skipIf(missing !== null)('the example JUCE plugin through the emulator in front of a second serve', () => {
   let platform: ServingCli
   let proxy: ServingCli

@@ -36,6 +36,7 @@ interface RequestSummary {
   upstreamStatus: number | null
 }
 
+// Skipped only where the C++ toolchain or libraries are missing (`missing` names them); .ci/run installs them.
 describe.skipIf(missing !== null)('the native C++ client through the forwarding, against a second serve', () => {
   let cli: string
   let platform: ServingCli

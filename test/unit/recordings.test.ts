@@ -65,6 +65,16 @@ describe('recordings', () => {
     recordings.protect({ fingerprintRules: () => ({ credentialHeaders: CREDENTIAL_HEADERS }), secretLiterals: [ADMIN] })
     return recordings
   }
+  /** A strict replay of `document`, fingerprinting each live request as the recording did. */
+  const strictReplay = (recordings: ReturnType<typeof service>, document: RecordingDocument) =>
+    createReplay({
+      document,
+      settings: { strict: true, resign: false },
+      fingerprintsFor: (headers) => recordings.fingerprinterFor(document.fingerprints.salt, headers),
+      credentialHeaders: CREDENTIAL_HEADERS,
+      clock: createClock(),
+      signLicenseToken: async () => 'unused'
+    })
 
   it('keeps exchanges in order with every secret a fingerprint, encoding headers made true', async () => {
     const recordings = service()
@@ -142,14 +152,7 @@ describe('recordings', () => {
     recordings.observe(exchange({ body: request, answer: { ok: true, valid: true, code: 'VALID', n: 1 } }))
     recordings.observe(exchange({ body: request, answer: { ok: true, valid: false, code: 'NOT_ACTIVATED', n: 2 } }))
     const document: RecordingDocument = recordings.document(id)
-    const replay = createReplay({
-      document,
-      settings: { strict: true, resign: false },
-      fingerprintsFor: (headers) => recordings.fingerprinterFor(document.fingerprints.salt, headers),
-      credentialHeaders: CREDENTIAL_HEADERS,
-      clock: createClock(),
-      signLicenseToken: async () => 'unused'
-    })
+    const replay = strictReplay(recordings, document)
     const live = (body: unknown, key = KEY) => ({
       method: 'POST',
       path: '/api/license/v1/validate',
@@ -190,14 +193,7 @@ describe('recordings', () => {
     recordings.observe(exchange({ ...request, answer: { ok: true, n: 1 } }))
     const document: RecordingDocument = recordings.document(id)
     expect(JSON.stringify(document)).not.toContain(key)
-    const replay = createReplay({
-      document,
-      settings: { strict: true, resign: false },
-      fingerprintsFor: (headers) => recordings.fingerprinterFor(document.fingerprints.salt, headers),
-      credentialHeaders: CREDENTIAL_HEADERS,
-      clock: createClock(),
-      signLicenseToken: async () => 'unused'
-    })
+    const replay = strictReplay(recordings, document)
     const answer = await replay.answer(request)
     expect(JSON.parse(String(answer?.body)).n).toBe(1)
     // Another key in the same places is another request.
