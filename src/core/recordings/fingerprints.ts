@@ -36,7 +36,8 @@ export interface FingerprintRules {
   credentialHeaders: ReadonlySet<string>
 }
 
-type HeaderSource = Readonly<Record<string, string | readonly string[] | undefined>>
+/** A request's headers as Node gives them. */
+export type HeaderSource = Readonly<Record<string, string | readonly string[] | undefined>>
 
 /** The auth scheme of an Authorization value (`Bearer`), and the credential after it. */
 const AUTH_SCHEME = /^([A-Za-z][A-Za-z0-9_-]*)\s+(\S.*)$/

@@ -4,7 +4,7 @@ import { DomainError, isDomainError } from '../errors/domain-error'
 import type { Store } from '../store/store'
 import type { ForwardedExchange, ForwardedExchangeObserver } from '../upstream/forwarded-exchange'
 import { createFingerprinter, newFingerprintSalt } from './fingerprints'
-import type { Fingerprinter, FingerprintRules } from './fingerprints'
+import type { Fingerprinter, FingerprintRules, HeaderSource } from './fingerprints'
 import { lostExchangesFileFor } from './lost-exchanges-file'
 import { toRecordedExchange } from './recorded-exchange'
 import { FINGERPRINT_ALGORITHM, RECORDING_FORMAT, RECORDING_VERSION } from './recording-format'
@@ -49,10 +49,7 @@ export interface RecordingService extends ForwardedExchangeObserver {
    * given a request's headers, it also replaces that request's credentials wherever they are echoed,
    * as recording did.
    */
-  fingerprinterFor(
-    salt: string,
-    echoesOf?: Readonly<Record<string, string | readonly string[] | undefined>>
-  ): Fingerprinter
+  fingerprinterFor(salt: string, echoesOf?: HeaderSource): Fingerprinter
   /** Where a document still holds a secret's shape (the JSON path), or null. */
   firstSecretIn(document: unknown): string | null
   /** What the writer has to say (storage refusing writes, and taking them again): for the server's log. */
@@ -134,10 +131,8 @@ export function createRecordingService(options: RecordingServiceOptions): Record
   writer.onNotice((notice) => {
     if (notice.kind === 'error') running = undefined
   })
-  const fingerprinterFor = (
-    salt: string,
-    echoesOf?: Readonly<Record<string, string | readonly string[] | undefined>>
-  ) => createFingerprinter(salt, protection.fingerprintRules(), echoesOf)
+  const fingerprinterFor = (salt: string, echoesOf?: HeaderSource) =>
+    createFingerprinter(salt, protection.fingerprintRules(), echoesOf)
   /**
    * A recording started while forwarding was off names no upstream: its first exchange's does, so
    * the document says where it was made. While storage refuses the write, the next exchange tries again.

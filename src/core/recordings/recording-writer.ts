@@ -258,7 +258,7 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
     }
   }
 
-  // Lost counts the last run could not write into the database: added in with the first write.
+  // Lost and refused counts the last run could not write into the database: added in with the first write.
   const fromFile = lostFile?.read() ?? new Map<string, Counts>()
   for (const [id, n] of fromFile) {
     countsOf(id).lost += n.lost
