@@ -143,7 +143,11 @@ describe('recording while storage refuses writes', () => {
     // The platform's answer holds a secret: the exchange is refused, and only its count is kept.
     recordings.observe({ ...exchange('K-3'), responseBody: Buffer.from(JSON.stringify({ note: CANARY })) })
     expect(recordings.list()[0]).toMatchObject({ exchanges: 2, lost: 0, refused: 1 })
+    const heard: string[] = []
+    recordings.onNotice((notice) => heard.push(notice.kind))
     const report = await recordings.close()
+    // The close waited (the busy timeout) and said so.
+    expect(heard).toContain('waiting-at-close')
     expect(report).toMatchObject({ written: 0, savedIn: 'file' })
     expect(report.lost.get(id)).toBe(1)
     expect(report.refused.get(id)).toBe(1)
@@ -156,6 +160,53 @@ describe('recording while storage refuses writes', () => {
     expect(again.document(id)).toMatchObject({ lost: 1, refused: 1 })
     await expect.poll(() => stored(id).counts, { timeout: 5000 }).toEqual({ refused: 1, lost: 1 })
     expect(existsSync(`${storeFile.path}.recordings-lost.json`)).toBe(false)
+  })
+
+  it('says it waits for the lock at close only when it does: not after the waits were ended (a second signal)', async () => {
+    // Ten minutes of busy timeout: the test ends only because the waits were ended first.
+    const store = storeFile.open({ busyTimeoutMs: 600_000 })
+    const recordings = serviceOver(store)
+    const { id } = recordings.start({ name: 'second signal first', upstreamUrl: null })
+    const other = otherConnection()
+    other.exec('BEGIN IMMEDIATE')
+    recordings.observe(exchange('K-1'))
+    store.stopWaitingForLock()
+    const heard: string[] = []
+    recordings.onNotice((notice) => heard.push(notice.kind))
+    const report = await recordings.close()
+    expect(heard).not.toContain('waiting-at-close')
+    expect(report.lost.get(id)).toBe(1)
+  })
+
+  it('names the upstream of a recording started while forwarding was off after a storage fault ends, trying no write during it', async () => {
+    const store = storeFile.open({ busyTimeoutMs: 100 })
+    const recordings = serviceOver(store)
+    const { id } = recordings.start({ name: 'named later', upstreamUrl: null })
+    const other = otherConnection()
+    other.exec('BEGIN IMMEDIATE')
+    const heard: string[] = []
+    recordings.onNotice((notice) => heard.push(notice.kind))
+    recordings.observe(exchange('K-1'))
+    // Naming it was tried and refused; the exchange waits in memory.
+    expect(heard).toEqual(['waiting'])
+    // Every write tried from now on is counted (the store's own, passed through); the writer's
+    // own next try is a second away.
+    let writesTried = 0
+    const transaction = store.transaction
+    store.transaction = (work, options) => {
+      writesTried += 1
+      return transaction(work, options)
+    }
+    recordings.observe(exchange('K-2'))
+    recordings.observe(exchange('K-3'))
+    expect(writesTried).toBe(0)
+    store.transaction = transaction
+    other.exec('ROLLBACK')
+    await expect.poll(() => stored(id).keys, { timeout: 5000 }).toEqual(['1:K-1', '2:K-2', '3:K-3'])
+    expect(heard).toEqual(['waiting', 'written'])
+    expect(recordings.list()[0]).toMatchObject({ upstreamUrl: null })
+    recordings.observe(exchange('K-4'))
+    expect(recordings.list()[0]).toMatchObject({ upstreamUrl: 'http://upstream.test/' })
   })
 
   it('reads the running recording once: with none running, a forwarded exchange costs no query', () => {

@@ -48,14 +48,25 @@ describe('storage faults in the store', () => {
     const other = new BetterSqlite3(file.path, nativeBindingOption())
     other.exec('BEGIN IMMEDIATE')
     try {
-      const writable = store.whenWritable()
+      // A free lock is no wait: nothing is told.
+      let toldFree = 0
+      other.exec('ROLLBACK')
+      await store.whenWritable(() => toldFree++)
+      expect(toldFree).toBe(0)
+      other.exec('BEGIN IMMEDIATE')
+      let told = 0
+      const writable = store.whenWritable(() => told++)
+      expect(told).toBe(1)
       const grouped = store.groupCommit(() => store.db.prepare('INSERT INTO notes (body) VALUES (?)').run('x'))
       // Both are waiting (retrying); without this they would wait ten minutes.
       store.stopWaitingForLock()
       await expect(writable).rejects.toMatchObject({ code: 'STORAGE_BUSY' })
       await expect(grouped).rejects.toMatchObject({ code: 'STORAGE_BUSY' })
-      // From now on a wait gives up at its first refusal.
-      await expect(store.whenWritable()).rejects.toMatchObject({ code: 'STORAGE_BUSY' })
+      expect(told).toBe(1)
+      // From now on a wait gives up at its first refusal, and says it waits no more.
+      let toldAfterEnd = 0
+      await expect(store.whenWritable(() => toldAfterEnd++)).rejects.toMatchObject({ code: 'STORAGE_BUSY' })
+      expect(toldAfterEnd).toBe(0)
     } finally {
       other.exec('ROLLBACK')
       other.close()

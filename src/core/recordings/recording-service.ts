@@ -135,11 +135,12 @@ export function createRecordingService(options: RecordingServiceOptions): Record
     createFingerprinter(salt, protection.fingerprintRules(), echoesOf)
   /**
    * A recording started while forwarding was off names no upstream: its first exchange's does, so
-   * the document says where it was made. While storage refuses the write, the next exchange tries again.
+   * the document says where it was made. While storage refuses the recording's writes, the first
+   * exchange after they pass names it: a try meanwhile would fail too, after a SQLite wait each.
    */
   const nameUpstream = (recording: { id: string; upstreamNamed: boolean }, upstreamUrl: string) => {
     const url = withoutUserInfo(upstreamUrl)
-    if (url === null) return
+    if (url === null || writer.refusedByStorage()) return
     try {
       store.transaction(() => repository.nameUpstream(recording.id, url), { background: true })
       recording.upstreamNamed = true

@@ -69,6 +69,8 @@ export interface RecordingWriter {
   countWaiting(recordingId: string): { exchanges: number; refused: number; lost: number }
   /** The highest seq waiting for a recording, 0 when none. */
   lastSeqWaiting(recordingId: string): number
+  /** Whether storage refused the last write and exchanges wait for it (an episode under way). */
+  refusedByStorage(): boolean
   /** Drops what waits for a recording that was deleted. */
   forget(recordingId: string): void
   onNotice(listener: (notice: RecordingWriteNotice) => void): () => void
@@ -325,6 +327,7 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
       for (const item of queue) if (item.recordingId === recordingId) last = Math.max(last, item.seq)
       return last
     },
+    refusedByStorage: () => episode !== null,
     forget(recordingId) {
       const kept = queue.filter((item) => item.recordingId !== recordingId)
       for (const item of queue) if (item.recordingId === recordingId) queuedChars -= item.json.length
@@ -345,10 +348,10 @@ export function createRecordingWriter(options: RecordingWriterOptions): Recordin
       if (!somethingWaits()) return report
       const before = writtenInAll
       if (writeSlice(EVERYTHING) === 'STORAGE_BUSY') {
-        // Another program holds the write lock: wait for it as long as a request's write would.
-        tell({ kind: 'waiting-at-close', exchanges: queue.length })
+        // Another program holds the write lock: wait for it as long as a request's write would
+        // (said only when it does wait: a second signal may already have ended the waits).
         try {
-          await store.whenWritable()
+          await store.whenWritable(() => tell({ kind: 'waiting-at-close', exchanges: queue.length }))
           writeSlice(EVERYTHING)
         } catch {
           // Still held after the busy timeout: what waits is lost, counted below.

@@ -99,9 +99,10 @@ export interface Store {
   /**
    * Resolves once this connection could take the write lock, waiting asynchronously (the event
    * loop keeps answering) up to the busy timeout; then rejects with STORAGE_BUSY. Called before
-   * a request's synchronous writes.
+   * a request's synchronous writes. `onWait` is called once, when the lock was refused and the
+   * wait begins: not when the lock is free, nor when the waits were ended (Store.stopWaitingForLock).
    */
-  whenWritable(): Promise<void>
+  whenWritable(onWait?: () => void): Promise<void>
   /**
    * Ends every wait for another program's write lock (whenWritable, a group's retries), now and
    * from now on: each fails STORAGE_BUSY as at the busy timeout. For a second signal while the
@@ -235,9 +236,10 @@ export function openStore(options: StoreOptions): Store {
       }
     },
     read,
-    async whenWritable() {
+    async whenWritable(onWait) {
       const deadline = Date.now() + busyTimeoutMs
       let pauseMs = 5
+      let told = false
       for (;;) {
         // A group open in this turn may already hold the lock; an empty IMMEDIATE transaction takes and frees it.
         if (db.inTransaction) return
@@ -250,6 +252,8 @@ export function openStore(options: StoreOptions): Store {
           if (!isBusy(error)) throw asDomainError(error)
           if (lockWaits.ended() || Date.now() + pauseMs > deadline) throw asDomainError(error)
         }
+        if (!told) onWait?.()
+        told = true
         await lockWaits.pause(pauseMs)
         pauseMs = Math.min(pauseMs * 2, 100)
       }
