@@ -33,6 +33,11 @@ export interface RecordedExchange {
   seq: number
   startedAt: string
   durationMs: number
+  /**
+   * Where the exchange was forwarded, only when that is not the recording's upstreamUrl: the
+   * upstream was changed while the recording ran.
+   */
+  upstreamUrl?: string
   request: {
     method: string
     path: string

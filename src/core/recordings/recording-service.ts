@@ -71,6 +71,17 @@ function withoutUserInfo(url: string | null): string | null {
   }
 }
 
+/** The running recording as the service keeps it between exchanges. */
+interface RunningRecording {
+  id: string
+  salt: string
+  nextSeq: number
+  /** What the document's upstreamUrl says, or will once written: given at start, or its first exchange's. */
+  upstreamUrl: string | null
+  /** Whether upstreamUrl is in the database yet. */
+  upstreamNamed: boolean
+}
+
 export function createRecordingService(options: RecordingServiceOptions): RecordingService {
   const { store, clock } = options
   const repository = createRecordingRepository(store)
@@ -112,7 +123,7 @@ export function createRecordingService(options: RecordingServiceOptions): Record
    * preset or a scenario import leave recordings alone (DATA_TABLES holds neither table).
    * `undefined`: not known (at creation, or after a write failed for another reason than storage).
    */
-  let running: { id: string; salt: string; nextSeq: number; upstreamNamed: boolean } | null | undefined
+  let running: RunningRecording | null | undefined
   const runningRecording = () => {
     if (running !== undefined) return running
     const row = repository.running()
@@ -120,6 +131,7 @@ export function createRecordingService(options: RecordingServiceOptions): Record
       ? {
           id: row.id,
           salt: row.salt,
+          upstreamUrl: row.upstreamUrl,
           upstreamNamed: row.upstreamUrl !== null,
           // Exchanges still waiting in memory have their places already.
           nextSeq: Math.max(repository.nextSeq(row.id), writer.lastSeqWaiting(row.id) + 1)
@@ -138,8 +150,8 @@ export function createRecordingService(options: RecordingServiceOptions): Record
    * the document says where it was made. While storage refuses the recording's writes, the first
    * exchange after they pass names it: a try meanwhile would fail too, after a SQLite wait each.
    */
-  const nameUpstream = (recording: { id: string; upstreamNamed: boolean }, upstreamUrl: string) => {
-    const url = withoutUserInfo(upstreamUrl)
+  const nameUpstream = (recording: RunningRecording) => {
+    const url = recording.upstreamUrl
     if (url === null || writer.refusedByStorage()) return
     try {
       store.transaction(() => repository.nameUpstream(recording.id, url), { background: true })
@@ -167,6 +179,7 @@ export function createRecordingService(options: RecordingServiceOptions): Record
       const now = clock.nowIso()
       const id = newId('rec')
       const salt = newFingerprintSalt()
+      const named = withoutUserInfo(upstreamUrl)
       store.transaction(() => {
         const current = repository.running()
         if (current) repository.stop(current.id, now)
@@ -174,14 +187,14 @@ export function createRecordingService(options: RecordingServiceOptions): Record
           id,
           name: name?.trim() || `Recording ${now.slice(0, 19).replace('T', ' ')}`,
           salt,
-          upstreamUrl: withoutUserInfo(upstreamUrl),
+          upstreamUrl: named,
           startedAt: now,
           stoppedAt: null,
           refused: 0,
           lost: 0
         })
       })
-      running = { id, salt, nextSeq: 1, upstreamNamed: upstreamUrl !== null }
+      running = { id, salt, nextSeq: 1, upstreamUrl: named, upstreamNamed: named !== null }
       return summaryOf(id)
     },
     stop(id) {
@@ -224,10 +237,16 @@ export function createRecordingService(options: RecordingServiceOptions): Record
     observe(exchange: ForwardedExchange) {
       const recording = runningRecording()
       if (!recording) return
-      if (!recording.upstreamNamed) nameUpstream(recording, exchange.upstreamUrl)
+      const upstreamUrl = withoutUserInfo(exchange.upstreamUrl)
+      // The first exchange names the upstream of one started while forwarding was off (in memory
+      // at once, so the exchanges after it are compared with it even while its write waits).
+      recording.upstreamUrl ??= upstreamUrl
+      if (!recording.upstreamNamed) nameUpstream(recording)
       // One fingerprinter per exchange: it knows this request's credentials, to replace wherever they are echoed.
       const fingerprints = createFingerprinter(recording.salt, protection.fingerprintRules(), exchange.requestHeaders)
       const recorded = withStreamedDigests(toRecordedExchange(exchange, recording.nextSeq, fingerprints), exchange)
+      // The upstream was changed while it ran: the exchange says where it went.
+      if (upstreamUrl !== null && upstreamUrl !== recording.upstreamUrl) recorded.upstreamUrl = upstreamUrl
       // Refused when written, not shipped: an exchange that still holds a secret's shape, or one of
       // its request's credentials in a form the fingerprinting missed, is left out and counted.
       if (firstSecretIn(recorded, [...protection.secretLiterals, ...fingerprints.echoedValues]) !== null) {

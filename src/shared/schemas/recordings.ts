@@ -34,6 +34,12 @@ export const RecordedExchangeSchema = Type.Object(
     seq: Type.Integer({ minimum: 1 }),
     startedAt: Type.String(),
     durationMs: Type.Number({ minimum: 0 }),
+    upstreamUrl: Type.Optional(
+      Type.String({
+        description:
+          "Where this exchange was forwarded, present only when that is not the recording's upstreamUrl: the upstream was changed while the recording ran."
+      })
+    ),
     request: Type.Object(
       {
         method: Type.String({ minLength: 1, maxLength: 20 }),
