@@ -249,6 +249,56 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
       HOST_TIMEOUT_MS
     )
 
+    // Every job the module queues notifies its worker thread: a job queued while the worker waits
+    // out a 429 (here start() from another project restored into the running plugin; checkNow(),
+    // activate() and deactivate() queue alike) must end neither that wait nor its own. The 429
+    // fires once; then the first key's retry goes through, and the other key's check (validate:
+    // NOT_ACTIVATED, then activate). Retry-After is 1 s: on Linux the module waits 1 s whatever
+    // the header says (JUCE's curl backend drops the first response header, here Retry-After).
+    it(
+      'honours Retry-After for a job queued during the wait: a key restored meanwhile sends nothing before it either',
+      async () => {
+        const home = newHome()
+        const state = join(home, 'project.state')
+        const license = await freshLicense()
+        audible(host(format, home, { key: license.key, stateOut: state }))
+        const other = await freshLicense()
+        await control('DELETE', '/requests')
+        const retryAfterS = 1
+        await faults([{ method: 'POST', route: '/api/license/v1/validate', kind: 'rate_limit', retryAfterS, times: 1 }])
+        try {
+          // The other key goes in 500 ms after prepareToPlay: the first check left at once (its 429
+          // came 90-150 ms after prepareToPlay on an idle machine), so the key lands in the wait.
+          const run = host(format, home, { stateIn: state, laterKey: other.key, laterMs: 500 })
+          expect(run.status, JSON.stringify(run)).toBe('licensed')
+          audible(run)
+          const { requests } = (await control('GET', '/requests?path=/api/license/v1/')) as {
+            requests: { at: string; path: string; status: number }[]
+          }
+          const arrivals = requests
+            .map((request) => ({ atMs: Date.parse(request.at), path: request.path, status: request.status }))
+            .sort((a, b) => a.atMs - b.atMs)
+          const said = JSON.stringify({ run, requests })
+          const first = arrivals.findIndex((request) => request.status === 429)
+          const [limited, next] = [arrivals[first], arrivals[first + 1]]
+          if (limited === undefined || next === undefined) throw new Error(`no request after a 429: ${said}`)
+          // The other key was queued before any request followed the 429 (an ordering, on one
+          // system clock): while the worker was busy with the rate-limited check.
+          expect(run.later_key_at, said).toBeLessThan(next.atMs)
+          // No request, the retry's or the queued job's, before Retry-After (less a tenth for clock
+          // granularity); the queued job ran after it: the other key's activation.
+          expect(next.atMs - limited.atMs, said).toBeGreaterThanOrEqual(0.9 * retryAfterS * 1000)
+          expect(
+            arrivals.slice(first + 1).map((request) => `${request.path} ${request.status}`),
+            said
+          ).toContain('/api/license/v1/activate 201')
+        } finally {
+          await faults([])
+        }
+      },
+      HOST_TIMEOUT_MS
+    )
+
     // A bounce or an export right after a project opens (issue 40): the host renders faster than
     // real time while the first check is under way. The server holds its answers (a latency fault)
     // so that every render below certainly starts while the plugin is checking.

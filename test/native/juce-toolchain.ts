@@ -173,6 +173,8 @@ export interface HostRun {
   /** How often processBlock waited for a check in progress (the module's counter, from the plugin's state). */
   render_waits: number
   render_ms: number
+  /** With laterKey: just before the key went in (ms since the epoch, the system clock the inspector's `at` uses). */
+  later_key_at?: number
 }
 
 export interface HostOptions {
@@ -185,6 +187,13 @@ export interface HostOptions {
   atLoad?: boolean
   /** How long an offline render waits for a check (the example's PLE_EXAMPLE_NONREALTIME_WAIT_MS; default 10 s). */
   nonRealtimeWaitMs?: number
+  /**
+   * A key put into the plugin's state laterMs (default 1500) after prepareToPlay, whatever the
+   * license is doing then (another project restored into the running plugin); the run then waits
+   * for the license to settle for this key.
+   */
+  laterKey?: string
+  laterMs?: number
 }
 
 /**
@@ -202,6 +211,8 @@ export function runHost(plugin: BuiltPlugin, format: PluginFormat, home: string,
   if (options.stateOut) args.push('--state-out', options.stateOut)
   if (options.render) args.push('--render', options.render)
   if (options.atLoad) args.push('--at-load')
+  if (options.laterKey) args.push('--license-key-later', options.laterKey)
+  if (options.laterMs !== undefined) args.push('--later-ms', String(options.laterMs))
   const result = spawnSync(plugin.host, args, {
     encoding: 'utf8',
     timeout: 60_000,

@@ -7,13 +7,17 @@
 //
 //   ple-plugin-host --format VST3|LV2 --plugin PATH_OR_URI [--lv2-bundle DIR] [--state-in FILE]
 //                   [--license-key KEY] [--state-out FILE] [--settle-ms 20000] [--expect silent|audible]
-//                   [--render realtime|offline] [--at-load]
+//                   [--render realtime|offline] [--at-load] [--license-key-later KEY [--later-ms 1500]]
 // --lv2-bundle links the bundle into ~/.lv2 first (JUCE's LV2 format finds plugins by URI there).
 // --render offline renders as a bounce does (setNonRealtime: VST3's kOffline, LV2's freewheeling
 // port); --at-load starts the render right after prepareToPlay, without waiting for the license
 // (then "status" is the one after the render). status_at_start is the state's status just before
 // the first block; leading_silence counts the output's silent samples before its first sound;
-// render_waits is the state's renderWaits after the render.
+// render_waits is the state's renderWaits after the render. --license-key-later puts KEY into the
+// plugin's state as --license-key does, --later-ms after prepareToPlay (not with --at-load),
+// whatever the license is doing then (another project restored into the running plugin: start()
+// again); the license then settles for that key. later_key_at: the moment just before it went in
+// (ms since the epoch, the system clock).
 // Exit codes: 0 ran (and met --expect), 1 --expect not met, 2 usage, 3 the plugin did not load.
 #include <juce_audio_processors/juce_audio_processors.h>
 
@@ -167,14 +171,20 @@ int main (int argc, char** argv)
         if (! juce::File (stateIn).loadFileAsData (saved)) return fail (2, "cannot read " + stateIn);
         plugin->setStateInformation (saved.getData(), static_cast<int> (saved.getSize()));
     }
-    if (const auto key = argument (args, "--license-key"); key.isNotEmpty())
+    const auto putKey = [&plugin] (const juce::String& key)
     {
         juce::MemoryBlock current;
         plugin->getStateInformation (current);
         const auto withKey = editPluginState (current, [&key] (juce::XmlElement& xml) { xml.setAttribute ("licenseKey", key); });
-        if (! withKey) return fail (3, "the plugin's state holds no LicensedGain element");
+        if (! withKey) return false;
         plugin->setStateInformation (withKey->getData(), static_cast<int> (withKey->getSize()));
-    }
+        return true;
+    };
+    if (const auto key = argument (args, "--license-key"); key.isNotEmpty() && ! putKey (key))
+        return fail (3, "the plugin's state holds no LicensedGain element");
+    const auto laterKey = argument (args, "--license-key-later");
+    const auto laterMs = argument (args, "--later-ms").isNotEmpty() ? argument (args, "--later-ms").getIntValue() : 1500;
+    juce::int64 laterKeyAt = 0;
 
     const auto render = argument (args, "--render").isNotEmpty() ? argument (args, "--render") : juce::String ("realtime");
     if (render != "realtime" && render != "offline") return fail (2, "--render realtime|offline");
@@ -190,11 +200,18 @@ int main (int argc, char** argv)
     juce::String status;
     if (! atLoad)
     {
-        const auto deadline = juce::Time::getMillisecondCounter() + static_cast<juce::uint32> (settleMs);
+        const auto prepared = juce::Time::getMillisecondCounter();
+        const auto deadline = prepared + static_cast<juce::uint32> (settleMs);
         while (true)
         {
+            if (laterKey.isNotEmpty() && laterKeyAt == 0 && juce::Time::getMillisecondCounter() - prepared >= static_cast<juce::uint32> (laterMs))
+            {
+                laterKeyAt = juce::Time::currentTimeMillis();
+                if (! putKey (laterKey)) return fail (3, "the plugin's state holds no LicensedGain element");
+            }
             status = licenseStatusOf (*plugin);
-            if (status != "checking" && status != "unknown") break;
+            const auto forLaterKey = laterKey.isEmpty() || (laterKeyAt != 0 && stateAttribute (*plugin, "licenseKey") == laterKey);
+            if (status != "checking" && status != "unknown" && forLaterKey) break;
             if (juce::Time::getMillisecondCounter() > deadline) break;
             juce::MessageManager::getInstance()->runDispatchLoopUntil (50);
         }
@@ -254,6 +271,7 @@ int main (int argc, char** argv)
     line->setProperty ("leading_silence", leadingSilence);
     line->setProperty ("render_waits", renderWaits);
     line->setProperty ("render_ms", juce::roundToInt (renderMs));
+    if (laterKeyAt != 0) line->setProperty ("later_key_at", laterKeyAt);
     std::cout << juce::JSON::toString (json, true) << std::endl;
     plugin = nullptr;
 
