@@ -27,6 +27,11 @@ ServiceAnswer LicenseService::post (const juce::String& action, const juce::var&
         answer.status = stream.getStatusCode();
         answer.retryAfterS = stream.getResponseHeaders().getValue ("Retry-After", "0").getIntValue();
         answer.body = juce::JSON::parse (stream.readEntireStreamAsString());
+        // JUCE 7's curl backend (Linux) loses the first response header: its header callback drops
+        // the status line and parseHttpHeaders skips the first line as if it were one. A 429 whose
+        // Retry-After came first reads as 0 here; the contract's error body says the same number.
+        if (answer.status == 429 && answer.retryAfterS <= 0)
+            answer.retryAfterS = static_cast<int> (answer.body.getProperty ("retryAfter", 0));
     }
     const juce::ScopedLock scope (lock_);
     current_ = nullptr;
