@@ -11,7 +11,7 @@ import { denyPermissions } from './permissions'
 import { loadRuntimeKey } from './runtime-key'
 import type { RuntimeKeyProtection } from './runtime-key'
 import { closeServerOnQuit, DATABASE_FILE, startEmbeddedServer } from './server-lifecycle'
-import type { EmbeddedServer } from './server-lifecycle'
+import type { EmbeddedServer, QuitState } from './server-lifecycle'
 import { bringToFront, claimSingleInstance } from './single-instance'
 import { PRODUCT_NAME, resolveUserDataDir } from './user-data'
 import { createMainWindow, restrictNavigation } from './window'
@@ -51,8 +51,11 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<Desktop
   let mainWindow: BrowserWindow | null = null
   // Set once the server runs: a second launch then also reopens a closed window (macOS).
   let openWindow: (() => BrowserWindow) | null = null
+  // Set once the server runs: while it closes, a second launch becomes a relaunch after the exit.
+  let quit: QuitState | null = null
   const onSecondInstance = (): void => {
-    if (mainWindow && !mainWindow.isDestroyed()) bringToFront(mainWindow)
+    if (quit?.quitting()) quit.relaunchAfterQuit()
+    else if (mainWindow && !mainWindow.isDestroyed()) bringToFront(mainWindow)
     else if (openWindow) bringToFront(openWindow())
   }
   if (!claimSingleInstance(app, onSecondInstance)) {
@@ -112,7 +115,7 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<Desktop
     return null
   }
   allowedOrigins = devOrigin ? [server.origin, devOrigin] : [server.origin]
-  closeServerOnQuit(app, server, logError)
+  quit = closeServerOnQuit(app, server, logError)
 
   registerIpcHandlers(
     ipcMain,

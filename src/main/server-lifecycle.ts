@@ -83,27 +83,51 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions): Promi
 export interface QuittingApp {
   on(event: 'will-quit', listener: (event: { preventDefault(): void }) => void): unknown
   quit(): void
+  /** Starts the app again once this instance has exited (Electron waits for the exit). */
+  relaunch(): void
+}
+
+/** The quit in progress, for a launch that arrives while the server closes. */
+export interface QuitState {
+  /** True from the moment the server began to close: nothing may open a window on it. */
+  quitting(): boolean
+  /** A launch that came while quitting: start a new instance once this one has exited. */
+  relaunchAfterQuit(): void
 }
 
 /**
  * Holds the quit until the server has stopped and the database is closed, then quits for real.
- * 'will-quit' comes after every window closed, so nothing uses the server any more.
+ * 'will-quit' comes after every window closed, so nothing uses the server any more. Closing can
+ * take seconds (the last writes wait while another program holds the database's write lock), and
+ * this instance still holds the single-instance lock meanwhile: a launch then would reach it and
+ * open a window on a server that is going away, so it is turned into a relaunch after the exit.
  */
 export function closeServerOnQuit(
   app: QuittingApp,
   server: Pick<EmbeddedServer, 'stop'>,
   onError: (error: unknown) => void
-): void {
+): QuitState {
+  let quitting = false
   let closed = false
+  let relaunch = false
   app.on('will-quit', (event) => {
     if (closed) return
     event.preventDefault()
+    if (quitting) return
+    quitting = true
     server
       .stop()
       .catch(onError)
       .finally(() => {
         closed = true
+        if (relaunch) app.relaunch()
         app.quit()
       })
   })
+  return {
+    quitting: () => quitting,
+    relaunchAfterQuit() {
+      relaunch = true
+    }
+  }
 }

@@ -57,6 +57,8 @@ class FakeApp extends EventEmitter {
   singleInstanceLock = true
   commandLine = new FakeCommandLine()
   quitRequests = 0
+  /** app.relaunch() calls: Electron starts the app again once this instance has exited. */
+  relaunchRequests = 0
   /** True once a quit went through without a will-quit handler holding it. */
   quitted = false
   exitCode: number | null = null
@@ -91,6 +93,9 @@ class FakeApp extends EventEmitter {
   }
   exit(code = 0): void {
     this.exitCode = code
+  }
+  relaunch(): void {
+    this.relaunchRequests += 1
   }
 }
 

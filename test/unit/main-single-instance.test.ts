@@ -69,6 +69,8 @@ describe('single instance', () => {
       fake.app.emit('second-instance', {}, [], '/')
       expect(window).toMatchObject({ minimized: false, focused: true })
       // With its window closed (macOS keeps the app running), a second launch opens a new one.
+      // The app stays in the dock as on macOS: elsewhere closing the last window quits.
+      fake.app.removeAllListeners('window-all-closed')
       window.close()
       fake.app.emit('second-instance', {}, [], '/')
       expect(fake.windows).toHaveLength(1)
@@ -77,5 +79,57 @@ describe('single instance', () => {
     } finally {
       await app?.server.stop()
     }
+  })
+})
+
+describe('a launch while the app quits', () => {
+  let temp: ReturnType<typeof makeTempDir>
+  beforeEach(() => {
+    resetFakeElectron()
+    temp = makeTempDir('single-quit')
+    fake.app.paths = { appData: join(temp.path, 'app-data'), downloads: temp.path }
+  })
+  afterEach(() => temp.remove())
+
+  it('opens no window on the closing server: the app starts again once it has exited', async () => {
+    const dataDir = join(temp.path, 'user-data')
+    const mainDir = join(temp.path, 'out', 'main')
+    mkdirSync(mainDir, { recursive: true })
+    const app = await runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir } })
+    if (!app) throw new Error('the app did not start')
+    try {
+      const window = fake.windows[0]
+      if (!window) throw new Error('no window')
+      window.close() // the last window: the app quits (not on macOS)
+      if (process.platform === 'darwin') fake.app.quit()
+      // Held while the server closes (seconds when another program holds the database's write lock).
+      expect(fake.app.quitted).toBe(false)
+
+      fake.app.emit('second-instance', {}, [], '/')
+      expect(fake.windows).toHaveLength(0)
+      expect(fake.app.relaunchRequests).toBe(0) // not before this instance has let go
+
+      await vi.waitFor(() => expect(fake.app.quitted).toBe(true))
+      expect(fake.app.relaunchRequests).toBe(1)
+      expect(fake.windows).toHaveLength(0)
+      await expect(fetch(`${app.server.baseUrl}/_emulator/health`)).rejects.toThrow() // closed
+    } finally {
+      await app.server.stop()
+    }
+  })
+
+  it('a quit with no launch meanwhile does not start the app again', async () => {
+    const dataDir = join(temp.path, 'user-data')
+    const mainDir = join(temp.path, 'out', 'main')
+    mkdirSync(mainDir, { recursive: true })
+    const app = await runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir } })
+    if (!app) throw new Error('the app did not start')
+    fake.windows[0]?.close()
+    if (process.platform === 'darwin') fake.app.quit()
+    await vi.waitFor(() => expect(fake.app.quitted).toBe(true))
+    expect(fake.app.relaunchRequests).toBe(0)
+    // After the quit a late event still opens nothing on the closed server.
+    fake.app.emit('second-instance', {}, [], '/')
+    expect(fake.windows).toHaveLength(0)
   })
 })
