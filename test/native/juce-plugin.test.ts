@@ -60,6 +60,26 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
       }
     ).license
 
+  /**
+   * The licensing requests the emulator logged, in arrival order (the system clock, as the host's
+   * own times), with the first 429 and the request that followed it; `said` is the log, for messages.
+   */
+  async function afterFirst429() {
+    const { requests } = (await control('GET', '/requests?path=/api/license/v1/')) as {
+      requests: { at: string; path: string; status: number }[]
+    }
+    const arrivals = requests
+      .map((request) => ({ atMs: Date.parse(request.at), path: request.path, status: request.status }))
+      .sort((a, b) => a.atMs - b.atMs)
+    const first = arrivals.findIndex((request) => request.status === 429)
+    return {
+      limited: arrivals[first],
+      next: arrivals[first + 1],
+      following: arrivals.slice(first + 1),
+      said: JSON.stringify(requests)
+    }
+  }
+
   /** A user's home of its own: the plugin keeps its last good token under ~/.config. */
   function newHome(): string {
     const home = join(dir.path, `home-${++homes}`)
@@ -232,15 +252,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
           // granularity; the bug sent it about 100 ms later). How many requests follow depends on
           // how long the host runs (the plugin checks again a Retry-After later; a busy machine saw
           // 3), so the count is a floor, and the gap read is the first one.
-          const { requests } = (await control('GET', '/requests?path=/api/license/v1/')) as {
-            requests: { at: string; status: number }[]
-          }
-          const arrivals = requests
-            .map((request) => ({ atMs: Date.parse(request.at), status: request.status }))
-            .sort((a, b) => a.atMs - b.atMs)
-          const said = JSON.stringify(requests)
-          const first = arrivals.findIndex((request) => request.status === 429)
-          const [firstLimited, retry] = [arrivals[first], arrivals[first + 1]]
+          const { limited: firstLimited, next: retry, said } = await afterFirst429()
           if (firstLimited === undefined || retry === undefined)
             throw new Error(`no rate-limited check retried: ${said}`)
           expect(retry.atMs - firstLimited.atMs, said).toBeGreaterThanOrEqual(0.9 * retryAfterS * 1000)
@@ -273,15 +285,9 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
           const run = host(format, home, { stateIn: state, laterKey: other.key, laterMs: 500 })
           expect(run.status, JSON.stringify(run)).toBe('licensed')
           audible(run)
-          const { requests } = (await control('GET', '/requests?path=/api/license/v1/')) as {
-            requests: { at: string; path: string; status: number }[]
-          }
-          const arrivals = requests
-            .map((request) => ({ atMs: Date.parse(request.at), path: request.path, status: request.status }))
-            .sort((a, b) => a.atMs - b.atMs)
-          const said = JSON.stringify({ run, requests })
-          const first = arrivals.findIndex((request) => request.status === 429)
-          const [limited, next] = [arrivals[first], arrivals[first + 1]]
+          const logged = await afterFirst429()
+          const { limited, next, following } = logged
+          const said = JSON.stringify({ run, requests: logged.said })
           if (limited === undefined || next === undefined) throw new Error(`no request after a 429: ${said}`)
           // The other key was queued before any request followed the 429 (an ordering, on one
           // system clock): while the worker was busy with the rate-limited check.
@@ -290,7 +296,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
           // granularity); the queued job ran after it: the other key's activation.
           expect(next.atMs - limited.atMs, said).toBeGreaterThanOrEqual(0.9 * retryAfterS * 1000)
           expect(
-            arrivals.slice(first + 1).map((request) => `${request.path} ${request.status}`),
+            following.map((request) => `${request.path} ${request.status}`),
             said
           ).toContain('/api/license/v1/activate 201')
         } finally {
