@@ -57,6 +57,18 @@ describe('recording while storage refuses writes', () => {
     })
     return other
   }
+  /** Another program holding the file's write lock, as a sqlite3 shell inside BEGIN IMMEDIATE does. */
+  const lockHeldByAnother = (): BetterSqlite3.Database => {
+    const other = otherConnection()
+    other.exec('BEGIN IMMEDIATE')
+    return other
+  }
+  /** The kinds of the notices the service gives from now on, in order. */
+  const noticesOf = (recordings: ReturnType<typeof serviceOver>): string[] => {
+    const heard: string[] = []
+    recordings.onNotice((notice) => heard.push(notice.kind))
+    return heard
+  }
   /** What the file holds, read by another connection: license keys by seq, and the counts. */
   const stored = (id: string) => {
     const other = new BetterSqlite3(storeFile.path, { readonly: true, ...nativeBindingOption() })
@@ -78,8 +90,7 @@ describe('recording while storage refuses writes', () => {
     const recordings = serviceOver(store, { exchanges: 3, chars: 1024 * 1024 })
     const { id } = recordings.start({ name: 'bounded', upstreamUrl: null })
     recordings.observe(exchange('K-1'))
-    const other = otherConnection()
-    other.exec('BEGIN IMMEDIATE')
+    const other = lockHeldByAnother()
     for (const key of ['K-2', 'K-3', 'K-4', 'K-5', 'K-6']) recordings.observe(exchange(key))
     // Three wait in memory (the bound); the two newest are lost and take no place in the sequence.
     expect(stored(id)).toEqual({ keys: ['1:K-1'], counts: { refused: 0, lost: 0 } })
@@ -137,14 +148,12 @@ describe('recording while storage refuses writes', () => {
     const recordings = serviceOver(store)
     const { id } = recordings.start({ name: 'locked at close', upstreamUrl: null })
     recordings.observe(exchange('K-1'))
-    const other = otherConnection()
-    other.exec('BEGIN IMMEDIATE')
+    const other = lockHeldByAnother()
     recordings.observe(exchange('K-2'))
     // The platform's answer holds a secret: the exchange is refused, and only its count is kept.
     recordings.observe({ ...exchange('K-3'), responseBody: Buffer.from(JSON.stringify({ note: CANARY })) })
     expect(recordings.list()[0]).toMatchObject({ exchanges: 2, lost: 0, refused: 1 })
-    const heard: string[] = []
-    recordings.onNotice((notice) => heard.push(notice.kind))
+    const heard = noticesOf(recordings)
     const report = await recordings.close()
     // The close waited (the busy timeout) and said so.
     expect(heard).toContain('waiting-at-close')
@@ -167,12 +176,10 @@ describe('recording while storage refuses writes', () => {
     const store = storeFile.open({ busyTimeoutMs: 600_000 })
     const recordings = serviceOver(store)
     const { id } = recordings.start({ name: 'second signal first', upstreamUrl: null })
-    const other = otherConnection()
-    other.exec('BEGIN IMMEDIATE')
+    lockHeldByAnother()
     recordings.observe(exchange('K-1'))
     store.stopWaitingForLock()
-    const heard: string[] = []
-    recordings.onNotice((notice) => heard.push(notice.kind))
+    const heard = noticesOf(recordings)
     const report = await recordings.close()
     expect(heard).not.toContain('waiting-at-close')
     expect(report.lost.get(id)).toBe(1)
@@ -182,10 +189,8 @@ describe('recording while storage refuses writes', () => {
     const store = storeFile.open({ busyTimeoutMs: 100 })
     const recordings = serviceOver(store)
     const { id } = recordings.start({ name: 'named later', upstreamUrl: null })
-    const other = otherConnection()
-    other.exec('BEGIN IMMEDIATE')
-    const heard: string[] = []
-    recordings.onNotice((notice) => heard.push(notice.kind))
+    const other = lockHeldByAnother()
+    const heard = noticesOf(recordings)
     recordings.observe(exchange('K-1'))
     // Naming it was tried and refused; the exchange waits in memory.
     expect(heard).toEqual(['waiting'])
