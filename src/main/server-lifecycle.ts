@@ -98,7 +98,8 @@ export interface QuitState {
 /**
  * Holds the quit until the server has stopped and the database is closed, then quits for real.
  * 'will-quit' comes after every window closed, so nothing uses the server any more. Closing can
- * take seconds (the last writes wait while another program holds the database's write lock), and
+ * take seconds (a running recording's last exchanges wait while another program holds the
+ * database's write lock), and
  * this instance still holds the single-instance lock meanwhile: a launch then would reach it and
  * open a window on a server that is going away, so it is turned into a relaunch after the exit.
  */

@@ -92,6 +92,14 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     runHost(plugin, format, home, options)
   const silent = (run: HostRun) => expect(run.rms_out, JSON.stringify(run)).toBe(0)
   const audible = (run: HostRun) => expect(run.rms_out / run.rms_in, JSON.stringify(run)).toBeCloseTo(1, 2)
+  /** A user's home with a project the plugin was just licensed in (a new license), saved to project.state. */
+  async function licensedProject(format: Format) {
+    const home = newHome()
+    const state = join(home, 'project.state')
+    const license = await freshLicense()
+    audible(host(format, home, { key: license.key, stateOut: state }))
+    return { home, state, license }
+  }
 
   beforeAll(async () => {
     serve = await startServeCli([
@@ -179,10 +187,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     it(
       'is silent once the license is revoked, online and then offline (the saved token is dropped)',
       async () => {
-        const home = newHome()
-        const state = join(home, 'project.state')
-        const license = await freshLicense()
-        audible(host(format, home, { key: license.key, stateOut: state }))
+        const { home, state, license } = await licensedProject(format)
         await control('PATCH', `/licenses/${license.id}`, { status: 'revoked' })
         const revoked = host(format, home, { stateIn: state })
         expect(revoked.status).toBe('refused')
@@ -200,10 +205,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     it(
       'is silent offline with a tampered token (its iat moved a year on to stretch the grace period)',
       async () => {
-        const home = newHome()
-        const state = join(home, 'project.state')
-        const license = await freshLicense()
-        audible(host(format, home, { key: license.key, stateOut: state }))
+        const { home, state } = await licensedProject(format)
         const cached = JSON.parse(readFileSync(cacheFile(home), 'utf8')) as {
           license_key: string
           license_token: string
@@ -234,10 +236,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     it(
       'honours Retry-After: a rate-limited check is retried after the wait, and the saved token carries the plugin meanwhile',
       async () => {
-        const home = newHome()
-        const state = join(home, 'project.state')
-        const license = await freshLicense()
-        audible(host(format, home, { key: license.key, stateOut: state }))
+        const { home, state } = await licensedProject(format)
         await control('DELETE', '/requests')
         // Over the module's 1 s floor, so a Retry-After read as 0 (JUCE's curl backend drops the
         // first response header, here Retry-After; the module then reads the body's retryAfter) fails.
@@ -271,10 +270,7 @@ describe.skipIf(missing !== null)('the example JUCE plugin in a host, against a 
     it(
       'honours Retry-After for a job queued during the wait: a key restored meanwhile sends nothing before it either',
       async () => {
-        const home = newHome()
-        const state = join(home, 'project.state')
-        const license = await freshLicense()
-        audible(host(format, home, { key: license.key, stateOut: state }))
+        const { home, state } = await licensedProject(format)
         const other = await freshLicense()
         await control('DELETE', '/requests')
         const retryAfterS = 2

@@ -18,6 +18,13 @@ describe('single instance', () => {
     fake.app.paths = { appData: join(temp.path, 'app-data'), downloads: temp.path }
   })
   afterEach(() => temp.remove())
+  const dataDir = () => join(temp.path, 'user-data')
+  /** The desktop app as main runs it, over a user-data directory of the test's own. */
+  const startApp = () => {
+    const mainDir = join(temp.path, 'out', 'main')
+    mkdirSync(mainDir, { recursive: true })
+    return runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir() } })
+  }
 
   it('the first instance holds the lock and is brought forward when a second one starts', () => {
     const window = new FakeBrowserWindow()
@@ -45,23 +52,17 @@ describe('single instance', () => {
 
   it('a second app quits at once: no server, no window, the database untouched', async () => {
     fake.app.singleInstanceLock = false
-    const dataDir = join(temp.path, 'user-data')
-    const mainDir = join(temp.path, 'out', 'main')
-    mkdirSync(mainDir, { recursive: true })
-    const app = await runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir } })
+    const app = await startApp()
     expect(app).toBeNull()
     expect(fake.app.quitRequests).toBe(1)
     expect(fake.windows).toHaveLength(0)
     expect(fake.ipcMain.handlers.size).toBe(0)
     // The lock is per user-data directory, so the directory is chosen before asking for it.
-    expect(fake.app.getPath('userData')).toBe(dataDir)
+    expect(fake.app.getPath('userData')).toBe(dataDir())
   })
 
   it('the first app focuses its window when a second one is launched', async () => {
-    const dataDir = join(temp.path, 'user-data')
-    const mainDir = join(temp.path, 'out', 'main')
-    mkdirSync(mainDir, { recursive: true })
-    const app = await runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir } })
+    const app = await startApp()
     try {
       const window = fake.windows[0]
       if (!window) throw new Error('no window')
@@ -80,56 +81,42 @@ describe('single instance', () => {
       await app?.server.stop()
     }
   })
-})
 
-describe('a launch while the app quits', () => {
-  let temp: ReturnType<typeof makeTempDir>
-  beforeEach(() => {
-    resetFakeElectron()
-    temp = makeTempDir('single-quit')
-    fake.app.paths = { appData: join(temp.path, 'app-data'), downloads: temp.path }
-  })
-  afterEach(() => temp.remove())
+  describe('a launch while the app quits', () => {
+    it('opens no window on the closing server: the app starts again once it has exited', async () => {
+      const app = await startApp()
+      if (!app) throw new Error('the app did not start')
+      try {
+        const window = fake.windows[0]
+        if (!window) throw new Error('no window')
+        window.close() // the last window: the app quits (not on macOS)
+        if (process.platform === 'darwin') fake.app.quit()
+        // Held while the server closes (seconds when another program holds the database's write lock).
+        expect(fake.app.quitted).toBe(false)
 
-  it('opens no window on the closing server: the app starts again once it has exited', async () => {
-    const dataDir = join(temp.path, 'user-data')
-    const mainDir = join(temp.path, 'out', 'main')
-    mkdirSync(mainDir, { recursive: true })
-    const app = await runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir } })
-    if (!app) throw new Error('the app did not start')
-    try {
-      const window = fake.windows[0]
-      if (!window) throw new Error('no window')
-      window.close() // the last window: the app quits (not on macOS)
+        fake.app.emit('second-instance', {}, [], '/')
+        expect(fake.windows).toHaveLength(0)
+        expect(fake.app.relaunchRequests).toBe(0) // not before this instance has let go
+
+        await vi.waitFor(() => expect(fake.app.quitted).toBe(true))
+        expect(fake.app.relaunchRequests).toBe(1)
+        expect(fake.windows).toHaveLength(0)
+        await expect(fetch(`${app.server.baseUrl}/_emulator/health`)).rejects.toThrow() // closed
+      } finally {
+        await app.server.stop()
+      }
+    })
+
+    it('a quit with no launch meanwhile does not start the app again', async () => {
+      const app = await startApp()
+      if (!app) throw new Error('the app did not start')
+      fake.windows[0]?.close()
       if (process.platform === 'darwin') fake.app.quit()
-      // Held while the server closes (seconds when another program holds the database's write lock).
-      expect(fake.app.quitted).toBe(false)
-
+      await vi.waitFor(() => expect(fake.app.quitted).toBe(true))
+      expect(fake.app.relaunchRequests).toBe(0)
+      // After the quit a late event still opens nothing on the closed server.
       fake.app.emit('second-instance', {}, [], '/')
       expect(fake.windows).toHaveLength(0)
-      expect(fake.app.relaunchRequests).toBe(0) // not before this instance has let go
-
-      await vi.waitFor(() => expect(fake.app.quitted).toBe(true))
-      expect(fake.app.relaunchRequests).toBe(1)
-      expect(fake.windows).toHaveLength(0)
-      await expect(fetch(`${app.server.baseUrl}/_emulator/health`)).rejects.toThrow() // closed
-    } finally {
-      await app.server.stop()
-    }
-  })
-
-  it('a quit with no launch meanwhile does not start the app again', async () => {
-    const dataDir = join(temp.path, 'user-data')
-    const mainDir = join(temp.path, 'out', 'main')
-    mkdirSync(mainDir, { recursive: true })
-    const app = await runDesktopApp({ mainDir, preferredPort: 0, env: { [USER_DATA_ENV]: dataDir } })
-    if (!app) throw new Error('the app did not start')
-    fake.windows[0]?.close()
-    if (process.platform === 'darwin') fake.app.quit()
-    await vi.waitFor(() => expect(fake.app.quitted).toBe(true))
-    expect(fake.app.relaunchRequests).toBe(0)
-    // After the quit a late event still opens nothing on the closed server.
-    fake.app.emit('second-instance', {}, [], '/')
-    expect(fake.windows).toHaveLength(0)
+    })
   })
 })
