@@ -55,6 +55,37 @@ describe('forwarding over HTTP/1.1', () => {
     expect(upstream.received[0]?.headers.host).toBe(new URL(upstream.baseUrl).host)
   })
 
+  it('never lets a path climb out of the upstream base path with "..", plain, encoded or with backslashes', async () => {
+    await proxy.control('PUT', '/upstream', { url: `${upstream.baseUrl}/platform` })
+    const send = (path: string) =>
+      sendKeepingOpen(proxy.baseUrl, `GET ${path} HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`)
+    try {
+      // The route patterns never take a ".." segment: the emulator answers the path itself.
+      for (const path of ['/api/library/%2e%2e/%2E%2E/admin', '/api/library/../../admin']) {
+        const answer = await send(path)
+        expect(answer.status, path).toBe(404)
+        expect(answer.headers['x-emulator-source'], path).toBe('emulator')
+      }
+      // A backslash passes the patterns, but the URL parser reads it as a slash: refused here.
+      for (const path of ['/api/library/..\\..\\admin', '/api/library/..%5c..%5cadmin']) {
+        const answer = await send(path)
+        expect(answer.status, path).toBe(400)
+        expect(answer.body, path).toMatchObject({
+          ok: false,
+          error: 'MALFORMED_REQUEST',
+          message: expect.stringContaining('".." segment')
+        })
+      }
+      expect(upstream.received).toHaveLength(0)
+      // Dots inside a segment are a name like any other.
+      const named = await send('/api/library/v1..2/...x')
+      expect(named.status).toBe(200)
+      expect(upstream.received[0]?.url).toBe('/platform/api/library/v1..2/...x')
+    } finally {
+      await proxy.control('PUT', '/upstream', { url: upstream.baseUrl })
+    }
+  })
+
   it('passes a chunked upload on byte for byte', async () => {
     const body = '{"license_key":"K-1","instance_id":"chunked"}'
     const chunked = `${(20).toString(16)}\r\n${body.slice(0, 20)}\r\n${(body.length - 20).toString(16)}\r\n${body.slice(20)}\r\n0\r\n\r\n`
@@ -131,6 +162,38 @@ describe('forwarding over HTTP/1.1', () => {
     expect(answer.status).toBe(302)
     expect(answer.headers.location).toBe('/api/library/elsewhere')
     expect(upstream.received).toHaveLength(1)
+  })
+
+  it('answers 502 in its own envelope when the upstream answers a status no reply can carry', async () => {
+    upstream.answer((_request, response) => {
+      response.writeHead(600, { 'content-type': 'application/json', 'x-up': 'kept?' }).end('{"ok":true}')
+    })
+    const response = await fetch(`${proxy.baseUrl}/api/library`)
+    expect(response.status).toBe(502)
+    expect(response.headers.get('x-emulator-source')).toBe('emulator')
+    expect(response.headers.get('x-up')).toBeNull()
+    expect(await response.json()).toMatchObject({ ok: false, error: 'UPSTREAM_UNREACHABLE' })
+  })
+
+  it('keeps serving when a client leaves before the upstream answered, mid-upload or after it', async () => {
+    upstream.answer((_request, response) => {
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), 150)
+    })
+    const leave = (bytes: string) =>
+      new Promise<void>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port: Number(new URL(proxy.baseUrl).port) })
+        socket.on('error', () => undefined)
+        socket.write(bytes, () => setTimeout(() => socket.destroy(), 50))
+        socket.once('close', () => resolve())
+      })
+    await leave(
+      `POST /api/license/v1/validate HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"lic`
+    )
+    await leave(`GET /api/library HTTP/1.1\r\nHost: ${host()}\r\n\r\n`)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const after = await fetch(`${proxy.baseUrl}/api/library`)
+    expect(after.status).toBe(200)
+    expect(after.headers.get('x-emulator-source')).toBe('upstream')
   })
 
   it('passes a compressed answer through untouched', async () => {

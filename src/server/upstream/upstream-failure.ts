@@ -28,8 +28,8 @@ const NOT_TLS_CODES = new Set([
 const NOT_TLS_MESSAGE = /wrong version number|packet length too long|unknown protocol/i
 
 /**
- * What went wrong, read from the error @fastify/reply-from hands over: its own error wraps
- * undici's (or Node's) in `cause`, whose `code` says what happened. TLS failures carry OpenSSL's
+ * What went wrong, read from the error forwarding met: undici's, which may wrap Node's in
+ * `cause`; a `code` along the chain says what happened. TLS failures carry OpenSSL's
  * codes (`DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`, `ERR_SSL_...`).
  */
 export function upstreamFailureOf(error: unknown, upstreamUrl: string): UpstreamFailure {
@@ -37,7 +37,7 @@ export function upstreamFailureOf(error: unknown, upstreamUrl: string): Upstream
   const upstreamHost = url.host
   const codes = codesOf(error)
   const named = (set: Set<string>) => codes.some((code) => set.has(code))
-  if (named(TIMEOUT_CODES) || codes.includes('FST_REPLY_FROM_GATEWAY_TIMEOUT')) {
+  if (named(TIMEOUT_CODES)) {
     const connecting = codes.includes('UND_ERR_CONNECT_TIMEOUT')
     return {
       code: 'UPSTREAM_TIMEOUT',

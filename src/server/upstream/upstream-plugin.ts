@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import type { Readable } from 'node:stream'
 import { rootCertificates } from 'node:tls'
-import replyFrom from '@fastify/reply-from'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { Agent } from 'undici'
+import type { Dispatcher } from 'undici'
 
 import type { ForwardedExchange, ForwardedExchangeObserver } from '../../core/upstream/forwarded-exchange'
 import { createUpstreamSettings } from '../../core/upstream/upstream-setting'
@@ -16,6 +16,7 @@ import { releaseAfterFault } from '../plugins/fault-injection'
 import { afterStageFault } from './after-stage-fault'
 import { BODY_COPY_LIMIT, bodyTap } from './body-copy'
 import type { BodyCopy } from './body-copy'
+import { climbsOut, forwardRequest } from './forward-request'
 import { SOURCE_HEADER_NAME as SOURCE_HEADER } from './source-header'
 import type { UpstreamAccess, UpstreamFetched } from './upstream-access'
 import { upstreamFailureOf } from './upstream-failure'
@@ -79,24 +80,43 @@ const HOP_BY_HOP = [
 export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
   async (app, options) => {
     const config = options.upstream ?? {}
-    const settings: UpstreamSettings = createUpstreamSettings({ url: config.url ?? null, routes: config.routes }, () =>
-      app.core.changes.announce({ kind: 'upstream' })
+    const settings: UpstreamSettings = createUpstreamSettings(
+      { url: config.url ?? null, routes: config.routes },
+      () => {
+        app.core.changes.announce({ kind: 'upstream' })
+        loadWhenSet()
+      }
     )
     const connectMs = config.connectTimeoutMs ?? UPSTREAM_DEFAULT_TIMEOUTS.connectMs
     const firstByteMs = config.firstByteTimeoutMs ?? UPSTREAM_DEFAULT_TIMEOUTS.firstByteMs
     // One connection pool for forwarded calls and the emulator's own (the JWKS): the system's CAs
-    // plus --upstream-ca, certificates always verified.
-    const agent = new Agent({
-      connect: {
-        timeout: connectMs,
-        rejectUnauthorized: true,
-        ...(config.ca ? { ca: [...rootCertificates, config.ca] } : {})
-      },
-      headersTimeout: firstByteMs,
-      bodyTimeout: firstByteMs
+    // plus --upstream-ca, certificates always verified. undici is loaded when first needed (it is
+    // the largest module the server has, and most starts never forward), or as soon as an upstream
+    // is set, so the first forwarded call does not wait for it.
+    let pool: Promise<Dispatcher> | null = null
+    const connectionPool = (): Promise<Dispatcher> =>
+      (pool ??= import('undici').then(
+        ({ Agent }) =>
+          new Agent({
+            connect: {
+              timeout: connectMs,
+              rejectUnauthorized: true,
+              ...(config.ca ? { ca: [...rootCertificates, config.ca] } : {})
+            },
+            headersTimeout: firstByteMs,
+            bodyTimeout: firstByteMs
+          })
+      ))
+    const loadWhenSet = () => {
+      if (settings.get().url !== null) void connectionPool().catch(() => undefined)
+    }
+    app.addHook('onReady', async () => {
+      // After the start, not during it: the first answer is not kept waiting for the load.
+      setImmediate(loadWhenSet)
     })
     app.addHook('onClose', async () => {
-      await agent.destroy().catch(() => undefined)
+      if (pool === null) return
+      await pool.then((agent) => agent.destroy()).catch(() => undefined)
     })
     // This emulator's mark in Via: a request that carries it already went through here (a loop).
     const mark = `plugin-license-emulator-${randomBytes(6).toString('hex')}`
@@ -106,7 +126,7 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
       current: () => settings.get(),
       set: (setting) => settings.set(setting),
       settings,
-      agent,
+      connectionPool,
       mark,
       timeouts: { connectMs, firstByteMs },
       addObserver(observer) {
@@ -128,7 +148,9 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
         const { url } = settings.get()
         if (url === null) throw new Error('Forwarding is off: there is no upstream to fetch from.')
         const target = new URL(url + (path.startsWith('/') ? path : `/${path}`))
-        const answer = await agent.request({
+        const answer = await (
+          await connectionPool()
+        ).request({
           origin: target.origin,
           path: target.pathname + target.search,
           method: 'GET',
@@ -192,17 +214,10 @@ const LOOP_ANSWER = {
   message: 'This request already went through this emulator: the upstream points back at it.'
 } as const
 
-/** What @fastify/reply-from hands onResponse when it forwards over undici (lib/request.js). */
-interface UndiciAnswer {
-  statusCode: number
-  headers: Record<string, string | string[] | undefined>
-  stream: Readable
-}
-
 /** What the forwarding half needs of the first half besides the public UpstreamAccess. */
 interface UpstreamInternals {
   settings: UpstreamSettings
-  agent: Agent
+  connectionPool(): Promise<Dispatcher>
   mark: string
   timeouts: { connectMs: number; firstByteMs: number }
   notify(exchange: ForwardedExchange): void
@@ -213,7 +228,7 @@ function internalsOf(access: UpstreamAccess): UpstreamInternals {
 }
 
 /**
- * The second half: forwards a request the first half marked, on @fastify/reply-from over undici.
+ * The second half: forwards a request the first half marked, over undici (forward-request.ts).
  * Registered after the fault injector, so a `before` rule has answered (or waited) already. The
  * body goes on as a stream (chunked uploads, `Expect: 100-continue`), the answer comes back as
  * one, untouched (compressed bytes stay compressed), with a capped copy taken on the way for the
@@ -222,12 +237,6 @@ function internalsOf(access: UpstreamAccess): UpstreamInternals {
 export const upstreamForwarding = fp(
   async (app) => {
     const internals = internalsOf(app.upstream)
-    await app.register(replyFrom, {
-      undici: internals.agent,
-      disableRequestLogging: true,
-      // Nothing is retried: a forwarded activation must reach the upstream once.
-      retryMethods: []
-    })
 
     app.addHook('onRequest', async (request, reply) => {
       const route = request.upstreamRoute
@@ -237,13 +246,19 @@ export const upstreamForwarding = fp(
       const pathOnly = request.url.split('?')[0] ?? request.url
       const queryAt = request.url.indexOf('?')
       const rawQuery = queryAt < 0 ? '' : request.url.slice(queryAt + 1)
+      if (climbsOut(pathOnly)) {
+        return sendEnvelope(reply, 400, {
+          ok: false,
+          error: 'MALFORMED_REQUEST',
+          message: 'The path has a ".." segment: a forwarded call may not climb out of the upstream\'s base URL.'
+        })
+      }
 
       // The request body as it arrives, with a copy kept on the way.
       let requestCopy: BodyCopy | null = null
-      // A body read whole before forwarding was parsed then: the inspector shows that, whatever the upstream does.
-      const parsedEarly: unknown = route.body !== null ? request.body : undefined
       const hasBody =
         request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0
+      let body: Readable | null = null
       if (hasBody) {
         const tap = bodyTap((copy) => {
           requestCopy = copy
@@ -253,51 +268,43 @@ export const upstreamForwarding = fp(
           request.raw.pipe(tap)
           request.raw.once('error', (error) => tap.destroy(error))
         }
-        request.body = tap
+        body = tap
       }
 
-      reply.from(route.url + pathOnly, {
-        rewriteRequestHeaders: (_request, headers) => {
-          const out: Record<string, string | string[] | undefined> = { ...headers }
-          for (const name of HOP_BY_HOP) delete out[name]
+      forwardRequest(internals.connectionPool(), request, reply, route.url + pathOnly, body, {
+        requestHeaders: (headers) => {
+          const out = withoutHopByHop(headers)
           const via = headers.via
           out.via = `${via ? `${String(via)}, ` : ''}1.1 ${internals.mark}`
           return out
         },
-        rewriteHeaders: (headers) => {
-          const out = { ...headers }
-          // Headers the upstream's Connection header names are hop-by-hop too (RFC 9110 section 7.6.1).
-          for (const name of String(headers.connection ?? '').split(',')) delete out[name.trim().toLowerCase()]
-          for (const name of HOP_BY_HOP) delete out[name]
+        answerHeaders: (headers) => {
+          const out = withoutHopByHop(headers)
           out[SOURCE_HEADER] = 'upstream'
           return out
         },
-        onError: (errorReply, { error }) => {
+        onError: (error) => {
           const failure = upstreamFailureOf(error, route.url)
           route.answer = null
           // No upstream answer: an `after` rule had nothing to act on (it keeps its use).
           releaseAfterFault(request)
-          void sendEnvelope(errorReply as FastifyReply, failure.code === 'UPSTREAM_TIMEOUT' ? 504 : 502, {
+          void sendEnvelope(reply, failure.code === 'UPSTREAM_TIMEOUT' ? 504 : 502, {
             ok: false,
             error: failure.code,
             message: failure.message,
             ...(failure.reason ? { reason: failure.reason } : {})
           })
         },
-        onResponse: (fromRequest, fromReply, raw) => {
-          // reply-from's types name Node's response; over undici it hands { statusCode, headers, stream }.
-          const response = raw as unknown as UndiciAnswer
+        onAnswer: (response) => {
           const upstreamStatus = response.statusCode
           const upstreamHeaders = response.headers
-          const forwardedReply = fromReply as unknown as FastifyReply
-          const forwardedRequest = fromRequest as FastifyRequest
           if (headerText(upstreamHeaders[LOOP_HEADER]) === internals.mark) {
             // The upstream is this emulator: the 508 is its own answer, and no upstream answered.
             response.stream.resume()
-            releaseAfterFault(forwardedRequest)
-            for (const name of Object.keys(upstreamHeaders)) forwardedReply.removeHeader(name)
-            forwardedReply.removeHeader(SOURCE_HEADER)
-            void sendEnvelope(forwardedReply, 508, LOOP_ANSWER)
+            releaseAfterFault(request)
+            for (const name of Object.keys(upstreamHeaders)) reply.removeHeader(name)
+            reply.removeHeader(SOURCE_HEADER)
+            void sendEnvelope(reply, 508, LOOP_ANSWER)
             return
           }
           route.answer = { status: upstreamStatus, durationMs: performance.now() - started }
@@ -305,17 +312,17 @@ export const upstreamForwarding = fp(
           const finishExchange = (copy: BodyCopy) => {
             const { decoded } = copy
             if (route.answer) route.answer.durationMs = performance.now() - started
-            showRequestBody(forwardedRequest, requestCopy)
-            const capture = forwardedRequest.inspectorCapture
+            showRequestBody(request, requestCopy)
+            const capture = request.inspectorCapture
             if (capture && !decoded.truncated && decoded.body.length > 0) {
               capture.response = { kind: 'bytes', bytes: decoded.body }
             }
             const exchange: ForwardedExchange = {
-              requestId: forwardedRequest.id,
-              method: forwardedRequest.method,
+              requestId: request.id,
+              method: request.method,
               path: pathOnly,
               rawQuery,
-              requestHeaders: { ...forwardedRequest.headers },
+              requestHeaders: { ...request.headers },
               requestBody: requestCopy === null ? null : requestCopy.head,
               upstreamUrl: route.url,
               status: upstreamStatus,
@@ -330,14 +337,14 @@ export const upstreamForwarding = fp(
             }
             // Handed on once the client's answer is over (sent, or cut by a fault): an observer's
             // work never delays it. An `after` fault may have answered before the upstream's body ended.
-            const raw = forwardedReply.raw
+            const raw = reply.raw
             if (raw.writableFinished || raw.destroyed) internals.notify(exchange)
             else raw.once('close', () => internals.notify(exchange))
           }
-          const fault = forwardedRequest.fault
+          const fault = request.fault
           if (fault && fault.rule.stage === 'after') {
             afterStageFault(
-              forwardedReply,
+              reply,
               fault,
               response.stream,
               (stream) => stream.pipe(bodyTap(finishExchange, { contentEncoding })),
@@ -349,12 +356,9 @@ export const upstreamForwarding = fp(
           const tapped = stream.pipe(bodyTap(finishExchange, { contentEncoding }))
           // An upstream that drops mid-answer drops the client too: never a short 200.
           stream.once('error', (error) => tapped.destroy(error))
-          void forwardedReply.send(tapped)
+          void reply.send(tapped)
         }
       })
-      // reply-from has taken the body stream; until the copy is complete the recorder must not see
-      // it (a body read whole before forwarding is complete already).
-      if (hasBody) request.body = parsedEarly
       return reply
     })
   },
@@ -382,6 +386,17 @@ function showRequestBody(request: FastifyRequest, copy: BodyCopy | null): void {
       // Not JSON after all: the text alone is recorded.
     }
   }
+}
+
+/**
+ * The headers without the hop-by-hop ones: the fixed list, and those the message's own Connection
+ * header names (RFC 9110 section 7.6.1).
+ */
+function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = { ...headers }
+  for (const name of String(headers.connection ?? '').split(',')) delete out[name.trim().toLowerCase()]
+  for (const name of HOP_BY_HOP) delete out[name]
+  return out
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
