@@ -1,4 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, inject, it } from 'vitest'
 
@@ -70,7 +72,15 @@ describe('the npm package', () => {
     const installed = JSON.parse(readFileSync(join(modules, 'plugin-license-emulator', 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>
     }
-    for (const runtime of ['fastify', '@fastify/static', '@fastify/swagger', 'typebox', 'jose', 'better-sqlite3']) {
+    for (const runtime of [
+      'fastify',
+      '@fastify/static',
+      '@fastify/swagger',
+      'typebox',
+      'jose',
+      'better-sqlite3',
+      'undici'
+    ]) {
       expect(installed.dependencies, runtime).toHaveProperty([runtime])
       expect(existsSync(join(modules, runtime)), runtime).toBe(true)
     }
@@ -84,7 +94,7 @@ describe('the npm package', () => {
     expect(server).not.toMatch(/from ["']typebox/)
   })
 
-  it('`npx plugin-license-emulator serve --port 0 --db :memory:` serves health, the UI, the OpenAPI document and a full license round trip', async () => {
+  it('`npx plugin-license-emulator serve --port 0 --db :memory:` serves health, the UI, the OpenAPI document, a full license round trip and forwarding', async () => {
     const cli = spawnCommand(
       'npx',
       ['--no-install', 'plugin-license-emulator', 'serve', '--port', '0', '--db', ':memory:', '--ready-json'],
@@ -143,6 +153,26 @@ describe('the npm package', () => {
     expect(typeof valid.body.license_token).toBe('string')
     expect((await call('deactivate')).status).toBe(200)
     expect((await call('validate')).body).toMatchObject({ valid: false, code: 'NOT_ACTIVATED' })
+
+    // Forwarding loads undici only once an upstream is set: it must resolve from the installed package.
+    const upstream = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"from":"upstream"}')
+    })
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = upstream.address() as AddressInfo
+      const set = await fetch(`${ready.baseUrl}/_emulator/upstream`, {
+        method: 'PUT',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `http://127.0.0.1:${port}` })
+      })
+      expect(set.status).toBe(200)
+      const forwarded = await fetch(`${ready.baseUrl}/api/library`)
+      expect(forwarded.headers.get('x-emulator-source')).toBe('upstream')
+      expect(await forwarded.json()).toEqual({ ok: true, from: 'upstream' })
+    } finally {
+      upstream.close()
+    }
 
     // The pid is the emulator's own process (not npx's): a script stops it with it.
     process.kill(ready.pid, 'SIGTERM')
