@@ -87,6 +87,23 @@ describe('fault stages on forwarded requests, and the inspector', () => {
     expect(entry).toMatchObject({ answeredBy: 'upstream', fault: { kind: 'latency', stage: 'after' } })
   })
 
+  it('an after latency rule whose client leaves during the wait drops the upstream answer and keeps serving', async () => {
+    await proxy.control('PUT', '/faults', {
+      rules: [{ route: '/api/library', kind: 'latency', ms: 300, stage: 'after' }]
+    })
+    const leaving = new AbortController()
+    const left = fetch(`${proxy.baseUrl}/api/library`, { signal: leaving.signal })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    leaving.abort()
+    await expect(left).rejects.toThrow()
+    // The wait ends; the upstream's unread answer is dropped without an error nobody hears.
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    await proxy.control('PUT', '/faults', { rules: [] })
+    const after = await fetch(`${proxy.baseUrl}/api/library`)
+    expect(after.status).toBe(200)
+    expect(upstream.received).toHaveLength(2)
+  })
+
   it('an after rule does not fire on a request the emulator answers itself', async () => {
     await proxy.control('PUT', '/faults', { rules: [{ route: '/api/**', kind: 'error', status: 500, stage: 'after' }] })
     const response = await fetch(`${proxy.baseUrl}/api/license/v1/validate`, {

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify'
 
 import type { FaultHit } from '../../core/faults/fault-rules'
 import { answerFault, waitWhileConnected } from '../plugins/fault-injection'
+import { discard } from './forward-request'
 import { SOURCE_HEADER_NAME } from './source-header'
 
 /**
@@ -19,23 +20,19 @@ export function afterStageFault(
   tapped: (stream: Readable) => Readable,
   upstreamHeaderNames: readonly string[]
 ): void {
-  const passOn = () => {
-    const stream = tapped(upstream)
-    upstream.once('error', (error) => stream.destroy(error))
-    void reply.send(stream)
-  }
+  // `tapped` ties the upstream's answer and its copy together (throughTap): an error of one destroys the other.
+  const passOn = () => void reply.send(tapped(upstream))
   const { rule, delayMs } = hit
   if (rule.kind === 'trickle') return passOn()
   void (async () => {
     if (delayMs > 0 && !(await waitWhileConnected(reply, delayMs))) {
-      upstream.destroy()
+      discard(upstream)
       reply.hijack()
       return
     }
     if (rule.kind === 'latency') return passOn()
     // The upstream's answer is read (and watched) but never reaches the client.
     tapped(upstream).resume()
-    upstream.once('error', () => undefined)
     for (const name of upstreamHeaderNames) reply.removeHeader(name)
     reply.removeHeader(SOURCE_HEADER_NAME)
     answerFault(reply.request, reply, rule)

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream'
+import type { Duplex, Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Dispatcher } from 'undici'
 
@@ -22,9 +23,9 @@ export interface ForwardHandlers {
 }
 
 /**
- * Forwards one request to `target` (the upstream's URL for this path) over an undici pool, the way
- * an HTTP proxy does: the method, the raw query and the body stream go on; Host becomes the
- * upstream's; the answer's status and headers are set on the reply and its body handed over as it
+ * Forwards one request to the upstream at `upstreamUrl` over an undici pool, the way an HTTP proxy
+ * does: the method, the raw path and query (after the upstream's own base path) and the body stream
+ * go on; Host becomes the upstream's; the answer's status and headers are set on the reply and its body handed over as it
  * arrives. Nothing is retried: a forwarded activation must reach the upstream once.
  *
  * The pool is a promise because undici is loaded only when forwarding is first needed: it is the
@@ -34,23 +35,25 @@ export function forwardRequest(
   pool: Promise<Dispatcher>,
   request: FastifyRequest,
   reply: FastifyReply,
-  target: string,
+  upstreamUrl: string,
   body: Readable | null,
   handlers: ForwardHandlers
 ): void {
-  const url = new URL(target)
-  const queryAt = request.url.indexOf('?')
-  const headers = handlers.requestHeaders({ ...request.headers, host: url.host })
+  const upstream = new URL(upstreamUrl)
+  const headers = handlers.requestHeaders({ ...request.headers, host: upstream.host })
   pool
-    .then((dispatcher) =>
-      dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + (queryAt < 0 ? '' : request.url.slice(queryAt)),
+    .then((dispatcher) => {
+      // The upload ended (the client left) while undici was loading: nothing to forward.
+      if (body?.destroyed) throw Object.assign(new Error('The request body ended early.'), { code: 'ECONNRESET' })
+      return dispatcher.request({
+        origin: upstream.origin,
+        // As the client sent them, never re-parsed: the upstream judges the bytes it is given.
+        path: upstream.pathname.replace(/\/$/, '') + request.url,
         method: request.method,
         headers,
         body
       })
-    )
+    })
     .then(
       (answer) => {
         try {
@@ -58,7 +61,9 @@ export function forwardRequest(
         } catch {
           // A status Fastify cannot send (600 and up): no usable answer came.
           discard(answer.body)
-          handlers.onError(new Error(`The upstream answered status ${answer.statusCode}.`))
+          handlers.onError(
+            Object.assign(new Error('not an HTTP status'), { code: BAD_STATUS, status: answer.statusCode })
+          )
           return
         }
         // Chunked or not is this hop's business: the reply frames the copy itself.
@@ -68,7 +73,7 @@ export function forwardRequest(
         }
         // An HTTP/1 connection cannot be reused before its request body was read whole.
         if (!request.raw.complete) reply.header('connection', 'close')
-        if (request.raw.destroyed && !request.raw.complete) {
+        if (reply.raw.destroyed || request.raw.aborted) {
           // The client left before the answer came: nobody to copy it to.
           discard(answer.body)
           return
@@ -81,8 +86,21 @@ export function forwardRequest(
     )
 }
 
+/** The `code` of the error an answer with a status no reply can carry (600 and up) is reported as. */
+export const BAD_STATUS = 'UPSTREAM_BAD_STATUS'
+
+/**
+ * The upstream's answer through `tap`, each destroyed with the other: an upstream that drops
+ * mid-answer drops the client too (never a short 200), and a client that leaves releases the
+ * upstream's connection at once (a paused undici body would hold it: its timeout does not run).
+ */
+export function throughTap<T extends Duplex>(answer: Readable, tap: T): T {
+  pipeline(answer, tap, () => undefined)
+  return tap
+}
+
 /** Drops an answer's body unread; undici reports that as an error nobody needs to hear. */
-function discard(body: Readable): void {
+export function discard(body: Readable): void {
   body.once('error', () => undefined)
   body.destroy()
 }

@@ -1,4 +1,5 @@
 import type { TransportErrorCode } from '../../shared/contract/error-codes'
+import { BAD_STATUS } from './forward-request'
 
 /** Why the upstream could not be reached (docs/upstream.md): the `reason` of UPSTREAM_UNREACHABLE. */
 export type UnreachableReason = 'REFUSED' | 'DNS' | 'TLS' | 'RESET'
@@ -36,6 +37,13 @@ export function upstreamFailureOf(error: unknown, upstreamUrl: string): Upstream
   const url = new URL(upstreamUrl)
   const upstreamHost = url.host
   const codes = codesOf(error)
+  if (codes.includes(BAD_STATUS)) {
+    const status = (error as { status?: unknown }).status
+    return unreachable(
+      'RESET',
+      `The upstream ${upstreamHost} answered with status ${String(status)}, which is not an HTTP status (100-599): its answer was dropped.`
+    )
+  }
   const named = (set: Set<string>) => codes.some((code) => set.has(code))
   if (named(TIMEOUT_CODES)) {
     const connecting = codes.includes('UND_ERR_CONNECT_TIMEOUT')

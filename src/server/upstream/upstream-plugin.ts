@@ -16,7 +16,7 @@ import { releaseAfterFault } from '../plugins/fault-injection'
 import { afterStageFault } from './after-stage-fault'
 import { BODY_COPY_LIMIT, bodyTap } from './body-copy'
 import type { BodyCopy } from './body-copy'
-import { climbsOut, forwardRequest } from './forward-request'
+import { climbsOut, discard, forwardRequest, throughTap } from './forward-request'
 import { SOURCE_HEADER_NAME as SOURCE_HEADER } from './source-header'
 import type { UpstreamAccess, UpstreamFetched } from './upstream-access'
 import { upstreamFailureOf } from './upstream-failure'
@@ -263,6 +263,9 @@ export const upstreamForwarding = fp(
         const tap = bodyTap((copy) => {
           requestCopy = copy
         })
+        // undici listens once it sends the body; until then (it may still be loading) a client that
+        // leaves mid-upload must not make the tap's error an uncaught one.
+        tap.on('error', () => undefined)
         if (route.body !== null) tap.end(route.body)
         else {
           request.raw.pipe(tap)
@@ -271,7 +274,7 @@ export const upstreamForwarding = fp(
         body = tap
       }
 
-      forwardRequest(internals.connectionPool(), request, reply, route.url + pathOnly, body, {
+      forwardRequest(internals.connectionPool(), request, reply, route.url, body, {
         requestHeaders: (headers) => {
           const out = withoutHopByHop(headers)
           const via = headers.via
@@ -285,6 +288,7 @@ export const upstreamForwarding = fp(
         },
         onError: (error) => {
           const failure = upstreamFailureOf(error, route.url)
+          request.log.warn({ requestId: request.id, error: failure.code, reason: failure.reason }, failure.message)
           route.answer = null
           // No upstream answer: an `after` rule had nothing to act on (it keeps its use).
           releaseAfterFault(request)
@@ -300,7 +304,7 @@ export const upstreamForwarding = fp(
           const upstreamHeaders = response.headers
           if (headerText(upstreamHeaders[LOOP_HEADER]) === internals.mark) {
             // The upstream is this emulator: the 508 is its own answer, and no upstream answered.
-            response.stream.resume()
+            discard(response.stream)
             releaseAfterFault(request)
             for (const name of Object.keys(upstreamHeaders)) reply.removeHeader(name)
             reply.removeHeader(SOURCE_HEADER)
@@ -347,16 +351,12 @@ export const upstreamForwarding = fp(
               reply,
               fault,
               response.stream,
-              (stream) => stream.pipe(bodyTap(finishExchange, { contentEncoding })),
+              (stream) => throughTap(stream, bodyTap(finishExchange, { contentEncoding })),
               Object.keys(upstreamHeaders)
             )
             return
           }
-          const stream = response.stream
-          const tapped = stream.pipe(bodyTap(finishExchange, { contentEncoding }))
-          // An upstream that drops mid-answer drops the client too: never a short 200.
-          stream.once('error', (error) => tapped.destroy(error))
-          void reply.send(tapped)
+          void reply.send(throughTap(response.stream, bodyTap(finishExchange, { contentEncoding })))
         }
       })
       return reply
