@@ -41,8 +41,6 @@ const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTI
 /** The fallback for a client error no table above names, by its status. */
 const CLIENT_ERRORS_BY_STATUS: Record<number, { error: ErrorCode; message: string }> = {
   400: { error: 'MALFORMED_REQUEST', message: 'The request could not be processed as sent.' },
-  // @fastify/static refuses a path that climbs out of its root (`/..`) with 403: there is no such route.
-  403: { error: 'NOT_FOUND', message: 'No such route.' },
   404: { error: 'NOT_FOUND', message: 'No such route.' },
   408: { error: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' },
   413: { error: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than this endpoint accepts.' },
