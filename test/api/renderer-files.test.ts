@@ -61,12 +61,20 @@ describe('the renderer files at /', () => {
     expect((await get('/assets/app-1a2b.js')).text).toBe('console.log("ui")')
   })
 
-  it('answers a HEAD with the headers and no body', async () => {
+  it('answers a HEAD with the headers and no body, and its 304 with no Content-Length', async () => {
     const head = await rawRequest(emulator.baseUrl, { method: 'HEAD', path: '/assets/app-1a2b.js' })
     expect(head.status).toBe(200)
     expect(head.headers['content-type']).toBe('text/javascript; charset=utf-8')
     expect(head.headers['content-length']).toBe(String('console.log("ui")'.length))
+    expect(head.headers['content-security-policy']).toBe(RENDERER_CSP)
     expect(head.text).toBe('')
+    const unchanged = await rawRequest(emulator.baseUrl, {
+      method: 'HEAD',
+      path: '/assets/app-1a2b.js',
+      headers: { 'if-none-match': String(head.headers.etag) }
+    })
+    expect(unchanged.status).toBe(304)
+    expect(unchanged.headers['content-length']).toBeUndefined()
   })
 
   it('answers 304 to a tag it still holds (alone, in a list, or *), and the file to an old one', async () => {
@@ -79,6 +87,20 @@ describe('the renderer files at /', () => {
       expect(again.headers.etag).toBe(etag)
     }
     expect((await get('/', { 'if-none-match': 'W/"0-0"' })).status).toBe(200)
+    // Compared weakly: the same tag without W/ is the same tag.
+    expect((await get('/', { 'if-none-match': String(etag).replace(/^W\//, '') })).status).toBe(304)
+  })
+
+  it('answers 304 to If-Modified-Since at or after the file, unless an If-None-Match says otherwise', async () => {
+    const { 'last-modified': modified } = (await get('/')).headers
+    expect(typeof modified).toBe('string')
+    expect((await get('/', { 'if-modified-since': String(modified) })).status).toBe(304)
+    expect((await get('/', { 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() })).status).toBe(304)
+    const older = new Date(Date.parse(String(modified)) - 1_000).toUTCString()
+    expect((await get('/', { 'if-modified-since': older })).status).toBe(200)
+    expect((await get('/', { 'if-modified-since': 'not a date' })).status).toBe(200)
+    // If-None-Match wins when both are sent (RFC 9110 13.1.3).
+    expect((await get('/', { 'if-modified-since': String(modified), 'if-none-match': 'W/"0-0"' })).status).toBe(200)
   })
 
   it('serves a file rebuilt while it runs, under a new tag', async () => {
@@ -103,6 +125,7 @@ describe('the renderer files at /', () => {
       '/assets/%2e%2e/index.html',
       '/..%2fsecret.txt',
       '/%2e%2e/secret.txt',
+      '/%252e%252e/secret.txt',
       '/assets/..%2f..%2fsecret.txt',
       '/a%5c..%5c..%5csecret.txt',
       '/..%5csecret.txt',

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 
 import { NO_TOKEN } from '../auth/route-tokens'
 
@@ -35,38 +35,68 @@ export function rendererFileOf(root: string, pathUnderRoot: string): string | nu
   return join(root, ...segments)
 }
 
-/** Whether an If-None-Match (one tag, a list, or `*`) holds the file's current tag. */
-function revalidates(ifNoneMatch: string | undefined, etag: string): boolean {
-  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')
+/** A tag compared weakly (RFC 9110 8.8.3.2): `W/"x"` and `"x"` are the same tag. */
+const opaqueTag = (tag: string): string => tag.trim().replace(/^W\//, '')
+
+/**
+ * Whether the client's copy is the file's current one: If-None-Match (one tag, a list, or `*`)
+ * when it is sent, otherwise If-Modified-Since (to the second, as Last-Modified carries it).
+ */
+function clientHasCurrent(headers: FastifyRequest['headers'], etag: string, modifiedMs: number): boolean {
+  const ifNoneMatch = headers['if-none-match']
+  if (ifNoneMatch !== undefined) {
+    return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaqueTag(tag) === opaqueTag(etag))
+  }
+  const since = headers['if-modified-since'] === undefined ? NaN : Date.parse(headers['if-modified-since'])
+  return !Number.isNaN(since) && Math.floor(modifiedMs / 1000) * 1000 <= since
 }
 
 /**
  * The desktop UI (the built renderer) at /, for the Electron window and for browsers alike:
  * a few files read from disk as asked (a rebuilt UI is served without a restart), revalidated by
- * ETag. Written here instead of @fastify/static, whose module tree (glob, send, mime) cost every
- * start about 20 ms for three files (bench/README.md, cold start).
+ * ETag or date. Written here instead of @fastify/static, whose module tree (glob, send, mime) cost
+ * every start about 20 ms for three files (bench/README.md, cold start).
  */
 export const rendererRoutes: FastifyPluginAsync<{ root: string }> = async (app, { root }) => {
-  app.get<{ Params: { '*': string } }>(
-    '/*',
-    { config: { tokens: NO_TOKEN }, schema: { hide: true } },
-    async (request, reply) => {
+  app.route<{ Params: { '*': string } }>({
+    // HEAD answered here rather than by Fastify's from the GET: a HEAD reads no file, and its 304
+    // carries no Content-Length of 0.
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    config: { tokens: NO_TOKEN },
+    schema: { hide: true },
+    handler: async (request, reply) => {
       const path = rendererFileOf(root, request.params['*'])
       const file = path === null ? null : await stat(path).catch(() => null)
       if (path === null || file === null || !file.isFile()) return reply.callNotFound()
       // Size and modification time, as `send` makes its weak ETag: a rebuilt file gets a new one.
       const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`
-      reply
-        .header('content-security-policy', RENDERER_CSP)
-        .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'no-referrer')
-        .header('cache-control', 'no-cache')
-        .header('etag', etag)
-        .header('last-modified', file.mtime.toUTCString())
-      if (revalidates(request.headers['if-none-match'], etag)) return reply.code(304).send()
+      const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream'
+      if (clientHasCurrent(request.headers, etag, file.mtimeMs)) {
+        return withUiHeaders(reply, etag, file.mtime).code(304).send()
+      }
+      if (request.method === 'HEAD') {
+        return withUiHeaders(reply, etag, file.mtime).type(type).header('content-length', String(file.size)).send()
+      }
+      // Headers only once the file is read: a file gone since its stat is a plain NOT_FOUND, with
+      // no validator a client could later revalidate the error with.
       const body = await readFile(path).catch(() => null)
       if (body === null) return reply.callNotFound()
-      return reply.type(CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream').send(body)
+      // Rewritten between stat and read: the stat's validators do not describe this body.
+      return withUiHeaders(reply, body.length === file.size ? etag : null, file.mtime)
+        .type(type)
+        .send(body)
     }
-  )
+  })
+}
+
+/** The UI's policy headers, and its validators when they describe what is sent. */
+function withUiHeaders(reply: FastifyReply, etag: string | null, modified: Date): FastifyReply {
+  reply
+    .header('content-security-policy', RENDERER_CSP)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-cache')
+  if (etag !== null) reply.header('etag', etag).header('last-modified', modified.toUTCString())
+  return reply
 }
