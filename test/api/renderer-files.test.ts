@@ -23,6 +23,7 @@ writeFileSync(join(root, 'assets', 'app-1a2b.css'), 'body{margin:0}')
 writeFileSync(join(root, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
 writeFileSync(join(root, 'assets', 'data.bin'), Buffer.from([0, 1, 2, 3]))
 writeFileSync(join(root, '.env'), 'SECRET=dotfile')
+writeFileSync(join(root, 'index.html~'), 'SECRET=backup')
 writeFileSync(join(root, '.cache', 'x.js'), 'hidden')
 writeFileSync(join(outDir.path, 'secret.txt'), 'SECRET=outside')
 
@@ -114,11 +115,15 @@ describe('the renderer files at /', () => {
     expect(after.headers.etag).not.toBe(before)
   })
 
-  it('answers NOT_FOUND in the contract shape for a missing file, a folder, a hidden file and every climb out', async () => {
+  it('answers NOT_FOUND in the contract shape for a missing file, a folder, a file asked as a folder, a hidden or backup file and every climb out', async () => {
     const paths = [
       '/nope.js',
       '/assets',
       '/assets/',
+      '/index.html/',
+      '/assets/app-1a2b.js/',
+      '/index.html~',
+      '/ENV~1',
       '/assets//app-1a2b.js',
       '/.env',
       '/.cache/x.js',
@@ -151,7 +156,19 @@ describe('rendererFileOf', () => {
     expect(rendererFileOf('/r', '')).toBe(join('/r', 'index.html'))
     expect(rendererFileOf('/r', 'assets/')).toBe(join('/r', 'assets', 'index.html'))
     expect(rendererFileOf('/r', 'assets/app.js')).toBe(join('/r', 'assets', 'app.js'))
-    for (const refused of ['..', '../x', 'a/../../x', 'a//b', './x', '.env', 'a\\..\\x', 'x\0.js', '/etc/passwd'])
+    for (const refused of [
+      '..',
+      '../x',
+      'a/../../x',
+      'a//b',
+      './x',
+      '.env',
+      'a\\..\\x',
+      'x\0.js',
+      '/etc/passwd',
+      'ENV~1',
+      'a~/b'
+    ])
       expect(rendererFileOf('/r', refused), refused).toBeNull()
   })
 })

@@ -23,14 +23,22 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 /**
  * The file a path under `/` names in the renderer's root, or null when it names none: no empty,
- * `.`, `..` or dot-file segment (a climb out, or something hidden), no backslash or NUL. An empty
- * path, or one ending in `/`, names that folder's index.html.
+ * `.`, `..` or dot-file segment (a climb out, or something hidden), no backslash or NUL, and no `~`
+ * (on Windows a short name such as `ENV~1` can name a dot file; editors' backups end in it). An
+ * empty path, or one ending in `/`, names that folder's index.html.
  */
 export function rendererFileOf(root: string, pathUnderRoot: string): string | null {
   const segments = pathUnderRoot.split('/')
   if (segments.at(-1) === '') segments[segments.length - 1] = 'index.html'
   for (const segment of segments) {
-    if (segment === '' || segment.startsWith('.') || segment.includes('\\') || segment.includes('\0')) return null
+    if (
+      segment === '' ||
+      segment.startsWith('.') ||
+      segment.includes('\\') ||
+      segment.includes('\0') ||
+      segment.includes('~')
+    )
+      return null
   }
   return join(root, ...segments)
 }
@@ -66,7 +74,7 @@ export const rendererRoutes: FastifyPluginAsync<{ root: string }> = async (app, 
     config: { tokens: NO_TOKEN },
     schema: { hide: true },
     handler: async (request, reply) => {
-      const path = rendererFileOf(root, request.params['*'])
+      const path = rendererFileOf(root, askedPath(request))
       const file = path === null ? null : await stat(path).catch(() => null)
       if (path === null || file === null || !file.isFile()) return reply.callNotFound()
       // Size and modification time, as `send` makes its weak ETag: a rebuilt file gets a new one.
@@ -88,6 +96,17 @@ export const rendererRoutes: FastifyPluginAsync<{ root: string }> = async (app, 
         .send(body)
     }
   })
+}
+
+/**
+ * The path under `/` as asked. The router ignores a trailing slash (so `/api/x/` finds `/api/x`),
+ * which here would serve `/index.html/` as the page, whose relative links then resolve under a
+ * folder that is not there: the slash is put back, and the path names a folder.
+ */
+function askedPath(request: FastifyRequest<{ Params: { '*': string } }>): string {
+  const asked = request.params['*']
+  const endsInSlash = (request.url.split('?', 1)[0] ?? '').endsWith('/')
+  return endsInSlash && asked !== '' && !asked.endsWith('/') ? `${asked}/` : asked
 }
 
 /** The UI's policy headers, and its validators when they describe what is sent. */
