@@ -22,7 +22,7 @@ import { emulatorContext } from './plugins/emulator-context'
 import { errorHandling } from './plugins/error-handling'
 import { faultInjection } from './plugins/fault-injection'
 import { emptyTolerantJsonParser } from './plugins/json-body'
-import { useNoCoercionValidation } from './plugins/no-coercion-validation'
+import { acceptJsonBodiesOnly, noCoercionValidators } from './plugins/no-coercion-validation'
 import { openApi } from './plugins/openapi'
 import { requestRecorder } from './plugins/request-recorder'
 import { storageWrites } from './plugins/storage-writes'
@@ -92,7 +92,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // params schema then refuses an over-long one as VALIDATION_ERROR naming the parameter,
     // instead of the router answering "no route".
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
-    schemaController: { compilersFactory: { buildSerializer: deferredSerializers } },
+    schemaController: {
+      compilersFactory: { buildValidator: noCoercionValidators, buildSerializer: deferredSerializers }
+    },
     // What Node's parser refuses (bad framing, header overflow) still leaves in the contract's shape.
     clientErrorHandler: handleClientError,
     // Node would answer a Host-less HTTP/1.1 request with an empty 400 of its own; the hook below
@@ -179,8 +181,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         throw new TransportError('MALFORMED_REQUEST', 'An HTTP/1.1 request needs a Host header.')
       }
     })
-    // One validation for every route: bodies checked as sent (no coercion), JSON bodies only.
-    useNoCoercionValidation(app)
+    // Bodies are checked as sent (no coercion: noCoercionValidators, above), and JSON bodies only.
+    acceptJsonBodiesOnly(app)
     refuseEncodedBodies(app)
     app.decorateRequest('rawBody', null)
     app.removeContentTypeParser('application/json')

@@ -5,6 +5,7 @@ import { isDomainError } from '../../core/errors/domain-error'
 import { previewOf, redactText } from '../../core/redaction/redact'
 import { errorStatus } from '../../shared/contract/error-codes'
 import type { ErrorCode } from '../../shared/contract/error-codes'
+import { ErrorResponse } from '../../shared/schemas/common'
 import { recoveryAnswer } from '../errors/credential-recovery'
 import { httpStatusOf } from '../errors/http-status'
 import { TransportError } from '../errors/transport-codes'
@@ -157,11 +158,26 @@ function scrubbed(body: ErrorBody, adminToken: string): ErrorBody {
   return walk(body, 0) as ErrorBody
 }
 
+/** The envelope's keys in the order its schema lists them: ok, error, message, then the details. */
+const ERROR_KEYS = Object.keys(ErrorResponse.properties)
+
+/**
+ * The body with its keys in the schema's order, whichever serializer writes it: fast-json-stringify
+ * writes a schema's order, JSON.stringify the object's (plain-json-serializer.ts), and an answer
+ * reads the same from every route. A key the schema does not list goes last.
+ */
+function inSchemaOrder(body: ErrorBody): ErrorBody {
+  const ordered: Record<string, unknown> = {}
+  for (const key of ERROR_KEYS) if (body[key] !== undefined) ordered[key] = body[key]
+  for (const key of Object.keys(body)) if (!(key in ordered)) ordered[key] = body[key]
+  return ordered as ErrorBody
+}
+
 function send(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply
     .code(status)
     .type('application/json; charset=utf-8')
-    .send(scrubbed(body, reply.server.settings.adminToken))
+    .send(inSchemaOrder(scrubbed(body, reply.server.settings.adminToken)))
 }
 
 function describeValidation(error: FastifyError, request: FastifyRequest): string {

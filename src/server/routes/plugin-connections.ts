@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { ERROR_ANSWERS, errorAnswers } from '../../shared/schemas/error-answers'
 import { VerifiedConnectionResponse, VerifyConnectionBody } from '../../shared/schemas/plugin-connections'
 import { NO_TOKEN } from '../auth/route-tokens'
+import { plainJsonSerializer } from '../plugins/plain-json-serializer'
 
 /** POST /api/plugin-connections/verify: section 4.2, answered as docs/api.md section 3 pins. */
 export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,6 +12,8 @@ export const pluginConnectionRoutes: FastifyPluginAsyncTypebox = async (app) => 
     {
       // The credential travels in the body, as data to check, not as a token of the request.
       config: { tokens: NO_TOKEN, storage: 'grouped' },
+      // Built field by field (here and in the connection verifier): JSON.stringify writes it.
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags: ['Plugin connections'],
         summary: 'Confirm that product ID, App ID, plugin key and plugin secret belong together',

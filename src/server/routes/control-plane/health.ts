@@ -5,6 +5,7 @@ import type { StorageFault } from '../../../core/store/storage-faults'
 import { errorResponses } from '../../../shared/schemas/common'
 import { HealthResponse, StorageStateSchema } from '../../../shared/schemas/server-info'
 import { NO_TOKEN } from '../../auth/route-tokens'
+import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
 
 function storageState(fault: StorageFault | null): Static<typeof StorageStateSchema> {
   return fault === null
@@ -23,6 +24,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/health',
     {
       config: { tokens: NO_TOKEN },
+      // The answer is built here field by field: JSON.stringify writes it as fast-json-stringify
+      // would, and a start's first probe does not load that compiler (deferred-serializers.ts).
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags: ['Emulator'],
         summary: 'Liveness: version, uptime and whether writes fail for storage (no admin token needed)',

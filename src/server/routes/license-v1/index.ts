@@ -35,6 +35,8 @@ const LIBRARY_CONTEXT_ERRORS = [
 /**
  * Licensing under /api/license/v1 (docs/api.md section 5), authenticated by the product
  * credential headers. library-token and webview-library also take a library token instead.
+ * activate, validate and deactivate answer with JSON.stringify (plain-json-serializer.ts): their
+ * answers are built field by field here and in presenters.ts.
  */
 export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
   const { licensing, library } = app.core
@@ -43,6 +45,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     '/activate',
     {
       config: { tokens: PRODUCT_CREDENTIAL, storage: 'grouped' },
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
         summary: 'Activate a license on an instance (201 new, 200 already active on it)',
@@ -81,6 +84,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     '/validate',
     {
       config: { tokens: PRODUCT_CREDENTIAL, storage: 'grouped' },
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
         summary: 'Validate a license (always 200 once authenticated; see `valid` and `code`)',
@@ -114,6 +118,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
     '/deactivate',
     {
       config: { tokens: PRODUCT_CREDENTIAL },
+      serializerCompiler: plainJsonSerializer,
       schema: {
         tags,
         summary: 'Deactivate a license on an instance, freeing its slot',
