@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs'
-import { createServer as createHttpServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -15,6 +14,7 @@ import { tokenAuth } from './auth/token-auth'
 import { handleClientError } from './errors/client-error'
 import { MANAGEMENT_PREFIX } from './errors/credential-recovery'
 import { TransportError } from './errors/transport-codes'
+import { nodeHttp } from './http/node-http'
 import { refuseEncodedBodies } from './plugins/content-coding'
 import { deferredSerializers } from './plugins/deferred-serializers'
 import { driftCheck } from './plugins/drift-check'
@@ -102,7 +102,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Node's server with Fastify's own timeouts: Fastify sets them only on a server it creates,
     // and Node's 5 s keep-alive would close idle sockets under clients that reuse them.
     serverFactory: (handler) => {
-      const server = createHttpServer({ requireHostHeader: false }, handler)
+      const server = nodeHttp.createServer({ requireHostHeader: false }, handler)
       server.keepAliveTimeout = FASTIFY_KEEP_ALIVE_TIMEOUT_MS
       server.requestTimeout = 0
       server.setTimeout(0)

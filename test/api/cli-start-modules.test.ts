@@ -6,13 +6,15 @@ import { cliEntry, killAllCli, projectRoot, spawnCommand } from '../support/cli-
 import { makeTempDir } from '../support/temp-dir'
 
 // What a start loads (bench/README.md, cold start): Fastify's default validator compiler (Ajv) is
-// never loaded, and fast-json-stringify's compiler only when a route that needs it first answers.
-// The real command line, with a preload that writes the CommonJS modules it loaded on exit.
+// never loaded, fast-json-stringify's compiler only when a route that needs it first answers, and
+// Node's bundled undici (which an ESM import of node:http loads on Node 22 and 24) not at all.
+// The real command line, with a preload that writes on exit the CommonJS modules it loaded and
+// Node's own (process.moduleLoadList).
 const dir = makeTempDir('cli-start-modules')
 const preload = join(dir.path, 'record-loaded-modules.cjs')
 writeFileSync(
   preload,
-  `process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_MODULES_FILE, Object.keys(require.cache).join('\\n')))\n`
+  `process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADED_MODULES_FILE, [...Object.keys(require.cache), ...process.moduleLoadList].join('\\n')))\n`
 )
 
 const AJV = /[\\/]node_modules[\\/](ajv|@fastify[\\/]ajv-compiler)[\\/]/
@@ -39,7 +41,7 @@ describe('what serve loads', () => {
   })
   afterAll(() => dir.remove())
 
-  it('answers health and a licensing call without loading Ajv or the response serializers compiler', async () => {
+  it("answers health and a licensing call without loading Ajv, the response serializers compiler or Node's undici", async () => {
     const loaded = await serveUntilStopped('licensing', async (baseUrl) => {
       const health = await fetch(`${baseUrl}/_emulator/health`)
       expect(health.status).toBe(200)
@@ -55,6 +57,9 @@ describe('what serve loads', () => {
     // The preload saw Fastify itself: the list is real.
     expect(loaded.some((path) => /[\\/]node_modules[\\/]fastify[\\/]fastify\.js$/.test(path))).toBe(true)
     expect(loaded.filter((path) => AJV.test(path) || SERIALIZER_COMPILER.test(path))).toEqual([])
+    // Node's own modules are listed too (the HTTP server's), and its bundled undici is not among them.
+    expect(loaded).toContain('NativeModule _http_server')
+    expect(loaded.filter((name) => name.includes('undici'))).toEqual([])
   })
 
   it('loads the serializers compiler when a route that needs it first answers, and answers as before', async () => {

@@ -1,8 +1,8 @@
-import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 
 import { errorStatus } from '../../shared/contract/error-codes'
 import type { TransportErrorCode } from '../../shared/contract/error-codes'
+import { nodeHttp } from '../http/node-http'
 
 /** How long a refused connection keeps reading (and dropping) what the client still sends before it is closed. */
 const LINGER_MS = 2000
@@ -70,7 +70,7 @@ export function handleClientError(error: ClientError, socket: Socket): void {
   // long request still arriving, made the kernel reset the connection, and a client that had the
   // answer in hand saw ECONNRESET instead (the fuzz test's seed 171979, under load).
   socket.end(
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n` +
+    `HTTP/1.1 ${answer.status} ${nodeHttp.STATUS_CODES[answer.status] ?? 'Error'}\r\n` +
       `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   )
   socket.on('data', () => undefined)

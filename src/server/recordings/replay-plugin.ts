@@ -1,4 +1,3 @@
-import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -12,6 +11,7 @@ import type { Replay, ReplaySettings } from '../../core/recordings/replay'
 import { RecordingDocumentSchema } from '../../shared/schemas/recordings'
 import { credentialHeaderNames } from '../auth/credential-headers'
 import { TransportError } from '../errors/transport-codes'
+import { nodeHttp } from '../http/node-http'
 import { isServiceRequest } from '../inspector/surfaces'
 import type { ReplayControl, ReplayState } from './replay-control'
 
@@ -197,8 +197,8 @@ async function readBody(request: FastifyRequest, limit: number): Promise<Buffer 
 /** Whether Node can send this header: a hand-edited recording may hold a name or value it cannot (dropped, not a 500). */
 function sendable(name: string, value: string | readonly string[]): boolean {
   try {
-    validateHeaderName(name)
-    for (const one of typeof value === 'string' ? [value] : value) validateHeaderValue(name, one)
+    nodeHttp.validateHeaderName(name)
+    for (const one of typeof value === 'string' ? [value] : value) nodeHttp.validateHeaderValue(name, one)
     return true
   } catch {
     return false
