@@ -1,8 +1,8 @@
 import type { FastifySerializerCompiler } from 'fastify'
 
 /**
- * JSON.stringify as a route's serializer, for answers built with exactly their schema's fields
- * (fast-json-stringify would drop any other, so the tests hold each to it):
+ * JSON.stringify as a route's serializer, for answers built with exactly their schema's fields in
+ * its order (fast-json-stringify would drop any other and write that order; the tests hold each to both):
  * - a plugin's calls (verify, activate, validate, deactivate) and health: built field by field,
  *   held by test/api/answers-exact-fields.test.ts. With them, a start and a plugin's session never
  *   load fast-json-stringify's compiler (deferred-serializers.ts), which wrote validate's answer 0.6 us
