@@ -677,6 +677,35 @@ describe('the request log', () => {
         expect(stored.includes(value), value).toBe(false)
     })
 
+    it('records an answer sent in chunks exactly as the same answer sent as one text', () => {
+      open(100)
+      const secret = newPluginSecret()
+      // Multi-byte characters, and chunk ends that split them: only what is kept is decoded.
+      const items = Array.from({ length: 400 }, (_, i) => ({ i, name: `Prodüct ${i} \u{1F3B9}`, secret }))
+      const big = JSON.stringify({ token: JWT, items })
+      const small = JSON.stringify({ token: JWT, items: items.slice(0, 3) })
+      const inPieces = (text: string, size: number) => {
+        const bytes = Buffer.from(text)
+        const pieces: Buffer[] = []
+        for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size))
+        return pieces
+      }
+      for (const text of [big, small]) {
+        log.record(capture({ method: 'GET', url: '/api/library', response: { kind: 'text', text } }))
+        log.record(
+          capture({ method: 'GET', url: '/api/library', response: { kind: 'chunks', chunks: inPieces(text, 4099) } })
+        )
+      }
+      log.flush()
+      const [bigText, bigChunks, smallText, smallChunks] = [1, 2, 3, 4].map((id) => log.get(id))
+      expect(bigText?.response.bodyInfo).toMatchObject({ kind: 'json', truncated: true })
+      expect(bigChunks?.response).toEqual(bigText?.response)
+      expect(smallText?.response.bodyInfo).toMatchObject({ kind: 'json', truncated: false })
+      expect(smallChunks?.response).toEqual(smallText?.response)
+      const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
+      for (const value of [secret, JWT]) expect(stored.includes(value), value).toBe(false)
+    })
+
     it('cuts bodies past 16 KiB after redacting them', () => {
       open(100)
       const secret = newPluginSecret()

@@ -29,6 +29,8 @@ import type {
 
 /** Bodies are kept up to this many characters (after redaction); the rest is cut. */
 export const MAX_BODY_CHARS = 16 * 1024
+/** How much of a JSON body too long to keep is redacted (as text) before it is cut to MAX_BODY_CHARS. */
+const REDACTED_JSON_CHARS = MAX_BODY_CHARS + 1024
 
 /** An exchange redacted and ready to store: nothing in it is a usable credential. */
 export interface PreparedEntry {
@@ -375,6 +377,13 @@ function payloadBody(payload: CapturedPayload, contentType: string | null, decla
     case 'bytes':
       if (!isTextual(contentType)) return binaryBody(payload.bytes.byteLength)
       return textOrJson(new TextDecoder().decode(payload.bytes), contentType, payload.bytes.byteLength)
+    case 'chunks': {
+      const bytes = payload.chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0)
+      if (!isTextual(contentType)) return binaryBody(bytes)
+      // JSON longer than what is redacted of it is only read that far (textOrJson cuts it the same way).
+      const needed = isJson(contentType) ? REDACTED_JSON_CHARS + 1 : Number.POSITIVE_INFINITY
+      return textOrJson(leadingText(payload.chunks, needed), contentType, bytes)
+    }
     case 'text':
       // The declared length is the same number without a pass over a body of megabytes.
       return textOrJson(payload.text, contentType, declaredLength ?? Buffer.byteLength(payload.text))
@@ -401,12 +410,12 @@ export function withoutTrailingTokenRun(text: string): string {
  * and the 10-item library (19 KB) cost the request log 370 us a call the long way (profiled).
  */
 function textOrJson(text: string, contentType: string | null, bytes: number): ShownBody {
-  if ((contentType === null || /json/i.test(contentType)) && text.length > MAX_BODY_CHARS) {
+  if (isJson(contentType) && text.length > MAX_BODY_CHARS) {
     // Redact a little more than is kept, then cut; a token-like run the cut splits is dropped.
-    const shown = withoutTrailingTokenRun(redactJsonText(text.slice(0, MAX_BODY_CHARS + 1024)).slice(0, MAX_BODY_CHARS))
+    const shown = withoutTrailingTokenRun(redactJsonText(text.slice(0, REDACTED_JSON_CHARS)).slice(0, MAX_BODY_CHARS))
     return { body: shown, bodyInfo: { kind: 'json', bytes, truncated: true, note: truncationNote(bytes) } }
   }
-  if (contentType === null || /json/i.test(contentType)) {
+  if (isJson(contentType)) {
     try {
       return parsedJsonBody(JSON.parse(text), bytes)
     } catch {
@@ -414,6 +423,22 @@ function textOrJson(text: string, contentType: string | null, bytes: number): Sh
     }
   }
   return textBody(redactText(text), bytes)
+}
+
+/** A body with no content type is read as JSON when it parses. */
+function isJson(contentType: string | null): boolean {
+  return contentType === null || /json/i.test(contentType)
+}
+
+/** The chunks decoded as UTF-8 until the text has at least `chars` characters (or all of them). */
+function leadingText(chunks: readonly Uint8Array[], chars: number): string {
+  const decoder = new TextDecoder()
+  let text = ''
+  for (const chunk of chunks) {
+    text += decoder.decode(chunk, { stream: true })
+    if (text.length >= chars) return text
+  }
+  return text + decoder.decode()
 }
 
 function jsonBody(value: unknown, bytes: number): { body: unknown; bodyInfo: BodyInfo } {

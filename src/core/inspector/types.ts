@@ -28,9 +28,16 @@ export interface RequestClassifier {
   authKindOf(evidence: AuthEvidence): AuthKind
 }
 
-/** A response body as the server held it when sending: text, bytes, a stream, or nothing. */
+/**
+ * A response body as the server held it when sending: text, bytes, bytes in chunks (a large JSON
+ * answer, of which only what is kept is decoded), a stream, or nothing.
+ */
 export type CapturedPayload =
-  { kind: 'text'; text: string } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'stream' } | { kind: 'none' }
+  | { kind: 'text'; text: string }
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'chunks'; chunks: readonly Uint8Array[] }
+  | { kind: 'stream' }
+  | { kind: 'none' }
 
 /** The request body: what the route parsed (if it got that far) and the bytes that arrived. */
 export interface CapturedRequestBody {

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin'
 import type { CapturedPayload, CaptureRedaction, RequestCapture } from '../../core/inspector/types'
 import { redactText } from '../../core/redaction/redact'
 import { credentialHeaderNames } from '../auth/credential-headers'
+import { JsonChunksBody } from '../http/json-chunks'
 import { requestClassifier } from '../inspector/request-classifier'
 import { isServiceRequest } from '../inspector/surfaces'
 import { ignoredFieldWarnings } from './tolerant-requests'
@@ -131,6 +132,7 @@ function redactionFor(headerPrefix: string, adminToken: string): CaptureRedactio
 function capturedPayload(payload: unknown): CapturedPayload {
   if (payload === null || payload === undefined) return NO_PAYLOAD
   if (typeof payload === 'string') return { kind: 'text', text: payload }
+  if (payload instanceof JsonChunksBody) return { kind: 'chunks', chunks: payload.chunks }
   if (payload instanceof Uint8Array) return { kind: 'bytes', bytes: payload }
   if (typeof (payload as { pipe?: unknown }).pipe === 'function') return { kind: 'stream' }
   return NO_PAYLOAD

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Static } from 'typebox'
 
 import type { ClaimLinkState } from '../../../core/commerce/purchases'
 import { DomainError } from '../../../core/errors/domain-error'
@@ -6,6 +7,7 @@ import { ERROR_ANSWERS, errorAnswers } from '../../../shared/schemas/error-answe
 import { ClaimFields, ClaimResponse, LibraryQuery, LibraryResponse } from '../../../shared/schemas/library'
 import { LIBRARY_READ, NO_TOKEN, SIGNED_IN_USER } from '../../auth/route-tokens'
 import { requestCustomer } from '../../auth/token-auth'
+import { sendJsonInChunks } from '../../http/json-chunks'
 import { libraryLinks } from '../../http/library-links'
 import { oneValue } from '../../http/one-value'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
@@ -32,7 +34,7 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: LibraryResponse, ...errorAnswers(ERROR_ANSWERS.validation, ERROR_ANSWERS.libraryTokenInvalid) }
       }
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query
       const { customer, scope } = requestCustomer(request)
       const payload = await library.library(customer, {
@@ -44,7 +46,9 @@ export const libraryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
         scope: scope ?? undefined
       })
-      return { ok: true as const, ...payload }
+      const answer: Static<typeof LibraryResponse> = { ok: true as const, ...payload }
+      // Megabytes for a large library: sent in chunks, never as one string.
+      return sendJsonInChunks(reply, answer)
     }
   )
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { exportSPKI } from 'jose'
+import type { Static } from 'typebox'
 
 import { TOKEN_ISSUER } from '../../../shared/contract/licensing'
 import { ERROR_ANSWERS, errorAnswers, LICENSE_ACTION_ERRORS } from '../../../shared/schemas/error-answers'
@@ -17,6 +18,7 @@ import {
 } from '../../../shared/schemas/licensing'
 import { LIBRARY_CONTEXT, NO_TOKEN, PRODUCT_CREDENTIAL } from '../../auth/route-tokens'
 import { requestAuth, requestPlugin } from '../../auth/token-auth'
+import { sendJsonInChunks } from '../../http/json-chunks'
 import { libraryLinks } from '../../http/library-links'
 import { oneValue } from '../../http/one-value'
 import { plainJsonSerializer } from '../../plugins/plain-json-serializer'
@@ -203,7 +205,7 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
           : { querystring: LibraryContextFields, body: LibraryContextFields }),
         response: { 200: WebviewResponse, ...errorAnswers(...LIBRARY_CONTEXT_ERRORS) }
       },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const { customer, productId, vendorId } = resolveCustomer(request, field(request, 'license_key'))
         const scope = requestAuth(request).scope
         const payload = await library.webview(customer, {
@@ -213,7 +215,9 @@ export const licenseV1Routes: FastifyPluginAsyncTypebox = async (app) => {
           productId: productId ?? field(request, 'productId') ?? null,
           scope: { vendorId, downloadToken: scope?.downloadToken ?? null }
         })
-        return { ok: true as const, ...payload }
+        const answer: Static<typeof WebviewResponse> = { ok: true as const, ...payload }
+        // As large as the library it narrows: sent in chunks, never as one string.
+        return sendJsonInChunks(reply, answer)
       }
     })
   }
