@@ -1,6 +1,6 @@
 // Microbenchmark of the customer library's service time, in process (no HTTP, no load generator):
-// what `GET /api/library` spends in the core (LibraryService.library) plus JSON.stringify of the
-// route's body, for the bench customers with 10 and 1,000 items (bench/lib/fixtures.mjs), and how
+// what `GET /api/library` spends in the core (LibraryService.library) plus writing the route's body
+// (jsonChunks: JSON.stringify's text, in chunks of about 64 KiB for a large library), for the bench customers with 10 and 1,000 items (bench/lib/fixtures.mjs), and how
 // that time splits: the view assembled from the customer's rows, and the serialisation; plus the
 // SQLite reads of those rows (LibraryRepository.holdings, rows mapped to records), which a repeated
 // read skips while no data table is written (core/library/holdings-cache.ts), and the body's bytes
@@ -20,6 +20,7 @@ import { createClock } from '../src/core/clock/clock'
 import { createEmulatorCore } from '../src/core/emulator-core'
 import { createLibraryRepository } from '../src/core/library/library-repository'
 import { openStore } from '../src/core/store/store'
+import { jsonChunks } from '../src/server/http/json-chunks'
 import { libraryLinks } from '../src/server/http/library-links'
 // @ts-expect-error -- bench/lib is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedFixtures from './lib/fixtures.mjs'
@@ -60,21 +61,25 @@ const core = await createEmulatorCore({
 const fixtures = buildFixtures()
 if (fresh) core.state.import(fixtures.document)
 
-/** What the route does: the service call, then the plain JSON serializer over `{ ok, ...payload }`. */
-async function libraryBody(customerId: string): Promise<string> {
+/** What the route does: the service call, then `{ ok, ...payload }` written as sendJsonInChunks writes it. */
+async function libraryBody(customerId: string): Promise<string | Buffer[]> {
   const customer = core.customers.require(customerId)
   const payload = await core.library.library(customer, {
     links: libraryLinks(BASE_URL),
     storefront: undefined,
     instanceId: undefined
   })
-  return JSON.stringify({ ok: true, ...payload })
+  return jsonChunks({ ok: true, ...payload })
 }
-async function webviewBody(customerId: string): Promise<string> {
+async function webviewBody(customerId: string): Promise<string | Buffer[]> {
   const customer = core.customers.require(customerId)
   const payload = await core.library.webview(customer, { links: libraryLinks(BASE_URL), productId: null })
-  return JSON.stringify({ ok: true, ...payload })
+  return jsonChunks({ ok: true, ...payload })
 }
+
+const byteLength = (body: string | Buffer[]) =>
+  typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((sum, chunk) => sum + chunk.length, 0)
+const whole = (body: string | Buffer[]) => (typeof body === 'string' ? body : Buffer.concat(body))
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -94,13 +99,13 @@ async function medianMs(run: () => unknown): Promise<number> {
   return median(samples)
 }
 
-async function time(label: string, run: () => Promise<string>) {
+async function time(label: string, run: () => Promise<string | Buffer[]>) {
   for (let i = 0; i < Math.max(20, iterations / 2); i++) await run()
   const samples: number[] = []
   let bytes = 0
   for (let i = 0; i < iterations; i++) {
     const start = process.hrtime.bigint()
-    bytes = Buffer.byteLength(await run())
+    bytes = byteLength(await run())
     samples.push(Number(process.hrtime.bigint() - start) / 1e6)
   }
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length
@@ -116,8 +121,8 @@ const queries = createLibraryRepository(store)
 for (const size of [10, 1000]) {
   const customerId = fixtures.libraryCustomerIds[size] as string
   if (savePrefix) {
-    writeFileSync(`${savePrefix}-${size}.json`, await libraryBody(customerId))
-    writeFileSync(`${savePrefix}-webview-${size}.json`, await webviewBody(customerId))
+    writeFileSync(`${savePrefix}-${size}.json`, whole(await libraryBody(customerId)))
+    writeFileSync(`${savePrefix}-webview-${size}.json`, whole(await webviewBody(customerId)))
   }
   const { bytes, medianMs: totalMs } = await time(`library ${size}`, () => libraryBody(customerId))
   const customer = core.customers.require(customerId)
@@ -125,7 +130,7 @@ for (const size of [10, 1000]) {
   const payload = await core.library.library(customer, context)
   const sqliteMs = await medianMs(() => queries.holdings(customerId))
   const coreMs = await medianMs(() => core.library.library(customer, context))
-  const serialiseMs = await medianMs(() => JSON.stringify({ ok: true, ...payload }))
+  const serialiseMs = await medianMs(() => jsonChunks({ ok: true, ...payload }))
   figures[`library-${size}`] = {
     medianMs: totalMs,
     bytes,
