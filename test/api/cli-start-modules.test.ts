@@ -6,8 +6,10 @@ import { cliEntry, killAllCli, projectRoot, spawnCommand } from '../support/cli-
 import { makeTempDir } from '../support/temp-dir'
 
 // What a start loads (bench/README.md, cold start): Fastify's default validator compiler (Ajv) is
-// never loaded, fast-json-stringify's compiler only when a route that needs it first answers, and
-// Node's bundled undici (which an ESM import of node:http loads on Node 22 and 24) not at all.
+// never loaded, fast-json-stringify's compiler only when a route that needs it first answers,
+// @fastify/swagger's document builder (yaml, json-schema-resolver) only when the OpenAPI document
+// is first asked for, and Node's bundled undici (which an ESM import of node:http loads on Node 22
+// and 24) not at all.
 // The real command line, with a preload that writes on exit the CommonJS modules it loaded and
 // Node's own (process.moduleLoadList).
 const dir = makeTempDir('cli-start-modules')
@@ -19,6 +21,7 @@ writeFileSync(
 
 const AJV = /[\\/]node_modules[\\/](ajv|@fastify[\\/]ajv-compiler)[\\/]/
 const SERIALIZER_COMPILER = /[\\/]node_modules[\\/]@fastify[\\/]fast-json-stringify-compiler[\\/]/
+const DOCUMENT_BUILDER = /[\\/]node_modules[\\/](yaml|json-schema-resolver|@fastify[\\/]swagger[\\/]lib)[\\/]/
 
 async function serveUntilStopped(name: string, calls: (baseUrl: string) => Promise<void>): Promise<string[]> {
   const loadedFile = join(dir.path, `${name}.txt`)
@@ -57,6 +60,7 @@ describe('what serve loads', () => {
     // The preload saw Fastify itself: the list is real.
     expect(loaded.some((path) => /[\\/]node_modules[\\/]fastify[\\/]fastify\.js$/.test(path))).toBe(true)
     expect(loaded.filter((path) => AJV.test(path) || SERIALIZER_COMPILER.test(path))).toEqual([])
+    expect(loaded.filter((path) => DOCUMENT_BUILDER.test(path))).toEqual([])
     // Node's own modules are listed too (the HTTP server's), and its bundled undici is not among them.
     expect(loaded).toContain('NativeModule _http_server')
     expect(loaded.filter((name) => name.includes('undici'))).toEqual([])
@@ -74,5 +78,21 @@ describe('what serve loads', () => {
     })
     expect(loaded.some((path) => SERIALIZER_COMPILER.test(path))).toBe(true)
     expect(loaded.filter((path) => /[\\/]node_modules[\\/]@fastify[\\/]ajv-compiler[\\/]/.test(path))).toEqual([])
+  })
+
+  it('builds the OpenAPI document when it is first asked for, and serves the same one after', async () => {
+    let first: unknown
+    const loaded = await serveUntilStopped('openapi', async (baseUrl) => {
+      const answer = await fetch(`${baseUrl}/openapi.json`)
+      expect(answer.status).toBe(200)
+      first = await answer.json()
+      expect(first).toMatchObject({
+        openapi: '3.1.0',
+        paths: { '/api/license/v1/validate': { post: expect.any(Object) } }
+      })
+      expect(await (await fetch(`${baseUrl}/openapi.json`)).json()).toEqual(first)
+    })
+    expect(loaded.some((path) => DOCUMENT_BUILDER.test(path))).toBe(true)
+    expect(loaded.filter((path) => AJV.test(path))).toEqual([])
   })
 })

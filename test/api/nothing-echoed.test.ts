@@ -43,7 +43,7 @@ describe('nothing secret is echoed', () => {
     }
     for (const [name, value] of Object.entries(secrets)) expect(value, name).toBeTruthy()
     // The query names each route declares, from the OpenAPI document the routes generate.
-    const document = emu.app.swagger() as {
+    const document = (await emu.app.openApiDocument()) as {
       paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>>
     }
     queryNames = new Map()

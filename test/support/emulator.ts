@@ -93,7 +93,7 @@ export async function startEmulator(overrides: Partial<ServerOptions> = {}): Pro
       parsed = undefined
     }
     // Every answer is held to the published OpenAPI document (route, method, status, body schema).
-    contract ??= responseContract(app.swagger() as Record<string, any>)
+    contract ??= responseContract((await app.openApiDocument()) as Record<string, any>)
     const violation = contract.check(method, path, response.status, response.headers.get('content-type'), parsed)
     if (violation) throw new Error(`Response outside the OpenAPI document: ${violation}\n${text.slice(0, 500)}`)
     return { status: response.status, headers: response.headers, body: parsed, text }

@@ -36,7 +36,7 @@ beforeAll(async () => {
     runtimeKey: randomBytes(32),
     adminToken: randomBytes(16).toString('hex')
   })
-  contract = documentedContract(app.swagger())
+  contract = documentedContract(await app.openApiDocument())
   await app.close()
   const pair = await generateKeyPair('EdDSA', { crv: 'Ed25519' })
   signingKey = pair.privateKey

@@ -16,6 +16,8 @@ export interface DriftCheck {
   readonly log: DriftLog
   /** Resolves once the checks of exchanges already handed over are done (at most `waitMs`). */
   settled(waitMs?: number): Promise<void>
+  /** Resolves once the documented contract is built: the report's coverage lists its operations. */
+  contractReady(): Promise<void>
 }
 
 declare module 'fastify' {
@@ -36,16 +38,19 @@ const MAX_PENDING_ARRIVALS = 1000
  */
 export const driftCheck = fp(
   async (app) => {
-    let contract: DocumentedContract | null = null
+    let contract: Promise<DocumentedContract> | null = null
+    let built: DocumentedContract | null = null
     // Built on first use: every route has been registered by then.
-    const contractNow = () => (contract ??= documentedContract(app.swagger()))
+    const contractNow = () =>
+      (contract ??= app.openApiDocument().then((document) => (built = documentedContract(document))))
     const keyFor = upstreamKeys(async () => {
       const fetched = await app.upstream.fetch(JWKS_PATH)
       if (fetched.status !== 200) throw new Error(`JWKS answered ${fetched.status}`)
       return JSON.parse(fetched.body.toString('utf8')) as unknown
     })
     const log = createDriftLog({
-      documented: () => contractNow().operations.map((operation) => operation.operationId),
+      // The report's reader awaits contractReady() first.
+      documented: () => built?.operations.map((operation) => operation.operationId) ?? [],
       credentialHeaders: () => {
         const names = credentialHeaderNames(app.settings.headerPrefix)
         return [names.pluginKey, names.pluginSecret, names.apiKey]
@@ -73,7 +78,7 @@ export const driftCheck = fp(
 
     const check = async (exchange: ForwardedExchange, arrivedAt: string | undefined) => {
       try {
-        const checked = await checkExchange(exchange, contractNow(), {
+        const checked = await checkExchange(exchange, await contractNow(), {
           appIdHeader: credentialHeaderNames(app.settings.headerPrefix).appId,
           keyFor
         })
@@ -109,6 +114,9 @@ export const driftCheck = fp(
           })
         ])
         clearTimeout(timer)
+      },
+      async contractReady() {
+        await contractNow()
       }
     } satisfies DriftCheck)
   },

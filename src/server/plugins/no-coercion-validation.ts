@@ -64,7 +64,7 @@ function toAjvIssues(errors: readonly TypeBoxIssue[]): FastifySchemaValidationEr
   return out
 }
 
-type ValidatorFactory = NonNullable<
+export type ValidatorFactory = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
 >
 

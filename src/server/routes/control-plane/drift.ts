@@ -44,6 +44,7 @@ export const driftControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       await app.drift.settled()
+      await app.drift.contractReady()
       const report = app.drift.log.report()
       if (request.query.format === 'markdown') {
         const text = driftMarkdown(report, {
