@@ -94,16 +94,6 @@ for (const [width, height] of SIZES) {
 
     await goTo(page, '#/library')
     await expect(page.getByTestId('library-licenses')).toBeVisible()
-    // A group far below is not laid out until it is scrolled near (library.css: content-visibility).
-    const support = page.getByTestId('library-support')
-    const drawn = () =>
-      support
-        .locator(':scope > *')
-        .first()
-        .evaluate((child) => child.checkVisibility({ contentVisibilityAuto: true }))
-    expect(await drawn()).toBe(false)
-    await support.scrollIntoViewIfNeeded()
-    await expect.poll(drawn).toBe(true)
     await checkScrolled(page, `${width}-library`)
     await page.getByTestId('library-licenses').scrollIntoViewIfNeeded()
     await check(page, `${width}-library-licenses`)

@@ -90,7 +90,7 @@ export function LibraryScreen({ params }: { params: Record<string, string> }) {
                   <JsonView value={payload} label="Library payload" maxHeight={640} testId="library-raw" />
                 </Card>
               ) : (
-                <div className="stack stack--loose library__groups" data-testid="library-view">
+                <div className="stack stack--loose" data-testid="library-view">
                   <ProductsGroup products={payload.products} />
                   <LicensesGroup licenses={payload.licenses} />
                   <div className="grid grid--2">
