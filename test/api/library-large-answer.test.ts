@@ -1,11 +1,10 @@
-import { request as httpRequest } from 'node:http'
-import type { IncomingHttpHeaders } from 'node:http'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 // @ts-expect-error -- bench/ is plain .mjs with no declarations (tsconfig has no allowJs); typed narrowly below.
 import * as untypedFixtures from '../../bench/lib/fixtures.mjs'
 import { MAX_BODY_CHARS } from '../../src/core/inspector/redact-exchange'
 import { useEmulator } from '../support/emulator'
+import { rawRequest } from '../support/raw-http'
 
 // A library of megabytes (the bench's 1,000-item customer) is written in chunks of about 64 KiB
 // (src/server/http/json-chunks.ts), not as one string. What a client and the inspector see must
@@ -15,37 +14,11 @@ const { buildFixtures } = untypedFixtures as {
   buildFixtures: () => { document: unknown; libraryCustomerIds: Record<number, string> }
 }
 
-interface RawAnswer {
-  status: number
-  headers: IncomingHttpHeaders
-  bytes: Buffer
-  /** How many reads the body arrived in. */
-  pieces: number
-}
-
 const emu = useEmulator()
 let token: string
 
-function get(path: string, method = 'GET'): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(path, emu.baseUrl)
-    const outgoing = httpRequest(url, { method, headers: { authorization: `Bearer ${token}` } }, (incoming) => {
-      const parts: Buffer[] = []
-      incoming.on('data', (part: Buffer) => parts.push(part))
-      incoming.on('end', () =>
-        resolve({
-          status: incoming.statusCode ?? 0,
-          headers: incoming.headers,
-          bytes: Buffer.concat(parts),
-          pieces: parts.length
-        })
-      )
-      incoming.on('error', reject)
-    })
-    outgoing.on('error', reject)
-    outgoing.end()
-  })
-}
+const get = (path: string, method = 'GET') =>
+  rawRequest(emu.baseUrl, { method, path, headers: { authorization: `Bearer ${token}` } })
 
 beforeAll(async () => {
   const fixtures = buildFixtures()
@@ -61,9 +34,10 @@ describe('GET /api/library for 1,000 items (about 1.9 MB)', () => {
     expect(answer.status).toBe(200)
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8')
     expect(answer.headers['transfer-encoding']).toBeUndefined()
-    expect(answer.headers['content-length']).toBe(String(answer.bytes.length))
-    expect(answer.bytes.length).toBeGreaterThan(1_000_000)
-    const text = answer.bytes.toString('utf8')
+    const bytes = Buffer.byteLength(answer.text)
+    expect(answer.headers['content-length']).toBe(String(bytes))
+    expect(bytes).toBeGreaterThan(1_000_000)
+    const text = answer.text
     const body = JSON.parse(text) as Record<string, unknown[]> & { support: { product_contacts: unknown[] } }
     expect(body.ok).toBe(true)
     for (const group of ['products', 'licenses', 'orders']) expect(body[group]).toHaveLength(1000)
@@ -76,7 +50,7 @@ describe('GET /api/library for 1,000 items (about 1.9 MB)', () => {
     const full = await get('/api/library')
     const head = await get('/api/library', 'HEAD')
     expect(head.status).toBe(200)
-    expect(head.bytes.length).toBe(0)
+    expect(head.text).toBe('')
     expect(head.headers['content-type']).toBe(full.headers['content-type'])
     expect(head.headers['content-length']).toBe(full.headers['content-length'])
   })
@@ -86,12 +60,16 @@ describe('GET /api/library for 1,000 items (about 1.9 MB)', () => {
     const summary = (await emu.control('GET', '/requests?limit=1')).body.requests[0]
     expect(summary).toMatchObject({ method: 'GET', path: '/api/library', status: 200 })
     const entry = (await emu.control('GET', `/requests/${summary.id}`)).body.entry
-    expect(entry.response.bodyInfo).toMatchObject({ kind: 'json', truncated: true, bytes: answer.bytes.length })
+    expect(entry.response.bodyInfo).toMatchObject({
+      kind: 'json',
+      truncated: true,
+      bytes: Buffer.byteLength(answer.text)
+    })
     const kept = entry.response.body as string
     // Redaction shortens the download links' tokens, so less than 16 KiB of text is left.
     expect(kept.length).toBeGreaterThan(MAX_BODY_CHARS / 2)
     expect(kept.length).toBeLessThanOrEqual(MAX_BODY_CHARS)
-    expect(answer.bytes.toString('utf8').startsWith(kept.slice(0, 40))).toBe(true)
+    expect(answer.text.startsWith(kept.slice(0, 40))).toBe(true)
     expect(JSON.stringify(entry)).not.toContain(token)
   })
 
@@ -105,8 +83,8 @@ describe('GET /api/library for 1,000 items (about 1.9 MB)', () => {
       expect(slow.headers['content-length']).toBe(plain.headers['content-length'])
       expect(slow.pieces).toBeGreaterThan(1)
       // The download token in the links is minted per answer; everything else is the same.
-      expect(slow.bytes.length).toBe(plain.bytes.length)
-      expect(() => JSON.parse(slow.bytes.toString('utf8'))).not.toThrow()
+      expect(Buffer.byteLength(slow.text)).toBe(Buffer.byteLength(plain.text))
+      expect(slow.body).toMatchObject({ ok: true })
     } finally {
       await emu.control('PUT', '/faults', { rules: [] })
     }

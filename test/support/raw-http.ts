@@ -5,6 +5,8 @@ export interface RawResult {
   status: number
   headers: Record<string, string | string[] | undefined>
   text: string
+  /** How many reads the body arrived in. */
+  pieces: number
   // Tests read arbitrary response fields.
   body: Record<string, any> | undefined
 }
@@ -41,7 +43,7 @@ export function rawRequest(
           } catch {
             body = undefined
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body })
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, pieces: chunks.length, body })
         })
         res.on('error', reject)
       }

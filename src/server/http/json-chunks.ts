@@ -63,13 +63,12 @@ export function jsonChunks(value: unknown): string | Buffer[] {
     append(']')
   }
   const write = (item: unknown, depth: number): void => {
-    if (item === null || typeof item !== 'object' || hasToJson(item)) return append(JSON.stringify(item))
-    if (Array.isArray(item)) return writeArray(item)
-    if (depth >= WALKED_DEPTH || !isPlainObject(item)) return append(JSON.stringify(item))
+    const shape = shapeOf(item, depth)
+    if (shape === 'whole') return append(JSON.stringify(item))
+    if (shape === 'array') return writeArray(item as readonly unknown[])
     append('{')
     let first = true
-    for (const key of Object.keys(item)) {
-      const member = item[key]
+    for (const [key, member] of Object.entries(item as Record<string, unknown>)) {
       if (leftOutByJson(member)) continue
       append(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`)
       first = false
@@ -84,13 +83,23 @@ export function jsonChunks(value: unknown): string | Buffer[] {
   return chunks
 }
 
+/**
+ * How the walk writes `item` at `depth`: an array in runs, a plain object member by member, anything
+ * else (a primitive, a value with `toJSON`, an object too deep or not plain) whole.
+ */
+function shapeOf(item: unknown, depth: number): 'whole' | 'array' | 'object' {
+  if (item === null || typeof item !== 'object' || hasToJson(item)) return 'whole'
+  if (Array.isArray(item)) return 'array'
+  return depth < WALKED_DEPTH && isPlainObject(item) ? 'object' : 'whole'
+}
+
 /** How many array elements the walk would write in runs: an answer's size, without writing it. */
 function walkedElements(item: unknown, depth: number): number {
-  if (item === null || typeof item !== 'object' || hasToJson(item)) return 0
-  if (Array.isArray(item)) return item.length
-  if (depth >= WALKED_DEPTH || !isPlainObject(item)) return 0
+  const shape = shapeOf(item, depth)
+  if (shape === 'array') return (item as readonly unknown[]).length
+  if (shape === 'whole') return 0
   let count = 0
-  for (const key of Object.keys(item)) count += walkedElements(item[key], depth + 1)
+  for (const member of Object.values(item as Record<string, unknown>)) count += walkedElements(member, depth + 1)
   return count
 }
 
@@ -104,7 +113,7 @@ function hasToJson(value: object): boolean {
 }
 
 /** An object of Object's own (or none): walked member by member; a Map, a boxed string or a class's is JSON.stringify's. */
-function isPlainObject(value: object): value is Record<string, unknown> {
+function isPlainObject(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value)
   return prototype === Object.prototype || prototype === null
 }

@@ -57,7 +57,7 @@ export const openApi = fp(
     app.decorate('openApiDocument', () => {
       // Before ready, routes may still be coming: a document then would be kept incomplete.
       if (!ready) return Promise.reject(new Error('openApiDocument() must be called after ready()'))
-      return (document ??= describe(routes, app, documentOptions(app)))
+      return (document ??= describeRoutes(routes, app, documentOptions(app)))
     })
     app.get('/openapi.json', { config: { tokens: NO_TOKEN }, schema: { hide: true } }, async () =>
       app.openApiDocument()
@@ -118,7 +118,7 @@ const validatesNothing = (() => () => () => true) as unknown as ValidatorFactory
  * The document @fastify/swagger makes of `routes`, declared again on a scratch instance that
  * compiles nothing and answers nothing, with the server's shared schemas.
  */
-async function describe(
+async function describeRoutes(
   routes: readonly RouteOptions[],
   app: FastifyInstance,
   options: FastifyDynamicSwaggerOptions
