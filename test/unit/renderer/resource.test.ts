@@ -36,4 +36,36 @@ describe('loadInto: one way every store loads a resource', () => {
     expect(empty.getState().items.status).toBe('error')
     expect(failedWithoutData(empty.getState().items)).toBe(true)
   })
+
+  it('keeps the answer of the load asked for last when an older one arrives after it', async () => {
+    const store = create<State>()(() => ({ items: idle(), label: '' }))
+    const io = { get: store.getState, set: store.setState }
+    let answerFirst: (items: string[]) => void = () => {}
+    const first = loadInto(io, 'items', () => new Promise<string[]>((resolve) => (answerFirst = resolve)))
+    await loadInto(io, 'items', async () => ['second'])
+    answerFirst(['first, stale'])
+    await first
+    expect(store.getState().items).toEqual({ status: 'ready', data: ['second'], error: null })
+
+    let failFirst: (error: Error) => void = () => {}
+    const failing = loadInto(io, 'items', () => new Promise<string[]>((_, reject) => (failFirst = reject)))
+    await loadInto(io, 'items', async () => ['third'])
+    failFirst(new Error('server gone'))
+    await failing
+    expect(store.getState().items).toEqual({ status: 'ready', data: ['third'], error: null })
+  })
+
+  it("drops a load's answer when a store action set the field itself meanwhile", async () => {
+    const store = create<State>()(() => ({ items: ready(['old']), label: '' }))
+    let answer: (items: string[]) => void = () => {}
+    const load = loadInto(
+      { get: store.getState, set: store.setState },
+      'items',
+      () => new Promise<string[]>((resolve) => (answer = resolve))
+    )
+    store.setState({ items: ready(['saved']) })
+    answer(['read before the save'])
+    await load
+    expect(store.getState().items.data).toEqual(['saved'])
+  })
 })

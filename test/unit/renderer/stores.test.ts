@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 import type { FetchLike } from '../../../src/renderer/src/api/http'
 import type { CredentialRecord, Developer, Product, RequestSummary } from '../../../src/renderer/src/api/types'
@@ -30,7 +30,12 @@ interface Call {
   headers: Record<string, string>
   body: unknown
 }
-type Handler = (call: Call) => { status?: number; body: unknown }
+interface Answer {
+  status?: number
+  body: unknown
+}
+/** A handler may answer later (a Promise), to hold one call back while another overtakes it. */
+type Handler = (call: Call) => Answer | Promise<Answer>
 
 function fakeEmulator(routes: Record<string, Handler>) {
   const calls: Call[] = []
@@ -46,7 +51,7 @@ function fakeEmulator(routes: Record<string, Handler>) {
     calls.push(call)
     const handler = routes[`${call.method} ${call.path}`]
     const answer = handler
-      ? handler(call)
+      ? await handler(call)
       : { status: 404, body: { ok: false, error: 'NOT_FOUND', message: `No route ${call.method} ${call.path}` } }
     return new Response(JSON.stringify(answer.body), {
       status: answer.status ?? 200,
@@ -422,6 +427,74 @@ describe('library store', () => {
         .at(-1)
         ?.query.get('instance_id')
     ).toBe('studio-mac')
+  })
+
+  it('shows the customer chosen last when an earlier choice answers after it', async () => {
+    let releaseFirst = () => {}
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve))
+    const payloadOf = (customerId: string) => ({
+      ok: true,
+      products: [],
+      subscriptions: [],
+      licenses: [],
+      orders: [],
+      profile: { customer_id: customerId },
+      download_token: `dl-${customerId}`
+    })
+    await connect({
+      'POST /_emulator/customers/cus_1/library-token': () => ({
+        body: { ok: true, libraryToken: 'lib-cus_1', expiresAt: FAR }
+      }),
+      'POST /_emulator/customers/cus_2/library-token': () => ({
+        body: { ok: true, libraryToken: 'lib-cus_2', expiresAt: FAR }
+      }),
+      'GET /api/library': async (call) => {
+        const customerId = String(call.headers.authorization).replace('Bearer lib-', '')
+        if (customerId === 'cus_1') await firstHeld
+        return { body: payloadOf(customerId) }
+      },
+      'GET /api/license/v1/webview-library': (call) => ({
+        body: { ok: true, scope: String(call.headers.authorization).replace('Bearer lib-', '') }
+      })
+    })
+    const first = useLibrary.getState().selectCustomer('cus_1')
+    // Let the first choice's token arrive and its library call start, held by the fake server.
+    await vi.waitFor(() => expect(useLibrary.getState().libraryToken).toBe('lib-cus_1'))
+    await useLibrary.getState().selectCustomer('cus_2')
+    releaseFirst()
+    await first
+
+    const state = useLibrary.getState()
+    expect(state.source).toEqual({ kind: 'customer', customerId: 'cus_2' })
+    expect(state.libraryToken).toBe('lib-cus_2')
+    expect(state.library).toMatchObject({ status: 'ready', data: { download_token: 'dl-cus_2' } })
+    expect(state.webview).toMatchObject({ status: 'ready', data: { scope: 'cus_2' } })
+  })
+
+  it("keeps the later choice when the earlier one's token is minted after it", async () => {
+    let releaseMint = () => {}
+    const mintHeld = new Promise<void>((resolve) => (releaseMint = resolve))
+    await connect({
+      'POST /_emulator/customers/cus_1/library-token': async () => {
+        await mintHeld
+        return { body: { ok: true, libraryToken: 'lib-cus_1', expiresAt: FAR } }
+      },
+      'POST /_emulator/customers/cus_2/library-token': () => ({
+        body: { ok: true, libraryToken: 'lib-cus_2', expiresAt: FAR }
+      }),
+      'GET /api/library': (call) => ({
+        body: { ok: true, profile: { customer_id: String(call.headers.authorization).slice(11) } }
+      }),
+      'GET /api/license/v1/webview-library': () => ({ body: { ok: true, scope: 'library' } })
+    })
+    const first = useLibrary.getState().selectCustomer('cus_1')
+    await useLibrary.getState().selectCustomer('cus_2')
+    releaseMint()
+    await first
+
+    const state = useLibrary.getState()
+    expect(state.libraryToken).toBe('lib-cus_2')
+    expect(state.library.data?.profile.customer_id).toBe('cus_2')
   })
 
   it('does not re-mint a pasted token: it reports it', async () => {

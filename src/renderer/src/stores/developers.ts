@@ -5,7 +5,7 @@ import type { DeveloperTokenSource, ManagementApi } from '../api/management'
 import type { Developer, DeveloperRole, Session } from '../api/types'
 import { emulatorNow, requireApi } from './connection'
 import { readPreference, writePreference } from './persist'
-import { failed, idle, loading, ready } from './resource'
+import { idle, loadInto, ready } from './resource'
 import type { Resource } from './resource'
 
 export interface DevelopersState {
@@ -52,14 +52,13 @@ export const useDevelopers = create<DevelopersState>()((set, get) => ({
   actingId: readPreference('actingDeveloperId'),
 
   async load() {
-    set({ developers: loading(get().developers) })
-    try {
-      const list = await requireApi().control.developers()
-      const actingId = chooseActing(list, get().actingId)
-      if (actingId !== get().actingId) writePreference('actingDeveloperId', actingId)
-      set({ developers: ready(list), actingId })
-    } catch (error) {
-      set({ developers: failed(get().developers, error) })
+    await loadInto({ get, set }, 'developers', () => requireApi().control.developers())
+    const { developers } = get()
+    if (developers.status !== 'ready' || !developers.data) return
+    const actingId = chooseActing(developers.data, get().actingId)
+    if (actingId !== get().actingId) {
+      writePreference('actingDeveloperId', actingId)
+      set({ actingId })
     }
   },
 

@@ -63,30 +63,38 @@ export interface LibraryState {
 }
 
 export const useLibrary = create<LibraryState>()((set, get) => {
-  async function mint(customerId: string): Promise<string> {
-    const issued = await requireApi().control.libraryToken(customerId)
+  /** Mints a library token for the customer; kept only while that choice is still the current one. */
+  async function mint(source: LibrarySource & { kind: 'customer' }): Promise<boolean> {
+    const issued = await requireApi().control.libraryToken(source.customerId)
+    if (get().source !== source) return false
     set({ libraryToken: issued.libraryToken })
-    return issued.libraryToken
+    return true
   }
 
-  /** Loads the library and the web view payload with the current token (re-minting an expired one). */
+  /**
+   * Loads the library and the web view payload with the current token (re-minting an expired one).
+   * As in loadInto, only the load asked for last writes: a slower answer for an earlier choice
+   * (another customer, other options) arriving after a newer load began is dropped.
+   */
   async function fetchBoth(retry: boolean): Promise<void> {
     const { libraryToken, options, source } = get()
     if (!libraryToken) return
     const service = requireApi().service
-    set({ library: loading(get().library), webview: loading(get().webview) })
+    const markers = { library: loading(get().library), webview: loading(get().webview) }
+    set(markers)
     const instanceId = options.instanceId.trim() || undefined
     const storefront = options.storefront.trim() || undefined
     const [library, webview] = await Promise.allSettled([
       service.library(libraryToken, { instanceId, storefront }),
       service.webviewLibrary(libraryToken, { instanceId })
     ])
+    if (get().library !== markers.library || get().webview !== markers.webview) return
     const expired = [library, webview].some(
       (r) => r.status === 'rejected' && isApiError(r.reason) && r.reason.code === 'LIBRARY_TOKEN_INVALID'
     )
     if (expired && retry && source?.kind === 'customer') {
-      await mint(source.customerId)
-      return fetchBoth(false)
+      if (await mint(source)) await fetchBoth(false)
+      return
     }
     set({
       library: library.status === 'fulfilled' ? ready(library.value) : failed(get().library, library.reason),
@@ -105,16 +113,11 @@ export const useLibrary = create<LibraryState>()((set, get) => {
     subscription: idle(),
 
     async loadCustomers() {
-      set({ customers: loading(get().customers) })
-      try {
-        const list = await requireApi().control.customers()
-        set({ customers: ready(list) })
-        const source = get().source
-        if (source?.kind === 'customer' && !list.some((customer) => customer.id === source.customerId)) {
-          set({ source: null, libraryToken: null, library: idle(), webview: idle() })
-        }
-      } catch (error) {
-        set({ customers: failed(get().customers, error) })
+      await loadInto({ get, set }, 'customers', () => requireApi().control.customers())
+      const { customers, source } = get()
+      if (customers.status !== 'ready' || !customers.data) return
+      if (source?.kind === 'customer' && !customers.data.some((customer) => customer.id === source.customerId)) {
+        set({ source: null, libraryToken: null, library: idle(), webview: idle() })
       }
     },
 
@@ -125,16 +128,12 @@ export const useLibrary = create<LibraryState>()((set, get) => {
     },
 
     async selectCustomer(customerId) {
-      set({
-        source: { kind: 'customer', customerId },
-        libraryToken: null,
-        library: loading(undefined),
-        webview: loading(undefined)
-      })
+      const source = { kind: 'customer', customerId } as const
+      set({ source, libraryToken: null, library: loading(undefined), webview: loading(undefined) })
       try {
-        await mint(customerId)
+        if (!(await mint(source))) return
       } catch (error) {
-        set({ library: failed(undefined, error), webview: failed(undefined, error) })
+        if (get().source === source) set({ library: failed(undefined, error), webview: failed(undefined, error) })
         return
       }
       await fetchBoth(true)

@@ -113,12 +113,7 @@ export const useProducts = create<ProductsState>()((set, get) => {
     },
 
     async loadCredentials() {
-      set({ credentials: loading(get().credentials) })
-      try {
-        set({ credentials: ready((await actingManagement().list()).credentials) })
-      } catch (error) {
-        set({ credentials: failed(get().credentials, error) })
-      }
+      await loadInto({ get, set }, 'credentials', async () => (await actingManagement().list()).credentials)
     },
 
     async createProduct(input) {
@@ -131,12 +126,13 @@ export const useProducts = create<ProductsState>()((set, get) => {
     async loadDetail(productId) {
       const api = requireApi()
       const previous = detail(productId)
-      patchDetail(productId, {
+      const markers = {
         current: loading(previous.current),
         history: loading(previous.history),
         audit: loading(previous.audit),
         connection: loading(previous.connection)
-      })
+      }
+      patchDetail(productId, markers)
       // As a dashboard would: the history through the management API, and the current record picked
       // from it. A GET of the current credential would answer 404 for a product that never had one:
       // noise in the request log a plugin developer reads, so the UI does not ask.
@@ -146,6 +142,8 @@ export const useProducts = create<ProductsState>()((set, get) => {
         api.control.productConnection(productId)
       ])
       const before = detail(productId)
+      // As in loadInto: a newer load of this product's detail began meanwhile, and its answer wins.
+      if (before.history !== markers.history) return
       const history = h.status === 'fulfilled' ? h.value.credentials : null
       patchDetail(productId, {
         current: history

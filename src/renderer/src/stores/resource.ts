@@ -39,6 +39,11 @@ type ResourceKeys<S> = { [K in keyof S]: S[K] extends Resource<unknown> ? K : ne
 /**
  * Loads one Resource field of a zustand store: loading (keeping what it had), then ready or
  * failed. Every screen's load goes through here, so each one behaves the same.
+ *
+ * Only the load asked for last writes its answer. Answers can arrive out of order (a slow first
+ * load, a quick reload after a save); one whose loading marker has since been replaced, by a newer
+ * load or by a store action that set the field itself, is older than what the field holds and is
+ * dropped.
  */
 export async function loadInto<S, K extends ResourceKeys<S>>(
   store: { get: () => S; set: (partial: Partial<S>) => void },
@@ -46,11 +51,12 @@ export async function loadInto<S, K extends ResourceKeys<S>>(
   load: () => Promise<DataOf<S[K]>>
 ): Promise<void> {
   const current = () => store.get()[key] as Resource<DataOf<S[K]>>
-  store.set({ [key]: loading(current()) } as unknown as Partial<S>)
+  const marker = loading(current())
+  store.set({ [key]: marker } as unknown as Partial<S>)
   try {
     const data = await load()
-    store.set({ [key]: ready(data) } as unknown as Partial<S>)
+    if (current() === marker) store.set({ [key]: ready(data) } as unknown as Partial<S>)
   } catch (error) {
-    store.set({ [key]: failed(current(), error) } as unknown as Partial<S>)
+    if (current() === marker) store.set({ [key]: failed(current(), error) } as unknown as Partial<S>)
   }
 }

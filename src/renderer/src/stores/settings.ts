@@ -10,7 +10,7 @@ import type {
   ServerSettingsPatch
 } from '../api/types'
 import { requireApi, timed, useConnection } from './connection'
-import { failed, idle, loading, loadInto, ready } from './resource'
+import { idle, loadInto, ready } from './resource'
 import type { Resource } from './resource'
 import { startOver } from './start-over'
 
@@ -50,13 +50,7 @@ export const useSettings = create<SettingsState>()((set, get) => ({
   },
 
   async loadClock() {
-    set({ clock: loading(get().clock) })
-    try {
-      const clock = await useConnection.getState().syncClock()
-      set({ clock: ready(clock) })
-    } catch (error) {
-      set({ clock: failed(get().clock, error) })
-    }
+    await loadInto({ get, set }, 'clock', () => useConnection.getState().syncClock())
   },
 
   async setClock(body) {
