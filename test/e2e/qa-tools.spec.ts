@@ -314,6 +314,18 @@ test('big data: 200 products, 500 customers, 82 licenses and 400 requests: licen
   await expect(keyHeader).toHaveAttribute('aria-sort', 'descending')
   await expect(licenses.locator('tbody tr[data-testid^="license-"]').first()).toContainText(lastKey ?? 'none')
   await expectCleanLayout(page, 'big library, licenses sorted')
+  // The Support card has a contact for every owned product (the preset's and 75 bulk ones): the
+  // first 50, as the groups show their rows, then all on request. Four rows come before them.
+  const support = page.getByTestId('library-support')
+  const moreContacts = support.getByTestId('show-more-product-contacts')
+  await expect(moreContacts).toContainText('Showing 50 of')
+  const contacts = Number(/of (\d+) product contacts/.exec((await moreContacts.textContent()) ?? '')?.[1])
+  expect(contacts).toBeGreaterThan(75)
+  await expect(support.locator('dt')).toHaveCount(4 + 50)
+  await moreContacts.getByRole('button', { name: 'Show all' }).click()
+  await expect(moreContacts).toHaveCount(0)
+  await expect(support.locator('dt')).toHaveCount(4 + contacts)
+  await expect(support.getByText(/^Bulk Plugin \d{3}$/)).toHaveCount(75)
 
   await goTo(page, '#/requests')
   const rows = page.locator('tbody tr[data-testid^="request-row-"]')

@@ -40,7 +40,7 @@ export function ShowMore({
 }) {
   if (shown >= total) return null
   return (
-    <div className="show-more" data-testid={`show-more-${what}`}>
+    <div className="show-more" data-testid={`show-more-${what.replaceAll(' ', '-')}`}>
       <span className="muted small">
         Showing {shown.toLocaleString('en-US')} of {total.toLocaleString('en-US')} {what}
       </span>

@@ -2,6 +2,7 @@ import type { LibraryPayload } from '../../api/types'
 import { Badge } from '../../components/Badge'
 import { Card, KeyValue } from '../../components/Card'
 import { CopyButton } from '../../components/CopyButton'
+import { ShowMore, useShownRows } from '../../components/ShowMore'
 import { DateTime, RelativeTime } from '../../components/Time'
 
 const yesNo = (value: boolean) => (value ? <Badge tone="success">subscribed</Badge> : <Badge tone="neutral">off</Badge>)
@@ -9,6 +10,8 @@ const yesNo = (value: boolean) => (value ? <Badge tone="success">subscribed</Bad
 /** Profile, marketing preferences and support: the account side of the library. */
 export function AccountGroup({ payload }: { payload: LibraryPayload }) {
   const { profile, marketing_preferences: preferences, support } = payload
+  // One contact per owned product: a large library's first ones, as its other groups do.
+  const contacts = useShownRows(support.product_contacts)
   return (
     <div className="grid grid--3 library-account">
       <Card title="Profile" testId="library-profile">
@@ -44,11 +47,6 @@ export function AccountGroup({ payload }: { payload: LibraryPayload }) {
             },
             { label: 'Contact', value: <span className="library-account__value">{support.contact_email}</span> },
             { label: 'Help', value: <code className="mono small library-account__value">{support.help_url}</code> },
-            ...support.product_contacts.map((contact) => ({
-              key: contact.product_id,
-              label: contact.product_name,
-              value: <span className="small library-account__value">{contact.email}</span>
-            })),
             {
               label: 'Download token',
               value: (
@@ -57,8 +55,20 @@ export function AccountGroup({ payload }: { payload: LibraryPayload }) {
                   <CopyButton value={payload.download_token} what="download token" iconOnly variant="ghost" />
                 </span>
               )
-            }
+            },
+            ...contacts.shown.map((contact) => ({
+              key: contact.product_id,
+              label: contact.product_name,
+              value: <span className="small library-account__value">{contact.email}</span>
+            }))
           ]}
+        />
+        <ShowMore
+          shown={contacts.shown.length}
+          total={contacts.total}
+          what="product contacts"
+          onMore={contacts.showMore}
+          onAll={contacts.showAll}
         />
       </Card>
     </div>
