@@ -109,6 +109,24 @@ describe('dates for people', () => {
     expect(describeMoment(null, { nowMs: NOW, clock: 'system' })).toBeNull()
   })
 
+  it("writes each time's own now in its title when times against both clocks and zones interleave", () => {
+    const emulatorNow = NOW + 30 * 86_400_000
+    const titles = [NOW, emulatorNow, NOW, emulatorNow].map(
+      (nowMs) => describeMoment('2026-11-21T09:55:00.000Z', { ...en, nowMs, clock: 'system' })?.title
+    )
+    expect(titles[0]).toContain('(its now: Nov 21, 2026, 10:00\u00a0AM)')
+    expect(titles[1]).toContain('(its now: Dec 21, 2026, 10:00\u00a0AM)')
+    expect(titles[2]).toBe(titles[0])
+    expect(titles[3]).toBe(titles[1])
+    const tokyo = describeMoment('2026-11-21T09:55:00.000Z', {
+      ...en,
+      timeZone: 'Asia/Tokyo',
+      nowMs: NOW,
+      clock: 'system'
+    })
+    expect(tokyo?.title).toContain('(its now: Nov 21, 2026, 7:00\u00a0PM)')
+  })
+
   it("shortens a date of the now's year", () => {
     expect(formatShortDateTime('2026-03-01T08:05:00.000Z', NOW, en)).toBe('Mar 1, 8:05\u00a0AM')
     expect(formatShortDateTime('2025-03-01T08:05:00.000Z', NOW, en)).toBe('Mar 1, 2025, 8:05\u00a0AM')

@@ -155,6 +155,22 @@ export interface MomentText {
   title: string
 }
 
+/**
+ * A clock's now as every tooltip on screen writes it. A render shows many times against one or two
+ * nows (the system's and the emulator's), so each is formatted once, not once per time shown.
+ */
+const nowTexts = new Map<string, string>()
+function formatNow(nowMs: number, options: DateFormatOptions): string {
+  const key = `${nowMs}|${options.locale ?? ''}|${options.timeZone ?? ''}`
+  let text = nowTexts.get(key)
+  if (text === undefined) {
+    if (nowTexts.size >= 8) nowTexts.clear()
+    text = formatDateTime(new Date(nowMs).toISOString(), options)
+    nowTexts.set(key, text)
+  }
+  return text
+}
+
 /** A time for people: absolute first, a relative hint against the right clock, and which clock. */
 export function describeMoment(
   value: string | null | undefined,
@@ -172,7 +188,7 @@ export function describeMoment(
     : formatDateTime(value, { ...options, seconds: options.seconds ?? false })
   const relative = formatRelative(value, options.nowMs, options)
   const clock = CLOCK_NAMES[options.clock]
-  const nowText = formatDateTime(new Date(options.nowMs).toISOString(), options)
+  const nowText = formatNow(options.nowMs, options)
   return {
     absolute,
     relative,
