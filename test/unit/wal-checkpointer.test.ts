@@ -1,10 +1,10 @@
-import { copyFileSync, mkdirSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 
 import { nativeBindingOption } from '../../src/core/store/native-binding'
-import { openStore } from '../../src/core/store/store'
+import { AUTO_CHECKPOINT_PAGES, CHECKPOINTER_START_DELAY_MS, openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { startWalCheckpointer } from '../../src/core/store/wal-checkpointer'
 import type { CheckpointReport, WalCheckpointer } from '../../src/core/store/wal-checkpointer'
@@ -133,6 +133,8 @@ describe('the store with background checkpoints', () => {
     const path = join(dir.path, 'emulator.db')
     store = openStore({ path, checkpointInBackground: true })
     const db = store.db
+    // The worker starts a moment after the open (a server's start keeps both cores): SQLite's own until then.
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTO_CHECKPOINT_PAGES)
     await eventually(() => db.pragma('wal_autocheckpoint', { simple: true }) === 0)
     db.exec('CREATE TABLE notes (body TEXT)')
     const insert = db.prepare('INSERT INTO notes (body) VALUES (?)')
@@ -143,5 +145,29 @@ describe('the store with background checkpoints', () => {
     const copy = new BetterSqlite3(join(dir.path, 'copy.db'), { readonly: true, ...binding })
     expect(copy.prepare('SELECT COUNT(*) FROM notes').pluck().get()).toBe(500)
     copy.close()
+  })
+
+  it('starts no worker for a database file gone before its start, and creates none at the path', async () => {
+    const path = join(dir.path, 'gone.db')
+    store = openStore({ path, checkpointInBackground: true })
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true })
+    await new Promise((resolve) => setTimeout(resolve, CHECKPOINTER_START_DELAY_MS + 500))
+    expect(existsSync(path)).toBe(false)
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTO_CHECKPOINT_PAGES)
+  })
+
+  it('closed before the worker starts: everything is in the .db, and no worker starts after', async () => {
+    const path = join(dir.path, 'early.db')
+    const early = openStore({ path, checkpointInBackground: true })
+    early.db.exec('CREATE TABLE notes (body TEXT)')
+    early.db.prepare('INSERT INTO notes (body) VALUES (?)').run(PAGE)
+    early.close()
+    copyFileSync(path, join(dir.path, 'early-copy.db'))
+    const copy = new BetterSqlite3(join(dir.path, 'early-copy.db'), { readonly: true, ...binding })
+    expect(copy.prepare('SELECT COUNT(*) FROM notes').pluck().get()).toBe(1)
+    copy.close()
+    // A worker started now would open the file and leave its -shm beside it.
+    await new Promise((resolve) => setTimeout(resolve, CHECKPOINTER_START_DELAY_MS + 500))
+    expect(existsSync(`${path}-shm`)).toBe(false)
   })
 })

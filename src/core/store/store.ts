@@ -10,6 +10,7 @@ import { nativeBindingOption } from './native-binding'
 import { createStorageHealth, databaseGoneMessage, storageError, storageFaultOf } from './storage-faults'
 import type { StorageFaultCode, StorageHealth } from './storage-faults'
 import { startWalCheckpointer } from './wal-checkpointer'
+import type { WalCheckpointer } from './wal-checkpointer'
 
 export interface StoreOptions {
   /** A file path, or ':memory:'. */
@@ -76,6 +77,8 @@ export const SQLITE_BUSY_WAIT_MS = 10
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
 /** SQLite's own automatic checkpoint threshold, in WAL pages: used while no background checkpointer runs. */
 export const AUTO_CHECKPOINT_PAGES = 1000
+/** How long after the open the background checkpointer starts (see openStore). */
+export const CHECKPOINTER_START_DELAY_MS = 1000
 
 /** The single owner of the SQLite connection. Services receive it; nothing else opens the file. */
 export interface Store {
@@ -146,20 +149,33 @@ export function openStore(options: StoreOptions): Store {
   const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS
   const health = createStorageHealth(options.path, busyTimeoutMs)
   // The database's own checkpoint stays on until the background one is running, and comes back if it stops.
-  const checkpointer =
+  const startCheckpointer = () => {
+    const started = startWalCheckpointer({
+      path: options.path,
+      nativeBinding: nativeBindingOption(options.nativeBinding).nativeBinding,
+      onFailure: () => {
+        if (!closed) db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`)
+      },
+      isTransient: (error) => storageFaultOf(error) !== null
+    })
+    void started.ready.then((running) => {
+      if (running && !closed) db.pragma('wal_autocheckpoint = 0')
+    })
+    return started
+  }
+  let checkpointer: WalCheckpointer | null = null
+  // Started a moment after the open, not beside it: a worker's boot is about 200 ms of CPU (a Node
+  // realm of its own, better-sqlite3 loaded again), and on 2 cores it slowed the server's start by
+  // 60-160 ms (bench/README.md). A new server writes little in its first second; SQLite's own
+  // checkpoint covers it meanwhile.
+  const checkpointerStart =
     options.checkpointInBackground && options.path !== ':memory:'
-      ? startWalCheckpointer({
-          path: options.path,
-          nativeBinding: nativeBindingOption(options.nativeBinding).nativeBinding,
-          onFailure: () => {
-            if (!closed) db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`)
-          },
-          isTransient: (error) => storageFaultOf(error) !== null
-        })
+      ? setTimeout(() => {
+          // Not on a file gone meanwhile: the worker would open whatever is at the path now.
+          if (!closed && goneMessage === null) checkpointer = startCheckpointer()
+        }, CHECKPOINTER_START_DELAY_MS)
       : null
-  void checkpointer?.ready.then((running) => {
-    if (running && !closed) db.pragma('wal_autocheckpoint = 0')
-  })
+  checkpointerStart?.unref()
   // Set once the file at the path is no longer the one open (deleted, moved or replaced): the connection
   // turns query-only, so every write fails as on a read-only file, through the paths that handle one.
   let goneMessage: string | null = null
@@ -303,6 +319,7 @@ export function openStore(options: StoreOptions): Store {
       closed = true
       fileWatch?.stop()
       group.commitNow()
+      if (checkpointerStart) clearTimeout(checkpointerStart)
       checkpointer?.stop()
       // Fold the WAL into the database file, so a copy of the .db alone holds everything.
       if (options.path !== ':memory:') {

@@ -14,7 +14,7 @@ const STOP_WAIT_MS = 2_000
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.modulePath)
-const db = new Database(workerData.path, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {})
+const db = new Database(workerData.path, { fileMustExist: true, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) })
 const stopped = new Int32Array(workerData.stopped)
 const timer = setInterval(() => {
   try {
