@@ -63,13 +63,7 @@ export function AccountGroup({ payload }: { payload: LibraryPayload }) {
             }))
           ]}
         />
-        <ShowMore
-          shown={contacts.shown.length}
-          total={contacts.total}
-          what="product contacts"
-          onMore={contacts.showMore}
-          onAll={contacts.showAll}
-        />
+        <ShowMore rows={contacts} what="product contacts" />
       </Card>
     </div>
   )

@@ -298,13 +298,7 @@ export function LicensesGroup({ licenses }: { licenses: LibraryLicense[] }) {
           </table>
         </div>
       )}
-      <ShowMore
-        shown={rows.shown.length}
-        total={rows.total}
-        what="licenses"
-        onMore={rows.showMore}
-        onAll={rows.showAll}
-      />
+      <ShowMore rows={rows} what="licenses" />
     </Card>
   )
 }

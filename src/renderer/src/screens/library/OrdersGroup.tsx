@@ -135,13 +135,7 @@ export function OrdersGroup({ orders }: { orders: LibraryOrder[] }) {
           }
         ]}
       />
-      <ShowMore
-        shown={rows.shown.length}
-        total={rows.total}
-        what="orders"
-        onMore={rows.showMore}
-        onAll={rows.showAll}
-      />
+      <ShowMore rows={rows} what="orders" />
     </Card>
   )
 }

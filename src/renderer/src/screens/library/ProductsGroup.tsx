@@ -66,13 +66,7 @@ export function ProductsGroup({ products }: { products: LibraryProduct[] }) {
           ))}
         </ul>
       )}
-      <ShowMore
-        shown={rows.shown.length}
-        total={rows.total}
-        what="products"
-        onMore={rows.showMore}
-        onAll={rows.showAll}
-      />
+      <ShowMore rows={rows} what="products" />
     </Card>
   )
 }
