@@ -497,6 +497,68 @@ describe('library store', () => {
     expect(state.library.data?.profile.customer_id).toBe('cus_2')
   })
 
+  it('draws the library before it asks for the web view payload, and fills that in after', async () => {
+    let releaseLibrary = () => {}
+    const libraryHeld = new Promise<void>((resolve) => (releaseLibrary = resolve))
+    let releaseWebview = () => {}
+    const webviewHeld = new Promise<void>((resolve) => (releaseWebview = resolve))
+    const server = await connect({
+      'POST /_emulator/customers/cus_1/library-token': () => ({
+        body: { ok: true, libraryToken: 'lib-cus_1', expiresAt: FAR }
+      }),
+      'GET /api/library': async () => {
+        await libraryHeld
+        return { body: { ok: true, profile: { customer_id: 'cus_1' }, download_token: 'dl' } }
+      },
+      'GET /api/license/v1/webview-library': async () => {
+        await webviewHeld
+        return { body: { ok: true, scope: 'library' } }
+      }
+    })
+    const selected = useLibrary.getState().selectCustomer('cus_1')
+    await vi.waitFor(() => expect(server.count('GET /api/library')).toBe(1))
+    // While the library is awaited, the server has only the library to answer.
+    expect(server.count('GET /api/license/v1/webview-library')).toBe(0)
+    releaseLibrary()
+    await vi.waitFor(() => expect(useLibrary.getState().library.status).toBe('ready'))
+    expect(useLibrary.getState().library.data?.download_token).toBe('dl')
+    expect(useLibrary.getState().webview.status).toBe('loading')
+    await vi.waitFor(() => expect(server.count('GET /api/license/v1/webview-library')).toBe(1))
+    releaseWebview()
+    await selected
+    expect(useLibrary.getState().webview).toMatchObject({ status: 'ready', data: { scope: 'library' } })
+  })
+
+  it("drops an earlier choice's web view payload that arrives after a later choice", async () => {
+    let releaseFirstWebview = () => {}
+    const firstWebviewHeld = new Promise<void>((resolve) => (releaseFirstWebview = resolve))
+    await connect({
+      'POST /_emulator/customers/cus_1/library-token': () => ({
+        body: { ok: true, libraryToken: 'lib-cus_1', expiresAt: FAR }
+      }),
+      'POST /_emulator/customers/cus_2/library-token': () => ({
+        body: { ok: true, libraryToken: 'lib-cus_2', expiresAt: FAR }
+      }),
+      'GET /api/library': (call) => ({
+        body: { ok: true, profile: { customer_id: String(call.headers.authorization).slice(11) } }
+      }),
+      'GET /api/license/v1/webview-library': async (call) => {
+        const customerId = String(call.headers.authorization).slice(11)
+        if (customerId === 'cus_1') await firstWebviewHeld
+        return { body: { ok: true, scope: customerId } }
+      }
+    })
+    const first = useLibrary.getState().selectCustomer('cus_1')
+    await vi.waitFor(() => expect(useLibrary.getState().library.data?.profile.customer_id).toBe('cus_1'))
+    await useLibrary.getState().selectCustomer('cus_2')
+    releaseFirstWebview()
+    await first
+
+    const state = useLibrary.getState()
+    expect(state.library.data?.profile.customer_id).toBe('cus_2')
+    expect(state.webview).toMatchObject({ status: 'ready', data: { scope: 'cus_2' } })
+  })
+
   it('does not re-mint a pasted token: it reports it', async () => {
     await connect({
       'GET /api/library': () => ({ status: 401, body: { ok: false, error: 'LIBRARY_TOKEN_INVALID', message: 'bad' } }),

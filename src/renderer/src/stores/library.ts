@@ -72,7 +72,10 @@ export const useLibrary = create<LibraryState>()((set, get) => {
   }
 
   /**
-   * Loads the library and the web view payload with the current token (re-minting an expired one).
+   * Loads the library, then the web view payload, with the current token (re-minting an expired
+   * one). The library first, drawn as soon as it arrives: it is the screen's main view and the
+   * larger answer, and asked for together the two shared the server's one thread and the wire,
+   * so the library waited for the web view's work (the other tab's) as well as its own.
    * As in loadInto, only the load asked for last writes: a slower answer for an earlier choice
    * (another customer, other options) arriving after a newer load began is dropped.
    */
@@ -84,22 +87,21 @@ export const useLibrary = create<LibraryState>()((set, get) => {
     set(markers)
     const instanceId = options.instanceId.trim() || undefined
     const storefront = options.storefront.trim() || undefined
-    const [library, webview] = await Promise.allSettled([
-      service.library(libraryToken, { instanceId, storefront }),
-      service.webviewLibrary(libraryToken, { instanceId })
-    ])
-    if (get().library !== markers.library || get().webview !== markers.webview) return
-    const expired = [library, webview].some(
-      (r) => r.status === 'rejected' && isApiError(r.reason) && r.reason.code === 'LIBRARY_TOKEN_INVALID'
-    )
-    if (expired && retry && source?.kind === 'customer') {
+    const reminted = async (answer: PromiseSettledResult<unknown>): Promise<boolean> => {
+      const expired =
+        answer.status === 'rejected' && isApiError(answer.reason) && answer.reason.code === 'LIBRARY_TOKEN_INVALID'
+      if (!expired || !retry || source?.kind !== 'customer') return false
       if (await mint(source)) await fetchBoth(false)
-      return
+      return true
     }
-    set({
-      library: library.status === 'fulfilled' ? ready(library.value) : failed(get().library, library.reason),
-      webview: webview.status === 'fulfilled' ? ready(webview.value) : failed(get().webview, webview.reason)
-    })
+
+    const [library] = await Promise.allSettled([service.library(libraryToken, { instanceId, storefront })])
+    if (get().library !== markers.library || (await reminted(library))) return
+    set({ library: library.status === 'fulfilled' ? ready(library.value) : failed(get().library, library.reason) })
+
+    const [webview] = await Promise.allSettled([service.webviewLibrary(libraryToken, { instanceId })])
+    if (get().webview !== markers.webview || (await reminted(webview))) return
+    set({ webview: webview.status === 'fulfilled' ? ready(webview.value) : failed(get().webview, webview.reason) })
   }
 
   return {
