@@ -110,16 +110,44 @@ export async function runUi(config, fixtures, workDir, log) {
 
     // The library viewer: choose the 1,000-item customer, until it is shown (every group drawn, a
     // long one with its first rows and "Show more").
+    // The clock starts once the screen has settled on the customer it opens with (its library drawn
+    // and its web view answered): that first load is not part of choosing another one, and a mark
+    // taken while it was still under way made the figure depend on where it had got to.
     const items = 1000
+    const isPath = (path) => (response) => new URL(response.url()).pathname === path
+    const openingWebview = page.waitForResponse(isPath('/api/license/v1/webview-library'))
     await page.evaluate(() => (window.location.hash = '#/library'))
-    await page.getByTestId('library-customer').waitFor()
-    await page.evaluate(() => performance.mark('library-start'))
+    await page.getByTestId('library-view').waitFor()
+    await openingWebview
+    // "Shown" is seen from inside the page: a MutationObserver notes the commit that drew both
+    // groups' "Show more", and the figure is taken once that frame has been laid out and painted
+    // (the task after its animation frame). Playwright's wait, which this phase used before, polls
+    // with selector queries over the whole page (35 ms of the page's main thread in a profile of
+    // this phase) and answers a round trip later: it runs only after the figure is taken.
+    await page.evaluate(() => {
+      const drawn = () =>
+        document.querySelector('[data-testid="show-more-licenses"]') &&
+        document.querySelector('[data-testid="show-more-products"]')
+      // Both would otherwise be found at once (the customer the screen opened with has fewer rows).
+      if (drawn()) throw new Error('the library already showed "Show more" before the 1,000-item customer was chosen')
+      window.__libraryShown = new Promise((resolve, reject) => {
+        setTimeout(() => reject(new Error('the 1,000-item library was not drawn within 60 s')), 60_000)
+        const observer = new MutationObserver(() => {
+          if (!drawn()) return
+          observer.disconnect()
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now())))
+        })
+        observer.observe(document.body, { childList: true, subtree: true })
+      })
+      performance.mark('library-start')
+    })
     await page.getByTestId('library-customer').selectOption(fixtures.libraryCustomerIds[items])
+    const libraryRenderMs = await page.evaluate(
+      async () => (await window.__libraryShown) - performance.getEntriesByName('library-start')[0].startTime
+    )
+    // What the observer saw is what a person sees: both groups' "Show more" visible.
     await page.getByTestId('show-more-licenses').waitFor({ timeout: 60_000 })
     await page.getByTestId('show-more-products').waitFor({ timeout: 60_000 })
-    const libraryRenderMs = await page.evaluate(
-      () => performance.now() - performance.getEntriesByName('library-start')[0].startTime
-    )
     // Of that, the library answer's own time on the wire (server, 1,000 items of JSON).
     const libraryFetchMs = await page.evaluate(() => {
       const fetched = performance
