@@ -94,8 +94,12 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
     // the largest module the server has, and most starts never forward), or as soon as an upstream
     // is set, so the first forwarded call does not wait for it.
     let pool: Promise<Dispatcher> | null = null
-    const connectionPool = (): Promise<Dispatcher> =>
-      (pool ??= import('undici').then(
+    // Once closed, no pool is made: one made after onClose (the start's deferred load firing after a
+    // quick close, a late drift check) would never be destroyed.
+    let closed = false
+    const connectionPool = (): Promise<Dispatcher> => {
+      if (closed) return Promise.reject(new Error('The emulator has closed: nothing is forwarded any more.'))
+      return (pool ??= import('undici').then(
         ({ Agent }) =>
           new Agent({
             connect: {
@@ -107,6 +111,7 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
             bodyTimeout: firstByteMs
           })
       ))
+    }
     const loadWhenSet = () => {
       if (settings.get().url !== null) void connectionPool().catch(() => undefined)
     }
@@ -115,6 +120,7 @@ export const upstreamAccess = fp<{ upstream?: UpstreamOptions | undefined }>(
       setImmediate(loadWhenSet)
     })
     app.addHook('onClose', async () => {
+      closed = true
       if (pool === null) return
       await pool.then((agent) => agent.destroy()).catch(() => undefined)
     })
