@@ -311,10 +311,6 @@ function parsedJsonBody(parsed: unknown, bytes: number): ShownBody {
 
 function requestBodyOf(capture: RequestCapture): ShownBody {
   const { parsed, receivedBytes } = capture.requestBody
-  // At most the first 64 KiB are looked at; bodies are shown cut to 16 KiB anyway.
-  const head = Buffer.concat(
-    capture.requestBody.head.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))
-  ).subarray(0, HEAD_LIMIT_BYTES)
   if (receivedBytes === 0) {
     const declared = Number(headerText(capture.requestHeaders['content-length']) ?? 0)
     if (!(declared > 0)) return { body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: false } }
@@ -334,7 +330,11 @@ function requestBodyOf(capture: RequestCapture): ShownBody {
       ? textBody(redactText(parsed), receivedBytes)
       : parsedJsonBody(parsed, receivedBytes)
   }
-  // Not parsed (malformed JSON, wrong media type, too large): show the bytes that arrived.
+  // Not parsed (malformed JSON, wrong media type, too large): show the bytes that arrived, at most
+  // the first 64 KiB (bodies are shown cut to 16 KiB anyway). A parsed body never needs them.
+  const head = Buffer.concat(
+    capture.requestBody.head.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))
+  ).subarray(0, HEAD_LIMIT_BYTES)
   const contentType = headerText(capture.requestHeaders['content-type'])
   if (!isTextual(contentType) && looksBinary(head)) return binaryBody(receivedBytes)
   const cut = receivedBytes > head.length
