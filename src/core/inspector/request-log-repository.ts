@@ -49,13 +49,14 @@ export interface RequestLogRepository {
 /** The request inspector's ring (table request_log). */
 export function createRequestLogRepository(store: Store): RequestLogRepository {
   const db = store.db
+  // Positional parameters, for every request recorded. The named ones were bound from an object
+  // built by a rest and a spread, which better-sqlite3 reads slowly: 16-22 us a row against 1.6 in
+  // plain better-sqlite3 (3 from an object literal), and the batch's SQL 39 against 23 us an entry.
   const insert = db.prepare(
     `INSERT INTO request_log (at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code,
                               fault_rule_id, fault_kind, fault_label, fault_stage, answered_by, upstream_status, upstream_ms,
                               request_json, response_json)
-     VALUES (@at, @surface, @method, @path, @status, @durationMs, @authKind, @productId, @source, @errorCode,
-             @faultRuleId, @faultKind, @faultLabel, @faultStage, @answeredBy, @upstreamStatus, @upstreamMs,
-             @requestJson, @responseJson)`
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
   )
   // Deletes what is older than the `capacity` newest rows. Ids are AUTOINCREMENT and only the oldest
   // rows are ever deleted, so those are the ids up to newest - capacity: a range on the primary key.
@@ -80,14 +81,31 @@ export function createRequestLogRepository(store: Store): RequestLogRepository {
   }
 
   return {
-    insert({ fault, ...columns }, requestJson, responseJson) {
-      const faultColumns = {
-        faultRuleId: fault?.ruleId ?? null,
-        faultKind: fault?.kind ?? null,
-        faultLabel: fault?.label ?? null,
-        faultStage: fault?.stage ?? null
-      }
-      return Number(insert.run({ ...columns, ...faultColumns, requestJson, responseJson }).lastInsertRowid)
+    insert(summary, requestJson, responseJson) {
+      const { fault } = summary
+      return Number(
+        insert.run(
+          summary.at,
+          summary.surface,
+          summary.method,
+          summary.path,
+          summary.status,
+          summary.durationMs,
+          summary.authKind,
+          summary.productId,
+          summary.source,
+          summary.errorCode,
+          fault?.ruleId ?? null,
+          fault?.kind ?? null,
+          fault?.label ?? null,
+          fault?.stage ?? null,
+          summary.answeredBy,
+          summary.upstreamStatus,
+          summary.upstreamMs,
+          requestJson,
+          responseJson
+        ).lastInsertRowid
+      )
     },
     deleteUpTo(id) {
       trim.run(id)
