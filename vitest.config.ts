@@ -1,4 +1,24 @@
+import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
+
+/**
+ * electron-vite's `?modulePath` import (a worker's entry, bundled apart, as its path) for tests run
+ * from the sources: the path of the TypeScript module itself, which src/core/inspector/request-log.ts
+ * starts through jiti.
+ */
+const modulePath: Plugin = {
+  name: 'module-path-from-sources',
+  enforce: 'pre',
+  async resolveId(id, importer) {
+    if (!id.endsWith('?modulePath')) return null
+    const resolved = await this.resolve(id.slice(0, -'?modulePath'.length), importer, { skipSelf: true })
+    return resolved ? `\0module-path:${resolved.id}` : null
+  },
+  load(id) {
+    if (!id.startsWith('\0module-path:')) return null
+    return `export default ${JSON.stringify(id.slice('\0module-path:'.length))}`
+  }
+}
 
 const buildBundle = 'test/support/build-bundle.ts'
 
@@ -8,10 +28,16 @@ const buildBundle = 'test/support/build-bundle.ts'
 // better-sqlite3; test/package/global-setup.ts does it once and reuses it while the tarball is the same).
 // Playwright suites (test/e2e) run separately through scripts/run-tests.mjs.
 export default defineConfig({
+  plugins: [modulePath],
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', globalSetup: [buildBundle] } },
       {
+        // Each project takes the plugins above (`extends`).
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', globalSetup: [buildBundle] }
+      },
+      {
+        extends: true,
         test: {
           name: 'api',
           include: ['test/api/**/*.test.ts'],
@@ -25,6 +51,7 @@ export default defineConfig({
         }
       },
       {
+        extends: true,
         test: {
           // The reference C++ client (examples/native-client), built with CMake and driven against a real serve.
           name: 'native',

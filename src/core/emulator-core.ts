@@ -59,6 +59,7 @@ import { createRuntimeSettings, DEFAULT_HEADER_PREFIX } from './settings/runtime
 import type { RuntimeSettings } from './settings/runtime-settings'
 import { createRecordCounts } from './store/record-counts'
 import type { RecordCounts } from './store/record-counts'
+import { requestLogPathFor } from './store/request-log-database'
 import type { Store } from './store/store'
 import { createGracePeriod } from './subscriptions/grace-period'
 import type { GracePeriod } from './subscriptions/grace-period'
@@ -144,7 +145,7 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const clock = announcingClock(options.clock, () => changes.announce({ kind: 'clock' }))
   const keys = await loadSigningKeys(store, clock)
   const developers = createDeveloperService(store, clock)
-  const products = createProductService(store, clock)
+  const products = createProductService(store, clock, dataVersion)
   const audit = createCredentialAudit(store, clock)
   const secretBox = options.runtimeKey ? createSecretBox(options.runtimeKey) : null
   const credentials = createCredentialService({
@@ -164,8 +165,11 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
   const libraryTokens = createLibraryTokens(keys, clock)
   const licenseTokens = createLicenseTokens(keys, clock, options.licenseTokenTtlS ?? DEFAULT_LICENSE_TOKEN_TTL_S)
   const faults = createFaultRules({ onChange: () => changes.announce({ kind: 'faults' }) })
-  const requests = createRequestLog(store, clock, {
-    capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY
+  const requests = createRequestLog({
+    path: requestLogPathFor(store.path),
+    nativeBinding: store.nativeBinding,
+    capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY,
+    clock
   })
   const grace = createGracePeriod()
   const settings = createRuntimeSettings(

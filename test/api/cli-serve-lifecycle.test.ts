@@ -6,6 +6,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 import { nativeBindingOption } from '../../src/core/store/native-binding'
+import { requestLogPathFor } from '../../src/core/store/request-log-database'
 import { killAllCli, projectRoot, spawnCli } from '../support/cli-process'
 import type { CliProcess, ServeReadyJson } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
@@ -118,11 +119,19 @@ describe('serve: --ready-json, exit codes, shutdown', () => {
       expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0)
       const db = new BetterSqlite3(dbPath, { readonly: true, ...nativeBindingOption() })
       try {
-        const rows = db.prepare('SELECT method, path, status FROM request_log').all()
-        expect(rows).toContainEqual({ method: 'POST', path: '/api/license/v1/activate', status: 201 })
         expect(db.prepare("SELECT count(*) FROM activations WHERE instance_id = 'ci-machine'").pluck().get()).toBe(1)
       } finally {
         db.close()
+      }
+      // So was the request log's, in its own file.
+      const logPath = requestLogPathFor(dbPath)
+      expect(existsSync(`${logPath}-wal`) ? statSync(`${logPath}-wal`).size : 0).toBe(0)
+      const log = new BetterSqlite3(logPath, { readonly: true, ...nativeBindingOption() })
+      try {
+        const rows = log.prepare('SELECT method, path, status FROM request_log').all()
+        expect(rows).toContainEqual({ method: 'POST', path: '/api/license/v1/activate', status: 201 })
+      } finally {
+        log.close()
       }
     }
   )

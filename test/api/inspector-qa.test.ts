@@ -206,4 +206,41 @@ describe('the request inspector for QA', () => {
     const again = await emu.control('GET', '/state?includeRequests=1')
     expect(JSON.stringify(again.body.state.requests)).toBe(JSON.stringify(requests))
   })
+
+  // The log lives in a file of its own: an import writes both files or neither.
+  it('imports a document either file refuses as nothing at all: the log and the data as they were', async () => {
+    await emu.request('GET', '/.well-known/jwks.json')
+    const before = (await emu.control('GET', '/state?includeRequests=1')).body.state
+    expect(before.requests).toHaveLength(1)
+    const row = before.requests[0] as Record<string, unknown>
+    // What the data's part of each document would change, were it imported.
+    const renamed = (before.products as Record<string, unknown>[]).map((product) => ({ ...product, name: 'Renamed' }))
+
+    // The log's own file refuses it: two entries with one id.
+    const twice = await emu.control('PUT', '/state', {
+      ...before,
+      products: renamed,
+      requests: [row, { ...row, path: '/again' }]
+    })
+    expect(twice.status, twice.text).toBe(400)
+    expect(twice.body.details).toMatchObject([{ path: '/requests/1', problem: expect.stringContaining('unique') }])
+
+    // The data's file refuses it (only SQLite's unique index knows), after the log took its rows:
+    // they are rolled back.
+    const [active] = before.credentials as Record<string, unknown>[]
+    const broken = await emu.control('PUT', '/state', {
+      ...before,
+      products: renamed,
+      requests: [{ ...row, id: 99, path: '/not-kept' }],
+      credentials: [active, { ...active, id: 'cred_second', keyHash: 'f'.repeat(64) }]
+    })
+    expect(broken.status, broken.text).toBe(400)
+    expect(broken.body.details).toMatchObject([
+      { path: '/credentials/1', problem: expect.stringContaining('second active') }
+    ])
+
+    const after = (await emu.control('GET', '/state?includeRequests=1')).body.state
+    expect(after.products).toEqual(before.products)
+    expect(after.requests).toEqual(before.requests)
+  })
 })

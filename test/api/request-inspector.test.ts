@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest'
 
+import { requestLogPathFor } from '../../src/core/store/request-log-database'
 import { withReadOnlyDatabase } from '../support/database'
 import { startEmulator, useEmulator, withEmulator } from '../support/emulator'
 import type { HttpResult, TestEmulator } from '../support/emulator'
@@ -332,7 +333,7 @@ describe('the ring', () => {
       await emu.request('GET', '/.well-known/jwks.json?n=7')
       flushed(emu)
       const count = withReadOnlyDatabase(
-        emu.databasePath,
+        requestLogPathFor(emu.databasePath),
         (db) => (db.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number }).n
       )
       expect(count).toBe(3)
@@ -566,7 +567,11 @@ describe('redaction is a hard rule', () => {
       stream.close()
       texts.push(stream.raw())
       texts.push(
-        JSON.stringify(withReadOnlyDatabase(emu.databasePath, (db) => db.prepare('SELECT * FROM request_log').all())),
+        JSON.stringify(
+          withReadOnlyDatabase(requestLogPathFor(emu.databasePath), (db) =>
+            db.prepare('SELECT * FROM request_log').all()
+          )
+        ),
         emu.logOutput()
       )
       // The entries are still useful: the download, its size, and previews are there.

@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
+import { requestLogPathFor } from '../../src/core/store/request-log-database'
 import { startServeCli } from '../support/cli-process'
 import { libraryTokenOf } from '../support/commerce'
 import { expectError } from '../support/credentials'
@@ -216,15 +217,31 @@ describe('another process holds the write lock', () => {
     })
     expect(written.status).toBe(201)
   })
-  it('serve stopped while the lock is held says how many requests the inspector could not write', async () => {
+  it('keeps recording what plugins send while another program holds the database lock (the log has a file of its own)', async () => {
+    const dir = makeTempDir('busy-log')
+    cleanups.push(dir.remove)
+    const databasePath = join(dir.path, 'emulator.db')
+    const emu = await emulatorAt(databasePath, undefined, 0)
+    const { plugin, licenseKey } = await licensedWorld(emu)
+    const holder = await lockHolder(databasePath)
+    expectError(await newCustomer(emu), 503, 'STORAGE_BUSY')
+    for (let i = 0; i < 3; i++) expect((await plugin.validate(licenseKey, 'studio-mac')).body.valid).toBe(true)
+    const listed = await emu.control('GET', '/requests?path=validate&limit=10')
+    expect(listed.status, listed.text).toBe(200)
+    expect(listed.body.requests).toHaveLength(3)
+    await holder.release()
+  })
+
+  it('serve stopped while the log file is locked says how many requests the inspector could not write', async () => {
     const dir = makeTempDir('busy-exit')
     cleanups.push(dir.remove)
     const databasePath = join(dir.path, 'emulator.db')
     const serving = await startServeCli(['--port', '0', '--db', databasePath, '--storage-busy-timeout-ms', '0'])
     cleanups.push(() => serving.cli.kill())
-    // Let the start's own entries reach the file before the lock is taken.
+    // A first request makes the log's file; let it reach the file before the lock is taken.
+    await fetch(`${serving.baseUrl}/.well-known/jwks.json`)
     await new Promise((resolve) => setTimeout(resolve, 300))
-    const holder = await lockHolder(databasePath)
+    const holder = await lockHolder(requestLogPathFor(databasePath))
     for (let i = 0; i < 3; i++) {
       const answer = await fetch(`${serving.baseUrl}/api/plugin-connections/verify`, {
         method: 'POST',

@@ -8,7 +8,6 @@ import { createRecordingService } from '../../src/core/recordings/recording-serv
 import { credentialValuesOf, literalReplacements, replaceLiterals } from '../../src/core/redaction/credential-values'
 import { previewOf } from '../../src/core/redaction/redact'
 import type { ForwardedExchange } from '../../src/core/upstream/forwarded-exchange'
-import { requestClassifier } from '../../src/server/inspector/request-classifier'
 import { useStoreFile } from '../support/store-file'
 
 // A real platform's credentials need not look like the emulator's: what the request sent in its
@@ -80,7 +79,9 @@ describe('the inspector entry of an exchange that repeats its credentials', () =
       hiddenHeaders: ['x-emulator-token'],
       hiddenValues: []
     },
-    classifier: requestClassifier,
+    surface: 'license-v1',
+    authKind: 'product-credential',
+    appIdProductId: null,
     answeredBy: 'upstream',
     upstream: { status: 403, durationMs: 1 },
     ...overrides

@@ -1,27 +1,42 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { createClock } from '../../src/core/clock/clock'
 import { newPluginKey, newPluginSecret } from '../../src/core/credentials/credential-material'
-import { MAX_BODY_CHARS, withoutTrailingTokenRun } from '../../src/core/inspector/redact-exchange'
+import { faultOf, MAX_BODY_CHARS, queryOf, withoutTrailingTokenRun } from '../../src/core/inspector/redact-exchange'
 import { matchesFilter } from '../../src/core/inspector/request-filter'
-import { createRequestLog, FLUSH_DELAY_MS, MAX_BATCH, WRITE_SLICE } from '../../src/core/inspector/request-log'
+import { createRequestLog, FLUSH_DELAY_MS, POST_BATCH } from '../../src/core/inspector/request-log'
 import type { RequestLog } from '../../src/core/inspector/request-log'
 import type { RequestCapture, RequestFilter } from '../../src/core/inspector/types'
 import { previewOf, redactHeaders, redactText, redactUrl } from '../../src/core/redaction/redact'
+import { requestLogPathFor } from '../../src/core/store/request-log-database'
 import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
-import { requestClassifier } from '../../src/server/inspector/request-classifier'
-import { isServiceRequest, surfaceOf } from '../../src/server/inspector/surfaces'
+import { authKindOf } from '../../src/server/inspector/auth-kind'
+import { isServiceRequest, pathOf, surfaceOf } from '../../src/server/inspector/surfaces'
 import { makeTempDir } from '../support/temp-dir'
 
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef'
 const JWT =
   'eyJhbGciOiJFZERTQSIsImtpZCI6ImFiYyJ9.eyJzdWIiOiJkZXZfMTIzIiwiYXVkIjoiZGV2ZWxvcGVyIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
+const REDACTION = {
+  appIdHeader: 'x-svc-app-id',
+  credentialHeaders: ['x-svc-plugin-key', 'x-svc-plugin-secret', 'x-svc-api-key'],
+  hiddenHeaders: ['x-emulator-token'],
+  hiddenValues: [ADMIN_TOKEN]
+}
 
-/** A finished exchange as the recorder hands it over; override what a test is about. */
+/** The product of an App ID, as the recorder looks it up when it records (set per test). */
+let productOfAppId: (appId: string) => string | null = () => null
+
+/**
+ * A finished exchange as the recorder hands it over, sorted as the recorder sorts it (surface,
+ * auth kind, the App ID's product); override what a test is about.
+ */
 function capture(overrides: Partial<RequestCapture> = {}): RequestCapture {
-  return {
+  const base = {
     method: 'GET',
     url: '/.well-known/jwks.json',
     status: 200,
@@ -30,16 +45,25 @@ function capture(overrides: Partial<RequestCapture> = {}): RequestCapture {
     requestBody: { parsed: undefined, head: [], receivedBytes: 0 },
     routeProductId: null,
     responseHeaders: { 'content-type': 'application/json; charset=utf-8' },
-    response: { kind: 'text', text: '{"ok":true}' },
+    response: { kind: 'text', text: '{"ok":true}' } as RequestCapture['response'],
     aborted: false,
-    redaction: {
-      appIdHeader: 'x-svc-app-id',
-      credentialHeaders: ['x-svc-plugin-key', 'x-svc-plugin-secret', 'x-svc-api-key'],
-      hiddenHeaders: ['x-emulator-token'],
-      hiddenValues: [ADMIN_TOKEN]
-    },
-    classifier: requestClassifier,
+    redaction: REDACTION,
     ...overrides
+  }
+  const surface = surfaceOf(base.url)
+  const appId = (base.requestHeaders as Record<string, unknown>)[REDACTION.appIdHeader]
+  return {
+    surface,
+    authKind: authKindOf({
+      headers: base.requestHeaders,
+      query: queryOf(base.url),
+      body: base.requestBody.parsed,
+      surface,
+      path: pathOf(base.url),
+      redaction: base.redaction
+    }),
+    appIdProductId: typeof appId === 'string' ? productOfAppId(appId.trim()) : null,
+    ...base
   }
 }
 
@@ -48,30 +72,36 @@ const jsonBody = (value: unknown) => {
   return { parsed: value, head: [bytes], receivedBytes: bytes.length }
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 describe('the request log', () => {
   let dir: ReturnType<typeof makeTempDir>
   let store: Store
-  let transactions: number
   let log: RequestLog
+  let logPath: string
 
-  const countingStore = (): Store => ({
-    ...store,
-    db: store.db,
-    transaction: (work) => {
-      transactions += 1
-      return store.transaction(work)
+  /** The log's file as another connection reads it (what the worker has committed). */
+  const storedRows = (): Record<string, unknown>[] => {
+    if (!existsSync(logPath)) return []
+    const reader = new BetterSqlite3(logPath, { readonly: true })
+    try {
+      return reader.prepare('SELECT * FROM request_log ORDER BY id').all() as Record<string, unknown>[]
+    } catch {
+      return []
+    } finally {
+      reader.close()
     }
-  })
-  const rowCount = () => (store.db.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number }).n
-  const open = (capacity: number) => {
-    log = createRequestLog(countingStore(), createClock(), { capacity })
+  }
+  const rowCount = () => storedRows().length
+  const open = (capacity: number, clock = createClock()) => {
+    log = createRequestLog({ path: logPath, capacity, clock })
     return log
   }
 
   beforeEach(() => {
     dir = makeTempDir('request-log')
     store = openStore({ path: join(dir.path, 'emulator.db') })
-    transactions = 0
+    logPath = requestLogPathFor(store.path)
     store.db
       .prepare(
         "INSERT INTO developers (id, email, role, created_at) VALUES ('dev_1', 'dev@example.test', 'developer', '2024-01-01T00:00:00Z')"
@@ -82,6 +112,8 @@ describe('the request log', () => {
         "INSERT INTO products (id, developer_id, name, app_id, created_at) VALUES ('prod_1', 'dev_1', 'Synth', 'app_synth', '2024-01-01T00:00:00Z')"
       )
       .run()
+    const byAppId = store.db.prepare('SELECT id FROM products WHERE app_id = ?').pluck()
+    productOfAppId = (appId) => (byAppId.get(appId) as string | undefined) ?? null
   })
   afterEach(() => {
     vi.useRealTimers()
@@ -91,130 +123,110 @@ describe('the request log', () => {
   })
 
   describe('batching', () => {
-    it('queues on record and writes nothing until the batch, then all of it in one transaction', () => {
+    it('queues on record, writes nothing on the request path, and a read waits for all of it', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
       open(100)
       for (let i = 0; i < 10; i++) log.record(capture({ url: `/api/x?n=${i}` }))
-      expect(rowCount()).toBe(0)
       expect(log.pending()).toBe(10)
-      expect(transactions).toBe(0)
+      expect(rowCount()).toBe(0)
       log.flush()
       expect(rowCount()).toBe(10)
-      expect(transactions).toBe(1)
       expect(log.pending()).toBe(0)
-      log.flush()
-      expect(transactions).toBe(1)
+      expect(log.list({ limit: 100 }).entries).toHaveLength(10)
     })
 
-    it('writes the batch from an unref-ed timer, off the request path', () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] })
+    it('posts the batch from an unref-ed timer, and the worker writes it on its own', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
       open(100)
       log.record(capture())
       log.record(capture())
-      expect(rowCount()).toBe(0)
-      vi.advanceTimersByTime(FLUSH_DELAY_MS)
-      expect(rowCount()).toBe(2)
-      expect(transactions).toBe(1)
-    })
-
-    it('writes a full batch at once instead of waiting out the delay', () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] })
-      open(10_000)
-      for (let i = 0; i < MAX_BATCH; i++) log.record(capture())
-      // Started on the next turn of the event loop, with no time passing (no FLUSH_DELAY_MS wait).
-      vi.advanceTimersToNextTimer()
-      expect(rowCount()).toBe(WRITE_SLICE)
-      // Each next slice on a later turn (the fake clock counts a turn as a millisecond).
-      vi.advanceTimersByTime(MAX_BATCH)
-      expect(rowCount()).toBe(MAX_BATCH)
-    })
-
-    it('keeps up with a steady stream: more records never push the next slice back', async () => {
-      open(10_000)
-      // Real turns of the event loop, each answering 50 requests and taking well under a
-      // millisecond: a 0 ms timer re-armed by every record never came due, the queue outgrew the
-      // ring and entries were lost (found by the bench, at 5,000 verify calls a second).
-      for (let turn = 0; turn < 100; turn++) {
-        for (let i = 0; i < 50; i++) log.record(capture())
-        await new Promise<void>((resolve) => setImmediate(resolve))
-      }
-      expect(log.pending()).toBeLessThan(MAX_BATCH)
-      expect(rowCount()).toBe(5000 - log.pending())
-    })
-
-    it('writes the excess over MAX_BATCH in one turn, so the queue never outgrows it', () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] })
-      open(10_000)
-      for (let i = 0; i < MAX_BATCH * 3; i++) log.record(capture())
-      vi.advanceTimersToNextTimer()
-      expect(rowCount()).toBe(MAX_BATCH * 2)
-      expect(log.pending()).toBe(MAX_BATCH)
-      vi.advanceTimersToNextTimer()
-      expect(rowCount()).toBe(MAX_BATCH * 2 + WRITE_SLICE)
-    })
-
-    it('writes a long queue a slice at a time, freeing the event loop between slices', () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] })
-      open(10_000)
-      const total = WRITE_SLICE * 2 + 5
-      for (let i = 0; i < total; i++) log.record(capture())
       vi.advanceTimersByTime(FLUSH_DELAY_MS - 1)
+      // Not posted yet, so not written whatever the worker does meanwhile.
       expect(rowCount()).toBe(0)
-      vi.advanceTimersToNextTimer()
-      // The first slice is written; the rest waits for the next turn of the event loop.
-      expect(rowCount()).toBe(WRITE_SLICE)
-      expect(log.pending()).toBe(total - WRITE_SLICE)
-      vi.advanceTimersToNextTimer()
-      expect(rowCount()).toBe(WRITE_SLICE * 2)
-      vi.advanceTimersToNextTimer()
-      expect(rowCount()).toBe(total)
-      expect(transactions).toBe(3)
+      expect(log.pending()).toBe(2)
+      vi.advanceTimersByTime(1)
+      // vi.waitFor polls on real timers.
+      await vi.waitFor(() => expect(rowCount()).toBe(2), { timeout: 10_000 })
       expect(log.pending()).toBe(0)
     })
 
-    it('a read in the middle of a sliced write still sees every finished request', () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate'] })
+    it('posts a full batch at once instead of waiting out the delay', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
       open(10_000)
-      const total = WRITE_SLICE + 10
-      for (let i = 0; i < total; i++) log.record(capture())
-      vi.advanceTimersToNextTimer()
-      expect(rowCount()).toBe(WRITE_SLICE)
-      expect(log.list({ limit: 500 }).entries).toHaveLength(total)
-      vi.advanceTimersToNextTimer()
-      expect(rowCount()).toBe(total)
+      for (let i = 0; i < POST_BATCH; i++) log.record(capture())
+      vi.useRealTimers()
+      await vi.waitFor(() => expect(rowCount()).toBe(POST_BATCH), { timeout: 10_000 })
     })
 
-    it('flushes on close and ignores what arrives after', () => {
+    it('keeps up with a steady stream, and loses nothing', async () => {
+      open(10_000)
+      // Real turns of the event loop, each answering 50 requests.
+      for (let turn = 0; turn < 100; turn++) {
+        for (let i = 0; i < 50; i++) log.record(capture({ url: `/api/x?n=${turn * 50 + i}` }))
+        await nextTurn()
+      }
+      expect(log.list({ limit: 1 }).entries[0]?.id).toBe(5000)
+      expect(rowCount()).toBe(5000)
+      expect(storedRows().map((row) => row.path)).toEqual(Array.from({ length: 5000 }, (_, n) => `/api/x?n=${n}`))
+    })
+
+    it('writes on close and ignores what arrives after', () => {
       open(100)
       log.record(capture())
-      log.close()
+      expect(log.close()).toBe(0)
       expect(rowCount()).toBe(1)
       log.record(capture())
       log.flush()
       expect(rowCount()).toBe(1)
     })
 
-    it('tells subscribers about each entry once it is written, with its id', () => {
+    it('starts no worker and creates no file for a log that never records', () => {
+      open(100)
+      expect(log.close()).toBe(0)
+      expect(existsSync(logPath)).toBe(false)
+    })
+
+    it('tells subscribers about each entry once it is written, with its id, in order', async () => {
       open(100)
       const seen: number[] = []
       const unsubscribe = log.subscribe((entry) => {
         // Written before anyone hears of it.
-        expect(store.db.prepare('SELECT id FROM request_log WHERE id = ?').get(entry.id)).toBeTruthy()
+        expect(storedRows().some((row) => row.id === entry.id)).toBe(true)
         seen.push(entry.id)
       })
       expect(log.subscribers()).toBe(1)
       log.record(capture())
       log.record(capture())
-      expect(seen).toEqual([])
       log.flush()
-      expect(seen).toHaveLength(2)
+      await vi.waitFor(() => expect(seen).toEqual([1, 2]))
       unsubscribe()
       expect(log.subscribers()).toBe(0)
       log.record(capture())
       log.flush()
-      expect(seen).toHaveLength(2)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(seen).toEqual([1, 2])
     })
 
-    it('keeps going when a subscriber throws, and reports it', () => {
+    it('starts a subscription after the entry it names: none missed, none twice', async () => {
+      open(100)
+      for (let i = 0; i < 3; i++) log.record(capture())
+      const upTo = log.newestId()
+      expect(upTo).toBe(3)
+      // Written after the replay's fixed point and before the subscription reached the worker.
+      for (let i = 0; i < 2; i++) log.record(capture())
+      log.flush()
+      const first: number[] = []
+      log.subscribe((entry) => first.push(entry.id), upTo)
+      // A second, later subscriber makes the worker catch up from further back: the first hears nothing twice.
+      const second: number[] = []
+      log.subscribe((entry) => second.push(entry.id), 1)
+      log.record(capture())
+      log.flush()
+      await vi.waitFor(() => expect(first).toEqual([4, 5, 6]))
+      await vi.waitFor(() => expect(second).toEqual([2, 3, 4, 5, 6]))
+    })
+
+    it('keeps going when a subscriber throws, and reports it', async () => {
       open(100)
       const errors: unknown[] = []
       log.onWriteError((error) => errors.push(error))
@@ -225,21 +237,27 @@ describe('the request log', () => {
       log.subscribe((entry) => ok.push(entry.id))
       log.record(capture())
       log.flush()
-      expect(ok).toHaveLength(1)
+      await vi.waitFor(() => expect(ok).toHaveLength(1))
       expect(errors).toHaveLength(1)
     })
 
     it('stamps each entry with its arrival on the system clock, whatever the emulator clock says', () => {
       const clock = createClock(() => Date.parse('2030-01-01T00:00:10.000Z'))
-      log = createRequestLog(store, clock, { capacity: 10 })
+      open(10, clock)
       log.record(capture({ durationMs: 2500 }))
       clock.setOffsetMs(30 * 86_400_000)
       log.record(capture({ durationMs: 500 }))
-      log.flush()
       expect(log.list().entries.map((entry) => entry.at)).toEqual([
         '2030-01-01T00:00:09.500Z',
         '2030-01-01T00:00:07.500Z'
       ])
+    })
+
+    it('counts what it keeps, and the UI calls among them', () => {
+      open(100)
+      log.record(capture())
+      log.record(capture({ requestHeaders: { 'x-emulator-client': 'ui' } }))
+      expect(log.count()).toEqual({ requests: 2, uiRequests: 1 })
     })
   })
 
@@ -261,6 +279,7 @@ describe('the request log', () => {
       ])
       expect(log.get(7)).toBeNull()
       expect(log.get(8)?.path).toBe('/api/x?n=7')
+      expect(log.newestId()).toBe(12)
     })
 
     it('skips the part of a batch the ring would drop at once', () => {
@@ -268,6 +287,7 @@ describe('the request log', () => {
       for (let i = 0; i < 8; i++) log.record(capture({ url: `/api/x?n=${i}` }))
       log.flush()
       expect(log.list().entries.map((entry) => entry.path)).toEqual(['/api/x?n=7', '/api/x?n=6', '/api/x?n=5'])
+      expect(log.pending()).toBe(0)
     })
 
     it('clears rows and what is still queued', () => {
@@ -278,6 +298,44 @@ describe('the request log', () => {
       expect(log.clear()).toBe(1)
       expect(log.list().entries).toEqual([])
       expect(rowCount()).toBe(0)
+      expect(log.pending()).toBe(0)
+    })
+  })
+
+  describe('a worker that dies', () => {
+    it('is said, started anew, and given again what it had not written', async () => {
+      process.env.PLE_DYING_WORKER_MARKER = join(dir.path, 'died')
+      const errors: string[] = []
+      log = createRequestLog({
+        path: logPath,
+        capacity: 100,
+        clock: createClock(),
+        workerPath: new URL('../support/dying-request-log-worker.ts', import.meta.url).pathname
+      })
+      log.onWriteError((error) => errors.push(String(error)))
+      for (let i = 0; i < 3; i++) log.record(capture({ url: `/api/x?n=${i}` }))
+      // The defect itself, then what the log did about it.
+      await vi.waitFor(
+        () =>
+          expect(errors).toEqual([
+            expect.stringContaining('the stand-in worker dies here'),
+            expect.stringContaining('a new one writes what it had not')
+          ]),
+        { timeout: 10_000 }
+      )
+      expect(existsSync(join(dir.path, 'died'))).toBe(true)
+      expect(log.list().entries.map((entry) => entry.path)).toEqual(['/api/x?n=2', '/api/x?n=1', '/api/x?n=0'])
+      expect(log.pending()).toBe(0)
+      delete process.env.PLE_DYING_WORKER_MARKER
+    }, 20_000)
+  })
+
+  describe('in memory', () => {
+    it('keeps an in-memory log for an in-memory emulator, with no file anywhere', () => {
+      log = createRequestLog({ path: requestLogPathFor(':memory:'), capacity: 10, clock: createClock() })
+      log.record(capture({ url: '/api/x?n=1' }))
+      expect(log.list().entries.map((entry) => entry.path)).toEqual(['/api/x?n=1'])
+      expect(existsSync(join(process.cwd(), ':memory:'))).toBe(false)
     })
   })
 
@@ -396,7 +454,7 @@ describe('the request log', () => {
           status: 429,
           requestHeaders: { 'x-emulator-client': 'ui' },
           response: { kind: 'text', text: '{"ok":false,"error":"RATE_LIMITED","message":"Too many requests."}' },
-          faultRule: {
+          fault: faultOf({
             id: 'r1',
             method: 'POST',
             route: '/api/license/v1/*',
@@ -409,7 +467,7 @@ describe('the request log', () => {
             times: null,
             match: null,
             stage: 'before'
-          }
+          })
         })
       )
       log.record(
@@ -522,7 +580,7 @@ describe('the request log', () => {
         })
       )
       log.flush()
-      const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
+      const stored = JSON.stringify(storedRows())
       for (const value of [
         key,
         secret,
@@ -628,7 +686,7 @@ describe('the request log', () => {
         })
       )
       log.flush()
-      const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
+      const stored = JSON.stringify(storedRows())
       for (const value of [signature, token, key, secret, JWT, ADMIN_TOKEN])
         expect(stored.includes(value), value).toBe(false)
       const entry = log.get(1)
@@ -672,7 +730,7 @@ describe('the request log', () => {
       expect(kept).toContain('"plugin_secret":"plain wo')
       expect(kept).toContain(previewOf(jwt))
       expect(kept).toContain(previewOf(secret))
-      const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
+      const stored = JSON.stringify(storedRows())
       for (const value of ['plain words, a secret by its name', jwt, secret, ADMIN_TOKEN])
         expect(stored.includes(value), value).toBe(false)
     })
@@ -702,7 +760,7 @@ describe('the request log', () => {
       expect(bigChunks?.response).toEqual(bigText?.response)
       expect(smallText?.response.bodyInfo).toMatchObject({ kind: 'json', truncated: false })
       expect(smallChunks?.response).toEqual(smallText?.response)
-      const stored = JSON.stringify(store.db.prepare('SELECT * FROM request_log').all())
+      const stored = JSON.stringify(storedRows())
       for (const value of [secret, JWT]) expect(stored.includes(value), value).toBe(false)
     })
 

@@ -1,9 +1,12 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 
+import { createClock } from '../../src/core/clock/clock'
+import { createRequestLog } from '../../src/core/inspector/request-log'
 import { schemaVersion } from '../../src/core/store/migrate'
 import { latestSchemaVersion, migrations } from '../../src/core/store/migrations'
 import { nativeBindingOption } from '../../src/core/store/native-binding'
+import { requestLogPathFor } from '../../src/core/store/request-log-database'
 import { openStore } from '../../src/core/store/store'
 import { useStoreFile } from '../support/store-file'
 
@@ -97,6 +100,48 @@ describe('store migrations', () => {
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1)
     store.db.prepare("DELETE FROM orders WHERE id = 'ord_1'").run()
     expect(store.db.prepare('SELECT count(*) FROM order_items').pluck().get()).toBe(0)
+  })
+
+  it('moves the request log to its own file (version 13), ids and all, and new ids go on from them', () => {
+    const old = open({ migrateTo: 12 })
+    const insert = old.db.prepare(
+      `INSERT INTO request_log (id, at, surface, method, path, status, duration_ms, auth_kind, request_json, response_json, source)
+       VALUES (?, '2026-01-01T00:00:00.000Z', 'license-v1', 'POST', ?, 200, 1.5, 'product-credential', '{}', '{}', ?)`
+    )
+    insert.run(7, '/api/license/v1/validate', 'client')
+    insert.run(9, '/api/license/v1/activate', 'ui')
+    old.close()
+
+    const store = open()
+    const tables = store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()
+    expect(tables).not.toContain('request_log')
+    const log = createRequestLog({ path: requestLogPathFor(store.path), capacity: 10, clock: createClock() })
+    try {
+      expect(log.list().entries.map((entry) => [entry.id, entry.path, entry.source])).toEqual([
+        [9, '/api/license/v1/activate', 'ui'],
+        [7, '/api/license/v1/validate', 'client']
+      ])
+      expect(log.count()).toEqual({ requests: 2, uiRequests: 1 })
+      log.record({
+        method: 'GET',
+        url: '/.well-known/jwks.json',
+        status: 200,
+        durationMs: 1,
+        requestHeaders: {},
+        requestBody: { parsed: undefined, head: [], receivedBytes: 0 },
+        routeProductId: null,
+        appIdProductId: null,
+        responseHeaders: {},
+        response: { kind: 'none' },
+        aborted: false,
+        redaction: { appIdHeader: 'x-svc-app-id', credentialHeaders: [], hiddenHeaders: [], hiddenValues: [] },
+        surface: 'well-known',
+        authKind: 'none'
+      })
+      expect(log.newestId()).toBe(10)
+    } finally {
+      log.close()
+    }
   })
 
   it('reopening a file at the latest version changes nothing', () => {

@@ -40,10 +40,8 @@ export interface PreparedEntry {
   status: number
   durationMs: number
   authKind: AuthKind
-  /** The product named by the route, body or query, if any. */
+  /** The product named by the route, body or query, else the one whose App ID the request sent. */
   productId: string | null
-  /** The App ID header, to find the product when nothing else names it. */
-  appId: string | null
   source: RequestSource
   errorCode: string | null
   fault: FaultSummary | null
@@ -68,8 +66,6 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
   // Serialised entries: each credential is looked for as JSON escapes it, and previewed alike.
   const hideJson = (text: string) => replaceLiterals(hideValues(text, redaction.hiddenValues), echoed.json)
   const path = hide(redactUrl(capture.url))
-  const rawQuery = queryOf(capture.url)
-  const surface = capture.classifier.surfaceOf(capture.url)
   const headerRules = headerRulesOf(redaction)
 
   const request: RecordedRequest = {
@@ -84,28 +80,19 @@ export function prepareEntry(capture: RequestCapture): PreparedEntry {
     headers: redactHeaders(capture.responseHeaders, headerRules),
     ...responseBodyOf(capture)
   }
-  const appId = capture.requestHeaders[redaction.appIdHeader]
   const errorCode = errorCodeOf(response.body)
   return {
-    surface,
+    surface: capture.surface,
     method: capture.method.toUpperCase(),
     path,
     status: capture.status,
     durationMs: Math.round(capture.durationMs * 10) / 10,
-    authKind: capture.classifier.authKindOf({
-      headers: capture.requestHeaders,
-      query: rawQuery,
-      body: capture.requestBody.parsed,
-      surface,
-      path,
-      redaction
-    }),
-    productId: productIdOf(capture, rawQuery, hide),
-    appId: typeof appId === 'string' && appId.trim() !== '' ? hide(appId.trim().slice(0, 200)) : null,
+    authKind: capture.authKind,
+    productId: productIdOf(capture, queryOf(capture.url), hide) ?? capture.appIdProductId,
     source: sourceOf(capture.requestHeaders[SOURCE_HEADER]),
     // A code is shown as it is or not at all (a preview would not be a code).
     errorCode: errorCode !== null && hide(errorCode) !== errorCode ? null : errorCode,
-    fault: faultOf(capture.faultRule),
+    fault: capture.fault ?? null,
     ...answerOf(capture),
     requestJson: hideJson(JSON.stringify(request)),
     responseJson: hideJson(JSON.stringify(response))
@@ -155,17 +142,16 @@ export function fallbackEntry(capture: RequestCapture): PreparedEntry {
   const note = 'This exchange could not be recorded in full; its headers and bodies are left out.'
   const empty = { headers: {}, body: null, bodyInfo: { kind: 'none', bytes: 0, truncated: true, note } }
   return {
-    surface: capture.classifier.surfaceOf(capture.url),
+    surface: capture.surface,
     method: capture.method.toUpperCase(),
     path,
     status: capture.status,
     durationMs: Math.round(capture.durationMs * 10) / 10,
     authKind: 'none',
     productId: null,
-    appId: null,
     source: sourceOf(capture.requestHeaders[SOURCE_HEADER]),
     errorCode: null,
-    fault: faultOf(capture.faultRule),
+    fault: capture.fault ?? null,
     ...answerOf(capture),
     requestJson: JSON.stringify({ ...empty, query: {} }),
     responseJson: JSON.stringify(empty)
@@ -266,7 +252,8 @@ export function hideValues(text: string, values: readonly string[]): string {
   return out
 }
 
-function queryOf(url: string): Record<string, string | string[]> {
+/** A URL's query parameters, a repeated name as a list. */
+export function queryOf(url: string): Record<string, string | string[]> {
   const start = url.indexOf('?')
   const out: Record<string, string | string[]> = {}
   if (start < 0) return out
@@ -293,6 +280,82 @@ function productIdOf(
 }
 
 const HEAD_LIMIT_BYTES = 64 * 1024
+/**
+ * How much of a textual response body is held for redaction: well past what is kept (a JSON body
+ * past MAX_BODY_CHARS is redacted to REDACTED_JSON_CHARS, text to MAX_BODY_CHARS), so what is kept
+ * is the same as from the whole body.
+ */
+const HELD_TEXT_CHARS = 64 * 1024
+const HELD_BYTES = 4 * HELD_TEXT_CHARS
+const NO_BYTES = new Uint8Array(0)
+
+/**
+ * Cuts a capture, in place, to what its redaction reads: bodies to well past what is kept (their
+ * sizes noted), bytes copied out of any larger buffer they share (a clone would copy that whole
+ * buffer). What the request log does before posting a capture to its worker thread: prepareEntry
+ * makes the same entry of it as of the capture whole. Answers the same object.
+ */
+export function heldCapture(capture: RequestCapture): RequestCapture {
+  const body = capture.requestBody
+  if (body.parsed !== undefined && !(body.parsed instanceof Uint8Array)) {
+    // A parsed body is shown from what was parsed: the text is not read again.
+    if (body.head.length > 0) capture.requestBody = { parsed: body.parsed, head: [], receivedBytes: body.receivedBytes }
+  } else if (body.head.length > 0) {
+    capture.requestBody = { parsed: undefined, head: [headBytes(body.head)], receivedBytes: body.receivedBytes }
+  }
+  const { response } = capture
+  if (
+    response.kind !== 'stream' &&
+    response.kind !== 'none' &&
+    !(response.kind === 'text' && response.text.length <= HELD_TEXT_CHARS)
+  )
+    capture.response = heldPayload(response, isTextual(headerText(capture.responseHeaders['content-type'])))
+  return capture
+}
+
+function headBytes(head: readonly (Uint8Array | string)[]): Uint8Array {
+  const bytes = Buffer.concat(head.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)))
+  return new Uint8Array(bytes.subarray(0, HEAD_LIMIT_BYTES))
+}
+
+function heldPayload(payload: CapturedPayload, textual: boolean): CapturedPayload {
+  switch (payload.kind) {
+    case 'text':
+      return payload.text.length <= HELD_TEXT_CHARS
+        ? payload
+        : {
+            kind: 'text',
+            text: payload.text.slice(0, HELD_TEXT_CHARS),
+            totalBytes: payload.totalBytes ?? Buffer.byteLength(payload.text)
+          }
+    case 'bytes': {
+      const totalBytes = payload.totalBytes ?? payload.bytes.byteLength
+      if (!textual) return { kind: 'bytes', bytes: NO_BYTES, totalBytes }
+      return { kind: 'bytes', bytes: ownCopy(payload.bytes, HELD_BYTES), totalBytes }
+    }
+    case 'chunks': {
+      const totalBytes = payload.totalBytes ?? payload.chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0)
+      const chunks: Uint8Array[] = []
+      let held = 0
+      for (const chunk of textual ? payload.chunks : []) {
+        if (held >= HELD_BYTES) break
+        const part = ownCopy(chunk, HELD_BYTES - held)
+        chunks.push(part)
+        held += part.byteLength
+      }
+      return { kind: 'chunks', chunks, totalBytes }
+    }
+    case 'stream':
+    case 'none':
+      return payload
+  }
+}
+
+/** At most `limit` bytes of `bytes`, in a buffer of their own (a copy when they are a view into a larger one). */
+function ownCopy(bytes: Uint8Array, limit: number): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.byteLength <= limit) return bytes
+  return new Uint8Array(bytes.subarray(0, limit))
+}
 
 /** A body as stored, with the license tokens it carried decoded (parsed JSON bodies only). */
 interface ShownBody {
@@ -374,11 +437,13 @@ function payloadBody(payload: CapturedPayload, contentType: string | null, decla
           note: `A streamed body${declaredLength !== null ? ` of ${declaredLength} bytes` : ''}; not recorded.`
         }
       }
-    case 'bytes':
-      if (!isTextual(contentType)) return binaryBody(payload.bytes.byteLength)
-      return textOrJson(new TextDecoder().decode(payload.bytes), contentType, payload.bytes.byteLength)
+    case 'bytes': {
+      const bytes = payload.totalBytes ?? payload.bytes.byteLength
+      if (!isTextual(contentType)) return binaryBody(bytes)
+      return textOrJson(new TextDecoder().decode(payload.bytes), contentType, bytes)
+    }
     case 'chunks': {
-      const bytes = payload.chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0)
+      const bytes = payload.totalBytes ?? payload.chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0)
       if (!isTextual(contentType)) return binaryBody(bytes)
       // JSON longer than what is redacted of it is only read that far (textOrJson cuts it the same way).
       const needed = isJson(contentType) ? REDACTED_JSON_CHARS + 1 : Number.POSITIVE_INFINITY
@@ -386,7 +451,11 @@ function payloadBody(payload: CapturedPayload, contentType: string | null, decla
     }
     case 'text':
       // The declared length is the same number without a pass over a body of megabytes.
-      return textOrJson(payload.text, contentType, declaredLength ?? Buffer.byteLength(payload.text))
+      return textOrJson(
+        payload.text,
+        contentType,
+        payload.totalBytes ?? declaredLength ?? Buffer.byteLength(payload.text)
+      )
   }
 }
 

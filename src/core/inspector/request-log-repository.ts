@@ -1,8 +1,7 @@
-import type { Statement } from 'better-sqlite3'
+import type { Database, Statement } from 'better-sqlite3'
 
 import type { FaultKind } from '../../shared/contract/faults'
 import type { AnsweredBy, AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
-import type { Store } from '../store/store'
 import { parseStatusFilter } from './request-filter'
 import type { RequestEntry, RequestFilter, RequestSummary } from './types'
 
@@ -31,12 +30,22 @@ const SUMMARY_COLUMNS =
   'id, at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code, fault_rule_id, fault_kind, fault_label, ' +
   'fault_stage, answered_by, upstream_status, upstream_ms'
 
+/** Every column of request_log: the only names a scenario's export or import may ask for. */
+const COLUMNS = new Set([...SUMMARY_COLUMNS.split(', '), 'request_json', 'response_json'])
+
 export interface RequestLogRepository {
   /** Writes one redacted exchange; answers its id. */
   insert(summary: Omit<RequestSummary, 'id'>, requestJson: string, responseJson: string): number
   /** Deletes every row with an id up to `id` (the ring's oldest). */
   deleteUpTo(id: number): void
-  productIdOfAppId(appId: string): string | null
+  /** The id of the newest row ever written (ids are never reused); 0 for none. */
+  newestId(): number
+  /** Rows, and of those the UI's own calls. */
+  count(): { requests: number; uiRequests: number }
+  /** Every row as stored, in id order, with the named columns only. */
+  rows(columns: readonly string[]): Record<string, unknown>[]
+  /** Inserts one row as a scenario holds it: its values in the order of `columns`. */
+  inserterOf(columns: readonly string[]): (values: readonly unknown[]) => void
   byId(id: number): RequestEntry | null
   /** Rows after `id`, oldest first. */
   newerThan(id: number, limit: number): RequestSummary[]
@@ -44,11 +53,15 @@ export interface RequestLogRepository {
   newestFirst(filter: RequestFilter, before: number | undefined, limit: number): RequestSummary[]
   /** Empties the log; answers how many rows went. */
   deleteAll(): number
+  /** A transaction left open across calls (a scenario import's replacement), and its end. */
+  begin(): void
+  end(commit: boolean): void
+  /** Folds the WAL into the file, so a copy of the file alone holds everything (on close). */
+  foldWal(): void
 }
 
-/** The request inspector's ring (table request_log). */
-export function createRequestLogRepository(store: Store): RequestLogRepository {
-  const db = store.db
+/** The request inspector's ring (table request_log of the log's own file, src/core/store/request-log-database.ts). */
+export function createRequestLogRepository(db: Database): RequestLogRepository {
   // Positional parameters, for every request recorded. The named ones were bound from an object
   // built by a rest and a spread, which better-sqlite3 reads slowly: 16-22 us a row against 1.6 in
   // plain better-sqlite3 (3 from an object literal), and the batch's SQL 39 against 23 us an entry.
@@ -63,10 +76,17 @@ export function createRequestLogRepository(store: Store): RequestLogRepository {
   // (Finding the cut with ORDER BY id DESC ... OFFSET capacity walked 5,000 rows every batch,
   // 149 us an entry against 28, measured.)
   const trim = db.prepare('DELETE FROM request_log WHERE id <= ?')
-  const productByAppId = db.prepare('SELECT id FROM products WHERE app_id = ?').pluck()
+  // AUTOINCREMENT's counter: the newest id even once the ring or a clear deleted that row.
+  const newestId = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'request_log'").pluck()
+  const count = db.prepare(
+    "SELECT COUNT(*) AS requests, COUNT(*) FILTER (WHERE source = 'ui') AS uiRequests FROM request_log"
+  )
   const byId = db.prepare(`SELECT ${SUMMARY_COLUMNS}, request_json, response_json FROM request_log WHERE id = ?`)
   const newerThan = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE id > ? ORDER BY id ASC LIMIT ?`)
   const deleteAll = db.prepare('DELETE FROM request_log')
+  const begin = db.prepare('BEGIN IMMEDIATE')
+  const commitStatement = db.prepare('COMMIT')
+  const rollback = db.prepare('ROLLBACK')
   // List queries differ only in which filters are set: one prepared statement per shape.
   const listStatements = new Map<string, Statement>()
 
@@ -110,7 +130,21 @@ export function createRequestLogRepository(store: Store): RequestLogRepository {
     deleteUpTo(id) {
       trim.run(id)
     },
-    productIdOfAppId: (appId) => (productByAppId.get(appId) as string | undefined) ?? null,
+    newestId: () => (newestId.get() as number | undefined) ?? 0,
+    count: () => count.get() as { requests: number; uiRequests: number },
+    rows(columns) {
+      return db.prepare(`SELECT ${knownColumns(columns).join(', ')} FROM request_log ORDER BY id`).all() as Record<
+        string,
+        unknown
+      >[]
+    },
+    inserterOf(columns) {
+      const names = knownColumns(columns)
+      const insertRow = db.prepare(
+        `INSERT INTO request_log (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`
+      )
+      return (values) => void insertRow.run(values)
+    },
     byId(id) {
       const row = byId.get(id) as (SummaryRow & { request_json: string; response_json: string }) | undefined
       if (!row) return null
@@ -125,8 +159,22 @@ export function createRequestLogRepository(store: Store): RequestLogRepository {
       }
       return (listStatement(where).all(...params, limit) as SummaryRow[]).map(summaryOf)
     },
-    deleteAll: () => deleteAll.run().changes
+    deleteAll: () => deleteAll.run().changes,
+    begin: () => void begin.run(),
+    end(commit) {
+      if (db.inTransaction) (commit ? commitStatement : rollback).run()
+    },
+    foldWal() {
+      if (db.name !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)')
+    }
   }
+}
+
+/** `columns` if each is a column of request_log (they come from the scenario's fixed table list, never from input). */
+function knownColumns(columns: readonly string[]): readonly string[] {
+  const unknown = columns.find((column) => !COLUMNS.has(column))
+  if (unknown !== undefined) throw new Error(`request_log has no column ${unknown}`)
+  return columns
 }
 
 /**

@@ -1,47 +1,63 @@
-import { REQUEST_PAGE_MAX } from '../../shared/contract/inspector'
-import type { Clock } from '../clock/clock'
-import { isDomainError } from '../errors/domain-error'
-import type { Store } from '../store/store'
-import { fallbackEntry, prepareEntry } from './redact-exchange'
-import type { PreparedEntry } from './redact-exchange'
-import { createRequestLogRepository } from './request-log-repository'
-import type { RequestCapture, RequestEntry, RequestFilter, RequestPage, RequestSummary } from './types'
+import { createRequire } from 'node:module'
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
 
-/** How long a finished request waits in memory before its batch is written. */
+import type { Clock } from '../clock/clock'
+import { cutPastRedactionDepth } from '../redaction/redact'
+import { storageError, storageFaultOf } from '../store/storage-faults'
+import { heldCapture } from './redact-exchange'
+import { DEAD, REPLIES, SETTLED_OFFSET, SIGNAL_BYTES } from './request-log-protocol'
+import type {
+  FromWorker,
+  ListQuery,
+  LogAnswers,
+  LogCall,
+  LogWorkerData,
+  PostedCapture,
+  Reply,
+  ToWorker
+} from './request-log-protocol'
+import workerEntry from './request-log-worker?modulePath'
+import type { CaptureRedaction, RequestCapture, RequestEntry, RequestPage, RequestSummary } from './types'
+
+/** How long a finished request waits in this thread before its batch is posted to the log's worker. */
 export const FLUSH_DELAY_MS = 75
-/**
- * A batch this large is written at once instead of waiting for the timer; and the queue is never
- * let grow past it: a turn that finds more writes the excess too, so the log keeps up with any load.
- */
-export const MAX_BATCH = 500
-/** After storage refused a batch (disk full, read-only, locked), the next attempt waits this long. */
-export const STORAGE_RETRY_MS = 1000
-/**
- * Entries redacted and written per turn of the event loop. A long queue is written a slice at a
- * time, so requests arriving meanwhile wait for one slice (about 3 ms under load), not the whole batch.
- */
-export const WRITE_SLICE = 64
-export const DEFAULT_PAGE_SIZE = 50
+/** A batch this large is posted at once instead of waiting for the timer. */
+export const POST_BATCH = 64
+/** How long a read waits for the worker before it fails (it writes what is queued first). */
+export const CALL_TIMEOUT_MS = 30_000
+/** How often a worker that died of a defect is started again before the log gives up. */
+const MAX_RESTARTS = 3
 
 export interface RequestLogOptions {
+  /** The log's own database file (src/core/store/request-log-database.ts), or ':memory:'. */
+  path: string
+  nativeBinding?: string | undefined
   /** Rows kept; the oldest beyond it are deleted after each batch. */
   capacity: number
+  clock: Clock
   flushDelayMs?: number | undefined
+  /** The worker's entry; the bundled one by default. */
+  workerPath?: string | undefined
 }
 
-export interface RequestListQuery extends RequestFilter {
-  limit?: number | undefined
-  /** Only entries with a smaller id (the `nextBefore` of the previous page). */
-  before?: number | undefined
+export type RequestListQuery = ListQuery
+
+/** A scenario import's rows, written but not committed until the rest of the state is. */
+export interface StagedReplace {
+  commit(): void
+  rollback(): void
 }
 
 /**
- * The request inspector's store: a bounded ring of redacted exchanges in `request_log`.
+ * The request inspector's store: a bounded ring of redacted exchanges, in a database file of its
+ * own that a worker thread writes (./request-log-worker.ts).
  *
- * `record` runs on the request path, so it only queues the raw capture. Redaction, product
- * lookup and the SQL happen later, from a short unref'd timer, in slices of WRITE_SLICE entries
- * (one transaction each) with the event loop free between them; or all at once in `flush()`.
- * Reads flush first, so a QA script sees every request that has finished.
+ * `record` runs on the request path: it queues the capture, and a batch is posted to the worker
+ * every FLUSH_DELAY_MS (or every POST_BATCH captures). Redaction, the SQL and the ring's trimming
+ * happen there, on the other core, so a call answered here pays none of it. Reads wait
+ * (synchronously) for the worker to write what was recorded before them, so a QA script sees
+ * every request that has finished, as before the log had a thread of its own.
  */
 export interface RequestLog {
   /** Queues a finished exchange. Cheap: no redaction, no SQL. */
@@ -52,20 +68,32 @@ export interface RequestLog {
   get(id: number): RequestEntry | null
   /** Entries newer than `id`, oldest first (a live stream catching up after a reconnect). */
   after(id: number, limit: number): RequestSummary[]
+  /** The id of the newest entry written (ids grow and are never reused), everything finished before written first. */
+  newestId(): number
+  /** Entries kept, and of those the UI's own calls. */
+  count(): { requests: number; uiRequests: number }
   /** Empties the log, queued entries included; answers how many rows went. */
   clear(): number
+  /** Every row as stored (`columns` of request_log), oldest first: a scenario export. */
+  rows(columns: readonly string[]): Record<string, unknown>[]
   /**
-   * Called with each entry once it is written, and its redacted exchange as stored (for the
-   * text search of a live stream). Returns the unsubscribe function.
+   * Replaces every row with `rows` (values in the order of `columns`), held uncommitted until the
+   * answer's commit or rollback. Throws the index of a row refused and why, with nothing changed.
    */
-  subscribe(listener: (entry: RequestSummary, exchangeText: string) => void): () => void
+  stageReplace(columns: readonly string[], rows: readonly (readonly unknown[])[]): StagedReplace
+  /**
+   * Called with each entry written after `after` (the newest written now, when not given), once,
+   * in order, with its redacted exchange as stored (for the text search of a live stream).
+   * Returns the unsubscribe function.
+   */
+  subscribe(listener: (entry: RequestSummary, exchangeText: string) => void, after?: number): () => void
   /** Live subscriptions (open event streams). */
   subscribers(): number
-  /** Where a failed batch is reported (the batch is dropped; requests are never failed by it). */
+  /** Where a dropped batch is reported (requests are never failed by it). */
   onWriteError(listener: (error: unknown) => void): () => void
-  /** Captures waiting for the next batch. */
+  /** Captures recorded and not yet written. */
   pending(): number
-  /** Writes what is queued; called on close. */
+  /** Writes what is queued (unless storage refuses it now). */
   flush(): void
   /**
    * Writes what is queued, once more even while storage refuses writes, and stops recording.
@@ -74,25 +102,47 @@ export interface RequestLog {
   close(): number
 }
 
-interface Queued {
-  capture: RequestCapture
-  /** Arrival time on the system clock, in ms (what the plugin's own log says, whatever the emulator clock). */
-  atMs: number
+export class RequestLogReplaceError extends Error {
+  constructor(
+    readonly index: number,
+    readonly reason: string
+  ) {
+    super(`request ${index} cannot be stored: ${reason}`)
+  }
 }
 
-export function createRequestLog(store: Store, clock: Clock, options: RequestLogOptions): RequestLog {
+interface Listener {
+  listener: (entry: RequestSummary, exchangeText: string) => void
+  /** The newest id it was given (or asked to start after). */
+  lastId: number
+}
+
+interface PostedBatch {
+  lastSeq: number
+  captures: PostedCapture[]
+}
+
+export function createRequestLog(options: RequestLogOptions): RequestLog {
+  const { clock } = options
   const capacity = Math.max(1, Math.floor(options.capacity))
   const flushDelayMs = options.flushDelayMs ?? FLUSH_DELAY_MS
-  const rows = createRequestLogRepository(store)
+  const signal = new SharedArrayBuffer(SIGNAL_BYTES)
+  const flags = new Int32Array(signal, 0, 2)
+  const settled = new BigInt64Array(signal, SETTLED_OFFSET, 1)
 
-  let queue: Queued[] = []
-  // The next write: a short timer while the queue is small, the next turn of the loop once it is not.
-  let timer: ReturnType<typeof setTimeout> | null = null
-  let nextTurn: ReturnType<typeof setImmediate> | null = null
+  let worker: Worker | null = null
+  let replies: MessagePort | null = null
+  let restarts = 0
   let closed = false
-  /** While storage refuses writes: no attempt before this time (ms since the epoch). */
-  let retryAt = 0
-  const listeners = new Set<(entry: RequestSummary, exchangeText: string) => void>()
+  let queue: PostedCapture[] = []
+  let timer: ReturnType<typeof setTimeout> | null = null
+  /** Number of the newest capture recorded (posted or queued here). */
+  let seq = 0
+  /** Posted and not yet settled by the worker: posted again to a worker started after one died. */
+  let unsettled: PostedBatch[] = []
+  let callId = 0
+  const redactionIds = new Map<CaptureRedaction, number>()
+  const listeners = new Set<Listener>()
   const errorListeners = new Set<(error: unknown) => void>()
 
   const reportError = (error: unknown) => {
@@ -100,140 +150,24 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
       try {
         listener(error)
       } catch {
-        // A broken reporter must not take the batch writer down with it.
+        // A broken reporter must not take the log down with it.
       }
     }
   }
 
-  const cancelScheduled = () => {
-    if (timer) clearTimeout(timer)
-    if (nextTurn) clearImmediate(nextTurn)
-    timer = null
-    nextTurn = null
-  }
-
-  /**
-   * Schedules the next slice: after `flushDelayMs`, or on the next turn of the event loop. A write
-   * already due on the next turn is never pushed back: re-arming a 0 ms timer on every record kept
-   * it from firing under steady load, and the queue outgrew the ring (entries lost, found by the bench).
-   */
-  const schedule = (when: 'soon' | 'next-turn') => {
-    if (nextTurn) return
-    if (when === 'soon') {
-      if (timer) return
-      timer = setTimeout(() => {
-        timer = null
-        writeSlice()
-      }, flushDelayMs)
-      // An idle emulator (or a test run) must be able to exit with entries still queued.
-      timer.unref()
+  /** A message of the worker; entries go to every listener, or to `only`. */
+  function onMessage(message: FromWorker, only?: Listener): void {
+    if (message.kind === 'failed') {
+      reportError(new Error(message.message))
       return
     }
-    if (timer) clearTimeout(timer)
-    timer = null
-    nextTurn = setImmediate(() => {
-      nextTurn = null
-      writeSlice()
-    })
-    nextTurn.unref()
-  }
-
-  /**
-   * Writes the oldest WRITE_SLICE queued entries (more if the queue is past MAX_BATCH: losing
-   * entries is worse than a longer turn), and schedules the next slice if more wait.
-   */
-  function writeSlice(): void {
-    if (closed) return
-    if (Date.now() < retryAt) {
-      if (timer) clearTimeout(timer)
-      timer = setTimeout(() => {
-        timer = null
-        writeSlice()
-      }, retryAt - Date.now())
-      timer.unref()
-      return
-    }
-    dropUnshowable()
-    write(queue.splice(0, Math.max(WRITE_SLICE, queue.length - MAX_BATCH)))
-    if (queue.length > 0) schedule('next-turn')
-  }
-
-  function flush(): void {
-    if (queue.length === 0 || closed || Date.now() < retryAt) return
-    cancelScheduled()
-    dropUnshowable()
-    const batch = queue
-    queue = []
-    write(batch)
-  }
-
-  /** Entries the ring would drop at once are not worth redacting or writing. */
-  function dropUnshowable(): void {
-    if (queue.length > capacity) queue = queue.slice(-capacity)
-  }
-
-  function write(batch: Queued[]): void {
-    if (batch.length === 0) return
-    const prepared: { entry: PreparedEntry; atMs: number }[] = []
-    for (const item of batch) {
-      // Client input decides what a capture holds: one that cannot be prepared whole is still
-      // recorded, with a note, and is no defect worth an error-level line.
-      let entry: PreparedEntry
-      try {
-        entry = prepareEntry(item.capture)
-      } catch {
-        entry = fallbackEntry(item.capture)
-      }
-      prepared.push({ entry, atMs: item.atMs })
-    }
-    const written: { summary: RequestSummary; exchangeText: string }[] = []
-    try {
-      store.transaction(
-        () => {
-          const products = new Map<string, string | null>()
-          for (const { entry, atMs } of prepared) {
-            const summary: Omit<RequestSummary, 'id'> = {
-              at: new Date(atMs).toISOString(),
-              surface: entry.surface,
-              method: entry.method,
-              path: entry.path,
-              status: entry.status,
-              durationMs: entry.durationMs,
-              authKind: entry.authKind,
-              productId: entry.productId ?? productOfAppId(products, entry.appId),
-              source: entry.source,
-              errorCode: entry.errorCode,
-              fault: entry.fault,
-              answeredBy: entry.answeredBy,
-              upstreamStatus: entry.upstreamStatus,
-              upstreamMs: entry.upstreamMs
-            }
-            written.push({
-              summary: { id: rows.insert(summary, entry.requestJson, entry.responseJson), ...summary },
-              exchangeText: `${entry.requestJson}\n${entry.responseJson}`
-            })
-          }
-          rows.deleteUpTo((written[written.length - 1] as { summary: RequestSummary }).summary.id - capacity)
-        },
-        { background: true }
-      )
-    } catch (error) {
-      if (isDomainError(error) && error.code.startsWith('STORAGE_')) {
-        // Storage refuses writes for now (the store reports the episode once): keep the batch
-        // and try again later, so the inspector resumes on its own once the disk allows.
-        queue = batch.concat(queue)
-        retryAt = Date.now() + STORAGE_RETRY_MS
-        schedule('soon')
-        return
-      }
-      reportError(error)
-      return
-    }
-    retryAt = 0
-    for (const { summary, exchangeText } of written) {
-      for (const listener of listeners) {
+    for (const { summary, exchangeText } of message.entries) {
+      for (const subscription of only ? [only] : listeners) {
+        // Read at subscribe and streamed too, or written before it subscribed: once, in order.
+        if (summary.id <= subscription.lastId) continue
+        subscription.lastId = summary.id
         try {
-          listener(summary, exchangeText)
+          subscription.listener(summary, exchangeText)
         } catch (error) {
           reportError(error)
         }
@@ -241,49 +175,205 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
     }
   }
 
-  function productOfAppId(cache: Map<string, string | null>, appId: string | null): string | null {
-    if (appId === null) return null
-    if (!cache.has(appId)) cache.set(appId, rows.productIdOfAppId(appId))
-    return cache.get(appId) ?? null
+  const send = (message: ToWorker) => running().postMessage(message)
+
+  /** The worker, started on first use: a server that records nothing starts none. */
+  function running(): Worker {
+    if (worker) return worker
+    const channel = new MessageChannel()
+    const data: LogWorkerData = {
+      path: options.path,
+      nativeBinding: options.nativeBinding,
+      capacity,
+      signal,
+      replies: channel.port2
+    }
+    const started = startWorker(options.workerPath ?? workerEntry, data, [channel.port2])
+    // The log never keeps a process alive on its own.
+    started.unref()
+    started.on('message', (message: FromWorker) => onMessage(message))
+    started.on('error', (error) => reportError(error))
+    started.on('exit', () => {
+      if (worker !== started) return
+      worker = null
+      replies?.close()
+      replies = null
+      if (!closed) restart()
+    })
+    worker = started
+    replies = channel.port1
+    // What a worker before it was told: the rules, the captures it had not settled, the stream.
+    for (const [redaction, id] of redactionIds)
+      started.postMessage({ kind: 'redaction', id, redaction } satisfies ToWorker)
+    for (const batch of unsettledBatches()) started.postMessage({ kind: 'record', ...batch } satisfies ToWorker)
+    if (listeners.size > 0) started.postMessage({ kind: 'stream', on: true } satisfies ToWorker)
+    return started
+  }
+
+  function restart(): void {
+    Atomics.store(flags, DEAD, 0)
+    restarts++
+    if (restarts > MAX_RESTARTS) {
+      reportError(
+        new Error(
+          'the request log stopped: its worker died again after being started anew; requests are no longer recorded'
+        )
+      )
+      closed = true
+      return
+    }
+    reportError(new Error('the request log worker stopped; a new one writes what it had not'))
+    if (unsettled.length > 0 || listeners.size > 0) running()
+  }
+
+  /** Batches posted and not settled, cut to what the worker has not settled. */
+  function unsettledBatches(): PostedBatch[] {
+    const done = Number(Atomics.load(settled, 0))
+    unsettled = unsettled.filter((batch) => batch.lastSeq > done)
+    return unsettled.map((batch) => {
+      const first = batch.lastSeq - batch.captures.length + 1
+      return done >= first ? { lastSeq: batch.lastSeq, captures: batch.captures.slice(done - first + 1) } : batch
+    })
+  }
+
+  function post(): void {
+    if (timer) clearTimeout(timer)
+    timer = null
+    if (queue.length === 0) return
+    const batch = { lastSeq: seq, captures: queue }
+    queue = []
+    // Settled batches are let go as new ones leave: what is kept is what a new worker would need.
+    const done = Number(Atomics.load(settled, 0))
+    if (unsettled.length > 0 && (unsettled[0] as PostedBatch).lastSeq <= done)
+      unsettled = unsettled.filter((kept) => kept.lastSeq > done)
+    unsettled.push(batch)
+    try {
+      send({ kind: 'record', ...batch })
+    } catch {
+      // A body nested too deeply to be cloned (the clone recurses): posted cut as its redaction
+      // would cut it, so its entry is the same.
+      for (const capture of batch.captures) {
+        const { requestBody } = capture
+        capture.requestBody = { ...requestBody, parsed: cutPastRedactionDepth(requestBody.parsed) }
+      }
+      try {
+        send({ kind: 'record', ...batch })
+      } catch (error) {
+        // Nothing else a capture holds can fail a clone; if it did, the batch is said lost, not thrown
+        // from a timer. Its numbers still go to the worker, so pending() comes back to 0.
+        unsettled.pop()
+        reportError(error)
+        send({ kind: 'record', captures: [], lastSeq: batch.lastSeq })
+      }
+    }
+  }
+
+  function redactionIdOf(redaction: CaptureRedaction): number {
+    let id = redactionIds.get(redaction)
+    if (id === undefined) {
+      id = redactionIds.size + 1
+      redactionIds.set(redaction, id)
+      send({ kind: 'redaction', id, redaction })
+    }
+    return id
+  }
+
+  /** Asks the worker, and waits for its answer (everything recorded before is written first). */
+  function call<C extends LogCall>(request: C): LogAnswers[C['op']] {
+    post()
+    const id = ++callId
+    send({ kind: 'call', id, call: request })
+    const port = replies as MessagePort
+    const deadline = Date.now() + CALL_TIMEOUT_MS
+    for (;;) {
+      const seen = Atomics.load(flags, REPLIES)
+      const received: { message: Reply } | undefined = receiveMessageOnPort(port)
+      if (received) {
+        const reply = received.message
+        if (reply.id !== id) continue
+        if (reply.ok) return reply.value as LogAnswers[C['op']]
+        throw errorOf(reply.error)
+      }
+      const left = deadline - Date.now()
+      if (Atomics.load(flags, DEAD) === 1 || left <= 0)
+        throw new Error(
+          `the request log did not answer (${request.op}): its worker ${left <= 0 ? 'took too long' : 'stopped'}`
+        )
+      Atomics.wait(flags, REPLIES, seen, left)
+    }
+  }
+
+  /** A failed call's error: a storage fault as the domain's (naming the log's file), anything else as it was. */
+  function errorOf(error: { message: string; code?: string | undefined }): Error {
+    const fault = storageFaultOf(error)
+    if (fault !== null) return storageError(fault, options.path, 0)
+    return Object.assign(new Error(error.message), error.code ? { code: error.code } : {})
   }
 
   return {
     record(capture) {
       if (closed) return
-      queue.push({ capture, atMs: clock.now().getTime() - clock.offsetMs() - capture.durationMs })
-      // The ring keeps `capacity` rows: older queued captures could never be shown.
-      if (queue.length > capacity * 2) queue = queue.slice(-capacity)
-      schedule(queue.length >= MAX_BATCH ? 'next-turn' : 'soon')
+      // Started with the first capture, so it boots while the first batch waits.
+      running()
+      // The capture is the log's from here: cut and numbered in place, not copied.
+      const posted = Object.assign(heldCapture(capture), {
+        redaction: undefined,
+        redactionId: redactionIdOf(capture.redaction),
+        atMs: clock.now().getTime() - clock.offsetMs() - capture.durationMs
+      })
+      seq++
+      queue.push(posted)
+      if (queue.length >= POST_BATCH) post()
+      else if (!timer) {
+        timer = setTimeout(post, flushDelayMs)
+        // An idle emulator (or a test run) must be able to exit with entries still queued.
+        timer.unref()
+      }
     },
 
-    list(query = {}) {
-      flush()
-      const limit = clampLimit(query.limit)
-      // One more than the page: whether there is a next page.
-      const found = rows.newestFirst(query, query.before, limit + 1)
-      const entries = found.slice(0, limit)
-      return { entries, nextBefore: found.length > limit ? (entries[entries.length - 1]?.id ?? null) : null }
-    },
-
-    get(id) {
-      flush()
-      return rows.byId(id)
-    },
-
-    after(id, limit) {
-      flush()
-      return rows.newerThan(id, clampLimit(limit))
-    },
+    list: (query = {}) => call({ op: 'list', query }),
+    get: (id) => call({ op: 'get', id }),
+    after: (id, limit) => call({ op: 'after', id, limit }),
+    newestId: () => call({ op: 'newestId' }),
+    count: () => call({ op: 'count' }),
 
     clear() {
-      queue = []
-      return rows.deleteAll()
+      // Captures not posted yet are dropped here, never written nor counted; the worker drops
+      // what it holds. Their numbers still go to it, so pending() comes back to 0.
+      if (timer) clearTimeout(timer)
+      timer = null
+      if (queue.length > 0) {
+        queue = []
+        send({ kind: 'record', captures: [], lastSeq: seq })
+      }
+      return call({ op: 'clear' })
     },
 
-    subscribe(listener) {
-      listeners.add(listener)
+    rows: (columns) => call({ op: 'rows', columns }),
+
+    stageReplace(columns, rows) {
+      const refused = call({ op: 'replaceBegin', columns, rows })
+      if (refused) throw new RequestLogReplaceError(refused.index, refused.message)
+      let ended = false
+      const end = (commit: boolean) => {
+        if (ended) return
+        ended = true
+        call({ op: 'replaceEnd', commit })
+      }
+      return { commit: () => end(true), rollback: () => end(false) }
+    },
+
+    subscribe(listener, after) {
+      // The worker streams from this point on; what it wrote after `after` before then is read
+      // here. An entry both read and streamed is given once: each listener hears ids in order.
+      if (listeners.size === 0) send({ kind: 'stream', on: true })
+      const subscription: Listener = { listener, lastId: after ?? call({ op: 'newestId' }) }
+      const missed = after === undefined ? [] : call({ op: 'written', after, limit: capacity })
+      listeners.add(subscription)
+      onMessage({ kind: 'written', entries: missed }, subscription)
       return () => {
-        listeners.delete(listener)
+        if (!listeners.delete(subscription) || listeners.size > 0 || closed || !worker) return
+        send({ kind: 'stream', on: false })
       }
     },
 
@@ -296,27 +386,50 @@ export function createRequestLog(store: Store, clock: Clock, options: RequestLog
       }
     },
 
-    pending: () => queue.length,
+    pending: () => seq - Number(Atomics.load(settled, 0)),
 
-    flush,
+    flush() {
+      if (closed || (!worker && queue.length === 0)) return
+      call({ op: 'flush' })
+    },
 
     close() {
       if (closed) return 0
-      // The last chance to write them: tried now, whatever the wait between attempts.
-      retryAt = 0
-      flush()
+      // A log that never recorded has no worker, and nothing to write.
+      if (!worker && queue.length === 0 && unsettled.length === 0) {
+        closed = true
+        return 0
+      }
+      let unwritten: number
+      try {
+        unwritten = call({ op: 'close' })
+      } catch (error) {
+        reportError(error)
+        unwritten = seq - Number(Atomics.load(settled, 0))
+      }
       closed = true
-      cancelScheduled()
-      const unwritten = queue.length
-      queue = []
+      if (timer) clearTimeout(timer)
       listeners.clear()
       errorListeners.clear()
+      const stopping = worker
+      worker = null
+      void stopping?.terminate()
       return unwritten
     }
   }
 }
 
-function clampLimit(limit: number | undefined): number {
-  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE
-  return Math.min(REQUEST_PAGE_MAX, Math.max(1, Math.floor(limit)))
+/**
+ * A worker on `entry`: the bundle's JavaScript, or, run from the sources (the tests), the same
+ * module's TypeScript through jiti, a development dependency.
+ */
+function startWorker(entry: string, workerData: LogWorkerData, transferList: MessagePort[]): Worker {
+  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData, transferList })
+  const jiti = createRequire(import.meta.url).resolve('jiti')
+  const source = `
+    const { workerData } = require('node:worker_threads')
+    const { createJiti } = require(${JSON.stringify(jiti)})
+    createJiti(${JSON.stringify(entry)}).import(${JSON.stringify(entry)}).catch((error) => { throw error })
+  `
+  return new Worker(source, { eval: true, workerData, transferList })
 }

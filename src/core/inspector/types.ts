@@ -5,7 +5,6 @@
 
 import type { FaultKind, FaultStage } from '../../shared/contract/faults'
 import type { AnsweredBy, AuthKind, RequestSource, Surface } from '../../shared/contract/inspector'
-import type { FaultRule } from '../faults/fault-rules'
 
 /** What a request showed of its credentials, for telling how it presented itself. */
 export interface AuthEvidence {
@@ -19,23 +18,14 @@ export interface AuthEvidence {
 }
 
 /**
- * How the server sorts its requests: by path prefix (the routes it registers) and by how a
- * request presented itself (its auth schemes). The server owns both; the log applies them in
- * its batches, off the request path.
- */
-export interface RequestClassifier {
-  surfaceOf(url: string): Surface
-  authKindOf(evidence: AuthEvidence): AuthKind
-}
-
-/**
  * A response body as the server held it when sending: text, bytes, bytes in chunks (a large JSON
- * answer, of which only what is kept is decoded), a stream, or nothing.
+ * answer, of which only what is kept is decoded), a stream, or nothing. `totalBytes`: the whole
+ * body's size, where only its start is held (heldCapture in ./redact-exchange.ts).
  */
 export type CapturedPayload =
-  | { kind: 'text'; text: string }
-  | { kind: 'bytes'; bytes: Uint8Array }
-  | { kind: 'chunks'; chunks: readonly Uint8Array[] }
+  | { kind: 'text'; text: string; totalBytes?: number }
+  | { kind: 'bytes'; bytes: Uint8Array; totalBytes?: number }
+  | { kind: 'chunks'; chunks: readonly Uint8Array[]; totalBytes?: number }
   | { kind: 'stream' }
   | { kind: 'none' }
 
@@ -43,7 +33,7 @@ export type CapturedPayload =
 export interface CapturedRequestBody {
   /** The parsed body, when parsing succeeded; undefined when it failed or never ran. */
   parsed: unknown
-  /** What arrived, as the JSON parser read it (text) or as bytes; cut to a size here, not on the request path. */
+  /** What arrived, as the JSON parser read it (text) or as bytes (heldCapture keeps only what a redaction reads). */
   head: readonly (Uint8Array | string)[]
   /** Bytes received in all. */
   receivedBytes: number
@@ -62,8 +52,8 @@ export interface CaptureRedaction {
 }
 
 /**
- * One finished exchange, exactly as the server saw it. Held in memory only until the next
- * batch, where it is redacted before anything is written or shown.
+ * One finished exchange, exactly as the server saw it. Plain data (it is posted to the log's
+ * worker thread): held in memory only until it is redacted there, before anything is written or shown.
  */
 export interface RequestCapture {
   method: string
@@ -75,6 +65,8 @@ export interface RequestCapture {
   requestBody: CapturedRequestBody
   /** The `productId` route parameter, when the matched route has one. */
   routeProductId: string | null
+  /** The product whose App ID the request's App ID header names, as it was when the request was answered. */
+  appIdProductId: string | null
   responseHeaders: Readonly<Record<string, string | number | string[] | undefined>>
   response: CapturedPayload
   /**
@@ -85,9 +77,11 @@ export interface RequestCapture {
   /** Sentences for QA about the exchange (unknown query parameters or body fields the route ignored). */
   warnings?: readonly string[] | undefined
   redaction: CaptureRedaction
-  classifier: RequestClassifier
-  /** The fault rule that fired for the request (a reference; described in the log's batch). */
-  faultRule?: FaultRule | null | undefined
+  /** Which part of the API it called and how it presented itself, as the server classifies them. */
+  surface: Surface
+  authKind: AuthKind
+  /** The fault rule that fired for the request, described as it was then; null when none did. */
+  fault?: FaultSummary | null | undefined
   /** Who answered (docs/upstream.md); `emulator` when absent. */
   answeredBy?: AnsweredBy | undefined
   /** The upstream's answer to a forwarded request; null when it gave none. */

@@ -41,6 +41,7 @@ export interface ProductRepository {
   /** Oldest first. */
   byDeveloper(developerId: string): Product[]
   all(): Product[]
+  idByAppId(appId: string): string | null
   developerExists(developerId: string): boolean
 }
 
@@ -55,6 +56,7 @@ export function createProductRepository(store: Store): ProductRepository {
   const byDeveloper = store.db.prepare('SELECT * FROM products WHERE developer_id = ? ORDER BY created_at, rowid')
   const all = store.db.prepare('SELECT * FROM products ORDER BY created_at, rowid')
   const developerExists = store.db.prepare('SELECT 1 FROM developers WHERE id = ?')
+  const idByAppId = store.db.prepare('SELECT id FROM products WHERE app_id = ?').pluck()
   return {
     insert: (p) => void insert.run(p.id, p.developerId, p.name, p.appId, p.storefrontSlug, p.supportEmail, p.createdAt),
     ensureStorefront: (slug, at) => void insertStorefront.run(slug, slug, at),
@@ -64,6 +66,7 @@ export function createProductRepository(store: Store): ProductRepository {
     },
     byDeveloper: (developerId) => (byDeveloper.all(developerId) as ProductRow[]).map(toProduct),
     all: () => (all.all() as ProductRow[]).map(toProduct),
+    idByAppId: (appId) => (idByAppId.get(appId) as string | undefined) ?? null,
     developerExists: (developerId) => developerExists.get(developerId) !== undefined
   }
 }

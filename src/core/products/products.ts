@@ -1,4 +1,7 @@
 import type { DeveloperActor } from '../accounts/actor'
+import { LEAF_TABLES } from '../changes/data-version'
+import type { DataVersion } from '../changes/data-version'
+import { createKeptReads } from '../changes/kept-reads'
 import type { Clock } from '../clock/clock'
 import { newId, randomBase62 } from '../crypto/random'
 import { DomainError } from '../errors/domain-error'
@@ -26,16 +29,30 @@ export interface ProductService {
   requireVisible(actor: DeveloperActor, id: string): Product
   listVisible(actor: DeveloperActor): Product[]
   list(): Product[]
+  /** The id of the product with this App ID, or null: read for every request the inspector records. */
+  idOfAppId(appId: string): string | null
 }
+
+/** App IDs whose product is kept between writes: more than a busy QA library's. */
+const KEPT_APP_IDS = 1000
 
 export function isVisibleTo(actor: DeveloperActor, product: Product): boolean {
   return actor.role === 'admin' || product.developerId === actor.developerId
 }
 
 /** Products belong to a developer; only the owner (or an admin) sees one. */
-export function createProductService(store: Store, clock: Clock): ProductService {
+export function createProductService(
+  store: Store,
+  clock: Clock,
+  dataVersion: Pick<DataVersion, 'ignoring'>
+): ProductService {
   const products = createProductRepository(store)
   const find = (id: string): Product | null => products.byId(id)
+  // A product's App ID changes only with a write to products (never with a licensing call's stamp).
+  const keptAppIds = createKeptReads<string, string | null>({
+    version: dataVersion.ignoring(...LEAF_TABLES),
+    capacity: KEPT_APP_IDS
+  })
 
   return {
     create({ developerId, name, storefrontSlug, supportEmail }) {
@@ -73,6 +90,7 @@ export function createProductService(store: Store, clock: Clock): ProductService
       return product
     },
     listVisible: (actor) => (actor.role === 'admin' ? products.all() : products.byDeveloper(actor.developerId)),
-    list: () => products.all()
+    list: () => products.all(),
+    idOfAppId: (appId) => keptAppIds.read(appId, () => products.idByAppId(appId))
   }
 }

@@ -54,6 +54,26 @@ export const MAX_REDACTION_DEPTH = 64
 /** What stands where nesting went deeper than MAX_REDACTION_DEPTH. */
 export const TOO_DEEP = `[nested deeper than ${MAX_REDACTION_DEPTH} levels: not recorded]`
 
+/**
+ * `value` with what redactJson would cut already cut: an object or array past MAX_REDACTION_DEPTH
+ * levels replaced by TOO_DEEP, nothing else changed, so redactJson makes the same of it. For a
+ * body nested too deeply to be copied whole to another thread (a structured clone recurses).
+ */
+export function cutPastRedactionDepth(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP
+  if (Array.isArray(value)) return value.map((item) => cutPastRedactionDepth(item, depth + 1))
+  const source = value as Record<string, unknown>
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(source)) {
+    const item = cutPastRedactionDepth(source[key], depth + 1)
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
+    else out[key] = item
+  }
+  return out
+}
+
 export function redactJson(value: unknown, secretKeys: ReadonlySet<string> = SECRET_FIELD_NAMES, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value)
   if (value === null || typeof value !== 'object') return value

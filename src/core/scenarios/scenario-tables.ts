@@ -62,7 +62,10 @@ export interface SectionSpec {
   /** The field other sections reference; absent for marketingPreferences (keyed by customer). */
   idField?: string
   columns: readonly ColumnSpec[]
-  /** Exported only when asked for (`?includeRequests=1`): the request log. */
+  /**
+   * Exported only when asked for (`?includeRequests=1`): the request log, which lives in a file of
+   * its own (the request log's, not the store's, reads and writes it).
+   */
   onRequest?: true
 }
 
@@ -393,7 +396,6 @@ export const SECTIONS: readonly SectionSpec[] = [
 
 /** Tables that hold emulator data and that reset empties (children first). Keys and settings stay. */
 export const DATA_TABLES: readonly string[] = [
-  'request_log',
   'credential_audit',
   'connection_status',
   'activations',

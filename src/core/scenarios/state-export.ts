@@ -5,6 +5,7 @@ import { createScenarioRepository } from './scenario-repository'
 import { SCENARIO_FORMAT, SCENARIO_VERSION } from './scenario-schema'
 import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
 import { SECTIONS } from './scenario-tables'
+import type { SectionSpec } from './scenario-tables'
 
 /** What a scenario holds besides the tables: the in-memory state. */
 export interface RuntimeState {
@@ -26,7 +27,13 @@ export interface ExportOptions {
  * fixed order, so the same state always gives the same bytes. `runtime` is the in-memory
  * state (clock, settings, fault rules).
  */
-export function exportState(store: Store, runtime: RuntimeState | null, options: ExportOptions = {}): ScenarioDocument {
+export function exportState(
+  store: Store,
+  runtime: RuntimeState | null,
+  options: ExportOptions = {},
+  /** The request log's rows (it lives in a file of its own), for `includeRequests`. */
+  requestRows: (spec: SectionSpec) => Record<string, unknown>[] = () => []
+): ScenarioDocument {
   const document: ScenarioDocument = { format: SCENARIO_FORMAT, version: SCENARIO_VERSION }
   if (options.name !== undefined) document.name = options.name
   if (options.description !== undefined) document.description = options.description
@@ -41,7 +48,7 @@ export function exportState(store: Store, runtime: RuntimeState | null, options:
   store.read(() => {
     for (const spec of SECTIONS) {
       if (spec.onRequest && !options.includeRequests) continue
-      document[spec.section] = tables.rowsOf(spec).map((row) => {
+      document[spec.section] = (spec.onRequest ? requestRows(spec) : tables.rowsOf(spec)).map((row) => {
         const out: ScenarioRow = {}
         for (const column of spec.columns) {
           const value = row[column.column]

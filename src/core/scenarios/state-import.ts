@@ -9,9 +9,9 @@ import { previewOf, SECRET_FIELD_NAMES } from '../redaction/redact'
 import type { Store } from '../store/store'
 import { createScenarioRepository } from './scenario-repository'
 import { allowedValues, SCENARIO_VERSION, ScenarioDocumentSchema } from './scenario-schema'
-import type { ScenarioDocument } from './scenario-schema'
+import type { ScenarioDocument, ScenarioRow } from './scenario-schema'
 import { SECTIONS } from './scenario-tables'
-import type { ColumnSpec, SectionName } from './scenario-tables'
+import type { ColumnSpec, SectionName, SectionSpec } from './scenario-tables'
 
 // Compiled on the first import, not at start: the scenario schema is the largest there is (cold start).
 const compileDocumentCheck = () => Compile(ScenarioDocumentSchema)
@@ -220,9 +220,32 @@ function migrateScenario(document: ScenarioDocument): ScenarioDocument {
   return document
 }
 
+/** A row of a section as its table stores it: its values in column order. */
+export function columnValues(spec: SectionSpec, row: ScenarioRow): unknown[] {
+  return spec.columns.map((column) => {
+    const value = row[column.field] ?? column.default ?? null
+    if (column.type === 'boolean') return value ? 1 : 0
+    if (column.type === 'json') return value === null ? null : JSON.stringify(value)
+    return value
+  })
+}
+
+/** Why SQLite refused a row of a scenario, in the words of an import's error. */
+export function describeSqliteError(error: unknown): string {
+  const message = (error as Error).message ?? ''
+  if (message.includes('UNIQUE')) {
+    if (message.includes('product_credentials.product_id')) return 'is a second active credential for one product'
+    if (message.includes('activations.license_id')) return 'is a second live activation of one instance'
+    return `repeats a value that must be unique (${message.replace(/^UNIQUE constraint failed: /, '')})`
+  }
+  if (message.includes('CHECK')) return 'has a value outside the allowed range'
+  return 'cannot be stored'
+}
+
 /**
- * Replaces every table (the request log included) with a checked document, atomically: a
- * document SQLite refuses changes nothing and is reported with the path of its first error.
+ * Replaces every table of the store with a checked document, atomically: a document SQLite refuses
+ * changes nothing and is reported with the path of its first error. The request log (a section
+ * `onRequest`, in a file of its own) is left to the caller.
  */
 export function writeScenario(store: Store, document: ScenarioDocument, secretBox: SecretBox | null): ImportCounts {
   const counts = {} as ImportCounts
@@ -232,17 +255,12 @@ export function writeScenario(store: Store, document: ScenarioDocument, secretBo
     tables.deferForeignKeys()
     tables.emptyDataTables()
     for (const spec of SECTIONS) {
+      if (spec.onRequest) continue
       const rows = document[spec.section] ?? []
       const insert = tables.inserterOf(spec)
       rows.forEach((row, index) => {
-        const values = spec.columns.map((column) => {
-          const value = row[column.field] ?? column.default ?? null
-          if (column.type === 'boolean') return value ? 1 : 0
-          if (column.type === 'json') return value === null ? null : JSON.stringify(value)
-          return value
-        })
         try {
-          insert(values)
+          insert(columnValues(spec, row))
         } catch (error) {
           throw invalid(`/${spec.section}/${index}`, describeSqliteError(error))
         }
@@ -254,17 +272,6 @@ export function writeScenario(store: Store, document: ScenarioDocument, secretBo
     labelSealedByCurrentKey(createCredentialRepository(store), secretBox)
   })
   return counts
-}
-
-function describeSqliteError(error: unknown): string {
-  const message = (error as Error).message ?? ''
-  if (message.includes('UNIQUE')) {
-    if (message.includes('product_credentials.product_id')) return 'is a second active credential for one product'
-    if (message.includes('activations.license_id')) return 'is a second live activation of one instance'
-    return `repeats a value that must be unique (${message.replace(/^UNIQUE constraint failed: /, '')})`
-  }
-  if (message.includes('CHECK')) return 'has a value outside the allowed range'
-  return 'cannot be stored'
 }
 
 /** Empties every data table in one transaction. Signing keys and settings stay. */

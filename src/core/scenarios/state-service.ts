@@ -6,15 +6,17 @@ import type { SecretBox } from '../crypto/secret-box'
 import { DomainError } from '../errors/domain-error'
 import { createFaultRules } from '../faults/fault-rules'
 import type { FaultRuleInput, FaultRules } from '../faults/fault-rules'
-import type { RequestLog } from '../inspector/request-log'
+import { RequestLogReplaceError } from '../inspector/request-log'
+import type { RequestLog, StagedReplace } from '../inspector/request-log'
 import type { RuntimeSettings } from '../settings/runtime-settings'
 import type { Store } from '../store/store'
 import { findPreset, PRESETS } from './presets'
 import type { ScenarioDocument } from './scenario-schema'
 import { SECTIONS } from './scenario-tables'
+import type { SectionSpec } from './scenario-tables'
 import { exportState } from './state-export'
 import type { ExportOptions } from './state-export'
-import { checkScenario, invalid, resetState, writeScenario } from './state-import'
+import { checkScenario, columnValues, describeSqliteError, invalid, resetState, writeScenario } from './state-import'
 import type { ImportCounts } from './state-import'
 
 /**
@@ -55,6 +57,9 @@ export interface StateServiceDeps {
   changes: ChangeFeed
 }
 
+/** The request log's section: its rows live in the log's own file. */
+const REQUESTS = SECTIONS.find((spec) => spec.onRequest) as SectionSpec
+
 export function createStateService(deps: StateServiceDeps): StateService {
   const { store, clock, secretBox, faults, settings, requests, changes } = deps
 
@@ -72,28 +77,48 @@ export function createStateService(deps: StateServiceDeps): StateService {
 
   function replaceWith(input: unknown, cause: WholeStateCause): ImportCounts {
     const { document, rules, now } = checked(input)
-    // What the log has queued belongs to the state being replaced: write it now, so the replace removes it.
-    requests.flush()
-    const counts = changes.quietly(() => {
-      const written = writeScenario(store, document, secretBox)
-      if (now !== undefined) clock.setNow(new Date(now))
-      else clock.setOffsetMs((document.clock?.offsetS ?? 0) * 1000)
-      faults.replace(rules)
-      if (document.settings) settings.update(document.settings)
-      return written
-    })
+    // The log lives in a file of its own: its rows are written first and committed only once the
+    // rest of the state is, so a document either file refuses changes neither. What the log had
+    // queued belongs to the state being replaced: the replace removes it.
+    const logRows = document[REQUESTS.section] ?? []
+    let staged: StagedReplace
+    try {
+      staged = requests.stageReplace(
+        REQUESTS.columns.map((column) => column.column),
+        logRows.map((row) => columnValues(REQUESTS, row))
+      )
+    } catch (error) {
+      if (!(error instanceof RequestLogReplaceError)) throw error
+      throw invalid(`/${REQUESTS.section}/${error.index}`, describeSqliteError(new Error(error.reason)))
+    }
+    let counts: ImportCounts
+    try {
+      counts = changes.quietly(() => {
+        const written = writeScenario(store, document, secretBox)
+        if (now !== undefined) clock.setNow(new Date(now))
+        else clock.setOffsetMs((document.clock?.offsetS ?? 0) * 1000)
+        faults.replace(rules)
+        if (document.settings) settings.update(document.settings)
+        return written
+      })
+    } catch (error) {
+      staged.rollback()
+      throw error
+    }
+    staged.commit()
+    counts[REQUESTS.section] = logRows.length
     changes.announce({ kind: 'everything', cause })
     return counts
   }
 
   return {
     export(options) {
-      // A request that has finished is in the exported log, as in the inspector's list.
-      if (options?.includeRequests) requests.flush()
+      // A request that has finished is in the exported log, as in the inspector's list (a read of the log waits for it).
       return exportState(
         store,
         { clockOffsetS: clock.offsetMs() / 1000, settings: settings.get(), faults: faults.list() },
-        options
+        options,
+        (spec) => requests.rows(spec.columns.map((column) => column.column))
       )
     },
     import: (document) => replaceWith(document, 'import'),

@@ -368,7 +368,20 @@ export const migrations: readonly Migration[] = [
     sql: `
       ALTER TABLE recordings ADD COLUMN lost INTEGER NOT NULL DEFAULT 0;
     `
+  },
+  {
+    version: 13,
+    name: 'the request log in a file of its own',
+    // The inspector's worker thread writes the log over its own connection to <database>.requests
+    // (./request-log-database.ts), so that recording takes no write lock the licensing calls
+    // need. openStore copies the rows there before this runs.
+    sql: `
+      DROP TABLE request_log;
+    `
   }
 ]
+
+/** The version whose migration drops request_log: the rows are moved to the log file just before it. */
+export const REQUEST_LOG_MOVED_VERSION = 13
 
 export const latestSchemaVersion = migrations.reduce((max, m) => Math.max(max, m.version), 0)

@@ -5,8 +5,9 @@ import { watchDatabaseFile } from './database-file-watch'
 import { createGroupCommit } from './group-commit'
 import { createLockWaits } from './lock-waits'
 import { migrate, schemaVersion } from './migrate'
-import { latestSchemaVersion } from './migrations'
+import { latestSchemaVersion, REQUEST_LOG_MOVED_VERSION } from './migrations'
 import { nativeBindingOption } from './native-binding'
+import { moveRequestLogToItsFile } from './request-log-database'
 import { createStorageHealth, databaseGoneMessage, storageError, storageFaultOf } from './storage-faults'
 import type { StorageFaultCode, StorageHealth } from './storage-faults'
 import { startWalCheckpointer } from './wal-checkpointer'
@@ -84,6 +85,8 @@ export const CHECKPOINTER_START_DELAY_MS = 1000
 export interface Store {
   readonly db: Database
   readonly path: string
+  /** The better_sqlite3.node this connection loaded, when not node_modules' own: other connections load the same. */
+  readonly nativeBinding: string | undefined
   /** Whether writes currently fail for storage (disk full, read-only, locked), and listeners to each episode. */
   readonly health: StorageHealth
   /**
@@ -140,7 +143,14 @@ export function openStore(options: StoreOptions): Store {
     db.pragma(`busy_timeout = ${SQLITE_BUSY_WAIT_MS}`)
     // After a burst the WAL file is cut back to this size at the next checkpoint.
     if (options.path !== ':memory:') db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`)
-    migrate(db, options.migrateTo ?? latestSchemaVersion)
+    const target = options.migrateTo ?? latestSchemaVersion
+    if (target >= REQUEST_LOG_MOVED_VERSION && schemaVersion(db) < REQUEST_LOG_MOVED_VERSION) {
+      // Up to the version before, the log lived in this file: its rows move to the log's own file first.
+      migrate(db, REQUEST_LOG_MOVED_VERSION - 1)
+      const logged = db.prepare('SELECT EXISTS (SELECT 1 FROM request_log)').pluck().get() === 1
+      if (logged && options.path !== ':memory:') moveRequestLogToItsFile(db, options.path, options.nativeBinding)
+    }
+    migrate(db, target)
   } catch (error) {
     db.close()
     throw error
@@ -236,6 +246,7 @@ export function openStore(options: StoreOptions): Store {
   return {
     db,
     path: options.path,
+    nativeBinding: nativeBindingOption(options.nativeBinding).nativeBinding,
     health,
     transaction<T>(work: () => T, how: TransactionOptions = {}): T {
       try {
@@ -383,6 +394,7 @@ function openReadOnly(options: StoreOptions): Store {
   return {
     db,
     path: options.path,
+    nativeBinding: nativeBindingOption(options.nativeBinding).nativeBinding,
     health,
     transaction: () => {
       throw readOnlyError()

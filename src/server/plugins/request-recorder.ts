@@ -2,12 +2,13 @@ import { performance } from 'node:perf_hooks'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
+import { faultOf, queryOf } from '../../core/inspector/redact-exchange'
 import type { CapturedPayload, CaptureRedaction, RequestCapture } from '../../core/inspector/types'
 import { redactText } from '../../core/redaction/redact'
 import { credentialHeaderNames } from '../auth/credential-headers'
 import { JsonChunksBody } from '../http/json-chunks'
-import { requestClassifier } from '../inspector/request-classifier'
-import { isServiceRequest } from '../inspector/surfaces'
+import { authKindOf } from '../inspector/auth-kind'
+import { isServiceRequest, pathOf, surfaceOf } from '../inspector/surfaces'
 import { ignoredFieldWarnings } from './tolerant-requests'
 
 /** What the recorder holds for a request between its first hook and its response. */
@@ -30,12 +31,14 @@ const NO_PAYLOAD: CapturedPayload = { kind: 'none' }
  * Records every service API request for the inspector: timing from the first hook, the body
  * bytes on their way to the parser, the payload as it is sent, and the rest when the response
  * has gone. Registered before the routes and the fault injector, so refused, unrouted and
- * fault-injected requests are recorded too. The request path only gathers references and
- * queues them (`core.requests.record`); redaction and SQL happen in the log's batches.
+ * fault-injected requests are recorded too. The request path only gathers references, sorts the
+ * request (surface, how it authenticated) and queues it (`core.requests.record`); redaction and
+ * SQL happen on the log's own thread.
  */
 export const requestRecorder = fp(
   async (app) => {
     const log = app.core.requests
+    const { products } = app.core
     // The credential header names follow the header prefix, which PUT /_emulator/settings can
     // change at run time: read per request, rebuilt only when the prefix changed.
     let prefix = app.settings.headerPrefix
@@ -63,6 +66,10 @@ export const requestRecorder = fp(
       if (!inFlight || inFlight.done) return
       inFlight.done = true
       const params = request.params as Record<string, unknown> | undefined
+      const redaction = currentRedaction()
+      const parsed = request.sentBody ? request.sentBody.value : request.body
+      const surface = surfaceOf(request.url)
+      const appId = request.headers[redaction.appIdHeader]
       log.record({
         method: request.method,
         url: request.url,
@@ -72,20 +79,30 @@ export const requestRecorder = fp(
         requestHeaders: request.headers,
         // The JSON parser's text (kept even when it fails to parse); other media types are refused unread.
         requestBody: {
-          parsed: request.sentBody ? request.sentBody.value : request.body,
+          parsed,
           head: request.rawBody === null ? [] : [request.rawBody],
           receivedBytes: request.rawBody === null ? 0 : Buffer.byteLength(request.rawBody)
         },
         routeProductId: typeof params?.productId === 'string' ? params.productId : null,
+        // As the product was when the request was answered.
+        appIdProductId: typeof appId === 'string' && appId.trim() !== '' ? products.idOfAppId(appId.trim()) : null,
         // Fastify's own view: it hands its headers to writeHead, so the raw response may not list them.
         responseHeaders: reply.getHeaders(),
         response: inFlight.response,
         aborted,
         warnings: ignoredFieldWarnings(request),
-        redaction: currentRedaction(),
-        classifier: requestClassifier,
-        // A reference to the rule that fired (set by fault-injection); described in the log's batch.
-        faultRule: request.fault?.rule ?? null,
+        redaction,
+        surface,
+        authKind: authKindOf({
+          headers: request.headers,
+          query: queryOf(request.url),
+          body: parsed,
+          surface,
+          path: pathOf(request.url),
+          redaction
+        }),
+        // The rule that fired (set by fault-injection), described as it was then.
+        fault: faultOf(request.fault?.rule),
         // docs/upstream.md: a forwarded request the upstream answered (an `after` fault that
         // answered instead, or a failure to reach it, is the emulator's answer).
         ...answerOf(request, reply)

@@ -95,18 +95,21 @@ export const requestControlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       let unsubscribe = () => {}
       const events = openEventStream(reply, () => unsubscribe())
-      // Synchronous from replay to subscribe: no batch can be written in between, so none is missed.
+      // The log writes on its own thread: the replay goes up to a fixed entry, and the subscription
+      // starts right after it, so nothing written meanwhile is missed or sent twice.
       const lastEventId = Number(request.headers['last-event-id'])
+      const upTo = log.newestId()
       if (Number.isInteger(lastEventId) && lastEventId >= 0) {
+        const missed = (entry: RequestSummary) => entry.id > lastEventId && entry.id <= upTo
         if (filter.q) {
           // A text search reads the stored exchange: the log's own query finds what was missed.
-          const missed = log.list({ ...filter, limit: MAX_REPLAY }).entries.filter((entry) => entry.id > lastEventId)
-          for (const entry of missed.reverse()) events.send(eventOf(entry))
+          const found = log.list({ ...filter, limit: MAX_REPLAY, before: upTo + 1 }).entries.filter(missed)
+          for (const entry of found.reverse()) events.send(eventOf(entry))
         } else {
-          for (const entry of log.after(lastEventId, MAX_REPLAY)) sendEntry(entry)
+          for (const entry of log.after(lastEventId, MAX_REPLAY).filter(missed)) sendEntry(entry)
         }
       }
-      unsubscribe = log.subscribe(sendEntry)
+      unsubscribe = log.subscribe(sendEntry, upTo)
       return events.reply
     }
   )
