@@ -7,6 +7,7 @@ import { loadOrCreateRuntimeKeyFile, runtimeKeyPathFor } from '../core/crypto/ru
 import type { RecordingDocument } from '../core/recordings/recording-format'
 import { acquireDatabaseLock, databaseLockPathFor } from '../core/store/database-lock'
 import type { DatabaseLock } from '../core/store/database-lock'
+import { requestLogPathFor } from '../core/store/request-log-database'
 import { buildServer } from '../server/build-server'
 import {
   documentIn,
@@ -86,15 +87,21 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
 
 /**
  * The files and folders a start creates (the database with its WAL and shared-memory files, the
- * runtime key, the lock, the folders above them), each noted only when it was not there before.
+ * runtime key, the lock, the request log's file, the folders above them), each noted only when it
+ * was not there before. The log's file only with a new database: one a start made beside an
+ * existing database holds the rows its migration moved there.
  */
 function filesAStartMayCreate(databasePath: string) {
+  const logPath = requestLogPathFor(databasePath)
   const candidates = [
     databasePath,
     `${databasePath}-wal`,
     `${databasePath}-shm`,
     runtimeKeyPathFor(databasePath),
-    databaseLockPathFor(databasePath)
+    databaseLockPathFor(databasePath),
+    ...(existsSync(databasePath) ? [] : [logPath]),
+    `${logPath}-wal`,
+    `${logPath}-shm`
   ]
   const absent = candidates.filter((path) => !existsSync(path))
   let createdDirectory: string | undefined

@@ -81,6 +81,8 @@ export interface EmulatorCoreOptions {
   apiBaseUrl: () => string
   licenseTokenTtlS?: number | undefined
   requestLogCapacity?: number | undefined
+  /** The request log worker's entry (the bundle's); run from the sources, the TypeScript one. */
+  requestLogWorker?: string | undefined
   /** The runtime settings at start (they change with PUT /_emulator/settings and with a scenario). */
   headerPrefix?: string | undefined
   strict?: boolean | undefined
@@ -169,7 +171,8 @@ export async function createEmulatorCore(options: EmulatorCoreOptions): Promise<
     path: requestLogPathFor(store.path),
     nativeBinding: store.nativeBinding,
     capacity: options.requestLogCapacity ?? DEFAULT_REQUEST_LOG_CAPACITY,
-    clock
+    clock,
+    workerPath: options.requestLogWorker
   })
   const grace = createGracePeriod()
   const settings = createRuntimeSettings(

@@ -15,6 +15,7 @@ import { handleClientError } from './errors/client-error'
 import { MANAGEMENT_PREFIX } from './errors/credential-recovery'
 import { TransportError } from './errors/transport-codes'
 import { nodeHttp } from './http/node-http'
+import { requestLogWorkerEntry } from './inspector/request-log-worker-entry'
 import { refuseEncodedBodies } from './plugins/content-coding'
 import { deferredSerializers } from './plugins/deferred-serializers'
 import { driftCheck } from './plugins/drift-check'
@@ -141,6 +142,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       apiBaseUrl: () => listeningBaseUrl,
       licenseTokenTtlS: options.licenseTokenTtlS,
       requestLogCapacity: options.requestLogCapacity,
+      requestLogWorker: requestLogWorkerEntry,
       headerPrefix: options.headerPrefix ?? DEFAULT_HEADER_PREFIX,
       strict: options.strict ?? false
     })

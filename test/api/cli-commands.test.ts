@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import type { Server } from 'node:net'
 import { join } from 'node:path'
@@ -9,6 +9,7 @@ import { latestSchemaVersion } from '../../src/core/store/migrations'
 import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { openStore } from '../../src/core/store/store'
 import { killAllCli, projectRoot, spawnCli, startServeCli } from '../support/cli-process'
+import { withReadOnlyDatabase } from '../support/database'
 import { startEmulator } from '../support/emulator'
 import { makeTempDir } from '../support/temp-dir'
 
@@ -210,6 +211,26 @@ describe('the command line', () => {
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()))
     }
+  })
+
+  it('a start that fails on a port in use keeps the request log file its migration moved an old log into', async () => {
+    const fixture = new URL('../fixtures/databases/v12-7a9c86c/', import.meta.url).pathname
+    const dbPath = join(dir.path, 'old.db')
+    copyFileSync(join(fixture, 'emulator.db'), dbPath)
+    const blocker: Server = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (blocker.address() as { port: number }).port
+      const cli = spawnCli(['serve', '--port', String(port), '--db', dbPath, '--no-runtime-key'])
+      expect(await cli.exited).toEqual({ code: 3, signal: null })
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()))
+    }
+    // The old database is at the new version, its log in the log's file, nothing else left behind.
+    expect(readdirSync(dir.path).sort()).toEqual(['old.db', 'old.db.requests'])
+    withReadOnlyDatabase(`${dbPath}.requests`, (db) =>
+      expect(db.prepare('SELECT COUNT(*) FROM request_log').pluck().get()).toBe(5)
+    )
   })
 
   it('a start that fails on a file that is not a database leaves that file alone and adds nothing', async () => {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
 
@@ -17,7 +18,6 @@ import type {
   Reply,
   ToWorker
 } from './request-log-protocol'
-import workerEntry from './request-log-worker?modulePath'
 import type { CaptureRedaction, RequestCapture, RequestEntry, RequestPage, RequestSummary } from './types'
 
 /** How long a finished request waits in this thread before its batch is posted to the log's worker. */
@@ -28,6 +28,8 @@ export const POST_BATCH = 64
 export const CALL_TIMEOUT_MS = 30_000
 /** How often a worker that died of a defect is started again before the log gives up. */
 const MAX_RESTARTS = 3
+/** The worker's entry in the sources, beside this module. */
+const SOURCE_ENTRY = fileURLToPath(new URL('./request-log-worker.ts', import.meta.url))
 
 export interface RequestLogOptions {
   /** The log's own database file (src/core/store/request-log-database.ts), or ':memory:'. */
@@ -37,7 +39,10 @@ export interface RequestLogOptions {
   capacity: number
   clock: Clock
   flushDelayMs?: number | undefined
-  /** The worker's entry; the bundled one by default. */
+  /**
+   * The worker's entry: the bundle's (the server passes it, src/server/inspector/request-log-worker-entry.ts);
+   * by default this module's TypeScript sibling, for runs from the sources.
+   */
   workerPath?: string | undefined
 }
 
@@ -188,7 +193,7 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
       signal,
       replies: channel.port2
     }
-    const started = startWorker(options.workerPath ?? workerEntry, data, [channel.port2])
+    const started = startWorker(options.workerPath ?? SOURCE_ENTRY, data, [channel.port2])
     // The log never keeps a process alive on its own.
     started.unref()
     started.on('message', (message: FromWorker) => onMessage(message))
