@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -328,6 +328,35 @@ describe('the request log', () => {
       expect(log.pending()).toBe(0)
       delete process.env.PLE_DYING_WORKER_MARKER
     }, 20_000)
+  })
+
+  describe('a log file it cannot use', () => {
+    it('sets aside a file that is no log it can read, says so, and starts a new one', () => {
+      writeFileSync(logPath, 'not a SQLite file at all '.repeat(200))
+      const errors: string[] = []
+      open(10)
+      log.onWriteError((error) => errors.push(String(error)))
+      log.record(capture({ url: '/api/x?n=1' }))
+      expect(log.list().entries.map((entry) => entry.path)).toEqual(['/api/x?n=1'])
+      const setAside = readdirSync(dir.path).filter((name) => name.startsWith('emulator.db.requests.unreadable-'))
+      expect(setAside).toHaveLength(1)
+      expect(readFileSync(join(dir.path, setAside[0]!), 'utf8')).toContain('not a SQLite file at all')
+      return vi.waitFor(() =>
+        expect(errors).toEqual([
+          expect.stringContaining(`kept as ${join(dir.path, setAside[0]!)}, and a new log started`)
+        ])
+      )
+    })
+
+    it('answers reads with STORAGE_READ_ONLY naming the file while it cannot be opened, and keeps what it was given', () => {
+      mkdirSync(logPath)
+      open(10)
+      log.record(capture({ url: '/api/x?n=1' }))
+      expect(() => log.list()).toThrow(
+        expect.objectContaining({ code: 'STORAGE_READ_ONLY', message: expect.stringContaining(logPath) })
+      )
+      expect(log.pending()).toBe(1)
+    })
   })
 
   describe('in memory', () => {

@@ -25,7 +25,13 @@ function serve(port: MessagePort, data: LogWorkerData): void {
     throw error
   })
   const writer = createRequestLogWriter({
-    open: () => openRequestLogDatabase(data.path, data.nativeBinding),
+    open: () =>
+      openRequestLogDatabase(data.path, data.nativeBinding, (setAside, reason) =>
+        post({
+          kind: 'failed',
+          message: `the request log file could not be read (${reason}): kept as ${setAside}, and a new log started`
+        })
+      ),
     capacity: data.capacity,
     settled: (seq) => Atomics.store(settled, 0, BigInt(seq)),
     written: (entries) => post({ kind: 'written', entries }),

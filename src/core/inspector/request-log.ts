@@ -138,6 +138,8 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
   let worker: Worker | null = null
   let replies: MessagePort | null = null
   let restarts = 0
+  /** Whether the last attempt to start the worker failed (said once). */
+  let startFailed = false
   let closed = false
   let queue: PostedCapture[] = []
   let timer: ReturnType<typeof setTimeout> | null = null
@@ -318,8 +320,16 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
   return {
     record(capture) {
       if (closed) return
-      // Started with the first capture, so it boots while the first batch waits.
-      running()
+      try {
+        // Started with the first capture, so it boots while the first batch waits.
+        running()
+      } catch (error) {
+        // No thread to be had (the process's limit): said once, and the request answered unrecorded.
+        if (!startFailed) reportError(error)
+        startFailed = true
+        return
+      }
+      startFailed = false
       // The capture is the log's from here: cut and numbered in place, not copied.
       const posted = Object.assign(heldCapture(capture), {
         redaction: undefined,

@@ -1,3 +1,4 @@
+import { existsSync, renameSync } from 'node:fs'
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
 
@@ -62,8 +63,30 @@ const LOG_COLUMNS =
  * Opens (creating and migrating) the log file. WAL, as the emulator database: its reader and
  * writer never wait for each other. `synchronous = NORMAL`: a crash of the machine may lose the
  * last moments of the log, never corrupt it.
+ *
+ * A file that is no log this build can read (damaged, not SQLite, written by a newer build) is a
+ * log, not data: it is set aside beside itself (`<file>.unreadable-<time>`, told to
+ * `onSetAside`) and a new one is started, so the inspector goes on recording.
  */
-export function openRequestLogDatabase(path: string, nativeBinding?: string): Database {
+export function openRequestLogDatabase(
+  path: string,
+  nativeBinding?: string,
+  onSetAside?: (setAsidePath: string, reason: string) => void
+): Database {
+  try {
+    return openLog(path, nativeBinding)
+  } catch (error) {
+    if (path === ':memory:' || !isUnreadable(error)) throw error
+    const setAside = `${path}.unreadable-${Date.now()}`
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(`${path}${suffix}`)) renameSync(`${path}${suffix}`, `${setAside}${suffix}`)
+    }
+    onSetAside?.(setAside, error instanceof Error ? error.message : String(error))
+    return openLog(path, nativeBinding)
+  }
+}
+
+function openLog(path: string, nativeBinding: string | undefined): Database {
   const db = new BetterSqlite3(path, nativeBindingOption(nativeBinding))
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL')
@@ -76,6 +99,13 @@ export function openRequestLogDatabase(path: string, nativeBinding?: string): Da
     throw error
   }
   return db
+}
+
+/** Whether opening failed on the file's content (not on the disk or a lock, which pass). */
+function isUnreadable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return true
+  return error instanceof Error && error.message.includes('is newer than this build supports')
 }
 
 /**

@@ -15,6 +15,8 @@ export function storageFaultOf(error: unknown): StorageFaultCode | null {
   // An I/O error (a file system remounted read-only after errors, an immutable file, a failing
   // disk): the database cannot be written, which is what a client and the health banner need to know.
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR')) return 'STORAGE_READ_ONLY'
+  // The file (or its -wal, -shm) cannot be opened or created: a folder without write permission.
+  if (code.startsWith('SQLITE_CANTOPEN')) return 'STORAGE_READ_ONLY'
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'STORAGE_BUSY'
   return null
 }

@@ -51,11 +51,9 @@ export const requestRecorder = fp(
       return redaction
     }
     const stopReporting = log.onWriteError((error) => {
-      const message = error instanceof Error ? error.message : String(error)
-      app.log.error(
-        { err: { message: redactText(message) } },
-        'request inspector: a batch of requests could not be recorded'
-      )
+      // What the log's own thread reports: a batch it dropped, its file set aside, the thread restarted.
+      const message = redactText(error instanceof Error ? error.message : String(error))
+      app.log.error({ err: { message } }, `request inspector: ${message}`)
     })
     app.addHook('onClose', async () => stopReporting())
 
