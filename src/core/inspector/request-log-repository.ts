@@ -30,12 +30,15 @@ const SUMMARY_COLUMNS =
   'id, at, surface, method, path, status, duration_ms, auth_kind, product_id, source, error_code, fault_rule_id, fault_kind, fault_label, ' +
   'fault_stage, answered_by, upstream_status, upstream_ms'
 
+/** A redacted exchange as written: its summary and its request and response as JSON. */
+export type StoredEntry = Omit<RequestSummary, 'id' | 'at'> & { requestJson: string; responseJson: string }
+
 /** Every column of request_log: the only names a scenario's export or import may ask for. */
 const COLUMNS = new Set([...SUMMARY_COLUMNS.split(', '), 'request_json', 'response_json'])
 
 export interface RequestLogRepository {
-  /** Writes one redacted exchange; answers its id. */
-  insert(summary: Omit<RequestSummary, 'id'>, requestJson: string, responseJson: string): number
+  /** Writes one redacted exchange, arrived `at`; answers its id. */
+  insert(at: string, entry: StoredEntry): number
   /** Deletes every row with an id up to `id` (the ring's oldest). */
   deleteUpTo(id: number): void
   /** The id of the newest row ever written (ids are never reused); 0 for none. */
@@ -101,29 +104,29 @@ export function createRequestLogRepository(db: Database): RequestLogRepository {
   }
 
   return {
-    insert(summary, requestJson, responseJson) {
-      const { fault } = summary
+    insert(at, entry) {
+      const { fault } = entry
       return Number(
         insert.run(
-          summary.at,
-          summary.surface,
-          summary.method,
-          summary.path,
-          summary.status,
-          summary.durationMs,
-          summary.authKind,
-          summary.productId,
-          summary.source,
-          summary.errorCode,
+          at,
+          entry.surface,
+          entry.method,
+          entry.path,
+          entry.status,
+          entry.durationMs,
+          entry.authKind,
+          entry.productId,
+          entry.source,
+          entry.errorCode,
           fault?.ruleId ?? null,
           fault?.kind ?? null,
           fault?.label ?? null,
           fault?.stage ?? null,
-          summary.answeredBy,
-          summary.upstreamStatus,
-          summary.upstreamMs,
-          requestJson,
-          responseJson
+          entry.answeredBy,
+          entry.upstreamStatus,
+          entry.upstreamMs,
+          entry.requestJson,
+          entry.responseJson
         ).lastInsertRowid
       )
     },

@@ -142,32 +142,19 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     if (!repo || !inTransaction) return 'refused'
     const written: WrittenEntry[] = []
     try {
-      const entries = batch.map((capture) => ({ entry: prepared(capture), atMs: capture.atMs }))
+      const entries = batch.map((capture) => ({ entry: prepared(capture), at: new Date(capture.atMs).toISOString() }))
       inTransaction(() => {
-        for (const { entry, atMs } of entries) {
-          const summary: Omit<RequestSummary, 'id'> = {
-            at: new Date(atMs).toISOString(),
-            surface: entry.surface,
-            method: entry.method,
-            path: entry.path,
-            status: entry.status,
-            durationMs: entry.durationMs,
-            authKind: entry.authKind,
-            productId: entry.productId,
-            source: entry.source,
-            errorCode: entry.errorCode,
-            fault: entry.fault,
-            answeredBy: entry.answeredBy,
-            upstreamStatus: entry.upstreamStatus,
-            upstreamMs: entry.upstreamMs
-          }
-          written.push({
-            summary: { id: repo.insert(summary, entry.requestJson, entry.responseJson), ...summary },
-            exchangeText: `${entry.requestJson}\n${entry.responseJson}`
-          })
+        let newest = 0
+        for (const { entry, at } of entries) {
+          newest = repo.insert(at, entry)
+          // Only a live stream needs the entry as a summary again.
+          if (streaming)
+            written.push({
+              summary: summaryOf(newest, at, entry),
+              exchangeText: `${entry.requestJson}\n${entry.responseJson}`
+            })
         }
-        const newest = written[written.length - 1]
-        if (newest) repo.deleteUpTo(newest.summary.id - capacity)
+        if (newest > 0) repo.deleteUpTo(newest - capacity)
       })
     } catch (error) {
       written.length = 0
@@ -283,6 +270,26 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     stream(on) {
       streaming = on
     }
+  }
+}
+
+function summaryOf(id: number, at: string, entry: PreparedEntry): RequestSummary {
+  return {
+    id,
+    at,
+    surface: entry.surface,
+    method: entry.method,
+    path: entry.path,
+    status: entry.status,
+    durationMs: entry.durationMs,
+    authKind: entry.authKind,
+    productId: entry.productId,
+    source: entry.source,
+    errorCode: entry.errorCode,
+    fault: entry.fault,
+    answeredBy: entry.answeredBy,
+    upstreamStatus: entry.upstreamStatus,
+    upstreamMs: entry.upstreamMs
   }
 }
 
