@@ -51,7 +51,7 @@ async function main() {
   if (config.profile) {
     // Only this run's profiles: a summary of a stale one would mislead.
     for (const file of existsSync(profilesDir) ? readdirSync(profilesDir) : [])
-      if (file.endsWith('.cpuprofile')) rmSync(join(profilesDir, file))
+      rmSync(join(profilesDir, file), { recursive: true, force: true })
   }
 
   // Databases (the scale one is ~200 MiB) live in a temporary folder removed at the end.
