@@ -281,12 +281,13 @@ function productIdOf(
 
 const HEAD_LIMIT_BYTES = 64 * 1024
 /**
- * How much of a textual response body is held for redaction: well past what is kept (a JSON body
- * past MAX_BODY_CHARS is redacted to REDACTED_JSON_CHARS, text to MAX_BODY_CHARS), so what is kept
- * is the same as from the whole body.
+ * How much of a textual response body is held for redaction, in characters: a JSON body is read
+ * whole up to MAX_BODY_CHARS and otherwise only to REDACTED_JSON_CHARS (textOrJson), other text is
+ * redacted whole and cut to MAX_BODY_CHARS, so well past that is held. In bytes, four a character
+ * at the most (UTF-8).
  */
+const HELD_JSON_CHARS = REDACTED_JSON_CHARS + 1
 const HELD_TEXT_CHARS = 64 * 1024
-const HELD_BYTES = 4 * HELD_TEXT_CHARS
 const NO_BYTES = new Uint8Array(0)
 
 /**
@@ -304,12 +305,16 @@ export function heldCapture(capture: RequestCapture): RequestCapture {
     capture.requestBody = { parsed: undefined, head: [headBytes(body.head)], receivedBytes: body.receivedBytes }
   }
   const { response } = capture
-  if (
-    response.kind !== 'stream' &&
-    response.kind !== 'none' &&
-    !(response.kind === 'text' && response.text.length <= HELD_TEXT_CHARS)
+  if (response.kind === 'stream' || response.kind === 'none') return capture
+  const contentType = headerText(capture.responseHeaders['content-type'])
+  const chars = isJson(contentType) ? HELD_JSON_CHARS : HELD_TEXT_CHARS
+  if (response.kind === 'text' && response.text.length <= chars) return capture
+  const declared = Number(headerText(capture.responseHeaders['content-length']) ?? Number.NaN)
+  capture.response = heldPayload(
+    response,
+    isTextual(contentType) ? chars : 0,
+    Number.isFinite(declared) ? declared : null
   )
-    capture.response = heldPayload(response, isTextual(headerText(capture.responseHeaders['content-type'])))
   return capture
 }
 
@@ -318,28 +323,28 @@ function headBytes(head: readonly (Uint8Array | string)[]): Uint8Array {
   return new Uint8Array(bytes.subarray(0, HEAD_LIMIT_BYTES))
 }
 
-function heldPayload(payload: CapturedPayload, textual: boolean): CapturedPayload {
+/** `payload` cut to `chars` characters (0: a body shown by its size only), with its whole size noted. */
+function heldPayload(payload: CapturedPayload, chars: number, declaredLength: number | null): CapturedPayload {
+  const bytesHeld = 4 * chars
   switch (payload.kind) {
     case 'text':
-      return payload.text.length <= HELD_TEXT_CHARS
-        ? payload
-        : {
-            kind: 'text',
-            text: payload.text.slice(0, HELD_TEXT_CHARS),
-            totalBytes: payload.totalBytes ?? Buffer.byteLength(payload.text)
-          }
+      return {
+        kind: 'text',
+        text: payload.text.slice(0, chars),
+        // The declared length is the same number without a pass over a body of megabytes.
+        totalBytes: payload.totalBytes ?? declaredLength ?? Buffer.byteLength(payload.text)
+      }
     case 'bytes': {
       const totalBytes = payload.totalBytes ?? payload.bytes.byteLength
-      if (!textual) return { kind: 'bytes', bytes: NO_BYTES, totalBytes }
-      return { kind: 'bytes', bytes: ownCopy(payload.bytes, HELD_BYTES), totalBytes }
+      return { kind: 'bytes', bytes: chars === 0 ? NO_BYTES : ownCopy(payload.bytes, bytesHeld), totalBytes }
     }
     case 'chunks': {
       const totalBytes = payload.totalBytes ?? payload.chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0)
       const chunks: Uint8Array[] = []
       let held = 0
-      for (const chunk of textual ? payload.chunks : []) {
-        if (held >= HELD_BYTES) break
-        const part = ownCopy(chunk, HELD_BYTES - held)
+      for (const chunk of payload.chunks) {
+        if (held >= bytesHeld) break
+        const part = ownCopy(chunk, bytesHeld - held)
         chunks.push(part)
         held += part.byteLength
       }
