@@ -187,6 +187,7 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
   /** The worker, started on first use: a server that records nothing starts none. */
   function running(): Worker {
     if (worker) return worker
+    if (closed) throw new Error('the request log is closed (or stopped: see the error said before)')
     const channel = new MessageChannel()
     const data: LogWorkerData = {
       path: options.path,
@@ -254,8 +255,16 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     if (unsettled.length > 0 && (unsettled[0] as PostedBatch).lastSeq <= done)
       unsettled = unsettled.filter((kept) => kept.lastSeq > done)
     unsettled.push(batch)
+    let target: Worker
     try {
-      send({ kind: 'record', ...batch })
+      target = running()
+    } catch (error) {
+      // Kept in `unsettled` for a worker started later; said, never thrown from a timer.
+      reportError(error)
+      return
+    }
+    try {
+      target.postMessage({ kind: 'record', ...batch } satisfies ToWorker)
     } catch {
       // A body nested too deeply to be cloned (the clone recurses): posted cut as its redaction
       // would cut it, so its entry is the same.
@@ -264,13 +273,13 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
         capture.requestBody = { ...requestBody, parsed: cutPastRedactionDepth(requestBody.parsed) }
       }
       try {
-        send({ kind: 'record', ...batch })
+        target.postMessage({ kind: 'record', ...batch } satisfies ToWorker)
       } catch (error) {
-        // Nothing else a capture holds can fail a clone; if it did, the batch is said lost, not thrown
-        // from a timer. Its numbers still go to the worker, so pending() comes back to 0.
+        // Nothing else a capture holds can fail a clone; if it did, the batch is said lost. Its
+        // numbers still go to the worker, so pending() comes back to 0.
         unsettled.pop()
         reportError(error)
-        send({ kind: 'record', captures: [], lastSeq: batch.lastSeq })
+        target.postMessage({ kind: 'record', captures: [], lastSeq: batch.lastSeq } satisfies ToWorker)
       }
     }
   }
