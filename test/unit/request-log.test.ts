@@ -11,6 +11,7 @@ import { createRequestLog, FLUSH_DELAY_MS, POST_BATCH } from '../../src/core/ins
 import type { RequestLog } from '../../src/core/inspector/request-log'
 import type { RequestCapture, RequestFilter } from '../../src/core/inspector/types'
 import { previewOf, redactHeaders, redactText, redactUrl } from '../../src/core/redaction/redact'
+import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { requestLogPathFor } from '../../src/core/store/request-log-database'
 import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
@@ -83,7 +84,7 @@ describe('the request log', () => {
   /** The log's file as another connection reads it (what the worker has committed). */
   const storedRows = (): Record<string, unknown>[] => {
     if (!existsSync(logPath)) return []
-    const reader = new BetterSqlite3(logPath, { readonly: true })
+    const reader = new BetterSqlite3(logPath, { readonly: true, ...nativeBindingOption() })
     try {
       return reader.prepare('SELECT * FROM request_log ORDER BY id').all() as Record<string, unknown>[]
     } catch {

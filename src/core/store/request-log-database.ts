@@ -5,6 +5,7 @@ import type { Database } from 'better-sqlite3'
 import { migrate } from './migrate'
 import type { Migration } from './migrations'
 import { nativeBindingOption } from './native-binding'
+import { WAL_SIZE_LIMIT_BYTES } from './wal-size'
 
 /**
  * The request inspector's log lives in a database file of its own, beside the emulator's: its
@@ -89,7 +90,11 @@ export function openRequestLogDatabase(
 function openLog(path: string, nativeBinding: string | undefined): Database {
   const db = new BetterSqlite3(path, nativeBindingOption(nativeBinding))
   try {
-    if (path !== ':memory:') db.pragma('journal_mode = WAL')
+    if (path !== ':memory:') {
+      db.pragma('journal_mode = WAL')
+      // After a burst the WAL is cut back to this size at the next checkpoint, as the database's is.
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`)
+    }
     db.pragma('synchronous = NORMAL')
     // Only this process's own connections touch the file; a brief wait covers a checkpoint.
     db.pragma('busy_timeout = 100')

@@ -12,6 +12,7 @@ import { createStorageHealth, databaseGoneMessage, storageError, storageFaultOf 
 import type { StorageFaultCode, StorageHealth } from './storage-faults'
 import { startWalCheckpointer } from './wal-checkpointer'
 import type { WalCheckpointer } from './wal-checkpointer'
+import { WAL_SIZE_LIMIT_BYTES } from './wal-size'
 
 export interface StoreOptions {
   /** A file path, or ':memory:'. */
@@ -75,7 +76,7 @@ export const BUSY_TIMEOUT_MS = 5000
 /** SQLite's own (blocking) wait for a lock: long enough for a checkpoint's brief hold, short enough to block nothing. */
 export const SQLITE_BUSY_WAIT_MS = 10
 
-export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
+export { WAL_SIZE_LIMIT_BYTES } from './wal-size'
 /** SQLite's own automatic checkpoint threshold, in WAL pages: used while no background checkpointer runs. */
 export const AUTO_CHECKPOINT_PAGES = 1000
 /** How long after the open the background checkpointer starts (see openStore). */

@@ -82,8 +82,10 @@ export const requestRecorder = fp(
           receivedBytes: request.rawBody === null ? 0 : Buffer.byteLength(request.rawBody)
         },
         routeProductId: typeof params?.productId === 'string' ? params.productId : null,
-        // As the product was when the request was answered.
-        appIdProductId: typeof appId === 'string' && appId.trim() !== '' ? products.idOfAppId(appId.trim()) : null,
+        // As the product was when the request was answered; an App ID is 20 characters, so a header
+        // of kilobytes is looked up (and kept) by its first 200 only.
+        appIdProductId:
+          typeof appId === 'string' && appId.trim() !== '' ? products.idOfAppId(appId.trim().slice(0, 200)) : null,
         // Fastify's own view: it hands its headers to writeHead, so the raw response may not list them.
         responseHeaders: reply.getHeaders(),
         response: inFlight.response,
