@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { chmodSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statfsSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 
@@ -262,6 +262,19 @@ describe('another process holds the write lock', () => {
   })
 })
 
+/** Writes `path` until the disk refuses another block (ENOSPC), whatever else writes meanwhile. */
+function fillToTheLastBlock(path: string): void {
+  const fd = openSync(path, 'w')
+  try {
+    const block = Buffer.alloc(4096, 1)
+    for (;;) writeSync(fd, block)
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOSPC') throw error
+  } finally {
+    closeSync(fd)
+  }
+}
+
 describe('the disk holding the database fills up', () => {
   // Skipped unless run as root: a real full disk needs a small tmpfs mounted, and only root can
   // mount one (CI and this machine run as root, so it runs there).
@@ -300,8 +313,7 @@ describe('the disk holding the database fills up', () => {
       // Whatever a rolled-back write gave back (the request log writes its own file on this disk
       // too) is taken as well, so every write from here meets a disk with no block left.
       const rest = join(mount, 'rest.bin')
-      const left = statfsSync(mount)
-      writeFileSync(rest, Buffer.alloc(left.bavail * left.bsize, 1))
+      fillToTheLastBlock(rest)
       // Reads and validate still answer; health says why writes fail.
       expect((await emu.control('GET', '/customers')).status).toBe(200)
       expect((await plugin.validate(licenseKey, 'studio-mac')).body.valid).toBe(true)
