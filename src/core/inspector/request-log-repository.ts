@@ -52,6 +52,8 @@ export interface RequestLogRepository {
   byId(id: number): RequestEntry | null
   /** Rows after `id`, oldest first. */
   newerThan(id: number, limit: number): RequestSummary[]
+  /** The same rows, each with its exchange as stored (request and response JSON, a line apart). */
+  exchangesNewerThan(id: number, limit: number): { summary: RequestSummary; exchangeText: string }[]
   /** Rows matching the filter, below `before` when given, newest first. */
   newestFirst(filter: RequestFilter, before: number | undefined, limit: number): RequestSummary[]
   /** Empties the log; answers how many rows went. */
@@ -86,6 +88,10 @@ export function createRequestLogRepository(db: Database): RequestLogRepository {
   )
   const byId = db.prepare(`SELECT ${SUMMARY_COLUMNS}, request_json, response_json FROM request_log WHERE id = ?`)
   const newerThan = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM request_log WHERE id > ? ORDER BY id ASC LIMIT ?`)
+  const exchangesNewerThan = db.prepare(
+    `SELECT ${SUMMARY_COLUMNS}, request_json || char(10) || response_json AS exchange_text
+       FROM request_log WHERE id > ? ORDER BY id ASC LIMIT ?`
+  )
   const deleteAll = db.prepare('DELETE FROM request_log')
   const begin = db.prepare('BEGIN IMMEDIATE')
   const commitStatement = db.prepare('COMMIT')
@@ -154,6 +160,11 @@ export function createRequestLogRepository(db: Database): RequestLogRepository {
       return { ...summaryOf(row), request: JSON.parse(row.request_json), response: JSON.parse(row.response_json) }
     },
     newerThan: (id, limit) => (newerThan.all(id, limit) as SummaryRow[]).map(summaryOf),
+    exchangesNewerThan: (id, limit) =>
+      (exchangesNewerThan.all(id, limit) as (SummaryRow & { exchange_text: string })[]).map((row) => ({
+        summary: summaryOf(row),
+        exchangeText: row.exchange_text
+      })),
     newestFirst(filter, before, limit) {
       const { where, params } = filterSql(filter)
       if (before !== undefined) {

@@ -185,12 +185,7 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     },
     get: (call: Extract<LogCall, { op: 'get' }>) => reading().byId(call.id),
     after: (call: Extract<LogCall, { op: 'after' }>) => reading().newerThan(call.id, clampLimit(call.limit)),
-    written(call: Extract<LogCall, { op: 'written' }>) {
-      const repo = reading()
-      return repo
-        .newerThan(call.after, call.limit)
-        .map((summary) => ({ summary, exchangeText: exchangeTextOf(repo, summary.id) }))
-    },
+    written: (call: Extract<LogCall, { op: 'written' }>) => reading().exchangesNewerThan(call.after, call.limit),
     newestId: () => reading().newestId(),
     count: () => reading().count(),
     clear() {
@@ -257,7 +252,7 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       received = lastSeq
       // The ring keeps `capacity` rows: older queued captures could never be shown.
       if (queue.length > capacity * 2) {
-        queue = queue.slice(-capacity)
+        dropUnshowable()
         settle()
       }
       scheduleWrite()
@@ -291,12 +286,6 @@ function summaryOf(id: number, at: string, entry: PreparedEntry): RequestSummary
     upstreamStatus: entry.upstreamStatus,
     upstreamMs: entry.upstreamMs
   }
-}
-
-/** A row's stored exchange as the live stream's text search reads it. */
-function exchangeTextOf(repo: RequestLogRepository, id: number): string {
-  const entry = repo.byId(id)
-  return entry ? `${JSON.stringify(entry.request)}\n${JSON.stringify(entry.response)}` : ''
 }
 
 function clampLimit(limit: number | undefined): number {

@@ -234,10 +234,17 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     if (unsettled.length > 0 || listeners.size > 0) running()
   }
 
+  /** Lets go of the batches the worker has settled; answers the number of the newest it settled. */
+  function forgetSettled(): number {
+    const done = Number(Atomics.load(settled, 0))
+    if (unsettled.length > 0 && (unsettled[0] as PostedBatch).lastSeq <= done)
+      unsettled = unsettled.filter((batch) => batch.lastSeq > done)
+    return done
+  }
+
   /** Batches posted and not settled, cut to what the worker has not settled. */
   function unsettledBatches(): PostedBatch[] {
-    const done = Number(Atomics.load(settled, 0))
-    unsettled = unsettled.filter((batch) => batch.lastSeq > done)
+    const done = forgetSettled()
     return unsettled.map((batch) => {
       const first = batch.lastSeq - batch.captures.length + 1
       return done >= first ? { lastSeq: batch.lastSeq, captures: batch.captures.slice(done - first + 1) } : batch
@@ -251,9 +258,7 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     const batch = { lastSeq: seq, captures: queue }
     queue = []
     // Settled batches are let go as new ones leave: what is kept is what a new worker would need.
-    const done = Number(Atomics.load(settled, 0))
-    if (unsettled.length > 0 && (unsettled[0] as PostedBatch).lastSeq <= done)
-      unsettled = unsettled.filter((kept) => kept.lastSeq > done)
+    forgetSettled()
     unsettled.push(batch)
     let target: Worker
     try {
@@ -450,10 +455,10 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
 function startWorker(entry: string, workerData: LogWorkerData, transferList: MessagePort[]): Worker {
   if (!entry.endsWith('.ts')) return new Worker(entry, { workerData, transferList })
   const jiti = createRequire(import.meta.url).resolve('jiti')
+  // A failed import rejects unhandled, which ends the worker as an uncaught error would.
   const source = `
-    const { workerData } = require('node:worker_threads')
     const { createJiti } = require(${JSON.stringify(jiti)})
-    createJiti(${JSON.stringify(entry)}).import(${JSON.stringify(entry)}).catch((error) => { throw error })
+    createJiti(${JSON.stringify(entry)}).import(${JSON.stringify(entry)})
   `
   return new Worker(source, { eval: true, workerData, transferList })
 }
