@@ -24,6 +24,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
+/** A database path in a temp folder of its own (removed after the test). */
+function databaseIn(name: string): string {
+  const dir = makeTempDir(name)
+  cleanups.push(dir.remove)
+  return join(dir.path, 'emulator.db')
+}
+
 async function emulatorAt(databasePath: string, runtimeKey = randomBytes(32), busyTimeoutMs?: number) {
   const emu = await startEmulator({ databasePath, runtimeKey, storageBusyTimeoutMs: busyTimeoutMs })
   cleanups.push(() => emu.close())
@@ -90,9 +97,7 @@ describe('another process holds the write lock', () => {
   }
 
   it('answers health, reads and validate at once, and writes STORAGE_BUSY with Retry-After after the busy timeout', async () => {
-    const dir = makeTempDir('busy')
-    cleanups.push(dir.remove)
-    const databasePath = join(dir.path, 'emulator.db')
+    const databasePath = databaseIn('busy')
     const emu = await emulatorAt(databasePath, undefined, 1500)
     const { plugin, licenseKey } = await licensedWorld(emu)
     const before = counted(databasePath)
@@ -132,9 +137,7 @@ describe('another process holds the write lock', () => {
   })
 
   it('answers the reads that take a snapshot (state export, preview, the library) at once, and writes still work after', async () => {
-    const dir = makeTempDir('busy-reads')
-    cleanups.push(dir.remove)
-    const databasePath = join(dir.path, 'emulator.db')
+    const databasePath = databaseIn('busy-reads')
     const emu = await emulatorAt(databasePath)
     const { licenseKey } = await licensedWorld(emu)
     const customerId = (await emu.control('GET', '/customers')).body.customers[0].id as string
@@ -165,9 +168,7 @@ describe('another process holds the write lock', () => {
   })
 
   it('changes to what the server holds in memory only (faults, clock, upstream, replay, drift) never wait for the lock', async () => {
-    const dir = makeTempDir('busy-memory')
-    cleanups.push(dir.remove)
-    const databasePath = join(dir.path, 'emulator.db')
+    const databasePath = databaseIn('busy-memory')
     // No wait at all: a request that waited for the lock would answer STORAGE_BUSY.
     const emu = await emulatorAt(databasePath, undefined, 0)
     await lockHolder(databasePath)
@@ -185,9 +186,7 @@ describe('another process holds the write lock', () => {
   })
 
   it('serve --storage-busy-timeout-ms sets the wait: 0 answers STORAGE_BUSY at once, naming the wait', async () => {
-    const dir = makeTempDir('busy-cli')
-    cleanups.push(dir.remove)
-    const databasePath = join(dir.path, 'emulator.db')
+    const databasePath = databaseIn('busy-cli')
     const token = randomBytes(16).toString('hex')
     const serving = await startServeCli([
       '--port',
@@ -218,10 +217,9 @@ describe('another process holds the write lock', () => {
     })
     expect(written.status).toBe(201)
   })
+
   it('keeps recording what plugins send while another program holds the database lock (the log has a file of its own)', async () => {
-    const dir = makeTempDir('busy-log')
-    cleanups.push(dir.remove)
-    const databasePath = join(dir.path, 'emulator.db')
+    const databasePath = databaseIn('busy-log')
     const emu = await emulatorAt(databasePath, undefined, 0)
     const { plugin, licenseKey } = await licensedWorld(emu)
     const holder = await lockHolder(databasePath)
@@ -234,9 +232,7 @@ describe('another process holds the write lock', () => {
   })
 
   it('serve stopped while the log file is locked says how many requests the inspector could not write', async () => {
-    const dir = makeTempDir('busy-exit')
-    cleanups.push(dir.remove)
-    const databasePath = join(dir.path, 'emulator.db')
+    const databasePath = databaseIn('busy-exit')
     const serving = await startServeCli(['--port', '0', '--db', databasePath, '--storage-busy-timeout-ms', '0'])
     cleanups.push(() => serving.cli.kill())
     // A first request makes the log's file; let it reach the file before the lock is taken.
@@ -288,7 +284,7 @@ async function untilRefused(attempts: number, write: (i: number) => Promise<Http
 describe('the disk holding the database fills up', () => {
   // Skipped unless run as root: a real full disk needs a small tmpfs mounted, and only root can
   // mount one (CI and this machine run as root, so it runs there).
-  it.skipIf(!isRoot)(
+  it.skipIf(!isRoot /* not root: no tmpfs can be mounted */)(
     'answers 507 STORAGE_FULL, keeps every acknowledged write, and writes again once space is freed (a real 2 MB tmpfs)',
     async () => {
       const dir = makeTempDir('full')
@@ -371,9 +367,7 @@ describe('the disk holding the database fills up', () => {
 
 describe('the database file is deleted under a running server', () => {
   it('says so at once, refuses writes with 503 STORAGE_READ_ONLY instead of losing them at exit, and still answers reads', async () => {
-    const dir = makeTempDir('deleted')
-    cleanups.push(dir.remove)
-    const databasePath = join(dir.path, 'emulator.db')
+    const databasePath = databaseIn('deleted')
     const emu = await emulatorAt(databasePath)
     const { plugin, licenseKey } = await licensedWorld(emu)
     const before = (await emu.control('GET', '/state')).body.state

@@ -3,29 +3,23 @@ import { describe, expect, it } from 'vitest'
 import { newPluginSecret } from '../../src/core/credentials/credential-material'
 import { heldCapture, MAX_BODY_CHARS, prepareEntry } from '../../src/core/inspector/redact-exchange'
 import type { CapturedPayload, RequestCapture } from '../../src/core/inspector/types'
+import { requestCapture } from '../support/request-capture'
 
 // What the request log posts to its worker is the capture cut to what its redaction reads
 // (heldCapture): the entry made of it must be the entry the whole capture makes.
 
-const capture = (response: CapturedPayload, contentType: string | undefined, length?: number): RequestCapture => ({
-  method: 'GET',
-  url: '/api/library',
-  status: 200,
-  durationMs: 3,
-  requestHeaders: { host: '127.0.0.1:4747' },
-  requestBody: { parsed: undefined, head: [], receivedBytes: 0 },
-  routeProductId: null,
-  appIdProductId: null,
-  responseHeaders: {
-    ...(contentType ? { 'content-type': contentType } : {}),
-    ...(length === undefined ? {} : { 'content-length': String(length) })
-  },
-  response,
-  aborted: false,
-  redaction: { appIdHeader: 'x-svc-app-id', credentialHeaders: [], hiddenHeaders: [], hiddenValues: [] },
-  surface: 'library',
-  authKind: 'library-token'
-})
+const capture = (response: CapturedPayload, contentType: string | undefined, length?: number): RequestCapture =>
+  requestCapture({
+    url: '/api/library',
+    durationMs: 3,
+    responseHeaders: {
+      ...(contentType ? { 'content-type': contentType } : {}),
+      ...(length === undefined ? {} : { 'content-length': String(length) })
+    },
+    response,
+    surface: 'library',
+    authKind: 'library-token'
+  })
 
 /** A JSON answer of `items` rows, each with a secret and characters of two to four bytes in UTF-8. */
 const bigJson = (items: number) =>

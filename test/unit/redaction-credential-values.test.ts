@@ -8,6 +8,7 @@ import { createRecordingService } from '../../src/core/recordings/recording-serv
 import { credentialValuesOf, literalReplacements, replaceLiterals } from '../../src/core/redaction/credential-values'
 import { previewOf } from '../../src/core/redaction/redact'
 import type { ForwardedExchange } from '../../src/core/upstream/forwarded-exchange'
+import { NO_REDACTION_RULES, requestCapture } from '../support/request-capture'
 import { useStoreFile } from '../support/store-file'
 
 // A real platform's credentials need not look like the emulator's: what the request sent in its
@@ -62,30 +63,22 @@ describe('the credential values of a request', () => {
 })
 
 describe('the inspector entry of an exchange that repeats its credentials', () => {
-  const capture = (overrides: Partial<RequestCapture>): RequestCapture => ({
-    method: 'POST',
-    url: `/api/license/v1/validate?echo=${encodeURIComponent(ODD)}`,
-    status: 403,
-    durationMs: 2,
-    requestHeaders: { 'content-type': 'application/json', 'x-svc-plugin-secret': ODD, 'x-svc-api-key': 'abc' },
-    requestBody: { parsed: undefined, head: [], receivedBytes: 0 },
-    routeProductId: null,
-    responseHeaders: { 'content-type': 'application/json' },
-    response: { kind: 'text', text: JSON.stringify({ ok: false, error: 'BAD_SECRET', sent: ODD, code: 'abc' }) },
-    aborted: false,
-    redaction: {
-      appIdHeader: 'x-svc-app-id',
-      credentialHeaders: NAMES,
-      hiddenHeaders: ['x-emulator-token'],
-      hiddenValues: []
-    },
-    surface: 'license-v1',
-    authKind: 'product-credential',
-    appIdProductId: null,
-    answeredBy: 'upstream',
-    upstream: { status: 403, durationMs: 1 },
-    ...overrides
-  })
+  const capture = (overrides: Partial<RequestCapture>): RequestCapture =>
+    requestCapture({
+      method: 'POST',
+      url: `/api/license/v1/validate?echo=${encodeURIComponent(ODD)}`,
+      status: 403,
+      durationMs: 2,
+      requestHeaders: { 'content-type': 'application/json', 'x-svc-plugin-secret': ODD, 'x-svc-api-key': 'abc' },
+      responseHeaders: { 'content-type': 'application/json' },
+      response: { kind: 'text', text: JSON.stringify({ ok: false, error: 'BAD_SECRET', sent: ODD, code: 'abc' }) },
+      redaction: { ...NO_REDACTION_RULES, credentialHeaders: NAMES, hiddenHeaders: ['x-emulator-token'] },
+      surface: 'license-v1',
+      authKind: 'product-credential',
+      answeredBy: 'upstream',
+      upstream: { status: 403, durationMs: 1 },
+      ...overrides
+    })
 
   it('previews them in the path, the query and the body as the header is previewed; short ones stay', () => {
     const entry = prepareEntry(capture({}))

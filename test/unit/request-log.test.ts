@@ -17,6 +17,7 @@ import { openStore } from '../../src/core/store/store'
 import type { Store } from '../../src/core/store/store'
 import { authKindOf } from '../../src/server/inspector/auth-kind'
 import { isServiceRequest, pathOf, surfaceOf } from '../../src/server/inspector/surfaces'
+import { requestCapture } from '../support/request-capture'
 import { makeTempDir } from '../support/temp-dir'
 
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef'
@@ -37,34 +38,35 @@ let productOfAppId: (appId: string) => string | null = () => null
  * auth kind, the App ID's product); override what a test is about.
  */
 function capture(overrides: Partial<RequestCapture> = {}): RequestCapture {
-  const base = {
-    method: 'GET',
+  const base = requestCapture({
     url: '/.well-known/jwks.json',
-    status: 200,
     durationMs: 1.25,
-    requestHeaders: { host: '127.0.0.1:4747' },
-    requestBody: { parsed: undefined, head: [], receivedBytes: 0 },
-    routeProductId: null,
     responseHeaders: { 'content-type': 'application/json; charset=utf-8' },
-    response: { kind: 'text', text: '{"ok":true}' } as RequestCapture['response'],
-    aborted: false,
+    response: { kind: 'text', text: '{"ok":true}' },
     redaction: REDACTION,
     ...overrides
-  }
-  const surface = surfaceOf(base.url)
-  const appId = (base.requestHeaders as Record<string, unknown>)[REDACTION.appIdHeader]
+  })
+  const surface = overrides.surface ?? surfaceOf(base.url)
+  const appId = base.requestHeaders[REDACTION.appIdHeader]
   return {
+    ...base,
     surface,
-    authKind: authKindOf({
-      headers: base.requestHeaders,
-      query: queryOf(base.url),
-      body: base.requestBody.parsed,
-      surface,
-      path: pathOf(base.url),
-      redaction: base.redaction
-    }),
-    appIdProductId: typeof appId === 'string' ? productOfAppId(appId.trim()) : null,
-    ...base
+    authKind:
+      overrides.authKind ??
+      authKindOf({
+        headers: base.requestHeaders,
+        query: queryOf(base.url),
+        body: base.requestBody.parsed,
+        surface,
+        path: pathOf(base.url),
+        redaction: base.redaction
+      }),
+    appIdProductId:
+      overrides.appIdProductId !== undefined
+        ? overrides.appIdProductId
+        : typeof appId === 'string'
+          ? productOfAppId(appId.trim())
+          : null
   }
 }
 
@@ -217,14 +219,29 @@ describe('the request log', () => {
       for (let i = 0; i < 2; i++) log.record(capture())
       log.flush()
       const first: number[] = []
-      log.subscribe((entry) => first.push(entry.id), upTo)
+      const streamedText = new Map<number, string>()
+      log.subscribe((entry, text) => {
+        first.push(entry.id)
+        streamedText.set(entry.id, text)
+      }, upTo)
       // A second, later subscriber makes the worker catch up from further back: the first hears nothing twice.
       const second: number[] = []
-      log.subscribe((entry) => second.push(entry.id), 1)
+      const caughtUpText = new Map<number, string>()
+      log.subscribe((entry, text) => {
+        second.push(entry.id)
+        caughtUpText.set(entry.id, text)
+      }, 1)
       log.record(capture())
       log.flush()
       await vi.waitFor(() => expect(first).toEqual([4, 5, 6]))
       await vi.waitFor(() => expect(second).toEqual([2, 3, 4, 5, 6]))
+      // What a catch-up reads back is the text a live stream searches: the stored request and response.
+      const stored = log.get(4)
+      expect(caughtUpText.get(4)).toBe(`${JSON.stringify(stored?.request)}\n${JSON.stringify(stored?.response)}`)
+      const lateText: string[] = []
+      log.subscribe((_, text) => lateText.push(text), 5)
+      await vi.waitFor(() => expect(lateText).toHaveLength(1))
+      expect(lateText[0]).toBe(streamedText.get(6))
     })
 
     it('keeps going when a subscriber throws, and reports it', async () => {
