@@ -230,9 +230,8 @@ export function columnValues(spec: SectionSpec, row: ScenarioRow): unknown[] {
   })
 }
 
-/** Why SQLite refused a row of a scenario, in the words of an import's error. */
-export function describeSqliteError(error: unknown): string {
-  const message = (error as Error).message ?? ''
+/** Why SQLite refused a row of a scenario (its error's message), in the words of an import's error. */
+export function describeSqliteError(message: string): string {
   if (message.includes('UNIQUE')) {
     if (message.includes('product_credentials.product_id')) return 'is a second active credential for one product'
     if (message.includes('activations.license_id')) return 'is a second live activation of one instance'
@@ -262,7 +261,7 @@ export function writeScenario(store: Store, document: ScenarioDocument, secretBo
         try {
           insert(columnValues(spec, row))
         } catch (error) {
-          throw invalid(`/${spec.section}/${index}`, describeSqliteError(error))
+          throw invalid(`/${spec.section}/${index}`, describeSqliteError((error as Error).message ?? ''))
         }
       })
       counts[spec.section] = rows.length

@@ -89,7 +89,7 @@ export function createStateService(deps: StateServiceDeps): StateService {
       )
     } catch (error) {
       if (!(error instanceof RequestLogReplaceError)) throw error
-      throw invalid(`/${REQUESTS.section}/${error.index}`, describeSqliteError(new Error(error.reason)))
+      throw invalid(`/${REQUESTS.section}/${error.index}`, describeSqliteError(error.reason))
     }
     let counts: ImportCounts
     try {

@@ -116,9 +116,10 @@ function isUnreadable(error: unknown): boolean {
 /**
  * Up to its version 12 the emulator database held the log itself (table request_log). Before the
  * migration that drops that table runs, its rows are copied into the log file, ids and all, so an
- * upgrade loses no recorded request and new ids go on from the old ones.
+ * upgrade loses no recorded request and new ids go on from the old ones. An empty table makes no file.
  */
 export function moveRequestLogToItsFile(db: Database, databasePath: string, nativeBinding?: string): void {
+  if (db.prepare('SELECT EXISTS (SELECT 1 FROM main.request_log)').pluck().get() !== 1) return
   const log = openRequestLogDatabase(requestLogPathFor(databasePath), nativeBinding)
   log.close()
   db.prepare('ATTACH DATABASE ? AS request_log_file').run(requestLogPathFor(databasePath))

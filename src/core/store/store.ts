@@ -148,8 +148,7 @@ export function openStore(options: StoreOptions): Store {
     if (target >= REQUEST_LOG_MOVED_VERSION && schemaVersion(db) < REQUEST_LOG_MOVED_VERSION) {
       // Up to the version before, the log lived in this file: its rows move to the log's own file first.
       migrate(db, REQUEST_LOG_MOVED_VERSION - 1)
-      const logged = db.prepare('SELECT EXISTS (SELECT 1 FROM request_log)').pluck().get() === 1
-      if (logged && options.path !== ':memory:') moveRequestLogToItsFile(db, options.path, options.nativeBinding)
+      if (options.path !== ':memory:') moveRequestLogToItsFile(db, options.path, options.nativeBinding)
     }
     migrate(db, target)
   } catch (error) {
