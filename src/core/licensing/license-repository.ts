@@ -194,6 +194,10 @@ export interface LicenseRepository {
   updateSubscription(subscription: Subscription): void
 }
 
+/** A license's live activations, kept by the schema's triggers (migration 14): one row read, however many. */
+const LIVE_COUNT = (licenseId: string) =>
+  `COALESCE((SELECT live FROM live_activation_counts WHERE license_id = ${licenseId}), 0)`
+
 export function createLicenseRepository(store: Store): LicenseRepository {
   const { db } = store
   const byKey = db.prepare('SELECT * FROM licenses WHERE license_key = ?')
@@ -203,8 +207,7 @@ export function createLicenseRepository(store: Store): LicenseRepository {
   // The license row itself is kept by the licensing service (it changes rarely); what changes
   // with every activation is read here, over the partial index of live activations.
   const activationState = db.prepare(
-    `SELECT (SELECT COUNT(*) FROM activations c INDEXED BY activations_one_live_per_instance
-              WHERE c.license_id = @licenseId AND c.deactivated_at IS NULL) AS live_activation_count,
+    `SELECT ${LIVE_COUNT('@licenseId')} AS live_activation_count,
             a.id AS a_id, a.instance_id AS a_instance_id, a.instance_name AS a_instance_name, a.platform AS a_platform,
             a.app_version AS a_app_version, a.first_seen_at AS a_first_seen_at, a.last_seen_at AS a_last_seen_at
        FROM (SELECT 1)
@@ -227,9 +230,7 @@ export function createLicenseRepository(store: Store): LicenseRepository {
   const all = db.prepare('SELECT * FROM activations WHERE license_id = ? ORDER BY first_seen_at, rowid')
   // Counted over the partial index of live activations: the planner picks activations_by_license
   // and reads every row, deactivated ones included (half the speed at 400 activations a license).
-  const liveCount = db.prepare(
-    'SELECT COUNT(*) AS n FROM activations INDEXED BY activations_one_live_per_instance WHERE license_id = ? AND deactivated_at IS NULL'
-  )
+  const liveCount = db.prepare(`SELECT ${LIVE_COUNT('?')} AS n`)
   const liveOne = db.prepare(
     'SELECT * FROM activations WHERE license_id = ? AND instance_id = ? AND deactivated_at IS NULL'
   )

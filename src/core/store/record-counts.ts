@@ -30,7 +30,7 @@ export function createRecordCounts(store: Store, requests: Pick<RequestLog, 'cou
       (SELECT COUNT(*) FROM product_credentials WHERE status = 'active') AS activeCredentials,
       (SELECT COUNT(*) FROM customers) AS customers,
       (SELECT COUNT(*) FROM licenses) AS licenses,
-      (SELECT COUNT(*) FROM activations WHERE deactivated_at IS NULL) AS activations
+      (SELECT COALESCE(SUM(live), 0) FROM live_activation_counts) AS activations
   `)
   return () => ({ ...(counts.get() as Omit<RecordCounts, 'requests' | 'uiRequests'>), ...requests.count() })
 }
