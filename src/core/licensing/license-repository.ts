@@ -205,7 +205,8 @@ export function createLicenseRepository(store: Store): LicenseRepository {
     'SELECT * FROM licenses WHERE entitlement_id = ? ORDER BY created_at, rowid LIMIT 1'
   )
   // The license row itself is kept by the licensing service (it changes rarely); what changes
-  // with every activation is read here, over the partial index of live activations.
+  // with every activation is read here: the count the triggers keep, and the instance's
+  // activation over the partial index of live activations.
   const activationState = db.prepare(
     `SELECT ${LIVE_COUNT('@licenseId')} AS live_activation_count,
             a.id AS a_id, a.instance_id AS a_instance_id, a.instance_name AS a_instance_name, a.platform AS a_platform,
@@ -228,8 +229,6 @@ export function createLicenseRepository(store: Store): LicenseRepository {
     'SELECT * FROM activations WHERE license_id = ? AND deactivated_at IS NULL ORDER BY first_seen_at, rowid'
   )
   const all = db.prepare('SELECT * FROM activations WHERE license_id = ? ORDER BY first_seen_at, rowid')
-  // Counted over the partial index of live activations: the planner picks activations_by_license
-  // and reads every row, deactivated ones included (half the speed at 400 activations a license).
   const liveCount = db.prepare(`SELECT ${LIVE_COUNT('?')} AS n`)
   const liveOne = db.prepare(
     'SELECT * FROM activations WHERE license_id = ? AND instance_id = ? AND deactivated_at IS NULL'
