@@ -8,6 +8,7 @@ import { latestSchemaVersion, migrations } from '../../src/core/store/migrations
 import { nativeBindingOption } from '../../src/core/store/native-binding'
 import { requestLogPathFor } from '../../src/core/store/request-log-database'
 import { openStore } from '../../src/core/store/store'
+import { requestCapture } from '../support/request-capture'
 import { useStoreFile } from '../support/store-file'
 
 // Upgrading a file made by an older build: the data stays, the new tables work.
@@ -122,22 +123,7 @@ describe('store migrations', () => {
         [7, '/api/license/v1/validate', 'client']
       ])
       expect(log.count()).toEqual({ requests: 2, uiRequests: 1 })
-      log.record({
-        method: 'GET',
-        url: '/.well-known/jwks.json',
-        status: 200,
-        durationMs: 1,
-        requestHeaders: {},
-        requestBody: { parsed: undefined, head: [], receivedBytes: 0 },
-        routeProductId: null,
-        appIdProductId: null,
-        responseHeaders: {},
-        response: { kind: 'none' },
-        aborted: false,
-        redaction: { appIdHeader: 'x-svc-app-id', credentialHeaders: [], hiddenHeaders: [], hiddenValues: [] },
-        surface: 'well-known',
-        authKind: 'none'
-      })
+      log.record(requestCapture({ url: '/.well-known/jwks.json', requestHeaders: {}, surface: 'well-known' }))
       expect(log.newestId()).toBe(10)
     } finally {
       log.close()
