@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -364,6 +364,28 @@ describe('the request log', () => {
           expect.stringContaining(`kept as ${join(dir.path, setAside[0]!)}, and a new log started`)
         ])
       )
+    })
+
+    it('starts a new log at its path when its file is deleted while it runs, says so, and goes on numbering', async () => {
+      const errors: string[] = []
+      open(10)
+      log.onWriteError((error) => errors.push(String(error)))
+      log.record(capture({ url: '/api/x?n=1' }))
+      log.record(capture({ url: '/api/x?n=2' }))
+      expect(log.list().entries.map((entry) => entry.id)).toEqual([2, 1])
+      // As `rm emulator.db.requests` leaves them: the WAL and its index stay behind, holding the old file's frames.
+      rmSync(logPath)
+      expect(existsSync(`${logPath}-wal`)).toBe(true)
+      await vi.waitFor(
+        () =>
+          expect(errors).toEqual([
+            expect.stringContaining(`the request log file ${logPath} was deleted or replaced while the emulator ran`)
+          ]),
+        { timeout: 5000 }
+      )
+      log.record(capture({ url: '/api/x?n=3' }))
+      expect(log.list().entries.map((entry) => [entry.id, entry.path])).toEqual([[3, '/api/x?n=3']])
+      expect(storedRows().map((row) => row.path)).toEqual(['/api/x?n=3'])
     })
 
     it('answers reads with STORAGE_READ_ONLY naming the file while it cannot be opened, and keeps what it was given', () => {

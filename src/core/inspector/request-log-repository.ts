@@ -43,6 +43,8 @@ export interface RequestLogRepository {
   deleteUpTo(id: number): void
   /** The id of the newest row ever written (ids are never reused); 0 for none. */
   newestId(): number
+  /** New ids go on after `id` at least: a new log file taking over from one that went. */
+  continueIdsAfter(id: number): void
   /** Rows, and of those the UI's own calls. */
   count(): { requests: number; uiRequests: number }
   /** Every row as stored, in id order, with the named columns only. */
@@ -83,6 +85,10 @@ export function createRequestLogRepository(db: Database): RequestLogRepository {
   const trim = db.prepare('DELETE FROM request_log WHERE id <= ?')
   // AUTOINCREMENT's counter: the newest id even once the ring or a clear deleted that row.
   const newestId = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'request_log'").pluck()
+  const raiseSequence = db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'request_log' AND seq < ?")
+  const startSequence = db.prepare(
+    "INSERT INTO sqlite_sequence (name, seq) SELECT 'request_log', ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'request_log')"
+  )
   const count = db.prepare(
     "SELECT COUNT(*) AS requests, COUNT(*) FILTER (WHERE source = 'ui') AS uiRequests FROM request_log"
   )
@@ -140,6 +146,10 @@ export function createRequestLogRepository(db: Database): RequestLogRepository {
       trim.run(id)
     },
     newestId: () => (newestId.get() as number | undefined) ?? 0,
+    continueIdsAfter(id) {
+      raiseSequence.run(id, id)
+      startSequence.run(id)
+    },
     count: () => count.get() as { requests: number; uiRequests: number },
     rows(columns) {
       return db.prepare(`SELECT ${knownColumns(columns).join(', ')} FROM request_log ORDER BY id`).all() as Record<

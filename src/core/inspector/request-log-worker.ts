@@ -32,6 +32,7 @@ function serve(port: MessagePort, data: LogWorkerData): void {
           message: `the request log file could not be read (${reason}): kept as ${setAside}, and a new log started`
         })
       ),
+    file: data.path === ':memory:' ? undefined : data.path,
     capacity: data.capacity,
     settled: (seq) => Atomics.store(settled, 0, BigInt(seq)),
     written: (entries) => post({ kind: 'written', entries }),

@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3'
 
 import { REQUEST_PAGE_MAX } from '../../shared/contract/inspector'
+import { watchDatabaseFile } from '../store/database-file-watch'
+import type { DatabaseFileWatch } from '../store/database-file-watch'
 import { storageFaultOf } from '../store/storage-faults'
 import { fallbackEntry, prepareEntry } from './redact-exchange'
 import type { PreparedEntry } from './redact-exchange'
@@ -18,6 +20,11 @@ export const DEFAULT_PAGE_SIZE = 50
 export interface RequestLogWriterOptions {
   /** Opens the log's database; a storage fault here is retried like a refused batch. */
   open(): Database
+  /**
+   * The file `open` opens (none in memory): watched while open, so that a log deleted, moved or
+   * replaced while the emulator runs is let go of and started anew at this path.
+   */
+  file?: string | undefined
   /** Rows kept; the oldest beyond it are deleted after each batch. */
   capacity: number
   /** Captures up to this number are settled: written, or dropped on purpose (never lost silently). */
@@ -63,22 +70,74 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
   let replacing = false
   /** Whether someone listens to what is written. */
   let streaming = false
+  let fileWatch: DatabaseFileWatch | null = null
+  /** The file at the path is no longer the one open; let go of at the first moment no import holds it. */
+  let fileGone = false
+  /** The newest id of a file let go of: the next file's ids go on after it, so none is used twice. */
+  let idsAfter = 0
 
   const settle = () => options.settled(received - queue.length)
 
   /** The database, opened on first use; null while storage refuses to open it (retried later). */
   function repository(): RequestLogRepository | null {
+    letGoOfGoneFile()
     if (rows) return rows
     try {
       const opened = options.open()
-      rows = createRequestLogRepository(opened)
+      const opening = createRequestLogRepository(opened)
+      try {
+        if (idsAfter > 0) opening.continueIdsAfter(idsAfter)
+      } catch (error) {
+        opened.close()
+        throw error
+      }
+      idsAfter = 0
+      rows = opening
       inTransaction = opened.transaction((work: () => void) => work()).immediate
       db = opened
+      const { file } = options
+      if (file !== undefined)
+        fileWatch = watchDatabaseFile(file, () => {
+          fileGone = true
+          letGoOfGoneFile()
+        })
       return rows
     } catch (error) {
       if (storageFaultOf(error) === null) throw error
       return null
     }
+  }
+
+  /**
+   * Closes a file that is no longer at the log's path (`rm <db>.requests` while the emulator runs),
+   * and says so: the next write or read opens a new log there. Writing on into a deleted file would
+   * record into nothing anyone can read, and lose it all when the process ends. Its `-wal` stays
+   * behind (SQLite writes nothing more of a file unlinked); the new, empty file does not take its
+   * frames: SQLite deletes a WAL it finds beside a database of no pages.
+   */
+  function letGoOfGoneFile(): void {
+    if (!fileGone || replacing || !db) return
+    fileGone = false
+    fileWatch?.stop()
+    fileWatch = null
+    const gone = db
+    try {
+      // A deleted file is still read through its open connection.
+      idsAfter = Math.max(idsAfter, rows?.newestId() ?? 0)
+    } catch {
+      // Unreadable: the next file's own ids (the live stream may then miss a few).
+    }
+    db = null
+    rows = null
+    inTransaction = null
+    try {
+      gone.close()
+    } catch {
+      // Nothing of a file that is gone is worth keeping.
+    }
+    options.failed(
+      `the request log file ${options.file ?? ''} was deleted or replaced while the emulator ran: a new log was started there (requests recorded in the second before are not in it)`
+    )
   }
 
   function scheduleWrite(): void {
@@ -219,8 +278,10 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
     },
     replaceEnd(call: Extract<LogCall, { op: 'replaceEnd' }>) {
       if (!replacing) return
+      // Read while still replacing: a file gone meanwhile is let go of after the import ends, not within it.
+      const repo = reading()
       replacing = false
-      reading().end(call.commit)
+      repo.end(call.commit)
       scheduleWrite()
     },
     close() {
@@ -230,6 +291,8 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       queue = []
       if (retryTimer) clearTimeout(retryTimer)
       retryTimer = null
+      fileWatch?.stop()
+      fileWatch = null
       if (rows && db?.open) {
         rows.end(false)
         try {
