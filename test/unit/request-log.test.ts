@@ -388,6 +388,32 @@ describe('the request log', () => {
       expect(storedRows().map((row) => row.path)).toEqual(['/api/x?n=3'])
     })
 
+    it('refuses reads as storage while its folder is gone too, keeps what it is given, and writes it once the folder is back', async () => {
+      const errors: string[] = []
+      open(10)
+      log.onWriteError((error) => errors.push(String(error)))
+      log.record(capture({ url: '/api/x?n=1' }))
+      expect(log.list().entries.map((entry) => entry.id)).toEqual([1])
+      // The whole data folder deleted, the emulator database with it.
+      rmSync(dir.path, { recursive: true, force: true })
+      await vi.waitFor(() => expect(errors).toEqual([expect.stringContaining('was deleted or replaced')]), {
+        timeout: 5000
+      })
+      log.record(capture({ url: '/api/x?n=2' }))
+      expect(() => log.list()).toThrow(
+        expect.objectContaining({ code: 'STORAGE_READ_ONLY', message: expect.stringContaining(logPath) })
+      )
+      expect(log.pending()).toBe(1)
+      mkdirSync(dir.path)
+      // Written at the next attempt (a refused write waits STORAGE_RETRY_MS before the next).
+      await vi.waitFor(
+        () => expect(log.list().entries.map((entry) => [entry.id, entry.path])).toEqual([[2, '/api/x?n=2']]),
+        { timeout: 5000 }
+      )
+      // One message: the worker never died of it.
+      expect(errors).toHaveLength(1)
+    })
+
     it('answers reads with STORAGE_READ_ONLY naming the file while it cannot be opened, and keeps what it was given', () => {
       mkdirSync(logPath)
       open(10)

@@ -110,7 +110,8 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
 
   /**
    * Closes a file that is no longer at the log's path (`rm <db>.requests` while the emulator runs),
-   * and says so: the next write or read opens a new log there. Writing on into a deleted file would
+   * and says so: the next write or read opens a new log there (or, its folder gone too, is refused
+   * as storage, and tried again). Writing on into a deleted file would
    * record into nothing anyone can read, and lose it all when the process ends. Its `-wal` stays
    * behind (SQLite writes nothing more of a file unlinked); the new, empty file does not take its
    * frames: SQLite deletes a WAL it finds beside a database of no pages.
@@ -136,7 +137,7 @@ export function createRequestLogWriter(options: RequestLogWriterOptions): Reques
       // Nothing of a file that is gone is worth keeping.
     }
     options.failed(
-      `the request log file ${options.file ?? ''} was deleted or replaced while the emulator ran: a new log was started there (requests recorded in the second before are not in it)`
+      `the request log file ${options.file ?? ''} was deleted or replaced while the emulator ran: the next write starts a new log there (requests recorded in the second before are not in it)`
     )
   }
 

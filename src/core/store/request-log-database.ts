@@ -1,4 +1,5 @@
 import { existsSync, renameSync } from 'node:fs'
+import { dirname } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import type { Database } from 'better-sqlite3'
 
@@ -88,6 +89,12 @@ export function openRequestLogDatabase(
 }
 
 function openLog(path: string, nativeBinding: string | undefined): Database {
+  // better-sqlite3 refuses a missing folder with a TypeError of its own; it is the storage fault
+  // SQLite would report (the data folder deleted while the emulator runs), retried as one.
+  if (path !== ':memory:' && !existsSync(dirname(path)))
+    throw Object.assign(new Error(`${path} cannot be opened: its folder ${dirname(path)} does not exist`), {
+      code: 'SQLITE_CANTOPEN'
+    })
   const db = new BetterSqlite3(path, nativeBindingOption(nativeBinding))
   try {
     if (path !== ':memory:') {
