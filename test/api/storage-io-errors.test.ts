@@ -28,8 +28,9 @@ const levelsOf = (emu: TestEmulator, text: string) =>
     .map((line) => (JSON.parse(line) as { level: number }).level)
 
 describe('the disk refuses a write (an I/O error)', () => {
-  // Root only: `chattr +i` (an immutable file, which refuses even root's writes with EPERM) needs it.
-  it.skipIf(!isRoot)(
+  // Skipped unless run as root: `chattr +i` (an immutable file, which refuses even root's writes
+  // with EPERM) needs it (CI and this machine run as root, so it runs there).
+  it.skipIf(!isRoot /* not root: chattr +i cannot be run */)(
     'answers 503 STORAGE_READ_ONLY, reports it in health and the log at warn, and writes again once the disk allows',
     async () => {
       const dir = makeTempDir('io-error')
