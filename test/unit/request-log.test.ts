@@ -9,6 +9,7 @@ import { faultOf, MAX_BODY_CHARS, queryOf, withoutTrailingTokenRun } from '../..
 import { matchesFilter } from '../../src/core/inspector/request-filter'
 import { createRequestLog, FLUSH_DELAY_MS, POST_BATCH } from '../../src/core/inspector/request-log'
 import type { RequestLog } from '../../src/core/inspector/request-log'
+import { REQUEST_LOG_THREAD_NAME } from '../../src/core/inspector/request-log-protocol'
 import type { RequestCapture, RequestFilter } from '../../src/core/inspector/types'
 import { previewOf, redactHeaders, redactText, redactUrl } from '../../src/core/redaction/redact'
 import { nativeBindingOption } from '../../src/core/store/native-binding'
@@ -182,6 +183,25 @@ describe('the request log', () => {
       log.flush()
       expect(rowCount()).toBe(1)
     })
+
+    it.skipIf(process.platform !== 'linux' /* thread names are read from /proc */)(
+      'runs in a thread named request-log, as top -H and the bench show it',
+      () => {
+        const threadNames = () =>
+          readdirSync('/proc/self/task').map((tid) => {
+            try {
+              return readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()
+            } catch {
+              return '' // a thread that ended meanwhile
+            }
+          })
+        open(100)
+        log.record(capture())
+        log.flush()
+        // The worker has written, so it has run past naming itself.
+        expect(threadNames()).toContain(REQUEST_LOG_THREAD_NAME)
+      }
+    )
 
     it('starts no worker and creates no file for a log that never records', () => {
       open(100)

@@ -110,3 +110,9 @@ export const REPLIES = 0
 export const DEAD = 1
 export const SETTLED_OFFSET = 8
 export const SIGNAL_BYTES = 16
+
+/**
+ * The worker thread's name. Node 24 gives the OS thread the Worker's `name`; on Node 20 and 22
+ * the worker names itself (request-log-worker.ts). `top -H`, `ps -T` and the bench's CPU by thread show it.
+ */
+export const REQUEST_LOG_THREAD_NAME = 'request-log'

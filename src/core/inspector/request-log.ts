@@ -7,7 +7,7 @@ import type { Clock } from '../clock/clock'
 import { cutPastRedactionDepth } from '../redaction/redact'
 import { storageError, storageFaultOf } from '../store/storage-faults'
 import { heldCapture } from './redact-exchange'
-import { DEAD, REPLIES, SETTLED_OFFSET, SIGNAL_BYTES } from './request-log-protocol'
+import { DEAD, REPLIES, REQUEST_LOG_THREAD_NAME, SETTLED_OFFSET, SIGNAL_BYTES } from './request-log-protocol'
 import type {
   FromWorker,
   ListQuery,
@@ -453,12 +453,13 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
  * module's TypeScript through jiti, a development dependency.
  */
 function startWorker(entry: string, workerData: LogWorkerData, transferList: MessagePort[]): Worker {
-  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData, transferList })
+  const name = REQUEST_LOG_THREAD_NAME
+  if (!entry.endsWith('.ts')) return new Worker(entry, { name, workerData, transferList })
   const jiti = createRequire(import.meta.url).resolve('jiti')
   // A failed import rejects unhandled, which ends the worker as an uncaught error would.
   const source = `
     const { createJiti } = require(${JSON.stringify(jiti)})
     createJiti(${JSON.stringify(entry)}).import(${JSON.stringify(entry)})
   `
-  return new Worker(source, { eval: true, workerData, transferList })
+  return new Worker(source, { eval: true, name, workerData, transferList })
 }
