@@ -5,7 +5,7 @@
 import { GENERATORS } from './config.mjs'
 import { runAutocannon } from './generators/autocannon.mjs'
 import { runWrk } from './generators/wrk.mjs'
-import { readCpuSeconds } from './process-cpu.mjs'
+import { cpuUsPerRequestByThread, readCpuSeconds, readThreadCpuSeconds } from './process-cpu.mjs'
 import { mib, sampleRss } from './rss.mjs'
 
 /** @typedef {import('./generators/request-spec.mjs').LoadSpec} LoadSpec */
@@ -25,9 +25,10 @@ import { mib, sampleRss } from './rss.mjs'
  * @property {{ name: string, cpuS: number | null, machineShare: number | null }} generator
  *   which generator ran and the share of the machine's CPU it used (what the servers did not get)
  * @property {{ maxSampledMiB: number | null, kernelPeakMiB: number | null } | null} rss
- * @property {{ cpuS: number, cpuUsPerRequest: number | null } | null} server
+ * @property {{ cpuS: number, cpuUsPerRequest: number | null, byThread: Record<string, number> | null } | null} server
  *   the server's own CPU time over the run (all threads) and per answered request: its cost per
- *   request, which a busy neighbour does not change as it changes req/s
+ *   request, which a busy neighbour does not change as it changes req/s; byThread splits the
+ *   microseconds a request by kind of thread (process-cpu.mjs THREAD_KINDS)
  */
 
 /**
@@ -46,7 +47,7 @@ import { mib, sampleRss } from './rss.mjs'
  * @param {LoadSpec} spec
  * @param {{ connections: number, durationS: number, warmupS: number, singleS?: number, generator: string }} config
  * @param {number} pid  the server process
- * @returns {Promise<LoadResult & { warmup: { requests: number, errors: number }, single: { rps: number, p50: number, p99: number, mean: number, perCallMs: number | null, requests: number, non2xx: number, errors: number, cpuUsPerRequest: number | null, window: { startedAt: number, endedAt: number } }, window: { startedAt: number, endedAt: number } }>}
+ * @returns {Promise<LoadResult & { warmup: { requests: number, errors: number }, single: { rps: number, p50: number, p99: number, mean: number, perCallMs: number | null, requests: number, non2xx: number, errors: number, cpuUsPerRequest: number | null, cpuByThread: Record<string, number> | null, window: { startedAt: number, endedAt: number } }, window: { startedAt: number, endedAt: number } }>}
  *   `window`: performance.now() in the bench around the three parts (to cut a CPU profile to the load);
  *   `single.window`: around the measured one-connection part alone
  */
@@ -84,6 +85,7 @@ export async function warmAndMeasure(baseUrl, spec, config, pid) {
       non2xx: single.non2xx,
       errors: single.errors,
       cpuUsPerRequest: single.server?.cpuUsPerRequest ?? null,
+      cpuByThread: single.server?.byThread ?? null,
       window: { startedAt: singleStartedAt, endedAt: singleEndedAt }
     },
     window: { startedAt, endedAt: performance.now() }
@@ -107,9 +109,11 @@ export async function runLoad(baseUrl, spec, how) {
   const generator = how.amount ? 'autocannon' : (how.generator ?? 'wrk')
   if (!GENERATORS.includes(generator)) throw new Error(`unknown generator "${generator}" (${GENERATORS.join(', ')})`)
   const sampler = how.pid ? sampleRss(how.pid) : null
+  const threadsBefore = how.pid ? readThreadCpuSeconds(how.pid) : null
   const cpuBefore = how.pid ? readCpuSeconds(how.pid) : null
   const result = generator === 'wrk' ? await runWrk(baseUrl, spec, how) : await runAutocannon(baseUrl, spec, how)
   const cpuAfter = how.pid ? readCpuSeconds(how.pid) : null
+  const threadsAfter = how.pid ? readThreadCpuSeconds(how.pid) : null
   const rss = sampler ? sampler.stop() : null
   const cpuS = cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 100) / 100
   return {
@@ -118,6 +122,10 @@ export async function runLoad(baseUrl, spec, how) {
     server:
       cpuS === null
         ? null
-        : { cpuS, cpuUsPerRequest: result.requests > 0 ? Math.round((cpuS * 1e6) / result.requests) : null }
+        : {
+            cpuS,
+            cpuUsPerRequest: result.requests > 0 ? Math.round((cpuS * 1e6) / result.requests) : null,
+            byThread: cpuUsPerRequestByThread(threadsBefore, threadsAfter, result.requests)
+          }
   }
 }

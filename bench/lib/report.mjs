@@ -192,6 +192,40 @@ export function formatGeneratorCheck(check) {
 
 const fmt = (value) => (value === null || value === undefined ? '-' : String(value))
 
+const THREAD_COLUMNS = [
+  ['main', 'main thread'],
+  ['requestLog', 'request log'],
+  ['libuvPool', 'libuv pool'],
+  ['v8Helpers', 'V8 helpers'],
+  ['other', 'other threads']
+]
+
+/**
+ * The server CPU a request, by thread (bench/lib/process-cpu.mjs), at the run's connections and at
+ * one: what the main thread pays beside what the request log's worker, libuv's pool (signatures a
+ * busy emulator makes off the main thread) and V8's collector helpers add. A kind of thread no run
+ * used is left out (Node 20 names neither the pool nor the helpers: both are "other threads").
+ */
+function formatCpuByThread(runs, connections) {
+  const split = (r) => [r.server?.cpuUsPerRequest, r.server?.byThread, r.single?.cpuUsPerRequest, r.single?.cpuByThread]
+  const measured = runs.filter((r) => split(r)[1])
+  if (measured.length === 0) return null
+  const used = (kind) => measured.some((r) => split(r)[1][kind] > 0 || (split(r)[3]?.[kind] ?? 0) > 0)
+  const columns = THREAD_COLUMNS.filter(([kind]) => used(kind))
+  const cells = (all, byThread) => [fmt(all), ...columns.map(([kind]) => fmt(byThread?.[kind]))]
+  return [
+    `server CPU us a request by thread, at ${connections} connections | at 1 connection:`,
+    table(
+      ['run', 'all', ...columns.map(([, label]) => label), '| all', ...columns.map(([, label]) => label)],
+      measured.map((r) => {
+        const [all, byThread, singleAll, singleByThread] = split(r)
+        const single = cells(singleAll, singleByThread)
+        return [r.label, ...cells(all, byThread), `| ${single[0]}`, ...single.slice(1)]
+      })
+    )
+  ].join('\n')
+}
+
 /** The console report. */
 export function formatReport(result) {
   const { baseline, limit, runs, coldStart, memory, targets } = result
@@ -236,6 +270,8 @@ export function formatReport(result) {
       rows
     )
   ]
+  const split = formatCpuByThread([baseline, limit, ...runs].filter(Boolean), result.config.connections)
+  if (split) out.push('', split)
   if (result.generators) out.push('', formatGeneratorCheck(result.generators))
   const libraries = runs.filter((r) => r.bytesPerItem)
   if (libraries.length) out.push('')

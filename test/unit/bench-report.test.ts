@@ -13,6 +13,7 @@ interface Single {
   mean: number
   perCallMs?: number | null
   cpuUsPerRequest?: number | null
+  cpuByThread?: Record<string, number> | null
   requests: number
   non2xx: number
   errors: number
@@ -35,7 +36,7 @@ interface Run {
   p99VsLimit?: number | null
   inspector?: { recorded: number; answered: number; complete: boolean }
   generator?: { name: string; cpuS: number | null; machineShare: number | null }
-  server?: { cpuS: number; cpuUsPerRequest: number | null } | null
+  server?: { cpuS: number; cpuUsPerRequest: number | null; byThread?: Record<string, number> | null } | null
 }
 type GeneratorFigures = {
   rps: number
@@ -627,6 +628,46 @@ describe('bench report: console table', () => {
       '160',
       '12.3%'
     ])
+  })
+
+  it("splits the server CPU a request by thread, at the run's connections and at one, leaving out the kinds no run used", () => {
+    const inputs = result()
+    const byThread = (main: number, requestLog: number, other: number) => ({
+      main,
+      requestLog,
+      libuvPool: 0,
+      v8Helpers: 0,
+      other
+    })
+    const runs = [
+      run('validate', {
+        label: 'VALIDATE ROW',
+        server: { cpuS: 15, cpuUsPerRequest: 382, byThread: byThread(226, 77, 79) },
+        single: { ...single(0.45, 547), cpuByThread: byThread(350, 150, 47) }
+      }),
+      run('verify', { label: 'NO SPLIT ROW', server: { cpuS: 1, cpuUsPerRequest: 100 } })
+    ]
+    const lines = formatReport({ ...inputs, runs }).split('\n')
+    const start = lines.indexOf('server CPU us a request by thread, at 50 connections | at 1 connection:')
+    expect(start).toBeGreaterThan(0)
+    const cellsOf = (line: string | undefined) => line?.trim().split(/\s{2,}/)
+    expect(cellsOf(lines[start + 1])).toEqual([
+      'run',
+      'all',
+      'main thread',
+      'request log',
+      'other threads',
+      '| all',
+      'main thread',
+      'request log',
+      'other threads'
+    ])
+    const rows = lines.slice(start + 3).filter((line) => line.startsWith('VALIDATE ROW') || line.startsWith('NO SPLIT'))
+    expect(rows.map(cellsOf)).toEqual([['VALIDATE ROW', '382', '226', '77', '79', '| 547', '350', '150', '47']])
+  })
+
+  it('prints no split by thread when no run has one (no procfs)', () => {
+    expect(formatReport(result())).not.toContain('by thread')
   })
 
   it('prints each baseline at 1.00 against itself and "-" for figures a run lacks', () => {
