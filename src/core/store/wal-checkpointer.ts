@@ -88,6 +88,8 @@ export function startWalCheckpointer(options: WalCheckpointerOptions): WalCheckp
   }
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    // The OS thread's name on Node 24 (`top -H`); Node 20 and 22 leave it `node`.
+    name: 'wal-checkpoint',
     workerData: {
       // Resolved here, where node_modules is known: an eval worker resolves from the working directory.
       modulePath: createRequire(import.meta.url).resolve('better-sqlite3'),
