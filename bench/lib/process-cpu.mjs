@@ -20,11 +20,19 @@ export function readCpuSeconds(pid) {
   } catch {
     return null
   }
+  return statCpuSeconds(stat).seconds
+}
+
+/** A `stat` line's command name and user + system CPU seconds (a process's or one thread's: the same format). */
+function statCpuSeconds(stat) {
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
   // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    seconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+  }
 }
 
 /**
@@ -49,7 +57,6 @@ export function readThreadCpuSeconds(pid) {
   } catch {
     return null
   }
-  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
   /** @type {Record<string, number>} */
   const seconds = Object.fromEntries(THREAD_KINDS.map((kind) => [kind, 0]))
   for (const tid of tids) {
@@ -59,9 +66,8 @@ export function readThreadCpuSeconds(pid) {
     } catch {
       continue // ended since the listing
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    seconds[threadKind(Number(tid) === pid, name)] += (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+    const thread = statCpuSeconds(stat)
+    seconds[threadKind(Number(tid) === pid, thread.name)] += thread.seconds
   }
   return seconds
 }

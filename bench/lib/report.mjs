@@ -207,21 +207,24 @@ const THREAD_COLUMNS = [
  * used is left out (Node 20 names neither the pool nor the helpers: both are "other threads").
  */
 function formatCpuByThread(runs, connections) {
-  const split = (r) => [r.server?.cpuUsPerRequest, r.server?.byThread, r.single?.cpuUsPerRequest, r.single?.cpuByThread]
-  const measured = runs.filter((r) => split(r)[1])
+  const measured = runs.filter((r) => r.server?.byThread)
   if (measured.length === 0) return null
-  const used = (kind) => measured.some((r) => split(r)[1][kind] > 0 || (split(r)[3]?.[kind] ?? 0) > 0)
-  const columns = THREAD_COLUMNS.filter(([kind]) => used(kind))
-  const cells = (all, byThread) => [fmt(all), ...columns.map(([kind]) => fmt(byThread?.[kind]))]
+  const columns = THREAD_COLUMNS.filter(([kind]) =>
+    measured.some((r) => r.server.byThread[kind] > 0 || (r.single?.cpuByThread?.[kind] ?? 0) > 0)
+  )
+  const labels = columns.map(([, label]) => label)
+  const byKind = (byThread) => columns.map(([kind]) => fmt(byThread?.[kind]))
   return [
     `server CPU us a request by thread, at ${connections} connections | at 1 connection:`,
     table(
-      ['run', 'all', ...columns.map(([, label]) => label), '| all', ...columns.map(([, label]) => label)],
-      measured.map((r) => {
-        const [all, byThread, singleAll, singleByThread] = split(r)
-        const single = cells(singleAll, singleByThread)
-        return [r.label, ...cells(all, byThread), `| ${single[0]}`, ...single.slice(1)]
-      })
+      ['run', 'all', ...labels, '| all', ...labels],
+      measured.map((r) => [
+        r.label,
+        fmt(r.server.cpuUsPerRequest),
+        ...byKind(r.server.byThread),
+        `| ${fmt(r.single?.cpuUsPerRequest)}`,
+        ...byKind(r.single?.cpuByThread)
+      ])
     )
   ].join('\n')
 }

@@ -16,6 +16,7 @@ const { cpuUsPerRequestByThread, readCpuSeconds, readThreadCpuSeconds, THREAD_KI
 }
 
 describe('bench: server CPU by thread', () => {
+  // Skipped off Linux: thread CPU is read from /proc, which other systems lack.
   it.skipIf(process.platform !== 'linux' /* read from /proc */)(
     "reads every kind of thread, the main thread's share among them, adding up to the process's",
     () => {

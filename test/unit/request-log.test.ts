@@ -184,6 +184,7 @@ describe('the request log', () => {
       expect(rowCount()).toBe(1)
     })
 
+    // Skipped off Linux: thread names are read from /proc, and the worker names itself there only.
     it.skipIf(process.platform !== 'linux' /* thread names are read from /proc */)(
       'runs in a thread named request-log, as top -H and the bench show it',
       () => {
