@@ -33,7 +33,9 @@ import { mib, sampleRss } from './rss.mjs'
 
 /**
  * A throughput run as the bench reports it. First `warmupS` at ONE connection, unmeasured: it lets
- * V8 optimise the hot path. A warm-up at 50 connections would instead leave up to 50 slow requests
+ * V8 optimise the hot path; then WARMUP_RECONNECTS runs of a second, each on a new connection, so
+ * what a new connection deoptimises is optimised again before anything is measured (warmupRuns).
+ * A warm-up at 50 connections would instead leave up to 50 slow requests
  * queued in the server, and the measured run would start behind them. Then `singleS` at one
  * connection, measured (`single`): one call at a time, as a plugin's test suite or a CI job makes
  * them, whose mean time a call is the service time (no queueing). Then `durationS` at
@@ -53,11 +55,12 @@ import { mib, sampleRss } from './rss.mjs'
  */
 export async function warmAndMeasure(baseUrl, spec, config, pid) {
   const startedAt = performance.now()
-  const warmup = await runLoad(baseUrl, spec, {
-    connections: 1,
-    durationS: config.warmupS,
-    generator: config.generator
-  })
+  const warmup = { requests: 0, errors: 0 }
+  for (const durationS of warmupRuns(config.warmupS)) {
+    const run = await runLoad(baseUrl, spec, { connections: 1, durationS, generator: config.generator })
+    warmup.requests += run.requests
+    warmup.errors += run.errors + run.non2xx
+  }
   const singleStartedAt = performance.now()
   const single = await runLoad(baseUrl, spec, {
     connections: 1,
@@ -74,7 +77,7 @@ export async function warmAndMeasure(baseUrl, spec, config, pid) {
   })
   return {
     ...measured,
-    warmup: { requests: warmup.requests, errors: warmup.errors + warmup.non2xx },
+    warmup,
     single: {
       rps: single.rps,
       p50: single.p50,
@@ -90,6 +93,25 @@ export async function warmAndMeasure(baseUrl, spec, config, pid) {
     },
     window: { startedAt, endedAt: performance.now() }
   }
+}
+
+/** One-second warm-up runs after the first, each on a new connection (see warmupRuns). */
+export const WARMUP_RECONNECTS = 4
+
+/**
+ * The warm-up's runs, in seconds: `warmupS` on one connection, then WARMUP_RECONNECTS of a second,
+ * each on a connection of its own. V8 optimises the request path for the first connection's
+ * objects; the next connection deoptimises about 35 of those functions at its first request
+ * ("wrong map": Node's HTTP parser and streams, Fastify's routing, the emulator's authentication)
+ * and recompiles them on V8's helper threads. Measured on validate after one warm-up connection:
+ * about 150 optimisations in the measured 5 s, 60 us of helper CPU a call. The deopts fade over
+ * the next connections (34, 3, 5, 9, then none in 8 more), so the one-connection figures are taken
+ * once they have.
+ * @param {number} warmupS
+ * @returns {number[]}
+ */
+export function warmupRuns(warmupS) {
+  return [warmupS, ...Array.from({ length: WARMUP_RECONNECTS }, () => 1)]
 }
 
 /** One connection's mean time a call: wall time over answers, in ms (three decimals), or null without answers. */

@@ -46,12 +46,20 @@ const { hasWrk, parseWrkResult, toLoadResult } = untypedWrk as {
   parseWrkResult: (stdout: string) => Record<string, number> | null
   toLoadResult: (result: Record<string, number>) => LoadResult
 }
-const { runLoad } = untypedLoad as {
+const { runLoad, warmAndMeasure, warmupRuns, WARMUP_RECONNECTS } = untypedLoad as {
   runLoad: (
     baseUrl: string,
     spec: LoadSpec,
     how: { connections: number; durationS?: number; amount?: number; generator?: string }
   ) => Promise<LoadResult>
+  warmAndMeasure: (
+    baseUrl: string,
+    spec: LoadSpec,
+    config: { connections: number; durationS: number; warmupS: number; singleS: number; generator: string },
+    pid: number
+  ) => Promise<LoadResult & { warmup: { requests: number; errors: number }; single: { requests: number } }>
+  warmupRuns: (warmupS: number) => number[]
+  WARMUP_RECONNECTS: number
 }
 
 describe('bench load generators: the prepared requests', () => {
@@ -126,11 +134,16 @@ describe('bench load generators: reading their figures', () => {
 // The generators for real: a plain HTTP server on loopback records every body it is sent.
 describe('bench load generators: against a real server', () => {
   const received: string[] = []
+  /** Requests answered on each connection, in the order the connections were opened. */
+  const perConnection: number[] = []
   let server: Server
   let baseUrl: string
 
   beforeAll(async () => {
     server = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { index?: number }
+      socket.index ??= perConnection.push(0) - 1
+      perConnection[socket.index] = (perConnection[socket.index] ?? 0) + 1
       let body = ''
       req.setEncoding('utf8')
       req.on('data', (chunk: string) => (body += chunk))
@@ -181,6 +194,26 @@ describe('bench load generators: against a real server', () => {
     expect(result.requests).toBeGreaterThan(0)
     expect(result.unexpected).toBe(result.requests)
   })
+
+  it('warms up on a connection, then on WARMUP_RECONNECTS new ones, before the measured runs each open their own', async () => {
+    perConnection.length = 0
+    const result = await warmAndMeasure(
+      baseUrl,
+      { method: 'POST', path: '/', bodies },
+      { connections: 2, durationS: 1, warmupS: 1, singleS: 1, generator: 'autocannon' },
+      process.pid
+    )
+    expect(warmupRuns(3)).toEqual([3, ...Array.from({ length: WARMUP_RECONNECTS }, () => 1)])
+    expect(WARMUP_RECONNECTS).toBeGreaterThan(1)
+    // The warm-up's connections, the measured one-connection run's, then the loaded run's two.
+    expect(perConnection).toHaveLength(WARMUP_RECONNECTS + 1 + 1 + 2)
+    expect(perConnection.every((answered) => answered > 0)).toBe(true)
+    const warmedUp = perConnection.slice(0, WARMUP_RECONNECTS + 1).reduce((sum, n) => sum + n, 0)
+    // A request in flight when a run stopped may be answered after the generator stopped counting.
+    expect(result.warmup.requests).toBeLessThanOrEqual(warmedUp)
+    expect(result.warmup.requests).toBeGreaterThanOrEqual(warmedUp - (WARMUP_RECONNECTS + 1))
+    expect(result.single.requests).toBeGreaterThan(0)
+  }, 30_000)
 
   it('autocannon, in its own process, sends exactly a fixed count, numbering marked bodies apart across runs', async () => {
     received.length = 0
