@@ -197,8 +197,6 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
       replies: channel.port2
     }
     const started = startWorker(options.workerPath ?? SOURCE_ENTRY, data, [channel.port2])
-    // The log never keeps a process alive on its own.
-    started.unref()
     started.on('message', (message: FromWorker) => onMessage(message))
     started.on('error', (error) => reportError(error))
     started.on('exit', () => {
@@ -208,6 +206,10 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
       replies = null
       if (!closed) restart()
     })
+    // The log never keeps a process alive on its own. After the 'message' listener: a Worker's
+    // first one refs its port again (nodejs/node#53036), and a script that never closed the log
+    // waited for ever.
+    started.unref()
     worker = started
     replies = channel.port1
     // What a worker before it was told: the rules, the captures it had not settled, the stream.

@@ -100,8 +100,6 @@ export function startWalCheckpointer(options: WalCheckpointerOptions): WalCheckp
       stopped
     }
   })
-  // The checkpointer never keeps a process alive on its own.
-  worker.unref()
   worker.on('message', (message: { kind: string; message?: string; code?: string } & Partial<CheckpointReport>) => {
     if (message.kind === 'ready') resolveReady(true)
     else if (message.kind === 'checkpointed')
@@ -114,6 +112,9 @@ export function startWalCheckpointer(options: WalCheckpointerOptions): WalCheckp
   })
   worker.on('error', fail)
   worker.on('exit', () => resolveReady(false))
+  // The checkpointer never keeps a process alive on its own. After the 'message' listener: a
+  // Worker's first one refs its port again (nodejs/node#53036).
+  worker.unref()
   return {
     ready,
     stop() {
