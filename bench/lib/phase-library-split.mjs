@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { projectRoot } from './paths.mjs'
 
 const ITERATIONS = 30
+/** The script takes a few seconds; one that does not end (a thread keeping it alive) fails the phase instead of hanging the bench. */
+const TIMEOUT_MS = 120_000
 
 /** @returns {Record<string, { medianMs: number, bytes: number, bytesPerItem: number, sqliteMs: number, viewMs: number, serialiseMs: number }>} */
 export function runLibrarySplit(log) {
@@ -21,9 +23,14 @@ export function runLibrarySplit(log) {
     ],
     {
       cwd: projectRoot,
-      encoding: 'utf8'
+      encoding: 'utf8',
+      timeout: TIMEOUT_MS
     }
   )
+  if (run.error?.code === 'ETIMEDOUT')
+    throw new Error(
+      `library-service-time.ts did not end within ${TIMEOUT_MS / 1000} s; stderr: ${run.stderr.slice(-2000)}`
+    )
   if (run.status !== 0)
     throw new Error(`library-service-time.ts failed (exit ${run.status}): ${run.stderr.slice(-2000)}`)
   const figures = JSON.parse(run.stdout.trim().split('\n').at(-1))
