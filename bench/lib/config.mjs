@@ -1,10 +1,10 @@
 // Command-line flags and the two run sizes. --quick is a smoke run of the whole harness
-// (about 3 minutes); the full run gives the figures worth comparing (about 8 minutes).
+// (about 4 minutes); the full run gives the figures worth comparing (9-13 minutes).
 import { parseArgs } from 'node:util'
 
 export const USAGE = `Usage: npm run bench -- [--quick] [--profile] [--no-build] [--only PHASES] [--generator NAME]
 
-  --quick      short runs and a smaller scale database (about 3 minutes)
+  --quick      short runs and a smaller scale database (about 4 minutes)
   --profile    run each emulator under node --cpu-prof (bench/profiles/) and print the
                top self-time functions of each profile
   --no-build   use the existing out/main/cli.js instead of running electron-vite build first
