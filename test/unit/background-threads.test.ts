@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 
+import { killAllCli, projectRoot, spawnCommand } from '../support/cli-process'
 import { makeTempDir } from '../support/temp-dir'
 
 const source = (relative: string) => fileURLToPath(new URL(`../../src/${relative}`, import.meta.url))
@@ -13,31 +13,12 @@ const jitiCli = join(resolve('jiti'), '..', '..', 'lib', 'jiti-cli.mjs')
 /** Far longer than the script needs (about 2 s from the sources); a process kept alive runs into it. */
 const EXIT_WAIT_MS = 30_000
 
-/** Runs a TypeScript script in a Node process of its own; answers how it ended and what it printed. */
-function runScript(path: string): Promise<{ code: number | null; stdout: string; stderr: string; killed: boolean }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [jitiCli, path], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    let killed = false
-    const timer = setTimeout(() => {
-      killed = true
-      child.kill('SIGKILL')
-    }, EXIT_WAIT_MS)
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr, killed })
-    })
-  })
-}
-
 // The request log's worker and the WAL checkpointer's are unref'd: a script that uses the core
 // and never closes it (bench/library-service-time.ts on a fresh database) still ends. A Worker's
 // first 'message' listener refs it again (nodejs/node#53036), so each is unref'd after its listeners.
 describe('background threads keep no process alive', () => {
   const dir = makeTempDir('background-threads')
+  afterEach(killAllCli)
   afterAll(() => dir.remove())
 
   it('a process whose request log and WAL checkpointer are running, never closed, ends by itself', async () => {
@@ -64,11 +45,13 @@ describe('background threads keep no process alive', () => {
       clearInterval(holding)
       `
     )
-    const ended = await runScript(script)
-    expect(ended.stderr).toBe('')
-    expect(ended.stdout).toContain('log read 0')
-    expect(ended.stdout).toContain('checkpointer ready true')
-    expect(ended.killed).toBe(false)
-    expect(ended.code).toBe(0)
+    const leftOpen = spawnCommand(process.execPath, [jitiCli, script], { cwd: projectRoot })
+    const ended = await Promise.race([
+      leftOpen.exited,
+      new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), EXIT_WAIT_MS))
+    ])
+    expect(leftOpen.stderr()).toBe('')
+    expect(leftOpen.stdoutLines()).toEqual(['log read 0', 'checkpointer ready true'])
+    expect(ended).toEqual({ code: 0, signal: null })
   }, 60_000)
 })

@@ -184,7 +184,7 @@ describe('bench load generators: against a real server', () => {
     }
   )
 
-  // Skipped where wrk is not installed, as above.
+  // Skipped where wrk is not installed (.ci/run installs it): the test drives the real generator.
   it.skipIf(!hasWrk())('wrk (skipped where wrk is not installed) counts error answers as unexpected', async () => {
     const result = await runLoad(
       baseUrl,
