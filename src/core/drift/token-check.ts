@@ -52,7 +52,7 @@ export async function checkLicenseToken(token: string, at: string, context: Toke
     )
   else {
     const end = token.lastIndexOf('.')
-    if (!verifier(header.alg, token.slice(0, end), Buffer.from(token.slice(end + 1), 'base64url')))
+    if (!(await verifier(header.alg, token.slice(0, end), Buffer.from(token.slice(end + 1), 'base64url'))))
       found.push(signature('a signature the key of its kid does not verify'))
   }
 
