@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { pipeline } from 'node:stream'
+import { finished } from 'node:stream'
 import type { Duplex, Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Dispatcher } from 'undici'
@@ -93,9 +93,18 @@ export const BAD_STATUS = 'UPSTREAM_BAD_STATUS'
  * The upstream's answer through `tap`, each destroyed with the other: an upstream that drops
  * mid-answer drops the client too (never a short 200), and a client that leaves releases the
  * upstream's connection at once (a paused undici body would hold it: its timeout does not run).
+ * A pipe and a `finished` on each side rather than `stream.pipeline`, which makes an
+ * AbortController for every answer and aborts it when the answer ends: a DOMException with its
+ * stack, about 50 us of a forwarded call in a profile of one call at a time.
  */
 export function throughTap<T extends Duplex>(answer: Readable, tap: T): T {
-  pipeline(answer, tap, () => undefined)
+  answer.pipe(tap)
+  finished(answer, (error) => {
+    if (error) tap.destroy(error)
+  })
+  finished(tap, (error) => {
+    if (error) answer.destroy()
+  })
   return tap
 }
 
