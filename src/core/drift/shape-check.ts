@@ -29,102 +29,85 @@ const CODE_KEYS = new Set(['error', 'code'])
 type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value)
 
-function walk(
-  contract: DocumentedContract,
-  node: SchemaNode,
-  value: unknown,
-  path: string,
-  key: string | null,
-  found: ExchangeFinding[],
-  depth: number
-): void {
-  if (depth > MAX_DEPTH) return
-  const schema = deref(contract, node)
-  if (!schema) return
-  const alternatives = [...asArray(schema.anyOf), ...asArray(schema.oneOf)].filter(isObject)
-  if (alternatives.length > 0) {
-    walkAlternatives(contract, schema, alternatives, value, path, key, found, depth)
-    return
-  }
-  const parts = [schema, ...asArray(schema.allOf).filter(isObject)]
-    .map((part) => deref(contract, part))
-    .filter((part): part is SchemaNode => part !== null)
-  // allOf: every part holds; an object's declared fields are those of all parts together.
-  const types = typesOf(parts)
-  const seenType = typeOf(value)
-  if (types && !types.some((type) => accepts(type, seenType))) {
-    found.push({ kind: 'WRONG_TYPE', location: 'body', path, expected: types.join(' | '), seen: seenType, value })
-    return
-  }
-  for (const part of parts) {
-    const allowed = part.enum ?? ('const' in part ? [part.const] : undefined)
-    if (Array.isArray(allowed) && !allowed.some((item) => item === value)) {
-      const codeList = key !== null && CODE_KEYS.has(key) && typeof value === 'string'
-      found.push({
-        kind: codeList ? 'UNKNOWN_ERROR_CODE' : 'WRONG_TYPE',
-        location: 'body',
-        path,
-        expected: `one of ${listOf(allowed)}`,
-        seen: typeof value === 'string' ? value.slice(0, 80) : seenType,
-        value
-      })
-      return
-    }
-  }
-  if (isObject(value)) walkObject(contract, parts, value, path, found, depth)
-  else if (Array.isArray(value)) {
-    for (const part of parts) {
-      if (!isObject(part.items)) continue
-      for (const item of value) walk(contract, part.items, item, `${path}[]`, null, found, depth + 1)
-    }
-  }
+/**
+ * What walking a value against one schema node needs of the node: its references followed, its
+ * alternatives, its allOf parts, the types and fixed lists they allow, an object's declared fields.
+ * Made once per node and contract and kept: the document does not change, and building these on
+ * every walk (arrays, spreads, maps) was most of the check's cost, on every forwarded answer.
+ */
+interface PreparedNode {
+  /** The node with its `$ref`s followed; null when one points nowhere. */
+  readonly schema: SchemaNode | null
+  /** anyOf and oneOf, each with the rest of the node beside it; empty when the node has none. */
+  readonly branches: readonly SchemaNode[]
+  /** The node and its allOf parts, each resolved. */
+  readonly parts: readonly SchemaNode[]
+  /** The types the parts allow together, or null when none says. */
+  readonly types: readonly string[] | null
+  /** The types the node alone allows (how a branch is matched to a value's type). */
+  readonly ownTypes: readonly string[] | null
+  /** Each part's fixed list of values (enum, or const as a list of one). */
+  readonly allowed: readonly (readonly unknown[])[]
+  /** Each part's schema for array items. */
+  readonly items: readonly SchemaNode[]
+  /** Made on the first object walked against the node. */
+  object: PreparedObject | null
 }
 
-function walkAlternatives(
-  contract: DocumentedContract,
-  schema: SchemaNode,
-  alternatives: SchemaNode[],
-  value: unknown,
-  path: string,
-  key: string | null,
-  found: ExchangeFinding[],
-  depth: number
-): void {
+interface PreparedObject {
+  readonly declared: ReadonlyMap<string, readonly SchemaNode[]>
+  readonly required: readonly string[]
+  readonly extra: readonly SchemaNode[]
+  readonly open: boolean
+}
+
+const preparedByContract = new WeakMap<DocumentedContract, WeakMap<SchemaNode, PreparedNode>>()
+
+function prepare(contract: DocumentedContract, node: SchemaNode): PreparedNode {
+  let cache = preparedByContract.get(contract)
+  if (!cache) {
+    cache = new WeakMap()
+    preparedByContract.set(contract, cache)
+  }
+  let prepared = cache.get(node)
+  if (!prepared) {
+    prepared = prepareNode(contract, node)
+    cache.set(node, prepared)
+  }
+  return prepared
+}
+
+function prepareNode(contract: DocumentedContract, node: SchemaNode): PreparedNode {
+  const schema = deref(contract, node)
+  if (!schema)
+    return { schema, branches: [], parts: [], types: null, ownTypes: null, allowed: [], items: [], object: null }
+  const alternatives = [...asArray(schema.anyOf), ...asArray(schema.oneOf)].filter(isObject)
   // The rest of the node (a description, a shared type) applies beside the alternatives.
   const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = schema
   const branches = alternatives.map((alternative) =>
     Object.keys(rest).length > 0 ? { allOf: [rest, alternative] } : alternative
   )
-  const results = branches.map((branch) => {
-    const inner: ExchangeFinding[] = []
-    walk(contract, branch, value, path, key, inner, depth + 1)
-    return inner
-  })
-  if (results.some((inner) => inner.length === 0)) return
-  // None fits: report against the branch of the value's own type, else that the type is wrong.
-  const seenType = typeOf(value)
-  const index = branches.findIndex((branch) => {
-    const types = typesOf([deref(contract, branch) ?? {}])
-    return types !== null && types.some((type) => accepts(type, seenType))
-  })
-  if (index >= 0) {
-    found.push(...(results[index] ?? []))
-    return
+  const parts = [schema, ...asArray(schema.allOf).filter(isObject)]
+    .map((part) => deref(contract, part))
+    .filter((part): part is SchemaNode => part !== null)
+  const allowed: (readonly unknown[])[] = []
+  for (const part of parts) {
+    const list = part.enum ?? ('const' in part ? [part.const] : undefined)
+    if (Array.isArray(list)) allowed.push(list)
   }
-  const expected = [...new Set(branches.flatMap((branch) => typesOf([deref(contract, branch) ?? {}]) ?? ['any']))].join(
-    ' | '
-  )
-  found.push({ kind: 'WRONG_TYPE', location: 'body', path, expected, seen: seenType, value })
+  return {
+    schema,
+    branches,
+    parts,
+    types: typesOf(parts),
+    ownTypes: typesOf([schema]),
+    allowed,
+    items: parts.map((part) => part.items).filter(isObject),
+    object: null
+  }
 }
 
-function walkObject(
-  contract: DocumentedContract,
-  parts: SchemaNode[],
-  value: Json,
-  path: string,
-  found: ExchangeFinding[],
-  depth: number
-): void {
+function prepareObject(parts: readonly SchemaNode[]): PreparedObject {
   const declared = new Map<string, SchemaNode[]>()
   const required = new Set<string>()
   const extra: SchemaNode[] = []
@@ -143,7 +126,92 @@ function walkObject(
   // One that names its fields is closed even under `additionalProperties: true` (docs/upstream.md):
   // the error envelope carries it because details are extra top-level keys, yet names every detail
   // key the emulator answers, so a member none of its schemas names is one it never answers.
-  const open = !anyProperties && extra.length === 0
+  return { declared, required: [...required], extra, open: !anyProperties && extra.length === 0 }
+}
+
+function walk(
+  contract: DocumentedContract,
+  node: SchemaNode,
+  value: unknown,
+  path: string,
+  key: string | null,
+  found: ExchangeFinding[],
+  depth: number
+): void {
+  if (depth > MAX_DEPTH) return
+  const prepared = prepare(contract, node)
+  if (!prepared.schema) return
+  if (prepared.branches.length > 0) {
+    walkAlternatives(contract, prepared.branches, value, path, key, found, depth)
+    return
+  }
+  // allOf: every part holds; an object's declared fields are those of all parts together.
+  const { types } = prepared
+  const seenType = typeOf(value)
+  if (types && !types.some((type) => accepts(type, seenType))) {
+    found.push({ kind: 'WRONG_TYPE', location: 'body', path, expected: types.join(' | '), seen: seenType, value })
+    return
+  }
+  for (const allowed of prepared.allowed) {
+    if (!allowed.some((item) => item === value)) {
+      const codeList = key !== null && CODE_KEYS.has(key) && typeof value === 'string'
+      found.push({
+        kind: codeList ? 'UNKNOWN_ERROR_CODE' : 'WRONG_TYPE',
+        location: 'body',
+        path,
+        expected: `one of ${listOf(allowed)}`,
+        seen: typeof value === 'string' ? value.slice(0, 80) : seenType,
+        value
+      })
+      return
+    }
+  }
+  if (isObject(value))
+    walkObject(contract, (prepared.object ??= prepareObject(prepared.parts)), value, path, found, depth)
+  else if (Array.isArray(value)) {
+    for (const items of prepared.items)
+      for (const item of value) walk(contract, items, item, `${path}[]`, null, found, depth + 1)
+  }
+}
+
+function walkAlternatives(
+  contract: DocumentedContract,
+  branches: readonly SchemaNode[],
+  value: unknown,
+  path: string,
+  key: string | null,
+  found: ExchangeFinding[],
+  depth: number
+): void {
+  const results = branches.map((branch) => {
+    const inner: ExchangeFinding[] = []
+    walk(contract, branch, value, path, key, inner, depth + 1)
+    return inner
+  })
+  if (results.some((inner) => inner.length === 0)) return
+  // None fits: report against the branch of the value's own type, else that the type is wrong.
+  const seenType = typeOf(value)
+  const index = branches.findIndex((branch) => {
+    const types = prepare(contract, branch).ownTypes
+    return types !== null && types.some((type) => accepts(type, seenType))
+  })
+  if (index >= 0) {
+    found.push(...(results[index] ?? []))
+    return
+  }
+  const expected = [...new Set(branches.flatMap((branch) => prepare(contract, branch).ownTypes ?? ['any']))].join(' | ')
+  found.push({ kind: 'WRONG_TYPE', location: 'body', path, expected, seen: seenType, value })
+}
+
+function walkObject(
+  contract: DocumentedContract,
+  object: PreparedObject,
+  value: Json,
+  path: string,
+  found: ExchangeFinding[],
+  depth: number
+): void {
+  const { declared, required, extra, open } = object
   for (const name of required) {
     if (!(name in value))
       found.push({
@@ -154,7 +222,8 @@ function walkObject(
         seen: 'absent'
       })
   }
-  for (const [name, item] of Object.entries(value)) {
+  for (const name of Object.keys(value)) {
+    const item = value[name]
     const schemas = declared.get(name)
     if (schemas) for (const schema of schemas) walk(contract, schema, item, pathOf(path, name), name, found, depth + 1)
     else if (extra.length > 0)
