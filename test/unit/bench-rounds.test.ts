@@ -11,8 +11,10 @@ interface Inspector {
 interface Run {
   name: string
   rps: number
+  single?: { perCallMs: number; cpuUsPerRequest: number }
   inspector?: Inspector
   rounds?: number[]
+  singleRounds?: number[]
 }
 
 const { bestRound, bestRoundPerRun } = untypedRounds as {
@@ -30,6 +32,20 @@ describe("bench rounds: each server's best round", () => {
     ).toEqual({ name: 'limit', rps: 6200, rounds: [5000, 6200] })
     expect(bestRound([{ name: 'limit', rps: 5000 }])).toEqual({ name: 'limit', rps: 5000 })
     expect(bestRound([])).toBeNull()
+  })
+
+  it('takes the one-connection figures from the round with the shortest call, apart from the req/s', () => {
+    const best = bestRound([
+      { name: 'validate', rps: 3400, single: { perCallMs: 0.631, cpuUsPerRequest: 529 } },
+      { name: 'validate', rps: 4100, single: { perCallMs: 0.799, cpuUsPerRequest: 619 } }
+    ])
+    expect(best).toEqual({
+      name: 'validate',
+      rps: 4100,
+      single: { perCallMs: 0.631, cpuUsPerRequest: 529 },
+      rounds: [3400, 4100],
+      singleRounds: [0.631, 0.799]
+    })
   })
 
   it('groups runs by name in the order they were first made', () => {
