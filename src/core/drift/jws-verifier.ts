@@ -69,7 +69,8 @@ export function jwsVerifierOf(jwk: Record<string, unknown>): JwsVerifier {
           resolve(error === null && valid)
         )
       } catch {
-        // Arguments node:crypto refuses before it starts (a signature of the wrong length for the key).
+        // What node:crypto refuses before it starts is no valid signature either (a signature of the
+        // wrong size is not refused: it answers false).
         resolve(false)
       }
     })
